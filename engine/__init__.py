@@ -1,0 +1,1 @@
+"""A nested-graph-break compiler for Python 3.11 bytecode (see DESIGN.md, "The engine")."""

@@ -1,0 +1,1 @@
+"""Program generator, reducer, campaigns and the ``ngb-fuzz`` command line."""

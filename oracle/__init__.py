@@ -1,0 +1,1 @@
+"""Differential oracle: runs programs under eager and under targets and gives verdicts."""
