@@ -1,0 +1,61 @@
+"""The ``ngb-fuzz`` command line: a thin layer over library functions.
+
+Each subcommand lives in its own module, which exposes ``register(subparsers)``; registering adds a parser whose
+``handler`` default is a function ``(args) -> int`` (the exit code). Usage errors exit with code 2 and one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+__all__ = ["main", "UsageError"]
+
+# Subcommand modules, in the order ``ngb-fuzz --help`` lists them.
+_COMMANDS = (
+    "fuzz.cli._run",
+    "fuzz.cli._repro",
+    "fuzz.cli._targets",
+)
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ngb-fuzz",
+        description="Find correctness bugs in compilers that resume tracing after nested graph breaks.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in _COMMANDS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.handler(args) or 0)
+    except UsageError as exc:
+        print(f"ngb-fuzz {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
