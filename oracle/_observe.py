@@ -1,0 +1,138 @@
+"""What a run of a program leaves behind, turned into plain comparable data.
+
+This module imports only the standard library and torch: the worker uses it under any interpreter that has torch,
+including another Python/torch install that does not have ngb-fuzz.
+
+Observed values are tuples whose first item (a str tag) says what they are; the children of containers are held
+in Python *lists*, so a comparer can tell a sequence of observed values from a plain tuple such as a shape.
+Tensors keep a detached CPU copy so that the parent can compare them with a tolerance. Everything here must be deterministic: no ids, no addresses.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+
+import torch
+
+MAX_DEPTH = 8
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+_PATH = re.compile(r"(/[^\s'\":,()]+)+\.py")
+_SCALARS = (type(None), bool, int, float, complex, str, bytes)
+
+
+def observe(value, depth: int = 0, _seen: frozenset = frozenset()):
+    """Encode ``value`` as comparable data (see the module docstring)."""
+    if isinstance(value, _SCALARS):
+        return (type(value).__name__, value)
+    if depth > MAX_DEPTH:
+        return ("deep", type(value).__qualname__)
+    if isinstance(value, torch.Tensor):
+        return observe_tensor(value)
+    key = id(value)
+    if key in _seen:
+        return ("cycle", type(value).__qualname__)
+    seen = _seen | {key}
+    if isinstance(value, (torch.dtype, torch.device, torch.layout, torch.memory_format)):
+        return ("torch", str(value))
+    if isinstance(value, torch.Size):
+        return ("size", tuple(value))
+    if isinstance(value, (list, tuple)):
+        kind = "list" if isinstance(value, list) else "tuple"
+        if isinstance(value, tuple) and type(value) is not tuple:
+            kind = type(value).__qualname__  # namedtuples and return types keep their name
+        return (kind, [observe(v, depth + 1, seen) for v in value])
+    if isinstance(value, dict):
+        return ("dict", [(observe(k, depth + 1, seen), observe(v, depth + 1, seen)) for k, v in value.items()])
+    if isinstance(value, (set, frozenset)):
+        items = [observe(v, depth + 1, seen) for v in value]
+        return (type(value).__name__, sorted(items, key=repr))
+    if isinstance(value, types.FunctionType):
+        return ("function", value.__qualname__)
+    if isinstance(value, type):
+        return ("type", value.__qualname__)
+    if isinstance(value, types.ModuleType):
+        return ("module", value.__name__)
+    if isinstance(value, types.GeneratorType):
+        return ("generator", value.__qualname__)
+    if isinstance(value, torch.nn.Module):
+        state = {k: v for k, v in value.state_dict(keep_vars=True).items()}
+        return ("nn.Module", type(value).__qualname__, observe(state, depth + 1, seen))
+    attrs = getattr(value, "__dict__", None)
+    if isinstance(attrs, dict):
+        return ("object", type(value).__qualname__, observe(attrs, depth + 1, seen))
+    return ("opaque", type(value).__qualname__)
+
+
+def observe_tensor(t: torch.Tensor):
+    meta = (str(t.dtype), tuple(t.shape), t.device.type, bool(t.requires_grad))
+    if t.layout != torch.strided or t.is_quantized:
+        return ("tensor", *meta, None)
+    return ("tensor", *meta, t.detach().to("cpu", copy=True))
+
+
+def observe_exception(exc: BaseException):
+    """(type name, normalized message): no addresses, no file paths."""
+    message = _PATH.sub("<file>", _ADDRESS.sub("0x?", str(exc)))
+    return (type(exc).__qualname__, message[:2000])
+
+
+def is_data(value, depth: int = 0) -> bool:
+    """Whether a global holds data worth observing (not a function, class or module)."""
+    if isinstance(value, (*_SCALARS, torch.Tensor)):
+        return True
+    if depth > 3:
+        return False
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return all(is_data(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(is_data(k, depth + 1) and is_data(v, depth + 1) for k, v in value.items())
+    module = getattr(type(value), "__module__", "")
+    return module.startswith("ngb_") and hasattr(value, "__dict__")  # instances of program classes
+
+
+def observe_globals(module: types.ModuleType):
+    """Observable globals of a program module and of its ``ngb_*`` helper modules."""
+    out = []
+    for prefix, mod in [("", module)] + [
+        (f"{v.__name__}.", v) for v in vars(module).values()
+        if isinstance(v, types.ModuleType) and v.__name__.startswith("ngb_")
+    ]:
+        for name, value in vars(mod).items():
+            if name.startswith("_") or name == "EFFECTS" or not is_data(value):
+                continue
+            out.append((("str", prefix + name), observe(value)))
+    return ("dict", sorted(out, key=lambda kv: kv[0][1]))
+
+
+def torch_state():
+    """Global torch state that a compiler could leak past the end of a call."""
+    state = {
+        "grad_enabled": torch.is_grad_enabled(),
+        "inference_mode": torch.is_inference_mode_enabled(),
+        "default_dtype": str(torch.get_default_dtype()),
+    }
+    for device in ("cpu", "cuda"):
+        try:
+            state[f"autocast_{device}"] = torch.is_autocast_enabled(device)
+        except (RuntimeError, TypeError):
+            pass
+    try:
+        state["function_mode_stack"] = torch._C._len_torch_function_stack()
+    except AttributeError:
+        pass
+    return state
+
+
+DEFAULT_TORCH_STATE = None  # filled by the worker at start-up, before any program runs
+
+
+def restore_torch_state(default: dict) -> bool:
+    """Put back the global state a program (or a buggy compiler) left behind; False if that failed."""
+    torch.set_grad_enabled(default["grad_enabled"])
+    torch.set_default_dtype(getattr(torch, default["default_dtype"].split(".")[-1]))
+    for device in ("cpu", "cuda"):
+        key = f"autocast_{device}"
+        if key in default and torch_state().get(key) != default[key]:
+            torch.set_autocast_enabled(device, default[key])
+    return torch_state() == default

@@ -1,0 +1,156 @@
+"""Targets: a spec string names how to run a program (``eager``, ``torch:ngb=off,backend=inductor``, ...).
+
+Target kinds live in a small registry; the built-in ones are registered exactly as a user's would be. A spec is
+``KIND[:KEY=VALUE,...]``; every kind also takes ``python=/path/to/python`` (run under another interpreter, which
+needs only torch) and ``device=cpu|cuda``. Bad specs raise ``TargetError`` with one line naming the valid choices.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import subprocess
+
+from ._errors import TargetError
+
+__all__ = ["Target", "TargetKind", "register_target_kind", "target_kinds", "parse_target", "check_available"]
+
+_COMMON = {"python": None, "device": ("cpu", "cuda")}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TargetKind:
+    name: str
+    description: str
+    options: dict  # key -> tuple of allowed values, or None for free text
+    defaults: dict
+    positional: str | None = None  # key that a bare word sets (``fault:perturb``)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Target:
+    kind: str
+    options: tuple  # sorted (key, value) pairs, python/device excluded
+    python: str | None = None
+    device: str = "cpu"
+
+    @property
+    def spec(self) -> str:
+        """Canonical spec: defaults left out, keys sorted; equal targets have equal specs."""
+        kind = _KINDS[self.kind]
+        options = dict(self.options)
+        parts = [options.pop(kind.positional)] if kind.positional else []
+        parts += [f"{k}={v}" for k, v in sorted(options.items()) if kind.defaults.get(k) != v]
+        if self.device != "cpu":
+            parts.append(f"device={self.device}")
+        if self.python:
+            parts.append(f"python={self.python}")
+        return self.kind + (":" + ",".join(parts) if parts else "")
+
+    @property
+    def exact(self) -> bool:
+        """Whether results must be bitwise equal to eager (no backend that may reorder arithmetic)."""
+        return dict(self.options).get("backend", "eager") == "eager" or self.kind == "eager"
+
+    def payload(self) -> dict:
+        """What the worker needs to build the compiled callable."""
+        return {"kind": self.kind, "options": dict(self.options), "device": self.device}
+
+    def __str__(self) -> str:
+        return self.spec
+
+
+_KINDS: dict[str, TargetKind] = {}
+
+
+def register_target_kind(kind: TargetKind) -> None:
+    """Add a target kind; the worker must know how to build it (see ``_worker.build``)."""
+    _KINDS[kind.name] = kind
+
+
+def target_kinds() -> dict[str, TargetKind]:
+    return dict(_KINDS)
+
+
+register_target_kind(TargetKind("eager", "plain Python, no compiler (the reference)", {}, {}))
+register_target_kind(TargetKind(
+    "torch", "torch.compile; ngb=on enables nested graph breaks",
+    {"ngb": ("on", "off"), "backend": ("eager", "aot_eager", "inductor")},
+    {"ngb": "on", "backend": "eager"},
+))
+register_target_kind(TargetKind(
+    "engine", "ngb-fuzz's own nested-graph-break compiler", {"backend": ("eager", "aot_eager")},
+    {"backend": "eager", "mode": "nested"},
+))
+register_target_kind(TargetKind(
+    "engine-classic", "ngb-fuzz's compiler resuming only in the top frame (A/B against engine)",
+    {"backend": ("eager", "aot_eager")}, {"backend": "eager", "mode": "classic"},
+))
+register_target_kind(TargetKind(
+    "fault", "torch.compile with a backend that is wrong on purpose (oracle self-test)",
+    {"fault": ("perturb", "drop-effect", "flip-grad", "raise", "hang", "kill"), "ngb": ("on", "off")},
+    {"ngb": "on"}, positional="fault",
+))
+
+
+def parse_target(spec: str) -> Target:
+    """Parse and validate a target spec; raises TargetError with a one-line message."""
+    if isinstance(spec, Target):
+        return spec
+    text = spec.strip()
+    name, _, rest = text.partition(":")
+    if name not in _KINDS:
+        raise TargetError(f"unknown target {name!r} in {spec!r}; valid kinds: {', '.join(_KINDS)}")
+    kind = _KINDS[name]
+    allowed = {**kind.options, **_COMMON}
+    values = dict(kind.defaults)
+    given: set[str] = set()
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq:
+            if kind.positional is None:
+                raise TargetError(f"expected KEY=VALUE, got {item!r} in {spec!r}")
+            key, value = kind.positional, item
+        if key not in allowed:
+            raise TargetError(f"unknown option {key!r} for target {name!r}; valid: {', '.join(allowed)}")
+        if allowed[key] is not None and value not in allowed[key]:
+            raise TargetError(f"bad value {value!r} for {name}:{key}; valid: {', '.join(allowed[key])}")
+        if key in given:
+            raise TargetError(f"option {key!r} given twice in {spec!r}")
+        given.add(key)
+        values[key] = value
+    for key in kind.options:
+        if key not in values:
+            raise TargetError(f"target {name!r} needs {key}=...; valid: {', '.join(kind.options[key])}")
+    python = values.pop("python", None)
+    device = values.pop("device", "cpu")
+    if python is not None:
+        python = _resolve_python(python)
+    return Target(name, tuple(sorted(values.items())), python, device)
+
+
+def _resolve_python(python: str) -> str:
+    path = shutil.which(python) or python
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        raise TargetError(f"python={python}: no such executable")
+    return os.path.abspath(path)
+
+
+def check_available(target: Target) -> None:
+    """Raise TargetError if the target cannot run here (no CUDA, an interpreter without torch)."""
+    probe = "import torch,sys; print(int(torch.cuda.is_available()), torch.__version__)"
+    if target.python:
+        proc = subprocess.run([target.python, "-c", probe], capture_output=True, text=True, timeout=120)
+        if proc.returncode != 0:
+            raise TargetError(f"{target.python} cannot import torch (ngb-fuzz needs only torch there)")
+        has_cuda = proc.stdout.split()[0] == "1"
+    elif target.device == "cuda":
+        import torch
+
+        has_cuda = torch.cuda.is_available()
+    else:
+        return
+    if target.device == "cuda" and not has_cuda:
+        where = target.python or "this interpreter"
+        raise TargetError(f"target {target.spec!r} needs CUDA, which {where} does not have")

@@ -1,0 +1,89 @@
+"""Verdicts and their signatures.
+
+A signature is stable across runs and machines: verdict kind, what differed and the class of difference, and for
+crashes the exception type and the innermost compiler frame — never addresses, paths, line numbers, values or
+where in the program the difference showed. Together with the target spec it is the bucket key of a finding.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import signal
+
+from ._compare import TOLERANCES, Difference, compare_calls
+from ._targets import Target
+
+__all__ = ["Verdict", "ProgramReport", "judge", "KINDS", "FINDING_KINDS"]
+
+KINDS = ("ok", "mismatch", "crash", "hang", "skip", "flaky")
+FINDING_KINDS = ("mismatch", "crash", "hang")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Verdict:
+    kind: str  # one of KINDS
+    what: str  # the aspect that differed ("value", "effects", ..., "second_call") or ""
+    signature: str
+    detail: str = ""  # readable explanation / diff
+
+    @property
+    def is_finding(self) -> bool:
+        return self.kind in FINDING_KINDS
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ProgramReport:
+    verdicts: dict  # canonical target spec -> Verdict
+    flaky: bool
+    stats: dict  # canonical target spec -> {"graphs", "breaks", "recompiles", "frames_traced"}
+    seconds: float = 0.0
+
+    def findings(self) -> dict:
+        return {spec: v for spec, v in self.verdicts.items() if v.is_finding}
+
+
+def _signal_name(code: int) -> str:
+    try:
+        return signal.Signals(-code).name
+    except ValueError:
+        return f"exit{code}"
+
+
+def judge(target: Target, eager: dict, result: dict) -> Verdict:
+    """The verdict for one target run against the (non-flaky) eager run.
+
+    ``result`` is what the worker returned, or a runner marker: {"hang": seconds} or {"died": returncode, ...}.
+    """
+    if "hang" in result:
+        return Verdict("hang", "", "hang", f"no result after {result['hang']:.0f}s; worker killed")
+    if "died" in result:
+        name = _signal_name(result["died"])
+        return Verdict("crash", "", f"crash:died:{name}", f"worker died ({name})\n{result.get('stderr', '')}")
+    if "load_error" in result:
+        etype = result["load_error"][0]
+        return Verdict("crash", "", f"crash:load:{etype}", f"program failed to load under target: {result['load_error']}")
+    tolerance = None if target.exact else TOLERANCES.get(dict(target.options).get("backend"), TOLERANCES["inductor"])
+    for call, (ref, act) in enumerate(zip(eager["calls"], result["calls"])):
+        if ref["exception"] is None and act["exception"] is not None:
+            return _crash(call, act)
+    differences = compare_calls(eager["calls"], result["calls"], tolerance)
+    if not differences:
+        return Verdict("ok", "", "ok")
+    first = differences[0]
+    what = first.aspect if first.call == 0 else "second_call"
+    signature = f"mismatch:{what}:{first.cls}" if first.call == 0 else f"mismatch:second_call:{first.aspect}"
+    return Verdict("mismatch", what, signature, _describe(differences))
+
+
+def _crash(call: int, record: dict) -> Verdict:
+    etype, message = record["exception"]
+    root = record.get("root_cause")
+    kind = etype if not root or root == etype else f"{etype}/{root}"
+    where = record.get("compiler_frame") or "program"
+    prefix = "crash" if call == 0 else "crash:second_call"
+    detail = f"{'first' if call == 0 else 'second'} call raised where eager did not: {etype}: {message}"
+    return Verdict("crash", "exception" if call == 0 else "second_call", f"{prefix}:{kind}@{where}", detail)
+
+
+def _describe(differences: list[Difference]) -> str:
+    return "\n".join(d.describe() for d in differences[:6])

@@ -1,0 +1,209 @@
+"""Worker process: runs programs under one target at a time and reports what it observed.
+
+Started by ``oracle._runner`` as ``python _worker.py`` with any interpreter that has torch (so it imports only the
+standard library, torch and its sibling ``_observe``). It speaks length-prefixed pickle frames on private copies of
+its stdin/stdout; the program's own prints go to /dev/null. The parent kills it on timeout and replaces it when it
+dies, so nothing here guards against hangs or hard crashes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import linecache
+import os
+import pickle
+import struct
+import sys
+import traceback
+import types
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import _observe as obs  # noqa: E402
+import torch  # noqa: E402
+
+PROGRAM_FILE = "ngb_program.py"
+# Files whose frames count as "the compiler" when a target crashes: the innermost one names the crash.
+_COMPILER_PARTS = ("torch/_dynamo/", "torch/_inductor/", "torch/fx/", "torch/_functorch/", "torch/_subclasses/",
+                   "torch/_higher_order_ops/", "torch/_guards", "/engine/", "oracle/_faults")
+
+
+def read_frame(stream):
+    header = stream.read(8)
+    if len(header) < 8:
+        return None
+    (size,) = struct.unpack(">Q", header)
+    return pickle.loads(stream.read(size))
+
+
+def write_frame(stream, message) -> None:
+    data = pickle.dumps(message, protocol=4)
+    stream.write(struct.pack(">Q", len(data)) + data)
+    stream.flush()
+
+
+def load_program(source: str) -> types.ModuleType:
+    module = types.ModuleType("ngb_program")
+    module.__file__ = PROGRAM_FILE
+    linecache.cache[PROGRAM_FILE] = (len(source), None, source.splitlines(True), PROGRAM_FILE)
+    exec(compile(source, PROGRAM_FILE, "exec"), module.__dict__)
+    for name in ("entry", "make_inputs", "EFFECTS"):
+        if not hasattr(module, name):
+            raise AttributeError(f"program defines no {name!r} (see docs/program-format.md)")
+    return module
+
+
+def compiler_frame(exc: BaseException) -> str | None:
+    """The innermost compiler frame of the root cause of ``exc``, as 'dotted.module:function'."""
+    root = exc
+    while root.__cause__ is not None and root.__cause__ is not root:
+        root = root.__cause__
+    for candidate in (root, exc):
+        frames = traceback.extract_tb(candidate.__traceback__)
+        for frame in reversed(frames):
+            path = frame.filename.replace("\\", "/")
+            for part in _COMPILER_PARTS:
+                at = path.find(part)
+                if at >= 0:
+                    dotted = path[at:].lstrip("/").removesuffix(".py").replace("/", ".")
+                    return f"{dotted}:{frame.name}"
+    return None
+
+
+def root_cause_type(exc: BaseException) -> str:
+    root = exc
+    while root.__cause__ is not None and root.__cause__ is not root:
+        root = root.__cause__
+    return type(root).__qualname__
+
+
+def build(target: dict, module: types.ModuleType):
+    """Return (callable, context manager factory, stats function) for one target payload."""
+    kind, options = target["kind"], target.get("options", {})
+    entry = module.entry
+    if kind == "eager":
+        return entry, contextlib.nullcontext, dict
+    if kind in ("torch", "fault"):
+        from torch._dynamo.utils import counters
+
+        torch._dynamo.reset()
+        counters.clear()
+        if kind == "fault":
+            faults = importlib.import_module("oracle._faults")
+            backend = faults.make_backend(options["fault"], module)
+        else:
+            backend = options.get("backend", "eager")
+        ngb = options.get("ngb", "on") == "on"
+
+        def context():
+            return torch._dynamo.config.patch(nested_graph_breaks=ngb)
+
+        def stats():
+            return {
+                "graphs": counters["stats"]["unique_graphs"],
+                "breaks": sum(counters["graph_break"].values()),
+                "recompiles": sum(counters["recompiles"].values()) if "recompiles" in counters else 0,
+                "frames_traced": counters["frames"]["total"],
+            }
+
+        return torch.compile(entry, backend=backend), context, stats
+    if kind == "engine":
+        engine = importlib.import_module("engine")
+        engine.reset()
+        compiled = engine.compile(entry, backend=options.get("backend", "eager"),
+                                  nested=options.get("mode", "nested") == "nested")
+        return compiled, contextlib.nullcontext, compiled.stats
+    raise ValueError(f"unknown target kind {kind!r}")
+
+
+def flat_tensors(value, out: list) -> list:
+    if isinstance(value, torch.Tensor):
+        out.append(value)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            flat_tensors(v, out)
+    elif isinstance(value, dict):
+        for v in value.values():
+            flat_tensors(v, out)
+    return out
+
+
+def observe_grads(value, inputs):
+    outputs = [t for t in flat_tensors(value, []) if t.requires_grad and t.is_floating_point()]
+    if not outputs:
+        return ("no-grad-outputs",)
+    try:
+        torch.stack([o.sum() for o in outputs]).sum().backward()
+    except Exception as exc:  # noqa: BLE001 - a failing backward is an observation
+        return ("exception", obs.observe_exception(exc))
+    return obs.observe([t.grad for t in flat_tensors(inputs, []) if t.requires_grad])
+
+
+def run_call(fn, context, module, device: str) -> dict:
+    inputs = module.make_inputs(device)
+    if not isinstance(inputs, tuple):
+        inputs = tuple(inputs)
+    first_effect = len(module.EFFECTS)
+    record = {"exception": None, "compiler_frame": None, "value": None}
+    try:
+        with context():
+            value = fn(*inputs)
+        record["value"] = obs.observe(value)
+    except Exception as exc:  # noqa: BLE001 - the program's exception is an observation
+        value = None
+        record["exception"] = obs.observe_exception(exc)
+        record["root_cause"] = root_cause_type(exc)
+        record["compiler_frame"] = compiler_frame(exc)
+    record["torch_state"] = obs.torch_state()
+    record["effects"] = obs.observe(module.EFFECTS[first_effect:])
+    record["globals"] = obs.observe_globals(module)
+    record["inputs"] = obs.observe(inputs)
+    if getattr(module, "WANTS_GRAD", False) and record["exception"] is None:
+        record["grads"] = observe_grads(value, inputs)
+    return record
+
+
+def run_job(job: dict, default_state: dict) -> dict:
+    try:
+        module = load_program(job["source"])
+    except Exception as exc:  # noqa: BLE001 - an invalid program is reported, not fatal
+        return {"load_error": obs.observe_exception(exc)}
+    fn, context, stats = build(job["target"], module)
+    calls = []
+    for _ in range(job.get("calls", 2)):
+        calls.append(run_call(fn, context, module, job.get("device", "cpu")))
+        # The next call starts from the state eager would leave, which is what the record holds.
+    result = {"calls": calls, "stats": stats()}
+    result["clean"] = obs.restore_torch_state(default_state)
+    return result
+
+
+def main() -> None:
+    proto_in = os.fdopen(os.dup(0), "rb")
+    proto_out = os.fdopen(os.dup(1), "wb")
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)
+    sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - program prints go nowhere
+    default_state = obs.torch_state()
+    write_frame(proto_out, {"ready": True, "torch": torch.__version__, "python": sys.version.split()[0],
+                            "cuda": torch.cuda.is_available()})
+    while True:
+        job = read_frame(proto_in)
+        if job is None:
+            return
+        if job.get("op") == "paths":
+            sys.path[:0] = [p for p in job["paths"] if p not in sys.path]
+            continue
+        try:
+            result = run_job(job, default_state)
+        except Exception as exc:  # noqa: BLE001 - a failure of the harness itself, reported to the parent
+            result = {"harness_error": "".join(traceback.format_exception(exc))[-4000:]}
+        write_frame(proto_out, result)
+        if result.get("clean") is False:
+            return  # leaked global state we cannot undo: the parent starts a fresh worker
+
+
+if __name__ == "__main__":
+    main()
