@@ -1,0 +1,124 @@
+"""The reducer's oracle front end: keep the same verdict signature on one target, then re-check for real."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from fuzz.reduce._driver import ReduceError, ReduceResult, reduce_source
+from fuzz.reduce._tree import split_source
+
+__all__ = ["oracle_predicate", "reduce_program", "with_header"]
+
+
+def oracle_predicate(runner, target: str, signature: str) -> Callable[[str], bool]:
+    """``is_interesting`` for the reducer: same signature on ``target``, and eager not flaky."""
+
+    def is_interesting(source: str) -> bool:
+        report = runner.check(source, [target])
+        verdict = report.verdicts.get(target)
+        return not report.flaky and verdict is not None and verdict.signature == signature
+
+    return is_interesting
+
+
+def reduce_program(
+    source: str,
+    target: str,
+    *,
+    signature: str | None = None,
+    budget_s: float = 60.0,
+    workers: int = 1,
+    runner=None,
+    rechecks: int = 3,
+    timeout: float = 30.0,
+    progress=None,
+    ir=None,
+) -> ReduceResult:
+    """Reduce a failing program file for ``target`` keeping its verdict signature.
+
+    ``signature`` defaults to the original's verdict on ``target`` (it must be a finding). ``runner`` is an
+    ``oracle.Runner`` to share (a campaign's); else one with ``workers`` processes is made and closed here.
+    ``ir`` (the generator's program IR, when the program came from it) enables the IR stage first. The
+    final program is re-checked ``rechecks`` times, each in a fresh process (``oracle.check_source``); the
+    counts are in the result. The result's source carries ``# signature:`` / ``# target:`` header lines.
+    """
+    import oracle
+
+    spec = oracle.parse_target(target).spec
+    with contextlib.ExitStack() as stack:
+        if runner is None:
+            runner = stack.enter_context(oracle.Runner(workers=workers, timeout=timeout))
+        if signature is None:
+            report = runner.check(source, [spec])
+            verdict = report.verdicts[spec]
+            if report.flaky:
+                raise ReduceError("the program is flaky under eager (two eager runs differ); nothing to reduce")
+            if not verdict.is_finding:
+                raise ReduceError(f"the program does not fail on {spec} (verdict {verdict.signature})")
+            signature = verdict.signature
+        predicate = oracle_predicate(runner, spec, signature)
+        stages: tuple[str, ...] = ()
+        ir_result = None
+        if ir is not None:
+            from fuzz.reduce._ir import reduce_ir
+
+            ir_result = reduce_ir(ir, predicate, budget_s=budget_s / 3, workers=workers)
+            if ir_result is not None:
+                source, stages = ir_result.source, ("ir",)
+        left = budget_s - (ir_result.elapsed_s if ir_result else 0.0)
+        result = reduce_source(
+            source, predicate, budget_s=max(left, 1.0), workers=workers, progress=progress,
+            check_original=ir_result is None,
+        )
+    if ir_result is not None:
+        result = dataclasses.replace(
+            result,
+            original_lines=ir_result.original_lines,
+            invocations=result.invocations + ir_result.invocations,
+            elapsed_s=result.elapsed_s + ir_result.elapsed_s,
+            passes=ir_result.passes + result.passes,
+        )
+    final = with_header(result.source, spec, signature)
+    reproduced = recheck(final, spec, signature, rechecks, timeout=timeout, workers=workers)
+    return dataclasses.replace(
+        result, source=final, target=spec, signature=signature, rechecks=rechecks, reproduced=reproduced,
+        stages=stages + result.stages,
+    )
+
+
+def recheck(source: str, target: str, signature: str, times: int, *, timeout: float = 30.0, workers: int = 1) -> int:
+    """How many of ``times`` checks, each in a fresh worker process, give ``signature`` on ``target``."""
+    import oracle
+
+    def once(_):
+        try:
+            report = oracle.check_source(source, [target], timeout=timeout)
+        except oracle.OracleError:
+            return False
+        verdict = report.verdicts.get(target)
+        return not report.flaky and verdict is not None and verdict.signature == signature
+
+    if times <= 0:
+        return 0
+    with ThreadPoolExecutor(max(1, min(workers, times))) as pool:
+        return sum(pool.map(once, range(times)))
+
+
+def with_header(source: str, target: str, signature: str, found_by: str | None = None) -> str:
+    """``source`` with its ``# signature:`` and ``# target:`` header lines set (others kept, order kept)."""
+    comments, code, footer = split_source(source)
+    keep = [
+        line for line in comments.splitlines()
+        if not line.startswith(("# signature:", "# target:", "# ngb-fuzz program"))
+        and not (found_by and line.startswith("# found-by:"))
+    ]
+    head = ["# ngb-fuzz program", f"# signature: {signature}", f"# target: {target}"]
+    if found_by:
+        head.append(f"# found-by: {found_by}")
+    text = "\n".join(head + keep) + "\n" + code.rstrip() + "\n"
+    if footer:
+        text += "\n\n" + footer
+    return text

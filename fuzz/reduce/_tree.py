@@ -1,0 +1,205 @@
+"""The reducer's view of a program file: header comments, an editable AST, and the untouchable footer.
+
+Helper modules (``exec(compile('''...''', "ngb_x", "exec"), _x.__dict__)``) carry their code in a string. The
+reducer parses such strings too and hangs the parsed module on the string's ``Constant`` node (attribute
+``ngb_module``), so every pass edits helper-module code exactly like top-level code; rendering writes the nested
+module back as a triple-quoted string.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import hashlib
+from collections.abc import Iterator
+
+__all__ = [
+    "FOOTER_MARKER",
+    "REQUIRED_NAMES",
+    "Program",
+    "code_lines",
+    "iter_nodes",
+    "split_source",
+    "stmt_lists",
+]
+
+# The program-file contract (docs/program-format.md): the generated footer starts with this line.
+FOOTER_MARKER = "# ---- ngb-fuzz standalone check"
+
+# Top-level names a program file must keep defining (when the original defined them).
+REQUIRED_NAMES = ("entry", "make_inputs", "EFFECTS")
+
+_PLACEHOLDER = "__ngb_nested_{}__"
+_STMT_FIELDS = ("body", "orelse", "finalbody")
+
+
+def split_source(source: str) -> tuple[str, str, str]:
+    """Split a program file into (leading comment block, code, footer). The footer starts at the marker line."""
+    lines = source.splitlines(keepends=True)
+    cut = next((i for i, line in enumerate(lines) if line.startswith(FOOTER_MARKER)), len(lines))
+    head, footer = lines[:cut], "".join(lines[cut:])
+    n = 0
+    while n < len(head) and (head[n].startswith("#") or not head[n].strip()):
+        n += 1
+    comments = "".join(line for line in head[:n] if line.startswith("#"))
+    return comments, "".join(head[n:]), footer
+
+
+def code_lines(source: str) -> int:
+    """Lines of code above the footer: not blank and not a comment (the reducer's size measure)."""
+    _, code, _ = split_source(source)
+    return sum(1 for line in code.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+
+
+def _is_nested_source(node: ast.AST, parent: ast.AST | None) -> bool:
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and isinstance(parent, ast.Call)
+        and isinstance(parent.func, ast.Name)
+        and parent.func.id in ("compile", "exec")
+        and bool(parent.args)
+        and parent.args[0] is node
+    )
+
+
+def _attach_nested(tree: ast.AST) -> None:
+    for parent in ast.walk(tree):
+        if not isinstance(parent, ast.Call) or not parent.args:
+            continue
+        node = parent.args[0]
+        if _is_nested_source(node, parent):
+            try:
+                node.ngb_module = ast.parse(node.value)
+            except SyntaxError:
+                continue
+            _attach_nested(node.ngb_module)
+
+
+def iter_nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node in a fixed pre-order, descending into helper-module sources."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        nested = getattr(node, "ngb_module", None)
+        children = list(ast.iter_child_nodes(node))
+        if nested is not None:
+            children.append(nested)
+        stack.extend(reversed(children))
+
+
+def stmt_lists(tree: ast.AST) -> list[tuple[ast.AST, str]]:
+    """(owner, field) of every non-empty statement list, in ``iter_nodes`` order."""
+    found = []
+    for node in iter_nodes(tree):
+        for field in _STMT_FIELDS:
+            value = getattr(node, field, None)
+            if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                found.append((node, field))
+    return found
+
+
+def _literal(text: str) -> str:
+    if "'''" in text or "\\" in text:
+        return repr(text)
+    return "'''\n" + text + "\n'''"
+
+
+def unparse(tree: ast.Module) -> str:
+    """Source for a tree, helper-module strings rendered from their parsed modules as triple-quoted strings."""
+    nested = []
+    for node in ast.walk(tree):
+        module = getattr(node, "ngb_module", None)
+        if module is not None:
+            nested.append((node, node.value, unparse(module)))
+    for i, (node, _, _) in enumerate(nested):
+        node.value = _PLACEHOLDER.format(i)
+    try:
+        text = _unparse_spaced(tree) if isinstance(tree, ast.Module) else ast.unparse(tree)
+    finally:
+        for node, value, _ in nested:
+            node.value = value
+    for i, (_, _, inner) in enumerate(nested):
+        text = text.replace(repr(_PLACEHOLDER.format(i)), _literal(inner), 1)
+    return text
+
+
+def _unparse_spaced(module: ast.Module) -> str:
+    """``ast.unparse`` with two blank lines around module-level functions and classes (PEP 8)."""
+    out: list[str] = []
+    prev_def = False
+    for stmt in module.body:
+        is_def = isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        if out:
+            out.append("\n\n\n" if is_def or prev_def else "\n")
+        out.append(ast.unparse(stmt))
+        prev_def = is_def
+    return "".join(out)
+
+
+class Program:
+    """A program file being reduced: ``tree`` is edited by passes; ``comments`` and ``footer`` are kept verbatim."""
+
+    __slots__ = ("comments", "tree", "footer", "required", "_source")
+
+    def __init__(self, comments: str, tree: ast.Module, footer: str, required: tuple[str, ...]):
+        self.comments = comments
+        self.tree = tree
+        self.footer = footer
+        self.required = required
+        self._source: str | None = None
+
+    @classmethod
+    def parse(cls, source: str) -> Program:
+        comments, code, footer = split_source(source)
+        tree = ast.parse(code)
+        _attach_nested(tree)
+        defined = _top_level_names(tree)
+        return cls(comments, tree, footer, tuple(n for n in REQUIRED_NAMES if n in defined))
+
+    def copy(self) -> Program:
+        return Program(self.comments, copy.deepcopy(self.tree), self.footer, self.required)
+
+    def with_tree(self, tree: ast.Module) -> Program:
+        return Program(self.comments, tree, self.footer, self.required)
+
+    @property
+    def source(self) -> str:
+        if self._source is None:
+            code = unparse(self.tree)
+            parts = [self.comments, code, "\n"]
+            if self.footer:
+                parts.append("\n\n" + self.footer)
+            self._source = "".join(parts)
+        return self._source
+
+    @property
+    def key(self) -> str:
+        """Hash of the normalized source (``ast.unparse`` output): the cache key of tried candidates."""
+        return hashlib.sha1(unparse(self.tree).encode()).hexdigest()
+
+    def is_valid(self) -> bool:
+        """Cheap local check before spending an oracle call: it compiles and still defines what it must."""
+        try:
+            compile(self.source, "<candidate>", "exec")
+            for node in iter_nodes(self.tree):
+                module = getattr(node, "ngb_module", None)
+                if module is not None:
+                    compile(unparse(module), "<helper>", "exec")
+        except (SyntaxError, ValueError):
+            return False
+        defined = _top_level_names(self.tree)
+        return all(name in defined for name in self.required)
+
+
+def _top_level_names(tree: ast.Module) -> set[str]:
+    names = set()
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(stmt.name)
+        elif isinstance(stmt, ast.Assign):
+            names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            names.add(stmt.target.id)
+    return names
