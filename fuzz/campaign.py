@@ -1,0 +1,235 @@
+"""Campaigns: generate programs, check them against targets in parallel, bucket and keep what differs.
+
+A campaign's directory holds ``state.json`` (rewritten atomically after every program, so an interrupted campaign
+resumes where it stopped), one repro file per bucket, and ``summary.json`` at the end. A bucket is
+(target spec, verdict signature); its repro is the first program that showed it, with a header saying so.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import json
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from .programfile import set_header, slug
+
+__all__ = ["CampaignConfig", "Campaign", "Bucket", "CampaignError"]
+
+STATE_VERSION = 1
+
+
+class CampaignError(Exception):
+    """A campaign that cannot start (e.g. its directory holds a different campaign)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class CampaignConfig:
+    targets: tuple[str, ...]
+    out: Path
+    programs: int | None = None  # stop after this many programs ...
+    seconds: float | None = None  # ... or after this much wall time (whichever comes first)
+    workers: int = 1
+    seed: int = 0
+    timeout: float = 60.0
+
+    def identity(self) -> dict:
+        """What must match for a directory's state to be resumed."""
+        return {"targets": list(self.targets), "seed": self.seed}
+
+
+@dataclasses.dataclass
+class Bucket:
+    target: str
+    signature: str
+    count: int
+    repro: str  # file name inside the campaign directory
+    first_program: int
+
+
+class Campaign:
+    def __init__(self, config: CampaignConfig, runner, generate: Callable | None = None,
+                 on_progress: Callable[[Campaign], None] | None = None,
+                 on_new_bucket: Callable[[Bucket, str], None] | None = None):
+        if generate is None:
+            from . import generate_program as generate
+        self.config, self.runner, self.generate = config, runner, generate
+        self.on_progress, self.on_new_bucket = on_progress, on_new_bucket
+        self.verdicts: collections.Counter = collections.Counter()
+        self.features: collections.Counter = collections.Counter()
+        self.stats: collections.Counter = collections.Counter()
+        self.buckets: dict[tuple[str, str], Bucket] = {}
+        self.completed: set[int] = set()
+        self.previous_seconds = 0.0
+        self.started = time.monotonic()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._next = 0
+        config.out.mkdir(parents=True, exist_ok=True)
+        self._load_state()
+
+    # -- state on disk ---------------------------------------------------------------------------------------
+    @property
+    def state_path(self) -> Path:
+        return self.config.out / "state.json"
+
+    def _load_state(self) -> None:
+        if not self.state_path.exists():
+            return
+        state = json.loads(self.state_path.read_text())
+        if state.get("identity") != self.config.identity():
+            raise CampaignError(
+                f"{self.config.out} holds another campaign ({state.get('identity')}); use a new --out directory")
+        self.completed = set(state["completed"])
+        self.verdicts.update(state["verdicts"])
+        self.features.update(state["features"])
+        self.stats.update(state.get("stats", {}))
+        self.previous_seconds = state["seconds"]
+        for b in state["buckets"]:
+            bucket = Bucket(**b)
+            self.buckets[(bucket.target, bucket.signature)] = bucket
+
+    def _state(self) -> dict:
+        return {
+            "version": STATE_VERSION, "identity": self.config.identity(), "completed": sorted(self.completed),
+            "verdicts": dict(self.verdicts), "features": dict(self.features), "stats": dict(self.stats),
+            "seconds": self.seconds, "buckets": [dataclasses.asdict(b) for b in self.buckets.values()],
+        }
+
+    def _write_json(self, path: Path, data: dict) -> None:
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
+        os.replace(tmp, path)
+
+    # -- progress --------------------------------------------------------------------------------------------
+    @property
+    def seconds(self) -> float:
+        return self.previous_seconds + (time.monotonic() - self.started)
+
+    @property
+    def programs(self) -> int:
+        return len(self.completed)
+
+    def summary(self) -> dict:
+        with self._lock:
+            return {
+                "programs": self.programs,
+                "verdicts": dict(self.verdicts),
+                "buckets": [{"signature": b.signature, "target": b.target, "count": b.count, "repro": b.repro,
+                             "first_program": b.first_program} for b in self.buckets.values()],
+                "seconds": round(self.seconds, 3),
+                "features": dict(self.features.most_common()),
+                "target_stats": dict(self.stats),
+                "seed": self.config.seed,
+                "targets": list(self.config.targets),
+            }
+
+    def stop(self) -> None:
+        """Ask the campaign to stop; programs in flight are discarded, never half-recorded."""
+        self._stop.set()
+
+    # -- the loop --------------------------------------------------------------------------------------------
+    def _take_index(self) -> int | None:
+        with self._lock:
+            if self._stop.is_set() or self._budget_spent(in_flight=True):
+                return None
+            while self._next in self.completed:
+                self._next += 1
+            index, self._next = self._next, self._next + 1
+            self._in_flight += 1
+            return index
+
+    def _budget_spent(self, in_flight: bool = False) -> bool:
+        taken = self.programs + (self._in_flight if in_flight else 0)
+        if self.config.programs is not None and taken >= self.config.programs:
+            return True
+        return self.config.seconds is not None and time.monotonic() - self.started >= self.config.seconds
+
+    def _worker_loop(self) -> None:
+        while (index := self._take_index()) is not None:
+            try:
+                program = self.generate(self.config.seed, index)
+                report = self.runner.check(program.source, self.config.targets)
+            except BaseException:
+                self._stop.set()
+                raise
+            finally:
+                with self._lock:
+                    self._in_flight -= 1
+            if self._stop.is_set():
+                return  # the runner may have been torn down under this program: its report means nothing
+            self._record(index, program, report)
+
+    def _record(self, index: int, program, report) -> None:
+        new = []
+        with self._lock:
+            self.completed.add(index)
+            self.features.update(program.features)
+            for spec, verdict in report.verdicts.items():
+                self.verdicts[verdict.kind] += 1
+                for key, value in report.stats.get(spec, {}).items():
+                    self.stats[f"{spec}.{key}"] += value
+                if not verdict.is_finding:
+                    continue
+                bucket = self.buckets.get((spec, verdict.signature))
+                if bucket is None:
+                    name = f"{len(self.buckets) + 1:03d}-{slug(verdict.signature)}-{slug(spec, 30)}.py"
+                    bucket = Bucket(spec, verdict.signature, 0, name, index)
+                    self.buckets[(spec, verdict.signature)] = bucket
+                    new.append((bucket, self._repro_source(program, spec, verdict, index)))
+                bucket.count += 1
+            for bucket, source in new:
+                (self.config.out / bucket.repro).write_text(source)
+            self._write_json(self.state_path, self._state())
+        for bucket, source in new:
+            if self.on_new_bucket:
+                self.on_new_bucket(bucket, source)
+        if self.on_progress:
+            self.on_progress(self)
+
+    def _repro_source(self, program, spec: str, verdict, index: int) -> str:
+        source = set_header(
+            program.source, signature=verdict.signature, target=spec,
+            found_by=f"ngb-fuzz run --seed {self.config.seed} (program {index})",
+            features=" ".join(sorted(program.features)),
+        )
+        return source
+
+    def run(self) -> dict:
+        """Run until the budget is spent or ``stop()``; returns the summary (also written to summary.json)."""
+        self._in_flight = 0
+        self.started = time.monotonic()
+        threads = [threading.Thread(target=self._guarded_loop, daemon=True, name=f"campaign-{i}")
+                   for i in range(self.config.workers)]
+        self._errors: list[BaseException] = []
+        for t in threads:
+            t.start()
+        try:
+            while any(t.is_alive() for t in threads):
+                for t in threads:
+                    t.join(timeout=0.2)
+                if self.on_progress:
+                    self.on_progress(self)
+        finally:
+            self._stop.set()
+            self.finish()
+        if self._errors:
+            raise self._errors[0]
+        return self.summary()
+
+    def _guarded_loop(self) -> None:
+        try:
+            self._worker_loop()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread by run()
+            self._errors.append(exc)
+
+    def finish(self) -> dict:
+        summary = self.summary()
+        with self._lock:
+            self._write_json(self.state_path, self._state())
+            self._write_json(self.config.out / "summary.json", summary)
+        return summary

@@ -1,0 +1,123 @@
+"""``ngb-fuzz run``: a campaign with live progress, summary.json and one repro per bucket."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+from . import UsageError
+from ._common import parse_budget, parse_targets
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("run", help="run a fuzz campaign against one or more targets",
+                              description="Generate programs, run them under eager and each target, bucket "
+                                          "what differs and write one repro file per bucket.")
+    p.add_argument("--target", action="append", metavar="SPEC",
+                   help="target spec, repeatable (default: torch); see `ngb-fuzz targets`")
+    p.add_argument("--budget", default="100", help="programs (500) or wall time (30s, 10m, 1h); default 100")
+    p.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) // 2),
+                   help="worker processes (default: half the cores)")
+    p.add_argument("--seed", type=int, default=0, help="campaign seed (program i of seed s is always the same)")
+    p.add_argument("--out", default="runs/latest", help="campaign directory (resumed if it holds this campaign)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per program and target before 'hang'")
+    p.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    import oracle
+
+    from ..campaign import Campaign, CampaignConfig, CampaignError
+
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    programs, seconds = parse_budget(args.budget)
+    targets = parse_targets(args.target)
+    config = CampaignConfig(tuple(targets), Path(args.out), programs, seconds, args.workers, args.seed,
+                            args.timeout)
+    view = _Progress(config)
+    with oracle.Runner(workers=args.workers, timeout=args.timeout) as runner:
+        try:
+            campaign = Campaign(config, runner, on_progress=view.update, on_new_bucket=view.new_bucket)
+        except CampaignError as exc:
+            raise UsageError(str(exc)) from None
+        interrupted = False
+        try:
+            with view:
+                summary = campaign.run()
+        except KeyboardInterrupt:
+            interrupted = True
+            summary = campaign.finish()
+    _print_summary(summary, config.out, interrupted)
+    return 130 if interrupted else 0
+
+
+class _Progress:
+    """Live view on a terminal (rich); one line every 10 s elsewhere (CI logs)."""
+
+    def __init__(self, config):
+        self.config = config
+        self.live = None
+        self.last_line = 0.0
+        self.campaign = None
+
+    def __enter__(self):
+        if sys.stderr.isatty():
+            from rich.console import Console
+            from rich.live import Live
+
+            self.live = Live(console=Console(stderr=True), refresh_per_second=4, transient=False)
+            self.live.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self.live is not None:
+            if self.campaign is not None:
+                self.live.update(self._table(self.campaign))
+            self.live.__exit__(*exc)
+
+    def _figures(self, campaign) -> tuple[int, float, dict, int]:
+        seconds = max(campaign.seconds, 1e-9)
+        return campaign.programs, campaign.programs / seconds, dict(campaign.verdicts), len(campaign.buckets)
+
+    def _table(self, campaign):
+        from rich.table import Table
+
+        programs, rate, verdicts, buckets = self._figures(campaign)
+        table = Table(title=f"ngb-fuzz run  seed {self.config.seed}  targets {', '.join(self.config.targets)}")
+        for col in ("programs", "rate", *sorted(verdicts), "buckets", "elapsed"):
+            table.add_column(col, justify="right")
+        table.add_row(str(programs), f"{rate:.2f}/s", *(str(verdicts[k]) for k in sorted(verdicts)),
+                      str(buckets), f"{campaign.seconds:.0f}s")
+        return table
+
+    def update(self, campaign) -> None:
+        self.campaign = campaign
+        if self.live is not None:
+            self.live.update(self._table(campaign))
+        elif time.monotonic() - self.last_line >= 10:
+            self.last_line = time.monotonic()
+            programs, rate, verdicts, buckets = self._figures(campaign)
+            counts = " ".join(f"{k}={v}" for k, v in sorted(verdicts.items()))
+            print(f"[ngb-fuzz] {programs} programs  {rate:.2f}/s  {counts}  buckets={buckets}", file=sys.stderr,
+                  flush=True)
+
+    def new_bucket(self, bucket, source) -> None:
+        message = f"new bucket {bucket.signature} on {bucket.target}: {bucket.repro}"
+        if self.live is not None:
+            self.live.console.print(message)
+        else:
+            print(f"[ngb-fuzz] {message}", file=sys.stderr, flush=True)
+
+
+def _print_summary(summary: dict, out: Path, interrupted: bool) -> None:
+    verdicts = " ".join(f"{k}={v}" for k, v in sorted(summary["verdicts"].items()))
+    state = "interrupted" if interrupted else "done"
+    print(f"{state}: {summary['programs']} programs in {summary['seconds']:.1f}s  {verdicts}")
+    for bucket in summary["buckets"]:
+        path = out / bucket["repro"]
+        print(f"  {bucket['count']:5d}  {bucket['signature']}  [{bucket['target']}]")
+        print(f"         replay: ngb-fuzz repro {path} --target '{bucket['target']}'")
+    print(f"summary: {out / 'summary.json'}")

@@ -1,0 +1,37 @@
+"""``ngb-fuzz targets``: the target kinds, their options, and what can run here."""
+
+from __future__ import annotations
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("targets", help="list target kinds and which are available here")
+    p.set_defaults(handler=targets)
+
+
+def _availability(name: str) -> str:
+    if name.startswith("engine"):
+        try:
+            import engine
+
+            return "available" if hasattr(engine, "compile") else "not built yet"
+        except ImportError as exc:
+            return f"unavailable ({exc})"
+    return "available"
+
+
+def targets(args) -> int:
+    import torch
+
+    import oracle
+
+    print(f"torch {torch.__version__}; CUDA {'available' if torch.cuda.is_available() else 'not available'} here")
+    print("spec: KIND[:KEY=VALUE,...]; every kind also takes device=cpu|cuda and python=/path/to/python\n")
+    for name, kind in oracle.target_kinds().items():
+        print(f"{name:15} {kind.description}  [{_availability(name)}]")
+        for key, values in kind.options.items():
+            default = kind.defaults.get(key)
+            choices = "|".join(values) if values else "TEXT"
+            bare = " (bare word allowed)" if key == kind.positional else ""
+            print(f"{'':15}   {key}={choices}" + (f"  default {default}" if default else "") + bare)
+    print("\nexamples: torch   torch:ngb=off   torch:backend=inductor,device=cuda   fault:perturb   engine")
+    return 0
