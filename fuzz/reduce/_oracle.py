@@ -108,11 +108,12 @@ def recheck(source: str, target: str, signature: str, times: int, *, timeout: fl
 
 
 def with_header(source: str, target: str, signature: str, found_by: str | None = None) -> str:
-    """``source`` with its ``# signature:`` and ``# target:`` header lines set (others kept, order kept)."""
+    """``source`` with its ``# signature:`` and ``# target:`` header lines set; ``# features:`` dropped (stale
+    after reduction); other comment lines kept in order."""
     comments, code, footer = split_source(source)
     keep = [
         line for line in comments.splitlines()
-        if not line.startswith(("# signature:", "# target:", "# ngb-fuzz program"))
+        if not line.startswith(("# signature:", "# target:", "# ngb-fuzz program", "# features:"))
         and not (found_by and line.startswith("# found-by:"))
     ]
     head = ["# ngb-fuzz program", f"# signature: {signature}", f"# target: {target}"]

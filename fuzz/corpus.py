@@ -1,0 +1,218 @@
+"""The corpus: reduced repro files plus ``manifest.json``, re-checkable against any target.
+
+Each manifest entry names one file and says what it is: the ``signature`` it is expected to show on its
+``target`` ("ok" for a regression case: a program that must keep passing), the torch version and date it was
+first seen, and a ``status``:
+
+- ``NEW``: a finding just added, not re-checked yet (an open bug);
+- ``KNOWN``: re-checked and still shows its signature (an open bug);
+- ``FIXED``: shows ``ok`` now (a fixed bug, or a regression case that passes);
+- ``REGRESSION``: was FIXED (or is a regression case) and fails again.
+
+``Corpus.check`` re-runs files and moves statuses along those lines; a file that now fails differently keeps
+its status and records the new signature in ``last_signature`` (reported as "changed"). The pytest plugin
+marks open bugs ``xfail(strict=True)``, so a fix turns CI red until the manifest says FIXED.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import datetime
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+__all__ = ["Corpus", "CorpusError", "Entry", "CheckOutcome", "STATUSES", "next_status", "shape_key"]
+
+MANIFEST = "manifest.json"
+STATUSES = ("NEW", "KNOWN", "REGRESSION", "FIXED")
+OPEN = ("NEW", "KNOWN")
+
+
+class CorpusError(Exception):
+    """A corpus directory or manifest that cannot be used (one-line message)."""
+
+
+@dataclasses.dataclass(slots=True)
+class Entry:
+    file: str  # path relative to the corpus directory
+    signature: str  # expected on ``target``; "ok" for a regression case
+    target: str  # canonical target spec
+    torch: str  # torch version when first seen
+    first_seen: str  # ISO date
+    status: str  # one of STATUSES
+    note: str = ""
+    last_checked: str = ""
+    last_target: str = ""
+    last_signature: str = ""
+    last_torch: str = ""
+
+    @property
+    def is_open(self) -> bool:
+        """An open bug: the file is expected to fail (pytest: xfail strict)."""
+        return self.status in OPEN and self.signature != "ok"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CheckOutcome:
+    file: str
+    target: str
+    signature: str  # observed ("flaky" when eager disagreed with itself)
+    old_status: str
+    new_status: str
+    changed: bool  # fails, but with another signature than expected
+    detail: str = ""
+
+
+def next_status(entry: Entry, observed: str) -> tuple[str, bool]:
+    """(new status, changed?) after observing ``observed`` for ``entry``."""
+    if observed == "flaky":
+        return entry.status, False
+    if entry.signature == "ok":  # a regression case
+        return ("FIXED", False) if observed == "ok" else ("REGRESSION", observed != "ok")
+    if observed == "ok":
+        return "FIXED", False
+    if observed == entry.signature:
+        return ("REGRESSION" if entry.status in ("FIXED", "REGRESSION") else "KNOWN"), False
+    return entry.status, True
+
+
+def shape_key(source: str) -> str:
+    """Hash of a program's normalized shape: identifiers and constants abstracted, footer and comments dropped.
+
+    Two reduced repros with the same shape key and signature are one bug (the design's second bucketing).
+    """
+    from fuzz.reduce._tree import split_source
+
+    _, code, _ = split_source(source)
+    tree = ast.parse(code)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            node.id = "N" if node.id not in ("torch", "EFFECTS", "entry", "make_inputs") else node.id
+        elif isinstance(node, ast.arg):
+            node.arg = "A"
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name not in ("entry", "make_inputs"):
+            node.name = "F"
+        elif isinstance(node, ast.Constant) and not isinstance(node.value, bool | type(None)):
+            node.value = type(node.value).__name__
+    return hashlib.sha1(ast.dump(tree).encode()).hexdigest()[:16]
+
+
+def _kind(spec: str) -> str:
+    return spec.partition(":")[0]
+
+
+def _today() -> str:
+    return datetime.date.today().isoformat()
+
+
+def _torch_version() -> str:
+    import torch
+
+    return torch.__version__.split("+")[0]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-")[:48] or "x"
+
+
+class Corpus:
+    """A corpus directory and its manifest (created on first save)."""
+
+    def __init__(self, root: str | Path):
+        self.root = Path(root)
+        if self.root.exists() and not self.root.is_dir():
+            raise CorpusError(f"{self.root} is not a directory")
+        self.entries: dict[str, Entry] = {}
+        path = self.root / MANIFEST
+        if path.exists():
+            try:
+                data = json.loads(path.read_text())
+                for item in data.get("files", []):
+                    entry = Entry(**item)
+                    self.entries[entry.file] = entry
+            except (ValueError, TypeError) as exc:
+                raise CorpusError(f"{path}: unreadable manifest ({exc})") from None
+
+    def save(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        files = [dataclasses.asdict(e) for e in sorted(self.entries.values(), key=lambda e: e.file)]
+        text = json.dumps({"version": 1, "files": files}, indent=2) + "\n"
+        (self.root / MANIFEST).write_text(text)
+
+    def files(self) -> list[Path]:
+        """Every program file in the corpus directory (manifest entries or not), sorted."""
+        if not self.root.is_dir():
+            return []
+        return sorted(p for p in self.root.rglob("*.py") if not p.name.startswith(("_", "conftest", "test_")))
+
+    def entry_for(self, path: Path) -> Entry | None:
+        return self.entries.get(path.relative_to(self.root).as_posix())
+
+    def select(self, target: str | None = None) -> list[Entry]:
+        return [e for e in sorted(self.entries.values(), key=lambda e: e.file) if target in (None, e.target)]
+
+    def add(self, source: str, target: str, signature: str, *, status: str = "NEW", name: str | None = None,
+            note: str = "", torch_version: str | None = None) -> tuple[Entry, bool]:
+        """Add a repro (file + entry); (entry, False) instead when one with the same target, signature and
+        normalized shape is already there."""
+        if status not in STATUSES:
+            raise CorpusError(f"unknown status {status!r}; one of {', '.join(STATUSES)}")
+        key = shape_key(source)
+        for entry in self.entries.values():
+            path = self.root / entry.file
+            if entry.target == target and entry.signature == signature and path.exists():
+                if shape_key(path.read_text()) == key:
+                    return entry, False
+        name = name or f"{_slug(signature)}-{key[:8]}.py"
+        self.root.mkdir(parents=True, exist_ok=True)
+        (self.root / name).write_text(source)
+        entry = Entry(name, signature, target, torch_version or _torch_version(), _today(), status, note)
+        self.entries[name] = entry
+        return entry, True
+
+    def check(self, check: Callable[[str, str], tuple[str, str]], *, target: str | None = None,
+              entries: Iterable[Entry] | None = None, update: bool = True) -> list[CheckOutcome]:
+        """Re-run entries and move their statuses. ``check(source, target) -> (signature, detail)`` runs one
+        file (``"flaky"`` when eager disagrees with itself); ``target`` overrides each entry's own target."""
+        outcomes = []
+        version = _torch_version()
+        for entry in entries if entries is not None else self.select():
+            path = self.root / entry.file
+            spec = target or entry.target
+            if target and _kind(entry.target) == "fault" != _kind(target):
+                continue  # oracle self-tests only mean something on their own fault target
+            if not path.exists():
+                outcomes.append(CheckOutcome(entry.file, spec, "missing", entry.status, entry.status, False))
+                continue
+            observed, detail = check(path.read_text(), spec)
+            status, changed = next_status(entry, observed)
+            outcomes.append(CheckOutcome(entry.file, spec, observed, entry.status, status, changed, detail))
+            if update:
+                entry.status = status
+                entry.last_checked, entry.last_target = _today(), spec
+                entry.last_signature, entry.last_torch = observed, version
+        return outcomes
+
+    def stats(self) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = {"status": {}, "target": {}, "signature": {}}
+        for e in self.entries.values():
+            for key, value in (("status", e.status), ("target", e.target), ("signature", e.signature)):
+                out[key][value] = out[key].get(value, 0) + 1
+        return out
+
+
+def oracle_check(runner) -> Callable[[str, str], tuple[str, str]]:
+    """A ``Corpus.check`` callback running files through an ``oracle.Runner``."""
+
+    def check(source: str, target: str) -> tuple[str, str]:
+        report = runner.check(source, [target])
+        if report.flaky:
+            return "flaky", "eager runs disagree"
+        verdict = report.verdicts[target]
+        return verdict.signature, verdict.detail
+
+    return check
