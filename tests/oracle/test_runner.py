@@ -1,0 +1,73 @@
+"""The runner end to end: real targets agree with eager, every fault backend gives its verdict kind."""
+
+import pytest
+
+from oracle._faults import FAULTS
+from tests.conftest import program_source
+
+SEED_CHAIN = program_source("seed_chain.py")
+
+
+def test_torch_with_and_without_ngb_agree_with_eager_and_report_stats(runner):
+    report = runner.check(SEED_CHAIN, ["torch", "torch:ngb=off"])
+    assert {k: v.kind for k, v in report.verdicts.items()} == {"torch": "ok", "torch:ngb=off": "ok"}
+    assert not report.flaky
+    # NGB resumes inside the callee: fewer graphs and breaks than top-frame-only resumption.
+    assert report.stats["torch"]["graphs"] < report.stats["torch:ngb=off"]["graphs"]
+    assert report.stats["torch"]["breaks"] < report.stats["torch:ngb=off"]["breaks"]
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_each_fault_backend_is_caught_with_its_verdict_kind(runner, fault):
+    verdict = runner.check(SEED_CHAIN, [f"fault:{fault}"]).verdicts[f"fault:{fault}"]
+    assert verdict.kind == FAULTS[fault][1], verdict
+    assert verdict.is_finding
+
+
+def test_signatures_are_stable_and_free_of_addresses_and_paths(runner):
+    first = runner.check(SEED_CHAIN, ["fault:raise", "fault:kill"]).verdicts
+    again = runner.check(SEED_CHAIN, ["fault:raise", "fault:kill"]).verdicts
+    assert {k: v.signature for k, v in first.items()} == {k: v.signature for k, v in again.items()} == {
+        "fault:raise": "crash:RuntimeError@oracle._faults:_raise", "fault:kill": "crash:died:SIGKILL"}
+
+
+def test_flaky_program_is_never_a_finding(runner):
+    source = SEED_CHAIN.replace("def entry(x):\n", "def entry(x):\n    x = x + torch.rand(1).item()\n")
+    report = runner.check(source, ["fault:perturb"])
+    assert report.flaky
+    assert report.verdicts["fault:perturb"].kind == "flaky"
+
+
+def test_program_that_does_not_load_is_skipped(runner):
+    report = runner.check("def entry(:\n", ["torch"])
+    assert report.verdicts["torch"].signature == "skip:invalid-program"
+
+
+def test_leaked_grad_mode_does_not_poison_the_next_program(runner):
+    runner.check(SEED_CHAIN, ["fault:flip-grad"])
+    assert runner.check(SEED_CHAIN, ["torch"]).verdicts["torch"].kind == "ok"
+
+
+def test_standalone_file_exits_0_on_match_and_1_on_mismatch(tmp_path):
+    import subprocess
+    import sys
+
+    def run(source):
+        path = tmp_path / "prog.py"
+        path.write_text(source)
+        return subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300)
+
+    ok = run(SEED_CHAIN)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "match: eager vs torch.compile (torch)" in ok.stdout
+    # torch.compiler.is_compiling() is True only under the compiler: a genuine eager/compiled difference.
+    differs = SEED_CHAIN.replace("    x = x + 1\n", "    x = x + int(torch.compiler.is_compiling())\n", 1)
+    bad = run(differs)
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "call 1: result differs" in bad.stdout and "MISMATCH" in bad.stdout
+
+
+def test_oracle_sees_the_same_difference_the_standalone_check_sees(runner):
+    differs = SEED_CHAIN.replace("    x = x + 1\n", "    x = x + int(torch.compiler.is_compiling())\n", 1)
+    verdict = runner.check(differs, ["torch"]).verdicts["torch"]
+    assert verdict.signature == "mismatch:value:values"
