@@ -1,0 +1,63 @@
+"""Campaigns: buckets and repro files, summary.json, resuming from state on disk."""
+
+import dataclasses
+import json
+import subprocess
+import sys
+
+import pytest
+
+from fuzz.campaign import Campaign, CampaignConfig, CampaignError
+from tests.conftest import program_source
+
+BASE = program_source("seed_chain.py")
+
+
+@dataclasses.dataclass(frozen=True)
+class FakeProgram:
+    source: str
+    features: frozenset
+
+
+def generate(seed, index):
+    """Programs that differ per index (a constant), so buckets must merge symptoms across programs."""
+    source = BASE.replace("return x + 2\n", f"return x + {index + 2}\n")
+    return FakeProgram(source, frozenset({"call.chain", f"idx.{index % 2}"}))
+
+
+def test_campaign_buckets_findings_and_writes_replayable_repros(runner, tmp_path):
+    config = CampaignConfig(("torch", "fault:drop-effect"), tmp_path, programs=4, workers=1, seed=3)
+    summary = Campaign(config, runner, generate=generate).run()
+    assert summary["programs"] == 4
+    assert summary["verdicts"] == {"ok": 4, "mismatch": 4}
+    [bucket] = summary["buckets"]
+    assert (bucket["signature"], bucket["target"], bucket["count"]) == ("mismatch:effects:length",
+                                                                       "fault:drop-effect", 4)
+    assert summary["features"] == {"call.chain": 4, "idx.0": 2, "idx.1": 2}
+    on_disk = json.loads((tmp_path / "summary.json").read_text())
+    assert on_disk["programs"] == 4 and on_disk["buckets"] == summary["buckets"]
+    repro = (tmp_path / bucket["repro"]).read_text()
+    assert "# signature: mismatch:effects:length" in repro and "# target: fault:drop-effect" in repro
+    replay = subprocess.run([sys.executable, "-m", "fuzz.cli", "repro", str(tmp_path / bucket["repro"])],
+                            capture_output=True, text=True, timeout=300)
+    assert replay.returncode == 1, replay.stdout + replay.stderr
+    assert "mismatch:effects:length" in replay.stdout and "replay: ngb-fuzz repro" in replay.stdout
+
+
+def test_interrupted_campaign_resumes_without_redoing_programs(runner, tmp_path):
+    seen = []
+
+    def counting(seed, index):
+        seen.append(index)
+        return generate(seed, index)
+
+    Campaign(CampaignConfig(("torch",), tmp_path, programs=2, seed=5), runner, generate=counting).run()
+    summary = Campaign(CampaignConfig(("torch",), tmp_path, programs=3, seed=5), runner, generate=counting).run()
+    assert sorted(seen) == [0, 1, 2]
+    assert summary["programs"] == 3 and summary["verdicts"] == {"ok": 3}
+
+
+def test_directory_of_another_campaign_is_refused(runner, tmp_path):
+    Campaign(CampaignConfig(("torch",), tmp_path, programs=1, seed=1), runner, generate=generate).run()
+    with pytest.raises(CampaignError, match="holds another campaign"):
+        Campaign(CampaignConfig(("torch",), tmp_path, programs=1, seed=2), runner, generate=generate)
