@@ -1,9 +1,32 @@
 """pytest plugin (entry point ``pytest11``): corpus files as tests, the ``ngb_check`` fixture, fuzz smoke runs.
 
-Thin by design: it registers options and imports the oracle only when one of them is used.
+Thin by design: it registers options and imports the oracle (and with it torch) only when one of them is used:
+
+- ``--ngb-corpus DIR``: every program file under DIR becomes one test per ``--ngb-target`` (default ``torch``).
+  The test passes when the target's verdict is ``ok``. Files the manifest lists as open bugs (NEW/KNOWN) on that
+  target are ``xfail(strict=True)``: they xfail while the bug reproduces with its signature, and the test turns
+  red when the bug is fixed (XPASS) until the manifest says FIXED, or when it fails with another signature.
+- ``--ngb-fuzz N``: N generated programs (``--ngb-seed``) as tests; each must be ``ok`` on every target.
+- ``ngb_check(fn, *inputs, targets=("torch",))``: writes ``fn`` into a program file (its source via ``inspect``,
+  plus the module-level functions, constants and imports it reads, and the inputs as literals) and checks that
+  file in a worker process, like any other program. Fails the test on a finding, naming the written file
+  (a standalone repro). ``fn`` must be a ``def`` whose globals are modules, functions with source, or plain
+  data; anything else is a usage error.
+
+Every process (each xdist worker too) starts one oracle ``Runner`` on first use and closes it at exit.
 """
 
 from __future__ import annotations
+
+import inspect
+import math
+import textwrap
+import types
+
+import pytest
+
+_DEFAULT_TARGET = "torch"
+_RUNNER = None
 
 
 def pytest_addoption(parser):
@@ -14,3 +37,322 @@ def pytest_addoption(parser):
                     help="target spec to check corpus files against (repeatable; default: torch)")
     group.addoption("--ngb-fuzz", type=int, default=0, metavar="N",
                     help="run a fuzz smoke test of N generated programs")
+    group.addoption("--ngb-seed", type=int, default=0, metavar="SEED", help="seed of --ngb-fuzz programs")
+    group.addoption("--ngb-timeout", type=float, default=120.0, metavar="S",
+                    help="seconds before a program counts as hanging")
+
+
+def _targets(config) -> list[str]:
+    specs = config.getoption("ngb_target") or [_DEFAULT_TARGET]
+    import oracle
+
+    out = []
+    for spec in specs:
+        try:
+            target = oracle.parse_target(spec)
+            oracle.check_available(target)
+        except oracle.TargetError as exc:
+            raise pytest.UsageError(f"--ngb-target {spec}: {exc}") from None
+        if target.spec not in out:
+            out.append(target.spec)
+    return out
+
+
+def _runner(config):
+    global _RUNNER
+    if _RUNNER is None:
+        import oracle
+
+        _RUNNER = oracle.Runner(workers=1, timeout=config.getoption("ngb_timeout"))
+    return _RUNNER
+
+
+def pytest_unconfigure(config):
+    global _RUNNER
+    if _RUNNER is not None:
+        _RUNNER.close()
+        _RUNNER = None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session, config, items):
+    # tryfirst: our items are in place before -k / -m deselection and xdist's ordering look at the list.
+    corpora = config.getoption("ngb_corpus")
+    smoke = config.getoption("ngb_fuzz")
+    if not corpora and not smoke:
+        return
+    targets = _targets(config)
+    base = config.invocation_params.dir
+    for directory in corpora:
+        root = (base / directory).resolve()
+        if not root.is_dir():
+            raise pytest.UsageError(f"--ngb-corpus {directory}: not a directory")
+        from fuzz.corpus import Corpus
+
+        store = Corpus(root)
+        for path in store.files():
+            node = CorpusFile.from_parent(session, path=path)
+            node.entry = store.entry_for(path)
+            node.targets = targets
+            items.extend(node.collect())
+    if smoke:
+        node = SmokeRun.from_parent(session, name="ngb-fuzz-smoke")
+        node.count, node.seed, node.targets = smoke, config.getoption("ngb_seed"), targets
+        items.extend(node.collect())
+
+
+class NgbFinding(Exception):
+    """A target's verdict was not ``ok``."""
+
+    def __init__(self, target: str, verdict, replay: str):
+        super().__init__(verdict.signature)
+        self.target, self.verdict, self.replay = target, verdict, replay
+
+    def render(self) -> str:
+        v = self.verdict
+        return f"{v.kind} on {self.target}: {v.signature}\n{v.detail}\nreplay: {self.replay}"
+
+
+class KnownBugReproduced(NgbFinding):
+    """An open corpus bug still shows its signature (the expected xfail)."""
+
+
+class CorpusFile(pytest.File):
+    entry = None
+    targets: list[str] = []
+
+    def collect(self):
+        for target in self.targets:
+            item = CorpusItem.from_parent(self, name=target, target=target)
+            entry = self.entry
+            if entry is not None and entry.is_open and entry.target == target:
+                item.add_marker(pytest.mark.xfail(
+                    strict=True, raises=KnownBugReproduced,
+                    reason=f"known bug ({entry.status} in the manifest): {entry.signature}"))
+            yield item
+
+
+def _check(config, source: str, target: str, replay: str, expect: str = "ok"):
+    __tracebackhide__ = True
+    report = _runner(config).check(source, [target])
+    if report.flaky:
+        pytest.skip("flaky program: two eager runs disagree")
+    verdict = report.verdicts[target]
+    if verdict.kind == "skip":
+        pytest.skip(f"{target} refused the program: {verdict.detail}")
+    if verdict.kind != "ok":
+        if expect != "ok" and verdict.signature == expect:
+            raise KnownBugReproduced(target, verdict, replay)
+        raise NgbFinding(target, verdict, replay)
+    return report
+
+
+class _NgbItem(pytest.Item):
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, NgbFinding):
+            return excinfo.value.render()
+        return super().repr_failure(excinfo, style)
+
+
+class CorpusItem(_NgbItem):
+    def __init__(self, *, target: str, **kwargs):
+        super().__init__(**kwargs)
+        self.target = target
+
+    def runtest(self):
+        entry = self.parent.entry
+        expect = entry.signature if entry is not None and entry.is_open and entry.target == self.target else "ok"
+        replay = f"ngb-fuzz repro {self.path} --target {self.target}"
+        _check(self.config, self.path.read_text(), self.target, replay, expect)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.path.name} on {self.target}"
+
+
+class SmokeRun(pytest.Collector):
+    count = 0
+    seed = 0
+    targets: list[str] = []
+
+    def collect(self):
+        for index in range(self.count):
+            for target in self.targets:
+                yield SmokeItem.from_parent(self, name=f"program{index}-{target}", index=index, target=target)
+
+
+class SmokeItem(_NgbItem):
+    def __init__(self, *, index: int, target: str, **kwargs):
+        super().__init__(**kwargs)
+        self.index, self.target = index, target
+
+    def runtest(self):
+        from fuzz.generate import generate_program
+
+        seed = self.parent.seed
+        program = generate_program(seed, self.index)
+        replay = f"ngb-fuzz run --seed {seed} (program {self.index}) --target {self.target}"
+        _check(self.config, program.source, self.target, replay)
+
+    def reportinfo(self):
+        return "ngb-fuzz-smoke", None, f"generated program {self.index} (seed {self.parent.seed}) on {self.target}"
+
+
+# -----------------------------------------------------------------------------------------------------------------
+# ngb_check: a user's function as a program file
+
+
+@pytest.fixture
+def ngb_check(request, tmp_path):
+    """``ngb_check(fn, *inputs, targets=("torch",), wants_grad=False)`` -> ``oracle.ProgramReport``.
+
+    Checks ``fn(*inputs)`` under eager and each target (two calls each, as for any program) and fails the test
+    on a mismatch, crash or hang. The program file it writes (``tmp_path``) is a standalone repro.
+    """
+    counter = [0]
+
+    def check(fn, *inputs, targets=(_DEFAULT_TARGET,), wants_grad=False):
+        __tracebackhide__ = True
+        import oracle
+
+        try:
+            source = program_for(fn, inputs, wants_grad=wants_grad) + "\n\n" + oracle.standalone_footer()
+        except ProgramWriteError as exc:
+            raise pytest.UsageError(f"ngb_check: {exc}") from None
+        counter[0] += 1
+        path = tmp_path / f"ngb_check_{fn.__name__}_{counter[0]}.py"
+        path.write_text(source)
+        specs = [oracle.parse_target(t).spec for t in targets]
+        report = _runner(request.config).check(source, specs)
+        if report.flaky:
+            pytest.fail(f"ngb_check: two eager runs of {fn.__name__} disagree (non-deterministic); program: {path}",
+                        pytrace=False)
+        bad = {t: v for t, v in report.verdicts.items() if v.kind not in ("ok", "skip")}
+        if bad:
+            text = "\n".join(f"{v.kind} on {t}: {v.signature}\n{v.detail}" for t, v in bad.items())
+            pytest.fail(f"ngb_check({fn.__name__}): {text}\nprogram: {path}\nreplay: ngb-fuzz repro {path} "
+                        f"--target {next(iter(bad))}", pytrace=False)
+        return report
+
+    return check
+
+
+class ProgramWriteError(Exception):
+    """The function (or an input) cannot be written into a self-contained program file."""
+
+
+_MAX_ELEMENTS = 1 << 16
+
+
+def program_for(fn, inputs, *, wants_grad: bool = False) -> str:
+    """A program file (without footer) whose ``entry`` calls ``fn`` on literal copies of ``inputs``."""
+    if not isinstance(fn, types.FunctionType) or fn.__name__ == "<lambda>":
+        raise ProgramWriteError(f"{fn!r} is not a function defined with def")
+    imports: dict[str, str] = {"torch": "import torch"}
+    defs: dict[str, str] = {}
+    _add_function(fn, imports, defs)
+    lines = ["# ngb-fuzz program", f"# found-by: ngb_check({fn.__qualname__})"]
+    lines += sorted(set(imports.values())) + ["", "EFFECTS = []", ""]
+    if wants_grad:
+        lines += ["WANTS_GRAD = True", ""]
+    lines += [text + "\n" for text in defs.values()]
+    if fn.__name__ != "entry":
+        lines.append(f"def entry(*inputs):\n    return {fn.__name__}(*inputs)\n")
+    values = ", ".join(_literal(v) for v in inputs)
+    lines.append(f"def make_inputs(device):\n    return ({values}{',' if len(inputs) == 1 else ''})\n")
+    return "\n".join(lines)
+
+
+def _add_function(fn, imports: dict, defs: dict) -> None:
+    if fn.__name__ in defs:
+        return
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))
+    except (OSError, TypeError) as exc:
+        raise ProgramWriteError(f"no source for {fn.__qualname__} ({exc})") from None
+    defs[fn.__name__] = ""  # reserve the slot (recursion) before dependencies
+    code = fn.__code__
+    names = set(_code_names(code))
+    free = dict(zip(code.co_freevars, fn.__closure__ or ()))
+    for name in sorted(names | set(free)):
+        if name in free:
+            try:
+                value = free[name].cell_contents
+            except ValueError:
+                continue
+        elif name in fn.__globals__:
+            value = fn.__globals__[name]
+        else:
+            continue  # a builtin or an attribute name
+        _add_dependency(name, value, imports, defs)
+    del defs[fn.__name__]
+    defs[fn.__name__] = source.rstrip() + "\n"  # after its dependencies (cosmetic: all are module-level)
+
+
+def _code_names(code):
+    yield from code.co_names
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _code_names(const)
+            yield from const.co_freevars
+
+
+def _add_dependency(name: str, value, imports: dict, defs: dict) -> None:
+    if isinstance(value, types.ModuleType):
+        module = value.__name__
+        imports[name] = f"import {module}" if module == name else f"import {module} as {name}"
+    elif isinstance(value, types.FunctionType):
+        if value.__name__ != name:
+            raise ProgramWriteError(f"{name} is bound to a function named {value.__name__}")
+        _add_function(value, imports, defs)
+    elif _is_data(value):
+        defs[name] = f"{name} = {_literal(value, device=False)}\n"
+    else:
+        raise ProgramWriteError(f"the function reads {name}, a {type(value).__name__}; only modules, functions "
+                                f"with source and plain data (numbers, strings, tensors, containers) can be written")
+
+
+def _is_data(value) -> bool:
+    import torch
+
+    if value is None or isinstance(value, bool | int | float | str | torch.Tensor | torch.dtype):
+        return True
+    if isinstance(value, list | tuple):
+        return all(_is_data(v) for v in value)
+    if isinstance(value, dict):
+        return all(_is_data(k) and _is_data(v) for k, v in value.items())
+    return False
+
+
+def _literal(value, device: bool = True) -> str:
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return _tensor_literal(value, device)
+    if isinstance(value, torch.dtype):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else f"float('{value}')"
+    if value is None or isinstance(value, bool | int | str):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_literal(v, device) for v in value) + "]"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_literal(v, device) for v in value) + ("," if len(value) == 1 else "") + ")"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_literal(k, device)}: {_literal(v, device)}" for k, v in value.items()) + "}"
+    raise ProgramWriteError(f"cannot write an input of type {type(value).__name__} as a literal")
+
+
+def _tensor_literal(t, device: bool) -> str:
+    if t.numel() > _MAX_ELEMENTS:
+        raise ProgramWriteError(f"a tensor input has {t.numel()} elements; at most {_MAX_ELEMENTS} can be written")
+    if t.is_complex() or t.is_quantized or t.is_sparse:
+        raise ProgramWriteError(f"cannot write a {t.dtype} / {t.layout} tensor as a literal")
+    flat = t.detach().cpu().reshape(-1).tolist()
+    values = ", ".join(_literal(v) for v in flat)
+    text = f"torch.tensor([{values}], dtype={t.dtype}).reshape({tuple(t.shape)})"
+    if device:
+        text += ".to(device)"
+    if t.requires_grad:
+        text += ".requires_grad_()"
+    return text

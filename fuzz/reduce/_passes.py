@@ -459,11 +459,11 @@ def _operand_choices(node: ast.AST) -> list[Callable[[ast.AST], ast.AST]]:
         choices = [lambda n, k=k: n.args[k] for k in range(len(node.args)) if not isinstance(node.args[k], ast.Starred)]
         if isinstance(node.func, ast.Attribute) and not _is_torch_ref(node.func.value):
             choices.append(lambda n: n.func.value)
-        return choices
+        return choices + [lambda n: ast.Constant(0)]
     if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
-        return [lambda n: n.value]
+        return [lambda n: n.value, lambda n: ast.Constant(0)]
     if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and not _is_torch_ref(node.value):
-        return [lambda n: n.value]
+        return [lambda n: n.value, lambda n: ast.Constant(0)]
     if isinstance(node, ast.Constant) and not hasattr(node, "ngb_module"):
         v = node.value
         if isinstance(v, bool) or v is None:
@@ -514,7 +514,10 @@ def _propagate(prog: Program, owner: int, field: str, pos: int) -> Edit:
         body = _list_of(new.tree, owner, field)
         stmt = body[pos]
         name = stmt.targets[0].id
-        uses = [n for n in iter_nodes(new.tree) if isinstance(n, ast.Name) and n.id == name and n is not stmt.targets[0]]
+        scope = _nth(new.tree, owner)
+        # Inside a function its locals are all in its subtree; at module level anything may read the global.
+        nodes = ast.walk(scope) if isinstance(scope, ast.FunctionDef) else iter_nodes(new.tree)
+        uses = [n for n in nodes if isinstance(n, ast.Name) and n.id == name and n is not stmt.targets[0]]
         later = [n for s in body[pos + 1 :] for n in ast.walk(s) if n in uses]
         if len(uses) != 1 or len(later) != 1 or not isinstance(later[0].ctx, ast.Load):
             return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import copy
 import hashlib
+import warnings
 from collections.abc import Iterator
 
 __all__ = [
@@ -182,12 +183,14 @@ class Program:
     def is_valid(self) -> bool:
         """Cheap local check before spending an oracle call: it compiles and still defines what it must."""
         try:
-            compile(self.source, "<candidate>", "exec")
-            for node in iter_nodes(self.tree):
-                module = getattr(node, "ngb_module", None)
-                if module is not None:
-                    compile(unparse(module), "<helper>", "exec")
-        except (SyntaxError, ValueError):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # SyntaxWarning ("'int' object is not callable") -> invalid
+                compile(self.source, "<candidate>", "exec")
+                for node in iter_nodes(self.tree):
+                    module = getattr(node, "ngb_module", None)
+                    if module is not None:
+                        compile(unparse(module), "<helper>", "exec")
+        except (SyntaxError, SyntaxWarning, ValueError):
             return False
         defined = _top_level_names(self.tree)
         return all(name in defined for name in self.required)

@@ -1,0 +1,243 @@
+"""The source reducer against in-process predicates (no oracle, no torch): fast and exact."""
+
+from __future__ import annotations
+
+import threading
+import time
+import types
+
+import pytest
+
+from fuzz.reduce import PASSES, ReduceError, code_lines, pass_names, reduce_source
+from fuzz.reduce._tree import FOOTER_MARKER, Program
+
+FOOTER = FOOTER_MARKER + " (generated; do not edit below) ----\nif __name__ == '__main__':\n    print('footer')\n"
+
+PROGRAM = '''# ngb-fuzz program
+# found-by: hand
+import types
+
+EFFECTS = []
+
+
+def _effect(tag, value):
+    EFFECTS.append((tag, value))
+
+
+COUNTER = 0
+_helper = types.ModuleType("ngb_helper")
+exec(compile(\'\'\'
+SCALE = 3
+def scaled(x):
+    return x * SCALE
+def divide(x, y):
+    return x / y
+def unused(z):
+    return z
+\'\'\', "ngb_helper", "exec"), _helper.__dict__)
+
+
+class Box:
+    def __init__(self, v):
+        self.v = v
+
+
+def noise(a, b):
+    return [a, b, a + b]
+
+
+def f2(x, y):
+    global COUNTER
+    COUNTER += 1
+    with open(__file__) as fh:
+        _effect("f2", len(noise(x, y)))
+    try:
+        q = _helper.divide(x, y - 4)
+    except ValueError:
+        q = 0
+    return q
+
+
+def entry(x, y, z):
+    total = 0
+    for i in range(3):
+        total = total + i * x
+    b = Box(total)
+    if b.v > 100:
+        return -1
+    r = f2(b.v, y)
+    return _helper.scaled(r) + z
+
+
+def make_inputs(device):
+    return (2, 4, 7.5)
+
+
+''' + FOOTER
+
+
+def _raises_zero_division(source: str) -> bool:
+    """Interesting: calling entry(*make_inputs()) raises ZeroDivisionError."""
+    module = types.ModuleType("candidate")
+    module.__file__ = __file__
+    try:
+        exec(compile(source, "candidate", "exec"), module.__dict__)
+        module.entry(*module.make_inputs("cpu"))
+    except ZeroDivisionError:
+        return True
+    except Exception:
+        return False
+    return False
+
+
+def test_reduces_to_the_failure_core_and_keeps_the_footer():
+    assert _raises_zero_division(PROGRAM)
+    result = reduce_source(PROGRAM, _raises_zero_division)
+    assert _raises_zero_division(result.source)
+    assert result.stopped == "fixpoint"
+    assert result.lines <= 11 < result.original_lines
+    assert result.source.endswith(FOOTER)
+    assert result.source.startswith("# ngb-fuzz program\n# found-by: hand\n")
+    assert "__init__" not in result.source and "noise" not in result.source
+    # Stats: one record per pass in pass order; kept <= tried; every kept candidate cost a check.
+    assert [p.name for p in result.passes] == pass_names()
+    assert all(p.successes <= p.attempts for p in result.passes)
+    assert sum(p.attempts for p in result.passes) + 1 == result.invocations
+    assert "delete-statements" in result.summary()
+
+
+def test_helper_module_code_is_reduced_in_place():
+    result = reduce_source(PROGRAM, _raises_zero_division)
+    assert "return x / y" in result.source and "return z" not in result.source and "SCALE" not in result.source
+    assert "exec(compile('''" in result.source or "exec('''" in result.source  # still a readable block
+
+
+def test_no_candidate_is_checked_twice_and_invalid_ones_are_never_checked():
+    seen: list[str] = []
+
+    def predicate(source: str) -> bool:
+        seen.append(source)
+        assert "def entry" in source and "def make_inputs" in source and "EFFECTS" in source
+        compile(source, "x", "exec")
+        return _raises_zero_division(source)
+
+    result = reduce_source(PROGRAM, predicate)
+    assert len(seen) == len(set(seen)) == result.invocations
+    assert result.cache_hits > 0
+
+
+def test_budget_returns_the_best_so_far():
+    def slow(source: str) -> bool:
+        time.sleep(0.02)
+        return _raises_zero_division(source)
+
+    result = reduce_source(PROGRAM, slow, budget_s=0.3)
+    assert result.stopped == "budget"
+    assert _raises_zero_division(result.source)
+    assert result.elapsed_s < 1.5
+
+
+def test_ctrl_c_returns_the_best_so_far():
+    calls = [0]
+
+    def interrupted(source: str) -> bool:
+        calls[0] += 1
+        if calls[0] == 12:
+            raise KeyboardInterrupt
+        return _raises_zero_division(source)
+
+    result = reduce_source(PROGRAM, interrupted)
+    assert result.stopped == "interrupted"
+    assert _raises_zero_division(result.source)
+    assert result.lines < result.original_lines
+
+
+def test_parallel_workers_check_batches_from_threads():
+    threads = set()
+
+    def predicate(source: str) -> bool:
+        threads.add(threading.get_ident())
+        time.sleep(0.001)
+        return _raises_zero_division(source)
+
+    result = reduce_source(PROGRAM, predicate, workers=3)
+    assert _raises_zero_division(result.source)
+    assert result.lines <= 11
+    assert len(threads) > 1
+
+
+def test_a_crashing_predicate_means_not_interesting():
+    def flaky(source: str) -> bool:
+        if "__init__" not in source:
+            raise RuntimeError("worker died")
+        return _raises_zero_division(source)
+
+    result = reduce_source(PROGRAM, flaky)
+    assert "__init__" in result.source and _raises_zero_division(result.source)
+
+
+def test_refuses_an_uninteresting_or_broken_original():
+    with pytest.raises(ReduceError, match="not interesting"):
+        reduce_source(PROGRAM, lambda s: False)
+    with pytest.raises(ReduceError, match="not a Python program"):
+        reduce_source("def (:\n", lambda s: True)
+
+
+def _one_pass(name: str, source: str, predicate) -> str:
+    chosen = [p for p in PASSES if p.name == name]
+    return reduce_source(source, predicate, passes=chosen).source
+
+
+def test_drop_arguments_drops_entry_parameters_with_their_inputs():
+    source = "EFFECTS = []\n\ndef entry(a, b):\n    return b\n\ndef make_inputs(device):\n    return (1, 2)\n"
+    out = _one_pass("drop-arguments", source, lambda s: _entry_result(s) == 2)
+    assert "def entry(b):" in out and "return (2,)" in out
+
+
+def _entry_result(source: str):
+    ns: dict = {}
+    try:
+        exec(source, ns)
+        return ns["entry"](*ns["make_inputs"]("cpu"))
+    except Exception as exc:
+        return exc
+
+
+def test_inline_calls_and_variables():
+    source = ("EFFECTS = []\n\ndef helper(u):\n    v = u * 3\n    return v + 1\n\n"
+              "def entry(x):\n    y = helper(x)\n    return y\n\ndef make_inputs(device):\n    return (1,)\n")
+
+    def same_value(s: str) -> bool:
+        ns: dict = {}
+        exec(s, ns)
+        return ns["entry"](*ns["make_inputs"]("cpu")) == 4
+
+    out = reduce_source(source, same_value).source
+    assert "def helper" not in out and same_value(out)
+    assert code_lines(out) <= 5
+
+
+def test_shrink_tensors_and_rename_keep_leading_underscores():
+    source = ("import torch\nEFFECTS = []\n\ndef _private_helper(value):\n    return value\n\n"
+              "def entry(tensor_input):\n    return _private_helper(tensor_input)\n\n"
+              "def make_inputs(device):\n    return (torch.zeros(7, 5, dtype=torch.float64),)\n")
+
+    def predicate(s: str) -> bool:
+        import torch
+
+        out = _entry_result(s)
+        return isinstance(out, torch.Tensor) and out.numel() > 0 and "def _" in s
+
+    out = reduce_source(source, predicate).source
+    assert "torch.zeros(1" in out and "float64" not in out and "7" not in out
+    assert "tensor_input" not in out and "_private_helper" not in out
+    assert "def _a(" in out or "def _b(" in out
+
+
+def test_program_parse_keeps_comments_and_renders_helpers_as_blocks():
+    program = Program.parse(PROGRAM)
+    assert program.comments == "# ngb-fuzz program\n# found-by: hand\n"
+    assert program.required == ("entry", "make_inputs", "EFFECTS")
+    assert "exec(compile('''\nSCALE = 3" in program.source
+    assert program.is_valid()
+    assert Program.parse(program.source).key == program.key  # rendering is a fixpoint
