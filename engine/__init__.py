@@ -1,1 +1,11 @@
-"""A nested-graph-break compiler for Python 3.11 bytecode (see DESIGN.md, "The engine")."""
+"""A nested-graph-break compiler for Python 3.11 bytecode (see DESIGN.md, "The engine").
+
+    engine.compile(fn, backend="eager", nested=True, fullgraph=False)  -> callable with .stats()
+    engine.explain(fn)(*args)                                           -> graphs, breaks, residual code
+    engine.reset()                                                      -> clear caches
+"""
+
+from ._api import compile, explain, reset
+from ._errors import EngineError, Unsupported
+
+__all__ = ["compile", "explain", "reset", "EngineError", "Unsupported"]

@@ -1,0 +1,87 @@
+"""Public entry points: compile, explain, reset."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ._errors import EngineError
+from ._segments import Compiled
+
+_ALL_COMPILED = []
+
+
+def _resolve_backend(backend):
+    if callable(backend):
+        return backend
+    if isinstance(backend, str):
+        import torch._dynamo
+
+        try:
+            return torch._dynamo.lookup_backend(backend)
+        except Exception as e:
+            raise EngineError(f"unknown backend {backend!r}: {e}") from None
+    raise EngineError(f"backend must be a name or a callable, not {type(backend).__name__}")
+
+
+def compile(fn=None, *, backend="eager", nested=True, fullgraph=False):  # noqa: A001
+    """Compile `fn` with nested graph breaks (or classic top-level-only resume with nested=False).
+
+    Usable as `engine.compile(fn)`, `@engine.compile` and `@engine.compile(nested=False)`. The result is
+    callable and has `.stats()`: graphs, breaks, recompiles, frames_traced (cumulative since compile).
+    """
+    if fn is None:
+        return lambda f: compile(f, backend=backend, nested=nested, fullgraph=fullgraph)
+    if not callable(fn):
+        raise EngineError(f"engine.compile needs a callable, got {type(fn).__name__}")
+    c = Compiled(fn, _resolve_backend(backend), nested=nested, fullgraph=fullgraph)
+    _ALL_COMPILED.append(c)
+    return c
+
+
+@dataclass
+class BreakInfo:
+    reason: str
+    where: str
+    depth: int
+    gb_id: str
+    hint: str = ""
+
+
+@dataclass
+class ExplainOutput:
+    graph_count: int
+    break_count: int
+    breaks: list
+    frames_traced: int
+    graphs: list
+    residual: str
+    result: object = None
+    stats: dict = field(default_factory=dict)
+
+    def __str__(self):
+        lines = [f"graphs: {self.graph_count}, breaks: {self.break_count}, frames traced: {self.frames_traced}"]
+        lines += [f"  break at {b.where} (depth {b.depth}) [{b.gb_id}] {b.reason}" for b in self.breaks]
+        return "\n".join(lines) + "\n" + self.residual
+
+
+def explain(fn, *, backend="eager", nested=True):
+    """`engine.explain(fn)(*args)`: compile fn afresh, run it once, report graphs, breaks and residual code."""
+
+    def run(*args, **kwargs):
+        c = Compiled(fn, _resolve_backend(backend), nested=nested)
+        result = c(*args, **kwargs)
+        rec = c.record
+        breaks = [BreakInfo(b.reason, b.where, b.depth, b.gb_id, b.hint) for b in rec.break_records]
+        return ExplainOutput(rec.graphs, rec.breaks, breaks, rec.frames_traced, list(rec.graph_modules),
+                             "\n".join(rec.sources), result, rec.stats())
+
+    return run
+
+
+def reset():
+    """Forget every compiled artifact (segments, graphs, continuation trees) of every compiled function."""
+    for c in _ALL_COMPILED:
+        c.roots.clear()
+        c.classic_cache.clear()
+        c.eager_keys.clear()
+    _ALL_COMPILED.clear()

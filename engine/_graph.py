@@ -1,0 +1,134 @@
+"""The graph builder: wraps an `fx.Graph` and a FakeTensorMode; opcode handlers only call its methods."""
+
+from __future__ import annotations
+
+import operator
+
+import torch
+import torch.fx as fx
+from torch._subclasses.fake_tensor import FakeTensorMode
+
+from ._errors import Unsupported
+from ._vm._values import ConstVar, ListVar, SliceVar, TensorVar, TupleVar
+
+# Results of these may be plain Python values (metadata); any other op must produce tensors.
+METADATA_OK = {"size", "dim", "ndimension", "numel", "nelement", "stride", "is_contiguous", "is_floating_point",
+               "is_complex", "element_size", "storage_offset", "get_device", "is_tensor", "setitem",
+               "shape", "dtype", "device", "ndim", "requires_grad", "is_cuda", "layout", "is_sparse",
+               "is_signed"}
+
+
+class GraphBuilder:
+    def __init__(self):
+        self.graph = fx.Graph()
+        self.fake_mode = FakeTensorMode()
+        self.inputs = []  # (src, real tensor) per placeholder, in order
+        self.n_ops = 0
+        self._last_ph = None
+
+    # -- inputs ---------------------------------------------------------------------------------------
+    def placeholder(self, real, src):
+        name = f"in{len(self.inputs)}"
+        if self._last_ph is not None:
+            ctx = self.graph.inserting_after(self._last_ph)
+        else:
+            first = next(iter(self.graph.nodes), None)
+            ctx = self.graph.inserting_before(first)
+        with ctx:
+            node = self.graph.placeholder(name)
+        self._last_ph = node
+        fake = self.fake_mode.from_tensor(real)
+        node.meta["example_value"] = fake
+        self.inputs.append((src, real))
+        return TensorVar(node, fake, type(real), src)
+
+    # -- ops -------------------------------------------------------------------------------------------
+    def _arg(self, v, to_fake):
+        if isinstance(v, TensorVar):
+            return v.fake if to_fake else v.node
+        if isinstance(v, ConstVar):
+            return v.value
+        if isinstance(v, TupleVar):
+            return tuple(self._arg(x, to_fake) for x in v.items)
+        if isinstance(v, ListVar) and v.real is None:
+            return [self._arg(x, to_fake) for x in v.items]
+        if isinstance(v, SliceVar):
+            return slice(self._arg(v.start, to_fake), self._arg(v.stop, to_fake), self._arg(v.step, to_fake))
+        raise Unsupported("graph-arg", f"a {type(v).__name__} cannot be an argument of a graph op",
+                          "pass tensors, Python constants or tuples of them")
+
+    def call(self, kind, target, args, kwargs, grad_enabled, opname):
+        """Add one op; its metadata is computed on fake tensors under the traced grad mode."""
+        fargs = [self._arg(a, True) for a in args]
+        fkwargs = {k: self._arg(v, True) for k, v in kwargs.items()}
+        prev = torch.is_grad_enabled()
+        torch._C._set_grad_enabled(grad_enabled)
+        try:
+            with self.fake_mode:
+                if kind == "call_method":
+                    out = getattr(fargs[0], target)(*fargs[1:], **fkwargs)
+                else:
+                    out = target(*fargs, **fkwargs)
+        except Unsupported:
+            raise
+        except Exception as e:  # data-dependent, dynamic shape, or a real error: eager decides
+            raise Unsupported("op-on-fake", f"{opname} cannot be traced: {type(e).__name__}: {e}"[:300],
+                              "it runs eagerly") from None
+        finally:
+            torch._C._set_grad_enabled(prev)
+        if not _has_tensor(out) and opname not in METADATA_OK:
+            raise Unsupported("non-tensor-result", f"{opname} returned {type(out).__name__}, not a tensor",
+                              "it runs eagerly")
+        nargs = tuple(self._arg(a, False) for a in args)
+        nkwargs = {k: self._arg(v, False) for k, v in kwargs.items()}
+        if kind == "call_method":
+            node = self.graph.call_method(target, nargs, nkwargs)
+        else:
+            node = self.graph.call_function(target, nargs, nkwargs)
+        self.n_ops += 1
+        return self._wrap_out(node, out, args)
+
+    def set_grad(self, enabled):
+        self.graph.call_function(torch._C._set_grad_enabled, (enabled,))
+
+    def _wrap_out(self, node, out, args):
+        if isinstance(out, torch.Tensor):
+            for a in args:  # in-place ops return their input: keep identity
+                if isinstance(a, TensorVar) and a.fake is out:
+                    return a
+            node.meta["example_value"] = out
+            return TensorVar(node, out, torch.Tensor)
+        if isinstance(out, (tuple, list)) and _has_tensor(out):
+            items = []
+            for k, o in enumerate(out):
+                sub = self.graph.call_function(operator.getitem, (node, k))
+                items.append(self._wrap_out(sub, o, ()))
+            return TupleVar(items, type(out)) if isinstance(out, tuple) else ListVar(items)
+        if _is_const(out):
+            return ConstVar(out)
+        raise Unsupported("non-tensor-result", f"op returned {type(out).__name__}", "it runs eagerly")
+
+    def finish(self, out_nodes):
+        self.graph.output(tuple(out_nodes))
+        gm = fx.GraphModule(torch.nn.Module(), self.graph)
+        return gm
+
+
+def _has_tensor(out):
+    if isinstance(out, torch.Tensor):
+        return True
+    if isinstance(out, (tuple, list)):
+        return any(_has_tensor(o) for o in out)
+    return False
+
+
+_CONST_TYPES = (int, float, bool, str, type(None), complex, torch.dtype, torch.device, torch.layout,
+                torch.memory_format)
+
+
+def _is_const(v):
+    if isinstance(v, _CONST_TYPES):
+        return True
+    if isinstance(v, tuple):
+        return all(_is_const(x) for x in v)
+    return False

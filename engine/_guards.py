@@ -1,0 +1,167 @@
+"""Sources (where a real value is re-read at run time) and the guards generated on them.
+
+Guards are Python expressions over the segment's input list `env`; the residual code checks them before a
+segment runs. Constants they compare against are bound by name in a `Namespace`.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ._runtime import MISSING
+
+
+class Namespace:
+    """Names for real objects referenced by generated code (graphs, code objects, guard constants)."""
+
+    def __init__(self):
+        self.values = {}
+        self._by_id = {}
+
+    def const(self, obj, hint="c"):
+        key = id(obj)
+        name = self._by_id.get(key)
+        if name is None:
+            name = f"{hint}{len(self.values)}"
+            self._by_id[key] = name
+            self.values[name] = obj
+        return name
+
+
+_LITERAL_TYPES = (int, str, bool, type(None))
+
+
+def literal(ns, value):
+    """An expression for an immutable constant (a literal when it reads back exactly)."""
+    t = type(value)
+    if t in _LITERAL_TYPES:
+        return repr(value)
+    if t is float and value == value and value not in (float("inf"), float("-inf")):
+        return repr(value)
+    return ns.const(value)
+
+
+class Src:
+    __slots__ = ()
+
+
+class EnvSrc(Src):
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        self.index = index
+
+    def expr(self, ns):
+        return f"env[{self.index}]"
+
+
+class ConstSrc(Src):
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def expr(self, ns):
+        return ns.const(self.obj, "k")
+
+
+class GlobalSrc(Src):
+    __slots__ = ("gdict", "name")
+
+    def __init__(self, gdict, name):
+        self.gdict = gdict
+        self.name = name
+
+    def expr(self, ns):
+        return f"{ns.const(self.gdict, 'G')}[{self.name!r}]"
+
+
+class AttrSrc(Src):
+    __slots__ = ("base", "name")
+
+    def __init__(self, base, name):
+        self.base = base
+        self.name = name
+
+    def expr(self, ns):
+        b = self.base.expr(ns)
+        return f"{b}.{self.name}" if self.name.isidentifier() else f"getattr({b}, {self.name!r})"
+
+
+class ItemSrc(Src):
+    __slots__ = ("base", "key")
+
+    def __init__(self, base, key):
+        self.base = base
+        self.key = key
+
+    def expr(self, ns):
+        return f"{self.base.expr(ns)}[{literal(ns, self.key)}]"
+
+
+class CellSrc(Src):
+    __slots__ = ("base",)
+
+    def __init__(self, base):
+        self.base = base
+
+    def expr(self, ns):
+        return f"{self.base.expr(ns)}.cell_contents"
+
+
+def tensor_meta(t):
+    return (type(t), t.dtype, t.device, t.shape, t.stride(), t.requires_grad)
+
+
+class Guards:
+    """An ordered, de-duplicated list of boolean expressions; all must hold for a segment to run."""
+
+    def __init__(self, ns):
+        self.ns = ns
+        self.exprs = []
+        self._seen = set()
+        self.distinct = []  # source exprs of mutable inputs that must be distinct objects
+
+    def add(self, expr):
+        if expr not in self._seen:
+            self._seen.add(expr)
+            self.exprs.append(expr)
+
+    def type_is(self, src, t):
+        self.add(f"type({src.expr(self.ns)}) is {self.ns.const(t, 'T')}")
+
+    def identity(self, src, obj):
+        self.add(f"{src.expr(self.ns)} is {self.ns.const(obj, 'k')}")
+
+    def global_identity(self, gdict, name, obj):
+        g = self.ns.const(gdict, "G")
+        self.add(f"{g}.get({name!r}, _MISSING) is {self.ns.const(obj, 'k')}")
+
+    def global_absent(self, gdict, name):
+        self.add(f"{name!r} not in {self.ns.const(gdict, 'G')}")
+
+    def tensor(self, src, t):
+        self.add(f"_tmeta({src.expr(self.ns)}) == {self.ns.const(tensor_meta(t), 'm')}")
+
+    def length(self, src, n):
+        self.add(f"len({src.expr(self.ns)}) == {n}")
+
+    def const(self, src, value):
+        e = src.expr(self.ns)
+        t = type(value)
+        if value is None or t is bool:
+            self.add(f"{e} is {value!r}")
+        elif t is float:
+            self.add(f"type({e}) is float and {e}.hex() == {value.hex()!r}")
+        elif t in (int, str, bytes):
+            self.add(f"type({e}) is {t.__name__} and {e} == {value!r}")
+        elif isinstance(value, torch.dtype):
+            self.add(f"{e} is {self.ns.const(value, 'k')}")
+        else:
+            self.add(f"type({e}) is {self.ns.const(t, 'T')} and {e} == {self.ns.const(value, 'k')}")
+
+    def grad_mode(self, enabled):
+        self.add(f"_grad_enabled() is {enabled!r}")
+
+
+GUARD_GLOBALS = {"_tmeta": tensor_meta, "_MISSING": MISSING, "_grad_enabled": torch.is_grad_enabled}

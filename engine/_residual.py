@@ -1,0 +1,265 @@
+"""Residual code: each segment becomes a small generated Python function.
+
+    guards -> graph -> real values rebuilt -> side effects replayed -> the env the next step needs
+
+The source is readable on purpose: `engine.explain()` prints it, and it is the engine's answer to "what does
+torch.compile(f)(x) mean" that the seed doc writes by hand.
+"""
+
+from __future__ import annotations
+
+import types
+
+from . import _runtime as R
+from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, literal
+from ._vm._code import is_live
+from ._vm._frame import FrameShape
+from ._vm._values import (
+    EMPTY,
+    NULL,
+    UNREAD,
+    BoundMethodVar,
+    CellVar,
+    ConstVar,
+    DictVar,
+    DictViewVar,
+    FuncVar,
+    GradCtxVar,
+    GradExitVar,
+    GradWrappedVar,
+    IterVar,
+    LazyVar,
+    ListVar,
+    MethodVar,
+    ObjVar,
+    SliceVar,
+    TensorVar,
+    TupleVar,
+)
+
+
+def _dict_replace(d, new):
+    d.clear()
+    d.update(new)
+
+
+def _cell_empty(c):
+    try:
+        c.cell_contents
+    except ValueError:
+        return True
+    return False
+
+
+RUNTIME_GLOBALS = dict(GUARD_GLOBALS)
+RUNTIME_GLOBALS.update({
+    "_MISS": R.MISS, "_NULL": R.NULL, "_EXHAUSTED": R.EXHAUSTED, "_SeqIter": R.SeqIter,
+    "_GradModeExit": R.GradModeExit, "_GradCtx": R.GradCtx, "_new_cell": R.new_cell,
+    "_make_function": R.make_function, "_set_grad": R.set_grad, "_MethodType": types.MethodType,
+    "_dict_replace": _dict_replace, "_cell_empty": _cell_empty, "_FunctionType": types.FunctionType,
+})
+
+
+class Emitter:
+    def __init__(self, vm):
+        self.vm = vm
+        self.ns = vm.ns
+        self.pre = []
+        self.body = []
+        self.memo = {}
+        self.src_memo = {}
+        self.out_nodes = []
+        self.out_index = {}
+        self.n = 0
+
+    def temp(self, prefix="t"):
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def src(self, src):
+        if isinstance(src, (EnvSrc, ConstSrc)):
+            return src.expr(self.ns)
+        e = self.src_memo.get(id(src))
+        if e is None:
+            e = self.temp("s")
+            self.pre.append(f"{e} = {src.expr(self.ns)}")
+            self.src_memo[id(src)] = e
+        return e
+
+    def node_out(self, node):
+        k = self.out_index.get(node)
+        if k is None:
+            k = self.out_index[node] = len(self.out_nodes)
+            self.out_nodes.append(node)
+        return f"__o[{k}]"
+
+    def expr(self, v):
+        t = type(v)
+        if t is LazyVar:
+            return f"env[{v.index}]"
+        if t is ConstVar:
+            return literal(self.ns, v.value)
+        if v is NULL:
+            return "_NULL"
+        if t is TensorVar:
+            if v.src is not None:
+                return self.src(v.src)
+            return self.node_out(v.node)
+        if t is TupleVar:
+            inner = ", ".join(self.expr(x) for x in v.items)
+            tup = f"({inner},)" if v.items else "()"
+            if v.pytype is not tuple:
+                return f"{self.ns.const(v.pytype, 'T')}({tup})"
+            return tup
+        key = id(v)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        if t is ObjVar:
+            e = self.src(v.src) if v.src is not None else self.ns.const(v.obj, "k")
+        elif t is ListVar:
+            if v.real is not None:
+                e = self.src(v.src)
+            else:
+                e = self.memo[key] = self.temp()
+                self.body.append(f"{e} = []")
+                items = ", ".join(self.expr(x) for x in v.items)
+                if v.items:
+                    self.body.append(f"{e}.extend(({items},))")
+        elif t is DictVar:
+            if v.real is not None:
+                e = self.src(v.src)
+            else:
+                e = self.memo[key] = self.temp()
+                self.body.append(f"{e} = {{}}")
+                for k, x in v.items.items():
+                    self.body.append(f"{e}[{literal(self.ns, k)}] = {self.expr(x)}")
+        elif t is DictViewVar:
+            e = f"{self.expr(v.dict_var)}.{v.kind}()"
+        elif t is CellVar:
+            if v.real is not None:
+                e = self.src(v.src)
+            else:
+                e = self.memo[key] = self.temp("cell")
+                self.body.append(f"{e} = _new_cell()")
+                if v.contents is not EMPTY and v.contents is not UNREAD:
+                    self.body.append(f"{e}.cell_contents = {self.expr(v.contents)}")
+        elif t is FuncVar:
+            if v.real is not None:
+                e = self.src(v.src)
+            else:
+                e = self.memo[key] = self.temp("fn")
+                d = self.expr(v.defaults) if v.defaults is not None else "None"
+                kd = self.expr(v.kwdefaults) if v.kwdefaults is not None else "None"
+                cl = "(" + "".join(self.expr(c) + ", " for c in v.closure) + ")" if v.closure else "None"
+                self.body.append(f"{e} = _make_function({self.ns.const(v.code, 'code')}, "
+                                 f"{self.ns.const(v.fglobals, 'G')}, {v.name!r}, {d}, {kd}, {cl}, "
+                                 f"{v.qualname!r})")
+                if v.annotations is not None:
+                    self.body.append(f"{e}.__annotations__ = dict(zip({self.expr(v.annotations)}[0::2], "
+                                     f"{self.expr(v.annotations)}[1::2]))")
+        elif t is SliceVar:
+            e = f"slice({self.expr(v.start)}, {self.expr(v.stop)}, {self.expr(v.step)})"
+        elif t is MethodVar:
+            e = f"{self.expr(v.self_var)}.{v.name}"
+        elif t is BoundMethodVar:
+            e = f"_MethodType({self.expr(v.func)}, {self.expr(v.self_var)})"
+        elif t is IterVar:
+            if v.real is not None:
+                e = self.src(v.src)
+            else:
+                seq = v.seq
+                se = self.expr(seq) if type(seq) is not ConstVar else self.ns.const(seq.value, "k")
+                e = self.memo[key] = self.temp("it")
+                self.body.append(f"{e} = _SeqIter({se}, {v.index})")
+        elif t is GradCtxVar:
+            e = f"_GradCtx({v.target!r}, {v.prev!r})"
+        elif t is GradExitVar:
+            e = f"_GradModeExit({v.prev!r})"
+        elif t is GradWrappedVar:
+            e = f"_GradCtx({v.target!r})({self.expr(v.fn)})"
+        else:
+            raise AssertionError(f"cannot rebuild {t.__name__}")
+        self.memo[key] = e
+        return e
+
+    # -- side effects -----------------------------------------------------------------------------------
+    def effects(self):
+        for eff in self.vm.effects:
+            kind = eff[0]
+            if kind == "call":
+                _, obj, name, args = eff
+                a = ", ".join(self.expr(x) for x in args)
+                self.body.append(f"{self.expr(obj)}.{name}({a})")
+            elif kind == "setitem":
+                _, obj, k, val = eff
+                self.body.append(f"{self.expr(obj)}[{self.expr(k)}] = {self.expr(val)}")
+            elif kind == "setattr":
+                _, obj, name, val = eff
+                self.body.append(f"setattr({self.expr(obj)}, {name!r}, {self.expr(val)})")
+            elif kind == "global":
+                _, g, name, val = eff
+                self.body.append(f"{self.ns.const(g, 'G')}[{name!r}] = {self.expr(val)}")
+            elif kind == "cell":
+                _, cell, val = eff
+                self.body.append(f"{self.expr(cell)}.cell_contents = {self.expr(val)}")
+        for c in self.vm.writeback:
+            if type(c) is ListVar:
+                items = ", ".join(self.expr(x) for x in c.items)
+                self.body.append(f"{self.expr(c)}[:] = ({items}{',' if c.items else ''})")
+            elif type(c) is DictVar:
+                parts = ", ".join(f"{literal(self.ns, k)}: {self.expr(x)}" for k, x in c.items.items())
+                self.body.append(f"_dict_replace({self.expr(c)}, {{{parts}}})")
+            elif type(c) is IterVar and c.index != c.start:
+                self.body.append(f"{self.expr(c)}.index = {c.index}")
+
+
+def snapshot(vm, em, env_exprs):
+    """Persist the frame stack: every live local and stack slot becomes one env entry."""
+    shapes = []
+    env_exprs.append(em.expr(vm.cur_exc))
+    for f in vm.frames:
+        at = f.call_index if f.call_index >= 0 else f.ip
+        locs = []
+        for k, v in enumerate(f.locals):
+            if v is None or not is_live(f.info, at, k):
+                continue
+            locs.append((k, len(env_exprs)))
+            env_exprs.append(em.expr(v))
+        st = []
+        for v in f.stack:
+            st.append(len(env_exprs))
+            env_exprs.append(em.expr(v))
+        shapes.append(FrameShape(f.info, f.fglobals, f.builtins, f.ip, tuple(locs), tuple(st), None,
+                                 f.exit_grad, f.call_index, f.call_no, f.name))
+    return shapes
+
+
+def generate(vm, ending, env_len):
+    """Source text, namespace and (for breaks) frame shapes of the segment ending in `ending`."""
+    em = Emitter(vm)
+    shapes = None
+    if ending.kind == "break":
+        env_exprs = []
+        shapes = snapshot(vm, em, env_exprs)
+        tail = "return [" + ", ".join(env_exprs) + "]"
+    else:
+        tail = f"return {em.expr(ending.value)}"
+    em.effects()
+    guard = [f"len(env) == {env_len}"] + vm.guards.exprs
+    distinct = [s.expr(vm.ns) for s in vm.guards.distinct]
+    if len(distinct) > 1:
+        guard.append(f"len({{{', '.join(f'id({d})' for d in distinct)}}}) == {len(distinct)}")
+    has_graph = vm.graph.n_ops > 0
+    ins = [em.src(src) for src, _ in vm.graph.inputs] if has_graph else []
+    lines = ["def __segment(env, check=True):", "    if check:", "        try:"]
+    lines.append("            if not (" + "\n                    and ".join(guard) + "):")
+    lines += ["                return _MISS", "        except Exception:", "            return _MISS"]
+    lines += ["    " + s for s in em.pre]
+    if has_graph:
+        lines.append(f"    __o = __graph({', '.join(ins)})")
+    if vm.grad != vm.grad0 or vm.grad_set_in_graph:
+        lines.append(f"    _set_grad({vm.grad!r})")
+    lines += ["    " + s for s in em.body]
+    lines.append("    " + tail)
+    return "\n".join(lines) + "\n", em, shapes, has_graph

@@ -1,0 +1,119 @@
+"""Small real objects the residual code builds when symbolic values must become real at a break.
+
+They are the real-world counterparts of VM values that have no public constructor (an iterator positioned
+mid-sequence, the `__exit__` of a grad-mode block, an empty cell) and are recognised again when a continuation
+wraps its inputs.
+"""
+
+from __future__ import annotations
+
+import types
+
+import torch
+
+
+class _NullType:
+    """The NULL that 3.11 pushes before a callable; it can sit on a stack live across a break."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "NULL"
+
+
+NULL = _NullType()
+
+
+class _Miss:
+    __slots__ = ()
+
+    def __repr__(self):
+        return "MISS"
+
+
+MISS = _Miss()  # a segment's guards failed
+MISSING = object()  # a dict/global lookup found nothing
+EXHAUSTED = object()  # an eager `next()` ran out
+
+
+class SeqIter:
+    """An iterator over a list/tuple/range at a known position (reads the sequence live, like list_iterator)."""
+
+    __slots__ = ("seq", "index")
+
+    def __init__(self, seq, index):
+        self.seq = seq
+        self.index = index
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        seq = self.seq
+        if self.index >= len(seq):
+            self.index = len(seq) + 1 if isinstance(seq, list) else self.index
+            raise StopIteration
+        v = seq[self.index]
+        self.index += 1
+        return v
+
+
+class GradModeExit:
+    """The `__exit__` of a grad-mode block entered by traced code: restores the saved mode."""
+
+    __slots__ = ("prev",)
+
+    def __init__(self, prev: bool):
+        self.prev = prev
+
+    def __call__(self, *exc):
+        torch._C._set_grad_enabled(self.prev)
+        return None
+
+
+class GradCtx:
+    """A grad-mode context manager created by traced code (no_grad / enable_grad / set_grad_enabled)."""
+
+    __slots__ = ("target", "prev")
+
+    def __init__(self, target: bool, prev=None):
+        self.target = target
+        self.prev = prev
+
+    def __enter__(self):
+        if self.prev is None:
+            self.prev = torch.is_grad_enabled()
+            torch._C._set_grad_enabled(self.target)
+
+    def __exit__(self, *exc):
+        torch._C._set_grad_enabled(self.prev)
+        return None
+
+    def __call__(self, fn):
+        ctx = self
+
+        def wrapper(*args, **kwargs):
+            prev = torch.is_grad_enabled()
+            torch._C._set_grad_enabled(ctx.target)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                torch._C._set_grad_enabled(prev)
+
+        return wrapper
+
+
+def new_cell(*contents):
+    return types.CellType(*contents)
+
+
+def make_function(code, fglobals, name, defaults, kwdefaults, closure, qualname):
+    fn = types.FunctionType(code, fglobals, name, defaults, closure)
+    if kwdefaults is not None:
+        fn.__kwdefaults__ = kwdefaults
+    fn.__qualname__ = qualname
+    return fn
+
+
+def set_grad(mode: bool):
+    torch._C._set_grad_enabled(mode)

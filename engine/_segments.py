@@ -1,0 +1,302 @@
+"""Segments, break points and the one runtime loop shared by first calls, warm calls and guard misses.
+
+A break point is where a segment can start: a function entry (keyed by the call's argument layout) or the
+instruction after an eager op. It holds the frame-stack snapshot and a list of segments, each guarded on the
+live values (a trace tree). Running a compiled function = at each break point, pick the first segment whose
+guards hold (trace a new one on a miss), run it, run its eager op, go on at its next break point.
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+import warnings
+
+import torch
+
+from . import _runtime as R
+from . import _vm
+from ._errors import CannotCompile, EngineError
+from ._guards import ConstSrc, EnvSrc
+from ._residual import RUNTIME_GLOBALS, generate
+from ._vm import _handlers  # noqa: F401  (registers the opcode handlers)
+from ._vm._calls import bind
+from ._vm._code import code_info
+from ._vm._frame import Frame
+from ._vm._interp import VM, Fatal, Restart
+from ._vm._ops_jumps import or_pop_commit
+from ._vm._values import ConstVar, FuncVar, LazyVar, ObjVar
+
+RECOMPILE_LIMIT = 8
+
+
+class BreakPoint:
+    __slots__ = ("shapes", "resume", "segments", "warned", "base_len")
+
+    def __init__(self, shapes, resume, base_len=0):
+        self.shapes = shapes  # None for a function entry
+        self.resume = resume  # how the eager op's result enters the frames (see EagerSpec)
+        self.segments = []
+        self.warned = False
+        self.base_len = base_len
+
+
+class Segment:
+    __slots__ = ("fn", "kind", "spec", "next_ok", "next_exc", "source", "gm", "reason")
+
+    def __init__(self, fn, kind, spec, source, gm, reason):
+        self.fn = fn
+        self.kind = kind
+        self.spec = spec
+        self.source = source
+        self.gm = gm
+        self.reason = reason
+        self.next_ok = None
+        self.next_exc = None
+
+
+class Record:
+    """What a compiled function (and, in classic mode, the callees compiled for it) did so far."""
+
+    def __init__(self):
+        self.graphs = 0
+        self.breaks = 0
+        self.recompiles = 0
+        self.frames_traced = 0
+        self.break_records = []
+        self.graph_modules = []
+        self.sources = []
+
+    def stats(self):
+        return {"graphs": self.graphs, "breaks": self.breaks, "recompiles": self.recompiles,
+                "frames_traced": self.frames_traced}
+
+
+class Compiled:
+    def __init__(self, fn, backend, nested=True, fullgraph=False, record=None):
+        self.fn = fn
+        self.backend = backend
+        self.nested = nested
+        self.fullgraph = fullgraph
+        self.record = record or Record()
+        self.roots = {}
+        self.classic_cache = {}
+        self.eager_keys = set()
+        functools.update_wrapper(self, fn, updated=())
+
+    # -- stats hooks used by the VM ----------------------------------------------------------------------
+    def record_break(self, rec):
+        self.record.breaks += 1
+        self.record.break_records.append(rec)
+        if self.fullgraph:
+            raise EngineError(f"graph break with fullgraph=True: {rec}")
+
+    def stats(self):
+        return self.record.stats()
+
+    def classic_callee(self, fn):
+        """Classic mode: a callee that broke is compiled as its own top-level function."""
+        if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
+            return functools.partial(self._sub(fn.__func__), fn.__self__)
+        if isinstance(fn, types.FunctionType):
+            return self._sub(fn)
+        return fn
+
+    def _sub(self, f):
+        sub = self.classic_cache.get(f)
+        if sub is None:
+            sub = self.classic_cache[f] = Compiled(f, self.backend, nested=False, record=self.record)
+        return sub
+
+    # -- the runtime loop ----------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        key = (len(args), tuple(kwargs))
+        if key in self.eager_keys:
+            return self.fn(*args, **kwargs)
+        bp = self.roots.get(key)
+        if bp is None:
+            bp = self.roots[key] = BreakPoint(None, "entry")
+        env = [None, *args, *kwargs.values()]
+        while True:
+            out = R.MISS
+            for seg in bp.segments:
+                out = seg.fn(env)
+                if out is not R.MISS:
+                    break
+            if out is R.MISS:
+                seg = self._new_segment(bp, env, key)
+                if seg is None:
+                    return self.fn(*args, **kwargs)
+                out = seg.fn(env, False)
+            kind = seg.kind
+            if kind == "return":
+                return out
+            if kind == "raise":
+                raise out
+            env = out
+            spec = seg.spec
+            n = len(env)
+            operands = env[n - spec.nargs:] if spec.nargs else ()
+            if spec.npop:
+                del env[n - spec.npop:]
+            try:
+                result = spec.fn(*operands)
+            except Exception as e:
+                env.append(e)
+                bp = seg.next_exc
+                continue
+            if spec.resume == "pushn":
+                env.extend(result)
+            else:
+                env.append(result)
+            bp = seg.next_ok
+
+    def _new_segment(self, bp, env, key):
+        cache = True
+        if len(bp.segments) >= RECOMPILE_LIMIT:
+            if not bp.warned:
+                bp.warned = True
+                warnings.warn(f"engine: recompile limit ({RECOMPILE_LIMIT}) reached for "
+                              f"{getattr(self.fn, '__qualname__', self.fn)}; "
+                              + ("running eagerly" if bp.shapes is None else "tracing without caching"),
+                              stacklevel=3)
+            if bp.shapes is None:
+                self.eager_keys.add(key)
+                return None
+            cache = False
+        if bp.segments:
+            self.record.recompiles += 1
+        forced = {}
+        while True:
+            vm = VM(self, env, torch.is_grad_enabled(), forced)
+            try:
+                ending = self._start(vm, bp, env, key)
+                if ending is None:
+                    ending = vm.run()
+            except Restart as r:
+                self.record.frames_traced += vm.frames_traced
+                forced[r.call_no] = r.how
+                continue
+            except (Fatal, CannotCompile):
+                self.record.frames_traced += vm.frames_traced
+                if bp.shapes is None:
+                    self.eager_keys.add(key)
+                    return None
+                raise EngineError("a resumed frame hit an instruction with no eager form") from None
+            self.record.frames_traced += vm.frames_traced
+            break
+        seg = self._build(vm, ending, len(env))
+        if cache:
+            bp.segments.append(seg)
+        return seg
+
+    def _start(self, vm, bp, env, key):
+        if bp.shapes is None:
+            return self._start_root(vm, key)
+        return _start_continuation(vm, bp, env)
+
+    def _start_root(self, vm, key):
+        fn = self.fn
+        nargs, kwnames = key
+        args = [LazyVar(i) for i in range(1, 1 + nargs)]
+        kwargs = {k: LazyVar(1 + nargs + j) for j, k in enumerate(kwnames)}
+        if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
+            args.insert(0, ObjVar(fn.__self__, ConstSrc(fn.__self__)))
+            fn = fn.__func__
+        if not isinstance(fn, types.FunctionType):
+            raise CannotCompile("not a Python function")
+        info = code_info(fn.__code__)
+        if info.unsupported:
+            raise CannotCompile(info.unsupported)
+        fv = FuncVar(fn.__code__, fn.__globals__, fn.__name__, fn.__qualname__, real=fn, src=ConstSrc(fn))
+        try:
+            loc = bind(vm, fv, info, args, kwargs)
+        except Exception as e:
+            raise CannotCompile(str(e)) from None
+        vm.frames.append(vm.new_frame(info, fn.__globals__, loc, fn.__qualname__))
+        return None
+
+    def _build(self, vm, ending, env_len):
+        source, em, shapes, has_graph = generate(vm, ending, env_len)
+        namespace = dict(RUNTIME_GLOBALS)
+        namespace.update(vm.ns.values)
+        gm = None
+        if has_graph:
+            gm = vm.graph.finish(em.out_nodes)
+            example = [real for _, real in vm.graph.inputs]
+            namespace["__graph"] = self.backend(gm, example)
+            self.record.graphs += 1
+            self.record.graph_modules.append(gm)
+        exec(compile(source, f"<engine segment {len(self.record.sources)}>", "exec"), namespace)
+        reason = ending.reason
+        seg = Segment(namespace["__segment"], ending.kind, ending.spec, source, gm, reason)
+        header = f"# segment {len(self.record.sources)}: ends with {ending.kind}"
+        if reason is not None:
+            header += f" at {reason.where} ({reason.gb_id}: {reason.explanation}); eager op: {ending.spec.label}"
+        self.record.sources.append(header + "\n" + source)
+        if ending.kind == "break":
+            top = shapes[-1]
+            npop = ending.spec.npop
+            if npop:
+                top.stack = top.stack[:len(top.stack) - npop]
+            seg.next_ok = BreakPoint(shapes, ending.spec.resume)
+            seg.next_exc = BreakPoint(shapes, "raise")
+        return seg
+
+
+def _start_continuation(vm, bp, env):
+    frames = []
+    for sh in bp.shapes:
+        loc = [None] * sh.info.nlocalsplus
+        for li, ei in sh.locals:
+            loc[li] = LazyVar(ei)
+        st = [LazyVar(ei) for ei in sh.stack]
+        frames.append(Frame(sh.info, sh.fglobals, sh.builtins, loc, st, sh.ip, None, sh.exit_grad,
+                            sh.call_index, sh.call_no, sh.name))
+    vm.frames = frames
+    vm.cur_exc = LazyVar(0)
+    base = _base_len(bp)
+    top = frames[-1]
+    last = LazyVar(len(env) - 1)
+    kind = bp.resume
+    if kind == "raise":
+        exc = vm.resolve(last)
+        return vm.raise_exc(exc)
+    if kind == "push":
+        top.stack.append(last)
+        top.ip += 1
+    elif kind == "pushn":
+        top.stack.extend(LazyVar(i) for i in range(base, len(env)))
+        top.ip += 1
+    elif kind == "none":
+        top.ip += 1
+    elif kind == "retry":
+        top.stack.append(last)
+    elif kind == "foriter":
+        done = env[-1] is R.EXHAUSTED
+        vm.guards.add(f"(env[{len(env) - 1}] is _EXHAUSTED) is {done!r}")
+        if done:
+            top.stack.pop()
+            top.ip = top.info.instrs[top.ip].target
+        else:
+            top.stack.append(last)
+            top.ip += 1
+    elif kind == "decide":
+        b = vm.resolve(last)
+        ins = top.info.instrs[top.ip]
+        from ._vm._version import OR_POP_JUMPS
+
+        or_pop_commit(top, ins, OR_POP_JUMPS[ins.opname], bool(b.value))
+    else:
+        raise AssertionError(kind)
+    return None
+
+
+def _base_len(bp):
+    n = 1
+    for sh in bp.shapes:
+        n += len(sh.locals) + len(sh.stack)
+    return n
+
+
+_ = (ConstVar, EnvSrc, _vm)

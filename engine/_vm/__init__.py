@@ -1,0 +1,1 @@
+"""The symbolic VM for CPython 3.11 bytecode (frames, values, opcode handlers by family)."""

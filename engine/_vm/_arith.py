@@ -1,0 +1,152 @@
+"""Arithmetic, comparisons, identity, membership and truth of VM values."""
+
+from __future__ import annotations
+
+import operator
+
+from .._errors import Unsupported
+from ._graph_ops import graph_fn
+from ._methods import list_items
+from ._values import (
+    NULL,
+    BoundMethodVar,
+    CellVar,
+    ConstVar,
+    DictVar,
+    FuncVar,
+    ListVar,
+    ObjVar,
+    TensorVar,
+    TupleVar,
+)
+from ._wrap import is_const_value
+
+_INPLACE_TO_BINARY = {operator.iadd: operator.add, operator.imul: operator.mul}
+
+
+def _fold(fn, *vals):
+    try:
+        out = fn(*vals)
+    except Exception as e:
+        raise Unsupported("op-raises", f"{fn.__name__} raised {type(e).__name__}", "it runs eagerly") from None
+    if not is_const_value(out):
+        raise Unsupported("op-result", f"{fn.__name__} result is not a constant", "")
+    return ConstVar(out)
+
+
+def binary(vm, fn, sym, a, b):
+    ta, tb = type(a), type(b)
+    if ta is TensorVar or tb is TensorVar:
+        if ta in (TensorVar, ConstVar) and tb in (TensorVar, ConstVar):
+            return graph_fn(vm, fn, [a, b], sym)
+        raise Unsupported("tensor-op", f"{sym} between a tensor and a {(tb if ta is TensorVar else ta).__name__}",
+                          "")
+    if ta is ConstVar and tb is ConstVar:
+        return _fold(fn, a.value, b.value)
+    if ta is TupleVar and tb is TupleVar and fn in (operator.add, operator.iadd):
+        return TupleVar(a.items + b.items)
+    if ta is TupleVar and tb is ConstVar and type(b.value) is int and fn in (operator.mul, operator.imul):
+        return TupleVar(a.items * b.value)
+    if ta is ListVar and fn is operator.iadd:
+        from ._methods import call_method
+
+        call_method(vm, a, "extend", [b], {})
+        return a
+    if ta is ListVar and tb is ListVar and fn is operator.add:
+        return ListVar(list(list_items(vm, a)) + list(list_items(vm, b)))
+    if ta is ListVar and tb is ConstVar and type(b.value) is int and fn is operator.mul:
+        return ListVar(list(list_items(vm, a)) * b.value)
+    raise Unsupported("binary-op", f"{ta.__name__} {sym} {tb.__name__}", "it runs eagerly")
+
+
+def compare(vm, fn, sym, a, b):
+    ta, tb = type(a), type(b)
+    if ta is TensorVar or tb is TensorVar:
+        if ta in (TensorVar, ConstVar) and tb in (TensorVar, ConstVar):
+            return graph_fn(vm, fn, [a, b], sym)
+        raise Unsupported("tensor-compare", "comparison of a tensor with a non-constant", "")
+    if ta is ConstVar and tb is ConstVar:
+        return _fold(fn, a.value, b.value)
+    if ta is TupleVar and tb is TupleVar and all(type(x) is ConstVar for x in a.items + b.items):
+        return _fold(fn, tuple(x.value for x in a.items), tuple(x.value for x in b.items))
+    if ta is ObjVar and tb is ObjVar and fn in (operator.eq, operator.ne) and \
+            type(a.obj).__eq__ is object.__eq__:
+        return ConstVar((a.obj is b.obj) == (fn is operator.eq))
+    raise Unsupported("compare", f"{ta.__name__} {sym} {tb.__name__}", "it runs eagerly")
+
+
+_NEW_KINDS = (TupleVar, FuncVar, CellVar, BoundMethodVar)
+
+
+def is_same(vm, a, b):
+    """`a is b` where the trace can tell; None if it cannot."""
+    if a is b:
+        return True
+    ta, tb = type(a), type(b)
+    if ta is ConstVar and tb is ConstVar:
+        return a.value is b.value
+    if ta is ObjVar and tb is ObjVar:
+        return a.obj is b.obj
+    if (ta is ConstVar and a.value is None) or (tb is ConstVar and b.value is None):
+        other = b if ta is ConstVar and a.value is None else a
+        return type(other) is ConstVar and other.value is None
+    if ta is TensorVar and tb is TensorVar:
+        return a.fake is b.fake
+    if ta is ListVar and tb is ListVar:
+        return a.real is not None and a.real is b.real
+    if ta is not tb and {ta, tb} <= {TensorVar, ConstVar, ListVar, DictVar, TupleVar, FuncVar}:
+        return False
+    if a is NULL or b is NULL:
+        return False
+    return None
+
+
+def contains(vm, item, container):
+    t = type(container)
+    if t is ConstVar and type(item) is ConstVar:
+        return _fold(operator.contains, container.value, item.value)
+    if t in (TupleVar, ListVar):
+        items = container.items if t is TupleVar else list_items(vm, container)
+        if type(item) is ConstVar and all(type(x) is ConstVar for x in items):
+            return ConstVar(item.value in [x.value for x in items])
+    if t is DictVar and type(item) is ConstVar:
+        from ._methods import dict_view
+
+        items = dict_view(vm, container) if container.real is not None else container.items
+        return ConstVar(item.value in items)
+    raise Unsupported("contains", f"`in` on a {t.__name__}", "it runs eagerly")
+
+
+def truth(vm, v):
+    """bool(v) where the trace knows it; Unsupported (eager bool) otherwise."""
+    t = type(v)
+    if t is ConstVar:
+        return bool(v.value)
+    if t is TupleVar:
+        return bool(v.items)
+    if t is ListVar:
+        return bool(list_items(vm, v))
+    if t is DictVar:
+        from ._methods import dict_view
+
+        return bool(dict_view(vm, v) if v.real is not None else v.items)
+    if t in (FuncVar, BoundMethodVar):
+        return True
+    if t is ObjVar:
+        tp = type(v.obj)
+        if not hasattr(tp, "__bool__") and not hasattr(tp, "__len__"):
+            return True
+    if t is TensorVar:
+        raise Unsupported("data-dependent-branch", "branching on a tensor's value",
+                          "use torch.where or move the branch out of the compiled code")
+    raise Unsupported("truth", f"truth value of a {t.__name__}", "it runs eagerly")
+
+
+def unary(vm, fn, v):
+    if type(v) is TensorVar and fn is not operator.not_:
+        return graph_fn(vm, fn, [v], fn.__name__)
+    if fn is operator.not_:
+        return ConstVar(not truth(vm, v))
+    if type(v) is ConstVar:
+        return _fold(fn, v.value)
+    raise Unsupported("unary-op", f"{fn.__name__} of a {type(v).__name__}", "it runs eagerly")

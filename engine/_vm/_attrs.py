@@ -1,0 +1,213 @@
+"""Attribute and subscript access on VM values."""
+
+from __future__ import annotations
+
+import operator
+import types
+
+import torch
+
+from .._errors import Unsupported
+from .._guards import AttrSrc, ConstSrc
+from ._graph_ops import graph_fn
+from ._methods import dict_view, key_of, list_items, set_item
+from ._torchops import TENSOR_ATTRS_CONST, TENSOR_ATTRS_GRAPH, is_tensor_method
+from ._values import (
+    BoundMethodVar,
+    ConstVar,
+    DictVar,
+    FuncVar,
+    ListVar,
+    MethodVar,
+    ObjVar,
+    SliceVar,
+    TensorVar,
+    TupleVar,
+)
+from ._wrap import is_const_value, wrap, wrap_fixed
+
+_LIST_METHODS = {n for n in dir(list) if not n.startswith("_")}
+_DICT_METHODS = {n for n in dir(dict) if not n.startswith("_")}
+
+
+def _src(v):
+    return v.src if v.src is not None else ConstSrc(v.obj)
+
+
+def _no_custom_getattr(t):
+    return t.__getattribute__ is object.__getattribute__ and not hasattr(t, "__getattr__")
+
+
+def _class_lookup(t, name):
+    for k in t.__mro__:
+        if name in k.__dict__:
+            return k.__dict__[name]
+    return _ABSENT
+
+
+_ABSENT = object()
+
+
+def _is_data_descriptor(x):
+    tx = type(x)
+    return hasattr(tx, "__set__") or hasattr(tx, "__delete__")
+
+
+def load_attr(vm, v, name):
+    t = type(v)
+    if t is TensorVar:
+        if name in TENSOR_ATTRS_CONST:
+            return ConstVar(getattr(v.fake, name))
+        if name in TENSOR_ATTRS_GRAPH:
+            return graph_fn(vm, getattr, [v, ConstVar(name)], f"getattr {name}")
+        if is_tensor_method(name):
+            return MethodVar(v, name)
+        raise Unsupported("tensor-attr", f"Tensor.{name} is not traced", "it runs eagerly")
+    if t is ConstVar:
+        try:
+            x = getattr(v.value, name)
+        except AttributeError:
+            raise Unsupported("attr-missing", f"{type(v.value).__name__} has no attribute {name}", "") from None
+        if is_const_value(x):
+            return ConstVar(x)
+        if callable(x):
+            return MethodVar(v, name)
+        raise Unsupported("const-attr", f"attribute {name} of a constant", "")
+    if t is TupleVar:
+        fields = getattr(v.pytype, "_fields", None)
+        if fields and name in fields:
+            return v.items[fields.index(name)]
+        if name in ("count", "index"):
+            return MethodVar(v, name)
+    if t is ListVar and name in _LIST_METHODS:
+        return MethodVar(v, name)
+    if t is DictVar and name in _DICT_METHODS:
+        return MethodVar(v, name)
+    if t is FuncVar and name in ("__name__", "__qualname__"):
+        return ConstVar(getattr(v, name.strip("_")))
+    if t is BoundMethodVar and name in ("__self__", "__func__"):
+        return v.self_var if name == "__self__" else v.func
+    if t is ObjVar:
+        return _obj_attr(vm, v, name)
+    raise Unsupported("attr", f"attribute {name} of a {t.__name__}", "it runs eagerly")
+
+
+def _obj_attr(vm, v, name):
+    if v.attrs is not None and name in v.attrs:
+        return v.attrs[name]
+    obj = v.obj
+    if isinstance(obj, types.ModuleType):
+        try:
+            x = getattr(obj, name)
+        except AttributeError:
+            raise Unsupported("attr-missing", f"module {obj.__name__} has no {name}", "") from None
+        src = AttrSrc(_src(v), name)
+        if obj.__name__ == "torch" or obj.__name__.startswith("torch."):
+            return wrap_fixed(vm, x)  # torch itself is not monkeypatched by programs
+        if is_const_value(x) or isinstance(x, torch.Tensor):
+            return wrap(vm, x, src)
+        vm.guards.add(f"{src.expr(vm.ns)} is {vm.ns.const(x, 'k')}")
+        return wrap_fixed(vm, x)
+    if isinstance(obj, type):
+        x = _class_lookup(obj, name)
+        if isinstance(x, types.FunctionType) and not _custom_meta(obj):
+            vm.guards.add(f"{AttrSrc(_src(v), name).expr(vm.ns)} is {vm.ns.const(x, 'k')}")
+            return wrap_fixed(vm, x)
+        try:
+            x = getattr(obj, name)
+        except AttributeError:
+            raise Unsupported("attr-missing", f"class {obj.__name__} has no {name}", "") from None
+        return wrap(vm, x, AttrSrc(_src(v), name))
+    tp = type(obj)
+    if not _no_custom_getattr(tp):
+        raise Unsupported("custom-getattr", f"{tp.__name__} customizes attribute access", "")
+    cls_attr = _class_lookup(tp, name)
+    if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
+        raise Unsupported("descriptor", f"{tp.__name__}.{name} is a property/descriptor", "")
+    d = getattr(obj, "__dict__", None)
+    src = _src(v)
+    if d is not None and name in d:
+        return wrap(vm, d[name], AttrSrc(src, name))
+    if d is not None:
+        vm.guards.add(f"{name!r} not in {src.expr(vm.ns)}.__dict__")
+    if isinstance(cls_attr, types.FunctionType):
+        return BoundMethodVar(v, wrap_fixed(vm, cls_attr))
+    if isinstance(cls_attr, staticmethod):
+        return wrap_fixed(vm, cls_attr.__func__)
+    if isinstance(cls_attr, classmethod):
+        return BoundMethodVar(ObjVar(tp, None), wrap_fixed(vm, cls_attr.__func__))
+    if cls_attr is not _ABSENT and not hasattr(type(cls_attr), "__get__"):
+        return wrap(vm, cls_attr, AttrSrc(ConstSrc(tp), name))
+    raise Unsupported("attr", f"{tp.__name__}.{name}", "it runs eagerly")
+
+
+def _custom_meta(cls):
+    return type(cls) is not type
+
+
+def store_attr(vm, obj, name, val):
+    if type(obj) is not ObjVar:
+        raise Unsupported("store-attr", f"setting an attribute of a {type(obj).__name__}", "")
+    real = obj.obj
+    tp = type(real)
+    if isinstance(real, types.ModuleType):
+        vm.gover[(id(real.__dict__), name)] = val
+    elif isinstance(real, type) or tp.__setattr__ is not object.__setattr__ or not hasattr(real, "__dict__"):
+        raise Unsupported("store-attr", f"setting {tp.__name__}.{name}", "it runs eagerly")
+    else:
+        cls_attr = _class_lookup(tp, name)
+        if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
+            raise Unsupported("store-attr", f"{tp.__name__}.{name} is a descriptor", "")
+    if obj.attrs is None:
+        obj.attrs = {}
+    obj.attrs[name] = val
+    vm.effects.append(("setattr", obj, name, val))
+
+
+def get_item(vm, c, k):
+    t = type(c)
+    if t is TensorVar:
+        return graph_fn(vm, operator.getitem, [c, k], "getitem")
+    if t in (TupleVar, ListVar) or (t is ConstVar and isinstance(c.value, (tuple, str, range, bytes))):
+        items = c.items if t is TupleVar else list_items(vm, c) if t is ListVar else None
+        if type(k) is ConstVar and type(k.value) in (int, bool):
+            if items is None:
+                return _fold_getitem(c.value, k.value)
+            n = len(items)
+            if not -n <= k.value < n:
+                raise Unsupported("index-error", "index out of range", "")
+            return items[k.value]
+        if type(k) is SliceVar and all(type(x) is ConstVar for x in (k.start, k.stop, k.step)):
+            s = slice(k.start.value, k.stop.value, k.step.value)
+            if items is None:
+                return _fold_getitem(c.value, s)
+            return TupleVar(items[s], c.pytype if c.pytype is tuple else tuple) if t is TupleVar \
+                else ListVar(items[s])
+        raise Unsupported("subscript", "sequence index is not a constant", "")
+    if t is DictVar:
+        items = dict_view(vm, c) if c.real is not None else c.items
+        key = key_of(k)
+        if key not in items:
+            raise Unsupported("key-error", "missing dict key", "")
+        return items[key]
+    raise Unsupported("subscript", f"subscript of a {t.__name__}", "it runs eagerly")
+
+
+def _fold_getitem(value, key):
+    try:
+        out = value[key]
+    except Exception:
+        raise Unsupported("subscript-raises", "subscript raised", "") from None
+    if not is_const_value(out):
+        raise Unsupported("subscript", "subscript result is not a constant", "")
+    return ConstVar(out)
+
+
+def store_item(vm, c, k, v):
+    if type(c) is TensorVar:
+        graph_fn(vm, operator.setitem, [c, k, v], "setitem")
+        return
+    set_item(vm, c, k, v)
+
+
+_ = (FuncVar,)

@@ -1,0 +1,269 @@
+"""Builtins applied to VM values: modeled where the answer is known from the trace, else Unsupported."""
+
+from __future__ import annotations
+
+import builtins
+import math
+import operator
+import types
+
+from .._errors import Unsupported
+from ._calls import seq_items
+from ._values import (
+    BoundMethodVar,
+    CellVar,
+    ConstVar,
+    DictVar,
+    DictViewVar,
+    FuncVar,
+    IterVar,
+    ListVar,
+    MethodVar,
+    ObjVar,
+    TensorVar,
+    TupleVar,
+)
+from ._wrap import is_const_value
+
+# Pure on constant arguments: folded while tracing.
+PURE = {abs, all, any, ascii, bin, bool, chr, divmod, float, format, hex, int, len, max, min, oct, ord, pow,
+        repr, round, sorted, str, sum, tuple, complex, bytes, hash, math.sqrt, math.floor, math.ceil}
+
+
+def python_type(vm, v):
+    """The exact Python type of a VM value, when the trace knows it."""
+    t = type(v)
+    if t is ConstVar:
+        return type(v.value)
+    if t is TensorVar:
+        return v.pytype
+    if t is TupleVar:
+        return v.pytype
+    if t is ListVar:
+        return list
+    if t is DictVar:
+        return dict
+    if t is FuncVar:
+        return type(lambda: 0)
+    if t is ObjVar:
+        return type(v.obj)
+    if t is BoundMethodVar:
+        return types.MethodType
+    if t is CellVar:
+        return types.CellType
+    return None
+
+
+def _consts(args):
+    if all(type(a) is ConstVar for a in args):
+        return [a.value for a in args]
+    return None
+
+
+def _fold(fn, args, kwargs):
+    vals = _consts(args)
+    kv = _consts(list(kwargs.values()))
+    if vals is None or kv is None:
+        return NotImplemented
+    try:
+        out = fn(*vals, **dict(zip(kwargs, kv)))
+    except Exception as e:
+        raise Unsupported("builtin-raises", f"{fn.__name__} raised {type(e).__name__}", "") from None
+    if is_const_value(out):
+        return ConstVar(out) if type(out) is not tuple else TupleVar([ConstVar(x) for x in out])
+    if type(out) is list and all(is_const_value(x) for x in out):
+        return ListVar([ConstVar(x) for x in out])
+    return NotImplemented
+
+
+def _isinstance(vm, args, kwargs):
+    if len(args) != 2 or kwargs:
+        return NotImplemented
+    t = python_type(vm, args[0])
+    cls = args[1]
+    if type(cls) is ObjVar and isinstance(cls.obj, type):
+        classes = cls.obj
+    elif type(cls) is TupleVar and all(type(c) is ObjVar and isinstance(c.obj, type) for c in cls.items):
+        classes = tuple(c.obj for c in cls.items)
+    else:
+        return NotImplemented
+    if t is None:
+        return NotImplemented
+    return ConstVar(issubclass(t, classes))
+
+
+def _len(vm, args, kwargs):
+    if len(args) != 1 or kwargs:
+        return NotImplemented
+    v = args[0]
+    if type(v) is TensorVar:
+        if v.fake.dim() == 0:
+            return NotImplemented
+        return ConstVar(int(v.fake.shape[0]))
+    if type(v) in (TupleVar, ListVar, DictVar, DictViewVar) or (
+            type(v) is ConstVar and hasattr(v.value, "__len__")):
+        return ConstVar(len(seq_items(vm, v)))
+    return NotImplemented
+
+
+def _range(vm, args, kwargs):
+    return _fold(range, args, kwargs)
+
+
+def _seq_of(vm, v):
+    return seq_items(vm, vm_iter(vm, v))
+
+
+def vm_iter(vm, v):
+    from ._iters import get_iter
+
+    return get_iter(vm, v)
+
+
+def _enumerate(vm, args, kwargs):
+    if not 1 <= len(args) <= 2 or kwargs:
+        return NotImplemented
+    start = args[1].value if len(args) == 2 and type(args[1]) is ConstVar else 0
+    items = _seq_of(vm, args[0])
+    return IterVar(TupleVar([TupleVar([ConstVar(start + k), x]) for k, x in enumerate(items)]))
+
+
+def _zip(vm, args, kwargs):
+    if kwargs:
+        return NotImplemented
+    seqs = [_seq_of(vm, a) for a in args]
+    n = min((len(s) for s in seqs), default=0)
+    return IterVar(TupleVar([TupleVar([s[k] for s in seqs]) for k in range(n)]))
+
+
+def _reversed(vm, args, kwargs):
+    if len(args) != 1 or kwargs or type(args[0]) not in (TupleVar, ListVar, ConstVar):
+        return NotImplemented
+    return IterVar(TupleVar(list(reversed(seq_items(vm, args[0])))))
+
+
+def _iter(vm, args, kwargs):
+    if len(args) != 1 or kwargs:
+        return NotImplemented
+    return vm_iter(vm, args[0])
+
+
+def _next(vm, args, kwargs):
+    from ._iters import iter_next
+
+    if not 1 <= len(args) <= 2 or kwargs or type(args[0]) is not IterVar:
+        return NotImplemented
+    x = iter_next(vm, args[0])
+    if x is None:
+        if len(args) == 2:
+            return args[1]
+        raise Unsupported("stop-iteration", "next() on an exhausted iterator", "")
+    return x
+
+
+def _container(kind):
+    def build(vm, args, kwargs):
+        if kwargs and kind is not dict:
+            return NotImplemented
+        if not args:
+            items = []
+        elif len(args) == 1:
+            items = _seq_of(vm, args[0]) if kind is not dict or type(args[0]) is not DictVar else None
+        else:
+            return NotImplemented
+        if kind is tuple:
+            return TupleVar(items)
+        if kind is list:
+            return ListVar(items)
+        from ._methods import dict_view, key_of
+
+        d = {}
+        if items is None:
+            src = args[0]
+            d.update(dict_view(vm, src) if src.real is not None else src.items)
+        else:
+            for pair in items:
+                kv = seq_items(vm, pair)
+                if len(kv) != 2:
+                    return NotImplemented
+                d[key_of(kv[0])] = kv[1]
+        d.update(kwargs)
+        return DictVar(d)
+
+    return build
+
+
+def _minmax(fn):
+    def model(vm, args, kwargs):
+        if kwargs:
+            return NotImplemented
+        vals = list(args) if len(args) > 1 else seq_items(vm, args[0]) if args else []
+        if vals and all(type(v) is ConstVar for v in vals):
+            return ConstVar(fn([v.value for v in vals]))
+        return NotImplemented
+
+    return model
+
+
+def _sum(vm, args, kwargs):
+    if kwargs or not 1 <= len(args) <= 2:
+        return NotImplemented
+    items = _seq_of(vm, args[0])
+    acc = args[1] if len(args) == 2 else ConstVar(0)
+    from ._arith import binary
+
+    for x in items:
+        acc = binary(vm, operator.add, "+", acc, x)
+    return acc
+
+
+def _abs(vm, args, kwargs):
+    if len(args) == 1 and type(args[0]) is TensorVar:
+        return vm.graph.call("call_function", operator.abs, args, {}, vm.grad, "abs")
+    return _fold(abs, args, kwargs)
+
+
+def _type(vm, args, kwargs):
+    if len(args) != 1 or kwargs:
+        return NotImplemented
+    t = python_type(vm, args[0])
+    return NotImplemented if t is None else ObjVar(t, None)
+
+
+def _callable(vm, args, kwargs):
+    if len(args) != 1:
+        return NotImplemented
+    v = args[0]
+    if type(v) in (FuncVar, BoundMethodVar, MethodVar):
+        return ConstVar(True)
+    t = python_type(vm, v)
+    return NotImplemented if t is None else ConstVar(callable(t) and hasattr(t, "__call__"))
+
+
+def _getattr(vm, args, kwargs):
+    if kwargs or len(args) not in (2, 3) or type(args[1]) is not ConstVar:
+        return NotImplemented
+    from ._attrs import load_attr
+
+    return load_attr(vm, args[0], args[1].value)
+
+
+MODELS = {
+    isinstance: _isinstance, len: _len, range: _range, enumerate: _enumerate, zip: _zip, reversed: _reversed,
+    iter: _iter, next: _next, tuple: _container(tuple), list: _container(list), dict: _container(dict),
+    min: _minmax(min), max: _minmax(max), sum: _sum, abs: _abs, type: _type, callable: _callable,
+    getattr: _getattr,
+}
+
+
+def call_builtin(vm, obj, args, kwargs):
+    model = MODELS.get(obj)
+    if model is not None:
+        res = model(vm, args, kwargs)
+        if res is not NotImplemented:
+            return res
+    if obj in PURE:
+        return _fold(obj, args, kwargs)
+    if obj is builtins.print:
+        raise Unsupported("print", "print() is a side effect on stdout", "it runs eagerly")
+    return NotImplemented

@@ -1,0 +1,248 @@
+"""Calls: inline user Python functions as new frames, map torch callables to graph nodes, model builtins,
+and refuse (Unsupported -> eager call) everything else."""
+
+from __future__ import annotations
+
+import types
+
+import torch
+
+from .._errors import Unsupported
+from .._guards import AttrSrc, ItemSrc
+from . import _version as V
+from ._code import code_info
+from ._torchops import GRAPH_BREAK_FNS, is_disabled, is_graph_op, is_tensor_method, skip_inline
+from ._values import (
+    UNREAD,
+    BoundMethodVar,
+    CellVar,
+    ConstVar,
+    DictVar,
+    DictViewVar,
+    FuncVar,
+    GradCtxVar,
+    GradExitVar,
+    GradWrappedVar,
+    LazyVar,
+    ListVar,
+    MethodVar,
+    ObjVar,
+    TensorVar,
+    TupleVar,
+)
+
+
+class Inline:
+    """A call the VM will trace as a new frame (`grad`: the mode to enter, for decorator-form grad mode)."""
+
+    __slots__ = ("frame", "grad")
+
+    def __init__(self, frame, grad=None):
+        self.frame = frame
+        self.grad = grad
+
+
+def call(vm, fn, args, kwargs):
+    """Returns a Var (the call was modeled) or an Inline (a frame to push)."""
+    t = type(fn)
+    if t is FuncVar:
+        return _call_function(vm, fn, args, kwargs)
+    if t is BoundMethodVar:
+        return call(vm, fn.func, [fn.self_var, *args], kwargs)
+    if t is MethodVar:
+        from ._methods import call_method
+
+        return call_method(vm, fn.self_var, fn.name, args, kwargs)
+    if t is ObjVar:
+        return _call_object(vm, fn, args, kwargs)
+    if t is GradExitVar:
+        vm.set_grad(fn.prev)
+        return ConstVar(None)
+    if t is GradCtxVar:
+        if len(args) == 1 and not kwargs and type(args[0]) in (FuncVar, BoundMethodVar):
+            return GradWrappedVar(fn.target, args[0])
+        raise Unsupported("grad-ctx-call", "calling a grad-mode object with these arguments", "")
+    if t is GradWrappedVar:
+        res = call(vm, fn.fn, args, kwargs)
+        if isinstance(res, Inline):
+            res.frame.exit_grad = vm.grad
+            res.grad = fn.target
+            return res
+        raise Unsupported("grad-wrapped", "a grad-mode decorated callable that is not traced", "")
+    raise Unsupported("call", f"calling a {type(fn).__name__} is not modeled", "it runs eagerly")
+
+
+def _call_function(vm, fv, args, kwargs):
+    real = fv.real
+    if real is not None:
+        if real in GRAPH_BREAK_FNS:
+            raise Unsupported("graph_break", f"{real.__name__}() called", "remove the graph break")
+        if is_disabled(real):
+            raise Unsupported("disabled", f"{fv.qualname} is marked torch._dynamo.disable", "")
+        if is_graph_op(real):
+            return vm.graph.call("call_function", real, args, kwargs, vm.grad, real.__name__)
+    info = code_info(fv.code)
+    if info.unsupported:
+        raise Unsupported("frame-unsupported", f"{fv.qualname}: {info.unsupported}", "the call runs eagerly")
+    if skip_inline(fv.code):
+        raise Unsupported("library-call", f"{fv.qualname} is library code ({fv.code.co_filename})",
+                          "library functions run eagerly")
+    localsplus = bind(vm, fv, info, args, kwargs)
+    vm.call_no += 1
+    how = vm.forced.get(vm.call_no)
+    if how is not None:
+        u = Unsupported("forced-call", f"{fv.qualname} runs as its own compiled call ({how})", "")
+        u.forced = True
+        u.classic = how == "classic"
+        raise u
+    return Inline(vm.new_frame(info, fv.fglobals, localsplus, fv.qualname))
+
+
+def _defaults(vm, fv):
+    if fv.real is None:
+        return fv.defaults, fv.kwdefaults, fv.closure
+    from ._wrap import wrap
+
+    real = fv.real
+    d = kd = None
+    if real.__defaults__ is not None:
+        d = wrap(vm, real.__defaults__, AttrSrc(fv.src, "__defaults__"))
+    if real.__kwdefaults__ is not None:
+        kd = wrap(vm, real.__kwdefaults__, AttrSrc(fv.src, "__kwdefaults__"))
+    cl = None
+    if real.__closure__ is not None:
+        base = AttrSrc(fv.src, "__closure__")
+        cl = [wrap(vm, c, ItemSrc(base, k)) for k, c in enumerate(real.__closure__)]
+    return d, kd, cl
+
+
+def bind(vm, fv, info, args, kwargs):
+    """CPython's argument binding on VM values; any mismatch is Unsupported (the eager call raises)."""
+    code = fv.code
+    nargs, nposonly, nkwonly = code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount
+    names = code.co_varnames
+    flags = code.co_flags
+    loc = [None] * info.nlocalsplus
+    npos = min(len(args), nargs)
+    loc[:npos] = args[:npos]
+    idx = nargs + nkwonly
+    if flags & V.CO_VARARGS:
+        loc[idx] = TupleVar(args[nargs:])
+        idx += 1
+    elif len(args) > nargs:
+        raise Unsupported("bind", f"{fv.qualname}() takes {nargs} positional arguments", "")
+    extra = {}
+    for name, v in kwargs.items():
+        try:
+            j = names.index(name, nposonly, nargs + nkwonly)
+        except ValueError:
+            j = -1
+        if j >= 0:
+            if loc[j] is not None:
+                raise Unsupported("bind", f"{fv.qualname}() got multiple values for '{name}'", "")
+            loc[j] = v
+        elif flags & V.CO_VARKEYWORDS:
+            extra[name] = v
+        else:
+            raise Unsupported("bind", f"{fv.qualname}() got an unexpected keyword '{name}'", "")
+    if flags & V.CO_VARKEYWORDS:
+        loc[idx] = DictVar(extra)
+    defaults, kwdefaults, closure = _defaults(vm, fv)
+    if any(loc[j] is None for j in range(nargs + nkwonly)):
+        ditems = seq_items(vm, defaults) if defaults is not None else []
+        first_default = nargs - len(ditems)
+        for j in range(nargs):
+            if loc[j] is None:
+                if j < first_default:
+                    raise Unsupported("bind", f"{fv.qualname}() missing argument '{names[j]}'", "")
+                loc[j] = ditems[j - first_default]
+        for j in range(nargs, nargs + nkwonly):
+            if loc[j] is None:
+                kd = dict_items(vm, kwdefaults) if kwdefaults is not None else {}
+                if names[j] not in kd:
+                    raise Unsupported("bind", f"{fv.qualname}() missing keyword '{names[j]}'", "")
+                loc[j] = kd[names[j]]
+    nfree = len(code.co_freevars)
+    if nfree:
+        if closure is None or len(closure) != nfree:
+            raise Unsupported("bind", "closure does not match the code's free variables", "")
+        loc[len(loc) - nfree:] = closure
+    return loc
+
+
+def seq_items(vm, v):
+    """The element values of a sequence-like VM value (reading a real list guards its contents)."""
+    v = vm.resolve(v) if type(v) is LazyVar else v
+    t = type(v)
+    if t is TupleVar:
+        return list(v.items)
+    if t is ListVar:
+        from ._methods import list_items
+
+        return list(list_items(vm, v))
+    if t is ConstVar and isinstance(v.value, (tuple, list, range, str, bytes)):
+        return [ConstVar(x) for x in v.value]
+    if t is DictVar:
+        from ._methods import key_var
+
+        return [key_var(k) for k in dict_items(vm, v)]
+    if t is DictViewVar:
+        from ._methods import view_items
+
+        return view_items(vm, v)
+    if t is TensorVar:
+        fake = v.fake
+        if fake.dim() == 0:
+            raise Unsupported("iter-0d", "iteration over a 0-d tensor", "")
+        n = fake.shape[0]
+        out = vm.graph.call("call_method", "unbind", [v, ConstVar(0)], {}, vm.grad, "unbind")
+        assert len(out.items) == n
+        return list(out.items)
+    from ._iters import iter_remaining
+
+    return iter_remaining(vm, v)
+
+
+def dict_items(vm, v):
+    from ._methods import dict_view
+
+    return dict_view(vm, v)
+
+
+def _call_object(vm, fv, args, kwargs):
+    obj = fv.obj
+    if is_graph_op(obj):
+        return vm.graph.call("call_function", obj, args, kwargs, vm.grad, getattr(obj, "__name__", "op"))
+    if obj in GRAPH_BREAK_FNS:
+        raise Unsupported("graph_break", "graph_break() called", "")
+    if is_disabled(obj):
+        raise Unsupported("disabled", "a torch._dynamo.disable'd function", "")
+    if obj is torch.no_grad and not args and not kwargs:
+        return GradCtxVar(False)
+    if obj is torch.enable_grad and not args and not kwargs:
+        return GradCtxVar(True)
+    if obj is torch.set_grad_enabled and len(args) == 1 and not kwargs and type(args[0]) is ConstVar \
+            and type(args[0].value) is bool:
+        prev = vm.grad
+        vm.set_grad(args[0].value)
+        return GradCtxVar(args[0].value, prev)
+    if obj is torch.is_grad_enabled and not args and not kwargs:
+        return ConstVar(vm.grad)
+    if obj is torch._C._set_grad_enabled and len(args) == 1 and type(args[0]) is ConstVar:
+        vm.set_grad(bool(args[0].value))
+        return ConstVar(None)
+    if isinstance(obj, (types.BuiltinFunctionType, type)):
+        from ._builtins import call_builtin
+
+        res = call_builtin(vm, obj, args, kwargs)
+        if res is not NotImplemented:
+            return res
+    raise Unsupported("call-object", f"calling {getattr(obj, '__qualname__', type(obj).__name__)} "
+                      "is not modeled", "it runs eagerly")
+
+
+def tensor_method_ok(name):
+    return is_tensor_method(name)
+
+
+_ = (CellVar, UNREAD)

@@ -1,0 +1,132 @@
+"""Per-code-object facts computed once: instructions, jump targets as indices, exception edges, liveness."""
+
+from __future__ import annotations
+
+import weakref
+
+from . import _version as V
+
+
+class Instr:
+    __slots__ = ("opname", "arg", "argval", "offset", "line", "target")
+
+    def __init__(self, i, target):
+        self.opname = i.opname
+        self.arg = i.arg
+        self.argval = i.argval
+        self.offset = i.offset
+        self.line = i.positions.lineno if i.positions else None
+        self.target = target  # instruction index of a jump target, else None
+
+
+class CodeInfo:
+    """What the VM needs about one code object; cached per code object."""
+
+    __slots__ = ("code", "instrs", "handlers", "live", "names", "nlocalsplus", "cells", "unsupported",
+                 "filename", "__weakref__")
+
+    def __init__(self, code):
+        self.code = code
+        self.filename = code.co_filename
+        raw = V.instructions(code)
+        index = {ins.offset: k for k, ins in enumerate(raw)}
+        lines, last = [], code.co_firstlineno
+        for ins in raw:
+            if ins.positions and ins.positions.lineno is not None:
+                last = ins.positions.lineno
+            lines.append(last)
+        self.instrs = []
+        for k, ins in enumerate(raw):
+            tgt = index.get(ins.argval) if ins.opcode in _JUMP_OPCODES else None
+            it = Instr(ins, tgt)
+            it.line = lines[k]
+            self.instrs.append(it)
+        # Exception table in instruction indices: handlers[i] = (target, depth, lasti, offset) or None.
+        self.handlers = [None] * len(raw)
+        for start, end, target, depth, lasti in V.exception_table(code):
+            for k, ins in enumerate(raw):
+                if start <= ins.offset < end:
+                    self.handlers[k] = (index[target], depth, lasti)
+        self.names = V.localsplus_names(code)
+        self.nlocalsplus = len(self.names)
+        nvars = len(code.co_varnames)
+        self.cells = {k for k, n in enumerate(self.names)
+                      if k >= nvars or n in code.co_cellvars}
+        bad = {ins.opname for ins in raw} & V.FRAME_UNSUPPORTED
+        self.unsupported = None
+        if code.co_flags & V.CO_UNSUPPORTED_FLAGS:
+            self.unsupported = "generator or coroutine function"
+        elif bad:
+            self.unsupported = "uses " + ", ".join(sorted(bad))
+        self.live = _liveness(self)
+
+    def handler_for(self, index):
+        return self.handlers[index]
+
+
+_JUMP_OPCODES = set()
+for _name in (list(V.CONDITIONAL_POP_JUMPS) + list(V.UNCONDITIONAL_JUMPS) + list(V.OR_POP_JUMPS)
+              + ["FOR_ITER"]):
+    import dis as _dis
+
+    _JUMP_OPCODES.add(_dis.opmap[_name])
+
+
+def _successors(info, k):
+    ins = info.instrs[k]
+    out = []
+    if ins.opname not in V.TERMINATORS:
+        out.append(k + 1)
+    if ins.target is not None:
+        out.append(ins.target)
+    h = info.handlers[k]
+    if h is not None:
+        out.append(h[0])
+    return [s for s in out if s < len(info.instrs)]
+
+
+def _liveness(info):
+    """live[k]: locals (indices) that may be read before being written, starting at instruction k.
+
+    A backward may-analysis over the instruction graph, exception edges included. Cells are always live
+    (closures share them), so they are simply not tracked here.
+    """
+    n = len(info.instrs)
+    use = [0] * n
+    kill = [0] * n
+    for k, ins in enumerate(info.instrs):
+        if ins.opname in ("LOAD_FAST", "LOAD_CLOSURE", "LOAD_DEREF", "MAKE_CELL"):
+            use[k] = 1 << ins.arg
+        elif ins.opname in ("STORE_FAST", "DELETE_FAST"):
+            kill[k] = 1 << ins.arg
+    succ = [_successors(info, k) for k in range(n)]
+    live = [0] * n
+    changed = True
+    while changed:
+        changed = False
+        for k in range(n - 1, -1, -1):
+            out = 0
+            for s in succ[k]:
+                out |= live[s]
+            new = use[k] | (out & ~kill[k])
+            if new != live[k]:
+                live[k] = new
+                changed = True
+    cellmask = 0
+    for c in info.cells:
+        cellmask |= 1 << c
+    return [v | cellmask for v in live]
+
+
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def code_info(code) -> CodeInfo:
+    info = _CACHE.get(code)
+    if info is None:
+        info = _CACHE[code] = CodeInfo(code)
+    return info
+
+
+def is_live(info, index, local):
+    return bool(info.live[index] >> local & 1)

@@ -1,0 +1,37 @@
+"""Frames of the VM: plain slotted records, no behaviour."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(slots=True, eq=False)
+class Frame:
+    info: object  # CodeInfo
+    fglobals: dict
+    builtins: dict
+    locals: list  # localsplus: Var | None (unbound)
+    stack: list
+    ip: int = 0
+    kw_names: tuple | None = None
+    exit_grad: bool | None = None  # decorator-form grad mode: restore this on leaving the frame
+    call_index: int = -1  # index of the instruction that called the frame above this one
+    call_no: int = 0  # sequence number of the inlined call that created this frame (0: the root frame)
+    name: str = ""
+
+
+@dataclass(slots=True, eq=False)
+class FrameShape:
+    """A frame as persisted in a break's snapshot; values live in the env list at the given indices."""
+
+    info: object
+    fglobals: dict
+    builtins: dict
+    ip: int
+    locals: tuple  # (local index, env index) pairs
+    stack: tuple  # env indices
+    kw_names: tuple | None
+    exit_grad: bool | None
+    call_index: int
+    call_no: int
+    name: str

@@ -1,0 +1,202 @@
+"""The VM: an explicit frame stack interpreted one instruction at a time, with no host recursion per call.
+
+A VM traces one *segment*: from a function entry or a break's snapshot up to a return, an uncaught raise, or
+the next instruction it cannot trace. `run()` returns an `Ending`; the residual code generator turns the VM
+state at that point into a runnable segment (see `engine._residual`).
+"""
+
+from __future__ import annotations
+
+import builtins as _builtins_mod
+
+from .._errors import Unsupported
+from .._graph import GraphBuilder
+from .._guards import EnvSrc, Guards, Namespace
+from . import _code
+from ._frame import Frame
+from ._opcodes import DISPATCH
+from ._values import ConstVar, LazyVar, ObjVar
+
+
+class Ending:
+    """Why a segment's trace stopped: "return" (value), "raise" (exception var) or "break" (spec, reason)."""
+
+    __slots__ = ("kind", "value", "spec", "reason")
+
+    def __init__(self, kind, value=None, spec=None, reason=None):
+        self.kind = kind
+        self.value = value
+        self.spec = spec
+        self.reason = reason
+
+
+class Restart(Exception):
+    """Re-trace the segment with the inlined call `call_no` turned into an eager call (`how`)."""
+
+    def __init__(self, call_no, how):
+        self.call_no = call_no
+        self.how = how
+
+
+class BreakRecord:
+    __slots__ = ("gb_id", "reason", "where", "depth", "hint")
+
+    def __init__(self, gb_id, reason, where, depth, hint):
+        self.gb_id, self.reason, self.where, self.depth, self.hint = gb_id, reason, where, depth, hint
+
+    def __repr__(self):
+        return f"Break({self.gb_id} at {self.where}, depth {self.depth}: {self.reason})"
+
+
+class VM:
+    def __init__(self, ctx, env, grad, forced):
+        self.ctx = ctx  # the compiled function: options and stats
+        self.env = env
+        self.ns = Namespace()
+        self.guards = Guards(self.ns)
+        self.graph = GraphBuilder()
+        self.frames = []
+        self.lazy = {}
+        self.memo = {}
+        self.keep = []
+        self.effects = []  # side effects on pre-existing objects, in program order
+        self.writeback = []  # real containers/iterators whose tracked contents are written back
+        self.gover = {}  # (id(globals), name) -> Var stored by traced code
+        self.grad = grad
+        self.grad0 = grad
+        self.grad_set_in_graph = False
+        self.cur_exc = ConstVar(None)
+        self.call_no = 0
+        self.forced = forced  # call_no -> "eager" | "classic"
+        self.frames_traced = 0
+        self.guards.grad_mode(grad)
+
+    # -- values ---------------------------------------------------------------------------------------
+    def resolve(self, v):
+        if type(v) is LazyVar:
+            r = self.lazy.get(v.index)
+            if r is None:
+                from ._wrap import wrap
+
+                r = self.lazy[v.index] = wrap(self, self.env[v.index], EnvSrc(v.index))
+            return r
+        return v
+
+    def push(self, v):
+        self.frames[-1].stack.append(v)
+
+    def pop(self):
+        return self.resolve(self.frames[-1].stack.pop())
+
+    def peek(self, n=1):
+        """The top n stack values, resolved, bottom first."""
+        st = self.frames[-1].stack
+        return [self.resolve(v) for v in st[len(st) - n:]]
+
+    def popn(self, n):
+        st = self.frames[-1].stack
+        if n:
+            del st[len(st) - n:]
+
+    def set_grad(self, enabled):
+        if enabled != self.grad:
+            self.graph.set_grad(enabled)
+            self.grad_set_in_graph = True
+            self.grad = enabled
+
+    def new_frame(self, info, fglobals, localsplus, name, exit_grad=None):
+        b = fglobals.get("__builtins__", _builtins_mod)
+        if not isinstance(b, dict):
+            b = b.__dict__
+        self.frames_traced += 1
+        return Frame(info, fglobals, b, localsplus, [], 0, None, exit_grad, -1, self.call_no, name)
+
+    def where(self, frame=None):
+        frame = frame or self.frames[-1]
+        ins = frame.info.instrs[min(frame.ip, len(frame.info.instrs) - 1)]
+        return f"{frame.info.filename}:{ins.line}"
+
+    # -- the loop -------------------------------------------------------------------------------------
+    def run(self):
+        frames = self.frames
+        while True:
+            frame = frames[-1]
+            ins = frame.info.instrs[frame.ip]
+            handler = DISPATCH.get(ins.opname)
+            try:
+                if handler is None:
+                    raise Unsupported("opcode", f"opcode {ins.opname} is not modeled", "none: it is rare")
+                ending = handler(self, frame, ins)
+            except Unsupported as u:
+                return self._on_unsupported(u, frame)
+            except (Restart, _Fatal):
+                raise
+            except Exception as e:  # a gap in the VM: break there rather than guess
+                u = Unsupported("internal", f"{ins.opname}: {type(e).__name__}: {e}"[:300], "an engine bug")
+                return self._on_unsupported(u, frame)
+            if ending is not None:
+                return ending
+
+    def _on_unsupported(self, u, frame):
+        depth = len(self.frames) - 1
+        u.where = self.where(frame)
+        forced = getattr(u, "forced", False)
+        if not forced:
+            self.ctx.record_break(BreakRecord(u.gb_id, u.explanation, u.where, depth, u.hint))
+        if self.ctx.nested is False and depth > 0:
+            raise Restart(self.frames[1].call_no, "classic")
+        if u.eager is None:
+            if depth > 0:
+                raise Restart(frame.call_no, "eager")
+            raise _Fatal(u)
+        return Ending("break", spec=u.eager, reason=u)
+
+    # -- exceptions -----------------------------------------------------------------------------------
+    def raise_exc(self, exc):
+        """Unwind the explicit stack to the innermost handler; an exception leaving every frame ends the
+        segment with a raise."""
+        frames = self.frames
+        while frames:
+            f = frames[-1]
+            at = f.call_index if f.call_index >= 0 else f.ip
+            h = f.info.handler_for(at)
+            if h is not None:
+                target, depth, lasti = h
+                del f.stack[depth:]
+                if lasti:
+                    f.stack.append(ConstVar(f.info.instrs[at].offset))
+                f.stack.append(exc)
+                f.ip = target
+                f.call_index = -1
+                return None
+            frames.pop()
+            if f.exit_grad is not None:
+                self.set_grad(f.exit_grad)
+        return Ending("raise", value=exc)
+
+    def return_value(self, value):
+        frames = self.frames
+        f = frames.pop()
+        if f.exit_grad is not None:
+            self.set_grad(f.exit_grad)
+        if not frames:
+            return Ending("return", value=value)
+        caller = frames[-1]
+        caller.call_index = -1
+        caller.stack.append(value)
+        return None
+
+    def builtin_obj(self, name):
+        return ObjVar(getattr(_builtins_mod, name), None)
+
+
+class _Fatal(Exception):
+    """An instruction with no eager form in the bottom frame: the caller decides (run eagerly if it can)."""
+
+    def __init__(self, u):
+        super().__init__(str(u))
+        self.u = u
+
+
+Fatal = _Fatal
+code_info = _code.code_info

@@ -1,0 +1,60 @@
+"""Iteration: GET_ITER / FOR_ITER / next() over sequence values at a known position."""
+
+from __future__ import annotations
+
+from .._errors import Unsupported
+from ._methods import list_items, view_items
+from ._values import ConstVar, DictVar, DictViewVar, IterVar, ListVar, TensorVar, TupleVar
+
+
+def get_iter(vm, v):
+    t = type(v)
+    if t is IterVar:
+        return v
+    if t is TupleVar:
+        return IterVar(v)
+    if t is ListVar:
+        list_items(vm, v)
+        return IterVar(v)
+    if t is ConstVar and isinstance(v.value, (tuple, range, str, bytes)):
+        return IterVar(v)
+    if t is DictVar or t is DictViewVar or t is TensorVar:
+        from ._calls import seq_items
+
+        return IterVar(TupleVar(seq_items(vm, v)))
+    raise Unsupported("iter", f"iterating a {type(v).__name__}", "it runs eagerly")
+
+
+def _length_and_get(vm, seq):
+    t = type(seq)
+    if t is TupleVar:
+        return seq.items
+    if t is ListVar:
+        return list_items(vm, seq)
+    if t is ConstVar:
+        return seq.value
+    if t is DictViewVar:
+        return view_items(vm, seq)
+    raise Unsupported("iter", "iterator over an unknown sequence", "")
+
+
+def iter_next(vm, it):
+    """The next element value, or None when the iterator is exhausted."""
+    items = _length_and_get(vm, it.seq)
+    k = it.index
+    if k >= len(items):
+        return None
+    it.index = k + 1
+    v = items[k]
+    return ConstVar(v) if type(it.seq) is ConstVar else v
+
+
+def iter_remaining(vm, v):
+    if type(v) is not IterVar:
+        raise Unsupported("iter", f"iterating a {type(v).__name__}", "")
+    out = []
+    while True:
+        x = iter_next(vm, v)
+        if x is None:
+            return out
+        out.append(x)

@@ -1,0 +1,243 @@
+"""Methods of tensors, lists, dicts and immutable constants; reads and writes of real containers.
+
+A real list/dict (one that existed before the segment) is read with guards on its contents; mutations either
+replay as calls (while its contents were never read) or are tracked and written back at segment end.
+"""
+
+from __future__ import annotations
+
+from .._errors import Unsupported
+from .._guards import ItemSrc
+from ._torchops import is_tensor_method
+from ._values import (
+    ConstVar,
+    DictVar,
+    DictViewVar,
+    ListVar,
+    ObjVar,
+    TensorVar,
+    TupleVar,
+)
+from ._wrap import is_const_value, wrap
+
+
+def key_var(k):
+    return ConstVar(k) if is_const_value(k) else ObjVar(k, None)
+
+
+def key_of(v):
+    """The real hashable key a VM value stands for (constants and fixed objects only)."""
+    if type(v) is ConstVar:
+        return v.value
+    if type(v) is TupleVar and all(type(x) is ConstVar for x in v.items):
+        return tuple(x.value for x in v.items)
+    raise Unsupported("dict-key", f"a {type(v).__name__} as a dict key", "use constant keys")
+
+
+def list_items(vm, lv):
+    if lv.items is None:
+        if lv.pending:
+            raise Unsupported("read-after-mutation", "reading a list mutated earlier in this segment", "")
+        vm.guards.length(lv.src, len(lv.real))
+        lv.items = [wrap(vm, x, ItemSrc(lv.src, k)) for k, x in enumerate(lv.real)]
+    return lv.items
+
+
+def dict_view(vm, dv):
+    if dv.items is None:
+        if dv.pending:
+            raise Unsupported("read-after-mutation", "reading a dict mutated earlier in this segment", "")
+        keys = tuple(dv.real)
+        if not all(type(k) in (str, int, bool) for k in keys):
+            raise Unsupported("dict-keys", "a real dict with non-constant keys", "")
+        vm.guards.add(f"tuple({dv.src.expr(vm.ns)}) == {keys!r}")
+        dv.items = {k: wrap(vm, dv.real[k], ItemSrc(dv.src, k)) for k in keys}
+    return dv.items
+
+
+def view_items(vm, v):
+    d = dict_view(vm, v.dict_var)
+    if v.kind == "keys":
+        return [key_var(k) for k in d]
+    if v.kind == "values":
+        return list(d.values())
+    return [TupleVar([key_var(k), x]) for k, x in d.items()]
+
+
+def _touch(vm, c):
+    """Before mutating a real container's tracked contents: make sure it is written back."""
+    if c.real is not None and not c.changed:
+        c.changed = True
+        vm.writeback.append(c)
+
+
+def call_method(vm, self_var, name, args, kwargs):
+    t = type(self_var)
+    if t is TensorVar:
+        if not is_tensor_method(name):
+            raise Unsupported("tensor-method", f"Tensor.{name} is not traced", "it runs eagerly")
+        return vm.graph.call("call_method", name, [self_var, *args], kwargs, vm.grad, name)
+    if t is ListVar:
+        return _list_method(vm, self_var, name, args, kwargs)
+    if t is DictVar:
+        return _dict_method(vm, self_var, name, args, kwargs)
+    if t is ConstVar or t is TupleVar:
+        vals = [_const(a) for a in args]
+        kvals = {k: _const(v) for k, v in kwargs.items()}
+        recv = _const(self_var)
+        try:
+            out = getattr(recv, name)(*vals, **kvals)
+        except Exception as e:
+            raise Unsupported("const-method", f"{type(recv).__name__}.{name} raised {type(e).__name__}",
+                              "") from None
+        if not is_const_value(out):
+            raise Unsupported("const-method", f"{type(recv).__name__}.{name} result is not a constant", "")
+        return ConstVar(out) if type(out) is not tuple else TupleVar([ConstVar(x) for x in out])
+    raise Unsupported("method", f"{type(self_var).__name__}.{name}", "it runs eagerly")
+
+
+def _const(v):
+    if type(v) is ConstVar:
+        return v.value
+    if type(v) is TupleVar:
+        return tuple(_const(x) for x in v.items)
+    raise Unsupported("const-arg", "a non-constant argument to a constant's method", "")
+
+
+_LIST_LOGGED = {"append", "extend", "insert"}
+
+
+def _list_method(vm, lv, name, args, kwargs):
+    if kwargs:
+        raise Unsupported("list-method", f"list.{name} with keywords", "")
+    if lv.real is not None and lv.items is None and name in _LIST_LOGGED:
+        if name == "extend":
+            from ._calls import seq_items
+
+            args = [ListVar(seq_items(vm, args[0]))]
+        vm.effects.append(("call", lv, name, list(args)))
+        lv.pending += 1
+        return ConstVar(None)
+    from ._calls import seq_items
+
+    if name in ("append", "extend", "insert", "pop", "clear", "reverse", "remove", "sort"):
+        items = list_items(vm, lv)
+        if name == "append" and len(args) == 1:
+            _touch(vm, lv)
+            items.append(args[0])
+            return ConstVar(None)
+        if name == "extend" and len(args) == 1:
+            new = seq_items(vm, args[0])
+            _touch(vm, lv)
+            items.extend(new)
+            return ConstVar(None)
+        if name == "insert" and len(args) == 2 and type(args[0]) is ConstVar:
+            _touch(vm, lv)
+            items.insert(args[0].value, args[1])
+            return ConstVar(None)
+        if name == "pop" and len(args) <= 1 and items:
+            k = args[0].value if args and type(args[0]) is ConstVar else -1
+            if not isinstance(k, int) or not -len(items) <= k < len(items):
+                raise Unsupported("list-pop", "list.pop index", "")
+            _touch(vm, lv)
+            return items.pop(k)
+        if name == "clear" and not args:
+            _touch(vm, lv)
+            items.clear()
+            return ConstVar(None)
+        if name == "reverse" and not args:
+            _touch(vm, lv)
+            items.reverse()
+            return ConstVar(None)
+        raise Unsupported("list-method", f"list.{name} with these arguments", "")
+    items = list_items(vm, lv)
+    if name == "copy" and not args:
+        return ListVar(list(items))
+    if name in ("index", "count") and all(type(x) is ConstVar for x in items):
+        vals = [_const(a) for a in args]
+        try:
+            return ConstVar(getattr([x.value for x in items], name)(*vals))
+        except Exception:
+            raise Unsupported("list-method", f"list.{name} raised", "") from None
+    raise Unsupported("list-method", f"list.{name} is not modeled", "")
+
+
+def _dict_method(vm, dv, name, args, kwargs):
+    from ._calls import seq_items
+
+    if dv.real is not None and dv.items is None and name in ("__setitem__",):
+        raise AssertionError("setitem goes through setitem()")
+    items = dict_view(vm, dv) if dv.real is not None else dv.items
+    if name in ("keys", "values", "items") and not args:
+        return DictViewVar(dv, name)
+    if name == "get" and 1 <= len(args) <= 2:
+        k = key_of(args[0])
+        return items.get(k, args[1] if len(args) == 2 else ConstVar(None))
+    if name == "copy" and not args:
+        return DictVar(dict(items))
+    if name == "setdefault" and 1 <= len(args) <= 2:
+        k = key_of(args[0])
+        if k not in items:
+            _touch(vm, dv)
+            items[k] = args[1] if len(args) == 2 else ConstVar(None)
+        return items[k]
+    if name == "pop" and 1 <= len(args) <= 2:
+        k = key_of(args[0])
+        if k in items:
+            _touch(vm, dv)
+            return items.pop(k)
+        if len(args) == 2:
+            return args[1]
+        raise Unsupported("dict-pop", "dict.pop of a missing key", "")
+    if name == "update" and len(args) <= 1:
+        new = {}
+        if args:
+            src = args[0]
+            if type(src) is DictVar:
+                new.update(dict_view(vm, src) if src.real is not None else src.items)
+            else:
+                for pair in seq_items(vm, src):
+                    kv = seq_items(vm, pair)
+                    if len(kv) != 2:
+                        raise Unsupported("dict-update", "dict.update with a bad pair", "")
+                    new[key_of(kv[0])] = kv[1]
+        for k, v in kwargs.items():
+            new[k] = v
+        _touch(vm, dv)
+        items.update(new)
+        return ConstVar(None)
+    if name == "clear" and not args:
+        _touch(vm, dv)
+        items.clear()
+        return ConstVar(None)
+    raise Unsupported("dict-method", f"dict.{name} is not modeled", "")
+
+
+def set_item(vm, container, key, value):
+    """container[key] = value for list/dict values (tensors are handled as graph ops by the caller)."""
+    t = type(container)
+    if t is ListVar:
+        if type(key) is not ConstVar or type(key.value) is not int:
+            raise Unsupported("list-setitem", "list index is not a constant int", "")
+        if container.real is not None and container.items is None:
+            vm.effects.append(("setitem", container, key, value))
+            container.pending += 1
+            return
+        items = list_items(vm, container)
+        k = key.value
+        if not -len(items) <= k < len(items):
+            raise Unsupported("list-setitem", "list index out of range", "")
+        _touch(vm, container)
+        items[k] = value
+        return
+    if t is DictVar:
+        k = key_of(key)
+        if container.real is not None and container.items is None:
+            vm.effects.append(("setitem", container, key, value))
+            container.pending += 1
+            return
+        items = dict_view(vm, container) if container.real is not None else container.items
+        _touch(vm, container)
+        items[k] = value
+        return
+    raise Unsupported("setitem", f"item assignment on {t.__name__}", "")

@@ -1,0 +1,297 @@
+"""Building and unpacking tuples, lists, dicts, sets, slices and strings."""
+
+from __future__ import annotations
+
+from .._errors import Unsupported
+from ._calls import seq_items
+from ._methods import dict_view, key_of, list_items
+from ._opcodes import EagerSpec, handles
+from ._values import ConstVar, DictVar, ListVar, SliceVar, TupleVar
+
+
+@handles("BUILD_TUPLE")
+def _build_tuple(vm, frame, ins):
+    items = vm.peek(ins.arg) if ins.arg else []
+    vm.popn(ins.arg)
+    frame.stack.append(TupleVar(items))
+    frame.ip += 1
+
+
+@handles("BUILD_LIST")
+def _build_list(vm, frame, ins):
+    items = vm.peek(ins.arg) if ins.arg else []
+    vm.popn(ins.arg)
+    frame.stack.append(ListVar(items))
+    frame.ip += 1
+
+
+def _build_set(*items):
+    return set(items)
+
+
+@handles("BUILD_SET")
+def _build_set_h(vm, frame, ins):
+    raise Unsupported("set", "sets are not modeled", "", EagerSpec(_build_set, ins.arg, label="set"))
+
+
+def _build_map_eager(*items):
+    return dict(zip(items[0::2], items[1::2]))
+
+
+def _dict_from(keys, values):
+    return {key_of(k): v for k, v in zip(keys, values)}
+
+
+@handles("BUILD_MAP")
+def _build_map(vm, frame, ins):
+    n = ins.arg
+    items = vm.peek(2 * n) if n else []
+    try:
+        d = _dict_from(items[0::2], items[1::2])
+    except Unsupported as u:
+        u.eager = EagerSpec(_build_map_eager, 2 * n)
+        raise
+    vm.popn(2 * n)
+    frame.stack.append(DictVar(d))
+    frame.ip += 1
+
+
+@handles("BUILD_CONST_KEY_MAP")
+def _build_const_key_map(vm, frame, ins):
+    n = ins.arg
+    items = vm.peek(n + 1)
+    keys = items[-1]
+    try:
+        d = _dict_from([ConstVar(k) for k in keys.value], items[:-1])
+    except Unsupported as u:
+        u.eager = EagerSpec(lambda *it: dict(zip(it[-1], it[:-1])), n + 1)
+        raise
+    vm.popn(n + 1)
+    frame.stack.append(DictVar(d))
+    frame.ip += 1
+
+
+@handles("BUILD_SLICE")
+def _build_slice(vm, frame, ins):
+    items = vm.peek(ins.arg)
+    if ins.arg == 2:
+        items.append(ConstVar(None))
+    vm.popn(ins.arg)
+    frame.stack.append(SliceVar(*items))
+    frame.ip += 1
+
+
+def _join(*parts):
+    return "".join(parts)
+
+
+@handles("BUILD_STRING")
+def _build_string(vm, frame, ins):
+    items = vm.peek(ins.arg) if ins.arg else []
+    if not all(type(x) is ConstVar and type(x.value) is str for x in items):
+        raise Unsupported("build-string", "f-string of non-constant parts", "", EagerSpec(_join, ins.arg))
+    vm.popn(ins.arg)
+    frame.stack.append(ConstVar("".join(x.value for x in items)))
+    frame.ip += 1
+
+
+_CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
+
+
+def _format_adapter(conv, has_spec):
+    def format_value(value, spec=""):
+        if conv is not None:
+            value = conv(value)
+        return format(value, spec)
+
+    return format_value
+
+
+@handles("FORMAT_VALUE")
+def _format_value(vm, frame, ins):
+    conv = _CONVERSIONS[ins.arg & 3]
+    has_spec = bool(ins.arg & 4)
+    n = 2 if has_spec else 1
+    items = vm.peek(n)
+    if all(type(x) is ConstVar for x in items) and type(items[0].value) in (int, float, str, bool,
+                                                                            type(None)):
+        out = _format_adapter(conv, has_spec)(*[x.value for x in items])
+        vm.popn(n)
+        frame.stack.append(ConstVar(out))
+        frame.ip += 1
+        return
+    raise Unsupported("format", "formatting a non-constant value", "", EagerSpec(_format_adapter(conv, has_spec),
+                                                                                 n, label="format"))
+
+
+@handles("LIST_APPEND")
+def _list_append(vm, frame, ins):
+    lst = vm.resolve(frame.stack[-1 - ins.arg])
+    v = vm.peek(1)[0]
+    if type(lst) is not ListVar or lst.real is not None:
+        raise Unsupported("list-append", "LIST_APPEND on a real list", "",
+                          EagerSpec(_append_at(ins.arg), ins.arg + 1, npop=1, resume="none"))
+    lst.items.append(v)
+    frame.stack.pop()
+    frame.ip += 1
+
+
+def _append_at(depth):
+    def list_append(target, *rest):
+        target.append(rest[-1])
+
+    return list_append
+
+
+def _set_add(target, *rest):
+    target.add(rest[-1])
+
+
+def _map_add(target, *rest):
+    target[rest[-2]] = rest[-1]
+
+
+@handles("SET_ADD")
+def _set_add_h(vm, frame, ins):
+    raise Unsupported("set", "sets are not modeled", "", EagerSpec(_set_add, ins.arg + 1, npop=1, resume="none"))
+
+
+@handles("MAP_ADD")
+def _map_add_h(vm, frame, ins):
+    d = vm.resolve(frame.stack[-2 - ins.arg])
+    k, v = vm.peek(2)
+    if type(d) is DictVar and d.real is None:
+        d.items[key_of(k)] = v
+        vm.popn(2)
+        frame.ip += 1
+        return
+    raise Unsupported("map-add", "MAP_ADD on an unknown dict", "",
+                      EagerSpec(_map_add, ins.arg + 2, npop=2, resume="none"))
+
+
+def _extend(target, *rest):
+    target.extend(rest[-1])
+
+
+def _set_update(target, *rest):
+    target.update(rest[-1])
+
+
+@handles("LIST_EXTEND")
+def _list_extend(vm, frame, ins):
+    lst = vm.resolve(frame.stack[-1 - ins.arg])
+    v = vm.peek(1)[0]
+    try:
+        if type(lst) is not ListVar or lst.real is not None:
+            raise Unsupported("list-extend", "LIST_EXTEND on an unknown list", "")
+        items = seq_items(vm, v)
+    except Unsupported as u:
+        u.eager = EagerSpec(_extend, ins.arg + 1, npop=1, resume="none")
+        raise
+    lst.items.extend(items)
+    frame.stack.pop()
+    frame.ip += 1
+
+
+@handles("SET_UPDATE")
+def _set_update_h(vm, frame, ins):
+    raise Unsupported("set", "sets are not modeled", "",
+                      EagerSpec(_set_update, ins.arg + 1, npop=1, resume="none"))
+
+
+def _dict_update_adapter(merge):
+    def dict_update(target, *rest):
+        other = rest[-1]
+        if merge:
+            for k in other:
+                if k in target:
+                    raise TypeError(f"got multiple values for keyword argument '{k}'")
+        target.update(other)
+
+    return dict_update
+
+
+@handles("DICT_UPDATE", "DICT_MERGE")
+def _dict_update(vm, frame, ins):
+    d = vm.resolve(frame.stack[-1 - ins.arg])
+    v = vm.peek(1)[0]
+    try:
+        if type(d) is not DictVar or d.real is not None or type(v) is not DictVar:
+            raise Unsupported("dict-update", "DICT_UPDATE on unknown dicts", "")
+        other = dict_view(vm, v) if v.real is not None else v.items
+        if ins.opname == "DICT_MERGE" and any(k in d.items for k in other):
+            raise Unsupported("dict-merge", "duplicate keyword argument", "")
+    except Unsupported as u:
+        u.eager = EagerSpec(_dict_update_adapter(ins.opname == "DICT_MERGE"), ins.arg + 1, npop=1,
+                            resume="none")
+        raise
+    d.items.update(other)
+    frame.stack.pop()
+    frame.ip += 1
+
+
+@handles("LIST_TO_TUPLE")
+def _list_to_tuple(vm, frame, ins):
+    v = vm.peek(1)[0]
+    if type(v) is not ListVar:
+        raise Unsupported("list-to-tuple", "LIST_TO_TUPLE on an unknown value", "", EagerSpec(tuple, 1))
+    items = list_items(vm, v)
+    frame.stack[-1] = TupleVar(items)
+    frame.ip += 1
+
+
+def _unpack_adapter(n):
+    def unpack_sequence(seq):
+        items = list(seq) if not isinstance(seq, (tuple, list)) else seq
+        if len(items) != n:
+            if len(items) > n:
+                raise ValueError(f"too many values to unpack (expected {n})")
+            raise ValueError(f"not enough values to unpack (expected {n}, got {len(items)})")
+        return list(reversed(items))
+
+    return unpack_sequence
+
+
+@handles("UNPACK_SEQUENCE")
+def _unpack_sequence(vm, frame, ins):
+    v = vm.peek(1)[0]
+    try:
+        items = seq_items(vm, v)
+        if len(items) != ins.arg:
+            raise Unsupported("unpack", "unpacking a sequence of the wrong length", "")
+    except Unsupported as u:
+        u.eager = EagerSpec(_unpack_adapter(ins.arg), 1, resume="pushn", label="unpack")
+        raise
+    frame.stack.pop()
+    frame.stack.extend(reversed(items))
+    frame.ip += 1
+
+
+def _unpack_ex_adapter(before, after):
+    def unpack_ex(seq):
+        items = list(seq)
+        if len(items) < before + after:
+            raise ValueError(f"not enough values to unpack (expected at least {before + after}, "
+                             f"got {len(items)})")
+        mid = items[before:len(items) - after]
+        out = items[:before] + [mid] + items[len(items) - after:]
+        return list(reversed(out))
+
+    return unpack_ex
+
+
+@handles("UNPACK_EX")
+def _unpack_ex(vm, frame, ins):
+    before, after = ins.arg & 0xFF, ins.arg >> 8
+    v = vm.peek(1)[0]
+    try:
+        items = seq_items(vm, v)
+        if len(items) < before + after:
+            raise Unsupported("unpack", "not enough values", "")
+    except Unsupported as u:
+        u.eager = EagerSpec(_unpack_ex_adapter(before, after), 1, resume="pushn", label="unpack")
+        raise
+    out = items[:before] + [ListVar(items[before:len(items) - after])] + items[len(items) - after:]
+    frame.stack.pop()
+    frame.stack.extend(reversed(out))
+    frame.ip += 1

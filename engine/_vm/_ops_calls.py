@@ -1,0 +1,160 @@
+"""Calls, function creation, returns and imports."""
+
+from __future__ import annotations
+
+import builtins
+
+from .. import _runtime as R
+from .._errors import Unsupported
+from . import _version as V
+from ._calls import Inline, call, seq_items
+from ._methods import dict_view
+from ._opcodes import EagerSpec, handles
+from ._values import NULL, ConstVar, DictVar, FuncVar, TupleVar
+
+
+def call_adapter(kw_names, classic_ctx=None):
+    """Runs a CALL for real from its stack items [NULL|callable, callable|self, *args]."""
+    nkw = len(kw_names)
+
+    def eager_call(*items):
+        if items[0] is R.NULL:
+            fn, args = items[1], items[2:]
+        else:
+            fn, args = items[0], items[1:]
+        if nkw:
+            kwargs = dict(zip(kw_names, args[len(args) - nkw:]))
+            args = args[:len(args) - nkw]
+        else:
+            kwargs = {}
+        if classic_ctx is not None:
+            fn = classic_ctx.classic_callee(fn)
+        return fn(*args, **kwargs)
+
+    return eager_call
+
+
+def _commit_call(vm, frame, res, npop):
+    vm.popn(npop)
+    frame.kw_names = None
+    frame.ip += 1
+    if isinstance(res, Inline):
+        frame.call_index = frame.ip - 1
+        vm.frames.append(res.frame)
+        if res.grad is not None:
+            vm.set_grad(res.grad)
+    else:
+        frame.stack.append(res)
+
+
+@handles("KW_NAMES")
+def _kw_names(vm, frame, ins):
+    frame.kw_names = ins.argval if isinstance(ins.argval, tuple) else frame.info.code.co_consts[ins.arg]
+    frame.ip += 1
+
+
+@handles("CALL")
+def _call(vm, frame, ins):
+    argc = ins.arg
+    items = vm.peek(argc + 2)
+    kw = frame.kw_names or ()
+    if items[0] is NULL:
+        fn, args = items[1], items[2:]
+    else:
+        fn, args = items[0], items[1:]
+    nkw = len(kw)
+    pos = args[:len(args) - nkw]
+    kwargs = dict(zip(kw, args[len(args) - nkw:]))
+    try:
+        res = call(vm, fn, pos, kwargs)
+    except Unsupported as u:
+        if u.eager is None:
+            classic = vm.ctx if getattr(u, "classic", False) else None
+            u.eager = EagerSpec(call_adapter(kw, classic), argc + 2, label="call")
+        raise
+    _commit_call(vm, frame, res, argc + 2)
+
+
+def _call_ex(null, fn, args, kwargs=None):
+    return fn(*args, **(kwargs or {}))
+
+
+def _call_ex_classic(ctx):
+    def eager_call_ex(null, fn, args, kwargs=None):
+        return ctx.classic_callee(fn)(*args, **(kwargs or {}))
+
+    return eager_call_ex
+
+
+@handles("CALL_FUNCTION_EX")
+def _call_function_ex(vm, frame, ins):
+    n = 4 if ins.arg & 1 else 3
+    items = vm.peek(n)
+    fn, argv = items[1], items[2]
+    kwv = items[3] if n == 4 else None
+    try:
+        if type(argv) is not TupleVar:
+            args = seq_items(vm, argv)
+        else:
+            args = argv.items
+        kwargs = {}
+        if kwv is not None:
+            if type(kwv) is not DictVar:
+                raise Unsupported("call-ex", "**kwargs is not a dict", "")
+            d = dict_view(vm, kwv) if kwv.real is not None else kwv.items
+            if not all(type(k) is str for k in d):
+                raise Unsupported("call-ex", "**kwargs keys are not strings", "")
+            kwargs = dict(d)
+        res = call(vm, fn, list(args), kwargs)
+    except Unsupported as u:
+        if u.eager is None:
+            adapter = _call_ex_classic(vm.ctx) if getattr(u, "classic", False) else _call_ex
+            u.eager = EagerSpec(adapter, n, label="call")
+        raise
+    _commit_call(vm, frame, res, n)
+
+
+@handles("MAKE_FUNCTION")
+def _make_function(vm, frame, ins):
+    flags = ins.arg
+    present = [name for name, bit in V.MAKE_FUNCTION_FLAGS if flags & bit]
+    items = vm.peek(len(present) + 1)
+    code = items[-1].value
+    parts = dict(zip(present, items[:-1]))
+    closure = parts.get("closure")
+    fn = FuncVar(code, frame.fglobals, code.co_name, code.co_qualname,
+                 defaults=parts.get("defaults"), kwdefaults=parts.get("kwdefaults"),
+                 closure=list(closure.items) if closure is not None else None,
+                 annotations=parts.get("annotations"))
+    vm.popn(len(present) + 1)
+    frame.stack.append(fn)
+    frame.ip += 1
+
+
+@handles("RETURN_VALUE")
+def _return_value(vm, frame, ins):
+    value = frame.stack.pop()
+    return vm.return_value(value)
+
+
+@handles("IMPORT_NAME")
+def _import_name(vm, frame, ins):
+    g, name = frame.fglobals, ins.argval
+
+    def import_name(level, fromlist):
+        return builtins.__import__(name, g, None, fromlist, level)
+
+    raise Unsupported("import", f"import {name}", "imports run eagerly", EagerSpec(import_name, 2))
+
+
+@handles("IMPORT_FROM")
+def _import_from(vm, frame, ins):
+    name = ins.argval
+
+    def import_from(module):
+        return getattr(module, name)
+
+    raise Unsupported("import", f"from-import {name}", "", EagerSpec(import_from, 1, npop=0))
+
+
+_ = ConstVar

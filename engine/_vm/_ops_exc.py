@@ -1,0 +1,144 @@
+"""with-blocks and exceptions: 3.11's exception table drives unwinding over the explicit frame stack."""
+
+from __future__ import annotations
+
+from .._errors import Unsupported
+from .._guards import AttrSrc
+from ._calls import Inline, call
+from ._opcodes import EagerSpec, handles
+from ._values import ConstVar, GradCtxVar, GradExitVar, ObjVar, TupleVar
+
+
+def _before_with(ctx):
+    t = type(ctx)
+    if not hasattr(t, "__enter__") or not hasattr(t, "__exit__"):
+        raise TypeError(f"'{t.__name__}' object does not support the context manager protocol")
+    exit_ = t.__exit__.__get__(ctx, t)
+    return [exit_, t.__enter__(ctx)]
+
+
+@handles("BEFORE_WITH")
+def _before_with_h(vm, frame, ins):
+    ctx = vm.peek(1)[0]
+    if type(ctx) is GradCtxVar:
+        if ctx.prev is None:
+            exit_ = GradExitVar(vm.grad)
+            vm.set_grad(ctx.target)
+        else:
+            exit_ = GradExitVar(ctx.prev)
+        frame.stack[-1] = exit_
+        frame.stack.append(ConstVar(None))
+        frame.ip += 1
+        return
+    raise Unsupported("with", f"with-block over a {type(ctx).__name__}", "the context manager is entered eagerly",
+                      EagerSpec(_before_with, 1, resume="pushn", label="enter"))
+
+
+def _with_except_start(exit_, lasti, prev, exc):
+    return exit_(type(exc), exc, exc.__traceback__)
+
+
+def _exc_parts(vm, exc):
+    if type(exc) is not ObjVar:
+        raise Unsupported("exc", "exception value is not a real exception", "")
+    tb = exc.obj.__traceback__
+    src = exc.src
+    tbv = ObjVar(tb, AttrSrc(src, "__traceback__")) if src is not None else ObjVar(tb, None)
+    return [ObjVar(type(exc.obj), None), exc, tbv]
+
+
+@handles("WITH_EXCEPT_START")
+def _with_except_start_h(vm, frame, ins):
+    exit_, _lasti, _prev, exc = vm.peek(4)
+    try:
+        if type(exit_) is GradExitVar:
+            res = call(vm, exit_, [], {})
+        else:
+            res = call(vm, exit_, _exc_parts(vm, exc), {})
+    except Unsupported as u:
+        if u.eager is None:
+            u.eager = EagerSpec(_with_except_start, 4, npop=0, label="exit")
+        raise
+    frame.ip += 1
+    if isinstance(res, Inline):
+        frame.call_index = frame.ip - 1
+        vm.frames.append(res.frame)
+        if res.grad is not None:
+            vm.set_grad(res.grad)
+    else:
+        frame.stack.append(res)
+
+
+@handles("PUSH_EXC_INFO")
+def _push_exc_info(vm, frame, ins):
+    exc = frame.stack.pop()
+    frame.stack.append(vm.cur_exc)
+    frame.stack.append(exc)
+    vm.cur_exc = exc
+    frame.ip += 1
+
+
+@handles("POP_EXCEPT")
+def _pop_except(vm, frame, ins):
+    vm.cur_exc = frame.stack.pop()
+    frame.ip += 1
+
+
+def _check_exc_match(exc, cls):
+    return [exc, isinstance(exc, cls)]
+
+
+@handles("CHECK_EXC_MATCH")
+def _check_exc_match_h(vm, frame, ins):
+    exc, cls = vm.peek(2)
+    if type(exc) is ObjVar and isinstance(exc.obj, BaseException):
+        if type(cls) is ObjVar and isinstance(cls.obj, type):
+            r = isinstance(exc.obj, cls.obj)
+        elif type(cls) is TupleVar and all(type(c) is ObjVar and isinstance(c.obj, type) for c in cls.items):
+            r = isinstance(exc.obj, tuple(c.obj for c in cls.items))
+        else:
+            r = None
+        if r is not None:
+            frame.stack[-1] = ConstVar(r)
+            frame.ip += 1
+            return
+    raise Unsupported("exc-match", "except clause over unknown classes", "",
+                      EagerSpec(_check_exc_match, 2, resume="pushn"))
+
+
+def _raise_eager(exc):
+    raise exc
+
+
+def _raise_from(exc, cause):
+    raise exc from cause
+
+
+def _reraise_none():
+    raise RuntimeError("No active exception to reraise")
+
+
+@handles("RERAISE")
+def _reraise(vm, frame, ins):
+    exc = vm.peek(1)[0]
+    if type(exc) is not ObjVar or not isinstance(exc.obj, BaseException):
+        raise Unsupported("reraise", "re-raising an unknown value", "", EagerSpec(_raise_eager, 1, resume="none"))
+    frame.stack.pop()
+    return vm.raise_exc(exc)
+
+
+@handles("RAISE_VARARGS")
+def _raise_varargs(vm, frame, ins):
+    if ins.arg == 0:
+        exc = vm.resolve(vm.cur_exc)
+        if type(exc) is ObjVar and isinstance(exc.obj, BaseException):
+            return vm.raise_exc(exc)
+        raise Unsupported("raise", "bare raise", "", EagerSpec(_reraise_none, 0, resume="none"))
+    if ins.arg == 1:
+        exc = vm.peek(1)[0]
+        if type(exc) is ObjVar and isinstance(exc.obj, BaseException):
+            frame.stack.pop()
+            return vm.raise_exc(exc)
+        raise Unsupported("raise", "raise of a value made while tracing", "",
+                          EagerSpec(_raise_eager, 1, resume="none"))
+    raise Unsupported("raise", "raise ... from ...", "", EagerSpec(_raise_from, 2, resume="none"))

@@ -1,0 +1,208 @@
+"""Symbolic values of the VM.
+
+Each value knows what it stands for; values that exist as real objects before the segment starts carry a
+*source* (how to re-read them at run time, see `engine._guards`), values created by traced code are rebuilt by
+the residual code when they must become real (at a break or a return).
+"""
+
+from __future__ import annotations
+
+
+class Var:
+    __slots__ = ()
+
+
+class NullVar(Var):
+    __slots__ = ()
+
+    def __repr__(self):
+        return "NULL"
+
+
+NULL = NullVar()
+
+
+class LazyVar(Var):
+    """An input of the segment (env slot) not looked at yet: passing it through costs no guard."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        self.index = index
+
+
+class ConstVar(Var):
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self):
+        return f"Const({self.value!r})"
+
+
+class TensorVar(Var):
+    __slots__ = ("node", "fake", "pytype", "src")
+
+    def __init__(self, node, fake, pytype, src=None):
+        self.node = node
+        self.fake = fake
+        self.pytype = pytype
+        self.src = src  # set when the tensor is a graph input read from a source
+
+
+class TupleVar(Var):
+    __slots__ = ("items", "pytype")
+
+    def __init__(self, items, pytype=tuple):
+        self.items = list(items)
+        self.pytype = pytype
+
+
+class ListVar(Var):
+    """A list. `real` is None for a list built by traced code; otherwise the real list (read from `src`):
+    `items` is None until its contents are read (guarded), `pending` counts mutations replayed as calls,
+    `changed` means the contents are tracked and written back at the end of the segment."""
+
+    __slots__ = ("items", "real", "src", "pending", "changed")
+
+    def __init__(self, items, real=None, src=None):
+        self.items = items
+        self.real = real
+        self.src = src
+        self.pending = 0
+        self.changed = False
+
+
+class DictVar(Var):
+    __slots__ = ("items", "real", "src", "pending", "changed")
+
+    def __init__(self, items, real=None, src=None):
+        self.items = items  # dict: real hashable key -> Var
+        self.real = real
+        self.src = src
+        self.pending = 0
+        self.changed = False
+
+
+class SliceVar(Var):
+    __slots__ = ("start", "stop", "step")
+
+    def __init__(self, start, stop, step):
+        self.start, self.stop, self.step = start, stop, step
+
+
+class FuncVar(Var):
+    """A Python function: a real one (`real`, `src`) or one made by MAKE_FUNCTION while tracing."""
+
+    __slots__ = ("real", "src", "code", "fglobals", "name", "qualname", "defaults", "kwdefaults", "closure",
+                 "annotations")
+
+    def __init__(self, code, fglobals, name, qualname, defaults=None, kwdefaults=None, closure=None,
+                 annotations=None, real=None, src=None):
+        self.code = code
+        self.fglobals = fglobals
+        self.name = name
+        self.qualname = qualname
+        self.defaults = defaults  # TupleVar | None
+        self.kwdefaults = kwdefaults  # DictVar | None
+        self.closure = closure  # list[CellVar] | None
+        self.annotations = annotations
+        self.real = real
+        self.src = src
+
+
+EMPTY = object()  # an empty cell
+UNREAD = object()  # a real cell whose contents were not read yet
+
+
+class CellVar(Var):
+    __slots__ = ("real", "src", "contents", "changed")
+
+    def __init__(self, contents, real=None, src=None):
+        self.contents = contents
+        self.real = real
+        self.src = src
+        self.changed = False
+
+
+class ObjVar(Var):
+    """A real object the VM does not model beyond identity/type: modules, classes, builtins, user objects."""
+
+    __slots__ = ("obj", "src", "attrs")
+
+    def __init__(self, obj, src):
+        self.obj = obj
+        self.src = src
+        self.attrs = None  # attribute overlay: name -> Var, for attributes stored by traced code
+
+    def __repr__(self):
+        return f"Obj({type(self.obj).__name__})"
+
+
+class MethodVar(Var):
+    """`x.name` where x is a tensor, container or constant: called through the method tables."""
+
+    __slots__ = ("self_var", "name")
+
+    def __init__(self, self_var, name):
+        self.self_var = self_var
+        self.name = name
+
+
+class BoundMethodVar(Var):
+    __slots__ = ("self_var", "func")
+
+    def __init__(self, self_var, func):
+        self.self_var = self_var
+        self.func = func
+
+
+class IterVar(Var):
+    """An iterator over a sequence value (TupleVar/ListVar items, or a range constant) at `index`."""
+
+    __slots__ = ("seq", "index", "real", "src", "start")
+
+    def __init__(self, seq, index=0, real=None, src=None):
+        self.seq = seq
+        self.index = index
+        self.start = index
+        self.real = real
+        self.src = src
+
+
+class GradCtxVar(Var):
+    """torch.no_grad() / enable_grad() / set_grad_enabled(b): `prev` is set once the mode was applied."""
+
+    __slots__ = ("target", "prev")
+
+    def __init__(self, target, prev=None):
+        self.target = target
+        self.prev = prev
+
+
+class GradExitVar(Var):
+    __slots__ = ("prev",)
+
+    def __init__(self, prev):
+        self.prev = prev
+
+
+class GradWrappedVar(Var):
+    """`torch.no_grad()(fn)`: calling it runs fn under the mode, like a with block around the call."""
+
+    __slots__ = ("target", "fn")
+
+    def __init__(self, target, fn):
+        self.target = target
+        self.fn = fn
+
+
+class DictViewVar(Var):
+    """d.keys() / d.values() / d.items() of a dict value."""
+
+    __slots__ = ("dict_var", "kind")
+
+    def __init__(self, dict_var, kind):
+        self.dict_var = dict_var
+        self.kind = kind

@@ -1,0 +1,84 @@
+"""Every fact about the CPython version the VM interprets (3.11) lives here, nowhere else."""
+
+from __future__ import annotations
+
+import dis
+import inspect
+import operator
+import sys
+
+PY = sys.version_info[:2]
+SUPPORTED = PY == (3, 11)
+
+# BINARY_OP's oparg -> (symbol, operator function); in-place forms fall back to the binary one for
+# immutable operands, which is what the `i*` functions of `operator` do as well.
+BINARY_OPS = {
+    0: ("+", operator.add), 1: ("&", operator.and_), 2: ("//", operator.floordiv), 3: ("<<", operator.lshift),
+    4: ("@", operator.matmul), 5: ("*", operator.mul), 6: ("%", operator.mod), 7: ("|", operator.or_),
+    8: ("**", operator.pow), 9: (">>", operator.rshift), 10: ("-", operator.sub), 11: ("/", operator.truediv),
+    12: ("^", operator.xor),
+    13: ("+=", operator.iadd), 14: ("&=", operator.iand), 15: ("//=", operator.ifloordiv),
+    16: ("<<=", operator.ilshift), 17: ("@=", operator.imatmul), 18: ("*=", operator.imul),
+    19: ("%=", operator.imod), 20: ("|=", operator.ior), 21: ("**=", operator.ipow),
+    22: (">>=", operator.irshift), 23: ("-=", operator.isub), 24: ("/=", operator.itruediv),
+    25: ("^=", operator.ixor),
+}
+
+COMPARE_OPS = {"<": operator.lt, "<=": operator.le, "==": operator.eq, "!=": operator.ne,
+               ">": operator.gt, ">=": operator.ge}
+
+UNARY_OPS = {"UNARY_NEGATIVE": operator.neg, "UNARY_POSITIVE": operator.pos,
+             "UNARY_INVERT": operator.invert, "UNARY_NOT": operator.not_}
+
+# Jumps whose argval is an absolute byte offset (dis resolves the relative forms for us).
+CONDITIONAL_POP_JUMPS = {
+    "POP_JUMP_FORWARD_IF_FALSE": "false", "POP_JUMP_BACKWARD_IF_FALSE": "false",
+    "POP_JUMP_FORWARD_IF_TRUE": "true", "POP_JUMP_BACKWARD_IF_TRUE": "true",
+    "POP_JUMP_FORWARD_IF_NONE": "none", "POP_JUMP_BACKWARD_IF_NONE": "none",
+    "POP_JUMP_FORWARD_IF_NOT_NONE": "notnone", "POP_JUMP_BACKWARD_IF_NOT_NONE": "notnone",
+}
+UNCONDITIONAL_JUMPS = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"}
+OR_POP_JUMPS = {"JUMP_IF_FALSE_OR_POP": "false", "JUMP_IF_TRUE_OR_POP": "true"}
+TERMINATORS = {"RETURN_VALUE", "RAISE_VARARGS", "RERAISE"} | UNCONDITIONAL_JUMPS
+
+# Instructions whose presence makes a code object one the VM does not run (the call runs eagerly instead).
+FRAME_UNSUPPORTED = {
+    "RETURN_GENERATOR", "YIELD_VALUE", "SEND", "GET_YIELD_FROM_ITER", "GET_AWAITABLE", "GET_AITER",
+    "GET_ANEXT", "END_ASYNC_FOR", "BEFORE_ASYNC_WITH", "ASYNC_GEN_WRAP", "PREP_RERAISE_STAR",
+    "MATCH_CLASS", "MATCH_KEYS", "MATCH_MAPPING", "MATCH_SEQUENCE", "GET_LEN", "COPY_DICT_WITHOUT_KEYS",
+    "LOAD_NAME", "STORE_NAME", "DELETE_NAME", "LOAD_CLASSDEREF", "SETUP_ANNOTATIONS", "PRINT_EXPR",
+    "IMPORT_STAR", "LOAD_BUILD_CLASS",
+}
+
+CO_VARARGS = inspect.CO_VARARGS
+CO_VARKEYWORDS = inspect.CO_VARKEYWORDS
+CO_UNSUPPORTED_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | \
+    inspect.CO_ITERABLE_COROUTINE
+
+MAKE_FUNCTION_FLAGS = (("defaults", 0x01), ("kwdefaults", 0x02), ("annotations", 0x04), ("closure", 0x08))
+
+
+def instructions(code):
+    """The instruction list without CACHE entries (dis hides them); EXTENDED_ARG is folded into args."""
+    return list(dis.get_instructions(code))
+
+
+def exception_table(code):
+    """(start_offset, end_offset_exclusive, target_offset, depth, lasti) per entry."""
+    return [(e.start, e.end, e.target, e.depth, e.lasti) for e in dis._parse_exception_table(code)]
+
+
+def localsplus_names(code):
+    """3.11 frame layout: varnames, then cell variables that are not arguments, then free variables."""
+    names = list(code.co_varnames)
+    names += [c for c in code.co_cellvars if c not in code.co_varnames]
+    names += list(code.co_freevars)
+    return names
+
+
+def unbound_local_message(name):
+    return f"cannot access local variable '{name}' where it is not associated with a value"
+
+
+def unbound_free_message(name):
+    return f"cannot access free variable '{name}' where it is not associated with a value in enclosing scope"

@@ -1,0 +1,133 @@
+"""Real values -> VM values, with the guards that make the trace valid for later calls."""
+
+from __future__ import annotations
+
+import types
+
+import torch
+
+from .. import _runtime as R
+from .._guards import AttrSrc, ConstSrc, EnvSrc, ItemSrc
+from ._values import (
+    NULL,
+    UNREAD,
+    BoundMethodVar,
+    CellVar,
+    ConstVar,
+    DictVar,
+    FuncVar,
+    GradCtxVar,
+    GradExitVar,
+    IterVar,
+    ListVar,
+    ObjVar,
+    TupleVar,
+)
+
+SCALARS = (int, float, bool, str, type(None), bytes, complex)
+_IMMUTABLE = SCALARS + (torch.dtype, torch.device, torch.layout, torch.memory_format, range, torch.Size,
+                        type(Ellipsis), type(NotImplemented))
+
+
+def is_const_value(v):
+    t = type(v)
+    if t in _IMMUTABLE:
+        return True
+    if t is tuple or t is frozenset:
+        return all(is_const_value(x) for x in v)
+    return False
+
+
+def wrap(vm, value, src, fixed=False):
+    """A VM value for a real `value` read from `src`. `fixed`: identity is already guarded (or the object
+    is a fixed part of the program such as a module), so no type guards are needed and `src` is constant."""
+    g = vm.guards
+    t = type(value)
+    if t in SCALARS:
+        if not fixed:
+            g.const(src, value)
+        return ConstVar(value)
+    if value is R.NULL:
+        if not fixed:
+            g.identity(src, R.NULL)
+        return NULL
+    key = id(value)
+    hit = vm.memo.get(key)
+    if hit is not None:
+        first = _src_of(hit)
+        if first is not None and first is not src and not (fixed and isinstance(first, ConstSrc)):
+            g.add(f"{src.expr(vm.ns)} is {first.expr(vm.ns)}")
+        return hit
+    if isinstance(value, torch.Tensor):
+        g.tensor(src, value)
+        var = vm.graph.placeholder(value, src)
+    elif t is tuple:
+        if not fixed:
+            g.type_is(src, tuple)
+            g.length(src, len(value))
+        var = TupleVar([wrap(vm, x, ItemSrc(src, k), fixed) for k, x in enumerate(value)])
+        return var  # tuples have no identity worth keeping
+    elif t in _IMMUTABLE:
+        if not fixed:
+            g.const(src, value)
+        return ConstVar(value)
+    elif t is list:
+        if not fixed:
+            g.type_is(src, list)
+        var = ListVar(None, real=value, src=src)
+    elif t is dict:
+        if not fixed:
+            g.type_is(src, dict)
+        var = DictVar(None, real=value, src=src)
+    elif t is types.FunctionType:
+        if not fixed:
+            e = src.expr(vm.ns)
+            g.add(f"type({e}) is _FunctionType and {e}.__code__ is {vm.ns.const(value.__code__, 'code')}"
+                  f" and {e}.__globals__ is {vm.ns.const(value.__globals__, 'G')}")
+        var = FuncVar(value.__code__, value.__globals__, value.__name__, value.__qualname__,
+                      real=value, src=src)
+    elif t is types.CellType:
+        if not fixed:
+            g.type_is(src, types.CellType)
+        var = CellVar(UNREAD, real=value, src=src)
+    elif t is types.MethodType:
+        if not fixed:
+            g.type_is(src, types.MethodType)
+        self_var = wrap(vm, value.__self__, AttrSrc(src, "__self__"), fixed)
+        func = wrap(vm, value.__func__, AttrSrc(src, "__func__"), fixed)
+        return BoundMethodVar(self_var, func)
+    elif t is R.GradModeExit:
+        g.type_is(src, t)
+        g.add(f"{src.expr(vm.ns)}.prev is {value.prev!r}")
+        return GradExitVar(value.prev)
+    elif t is R.GradCtx:
+        g.type_is(src, t)
+        g.add(f"{src.expr(vm.ns)}.target is {value.target!r} and {src.expr(vm.ns)}.prev is {value.prev!r}")
+        return GradCtxVar(value.target, value.prev)
+    elif t is R.SeqIter:
+        g.type_is(src, t)
+        g.add(f"{src.expr(vm.ns)}.index == {value.index!r}")
+        seq = wrap(vm, value.seq, AttrSrc(src, "seq"))
+        var = IterVar(seq, value.index, real=value, src=src)
+        vm.writeback.append(var)
+    else:
+        if not fixed:
+            g.type_is(src, t)
+        var = ObjVar(value, src)
+    vm.memo[key] = var
+    vm.keep.append(value)
+    if not fixed and not isinstance(src, ConstSrc):
+        g.distinct.append(src)
+    return var
+
+
+def _src_of(var):
+    return getattr(var, "src", None)
+
+
+def wrap_fixed(vm, value):
+    """An object that is part of the program (a global's or module attribute's value, identity-guarded)."""
+    return wrap(vm, value, ConstSrc(value), fixed=True)
+
+
+__all__ = ["wrap", "wrap_fixed", "is_const_value", "EnvSrc"]
