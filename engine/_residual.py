@@ -45,7 +45,7 @@ def _dict_replace(d, new):
 
 def _cell_empty(c):
     try:
-        c.cell_contents
+        _ = c.cell_contents
     except ValueError:
         return True
     return False

@@ -237,7 +237,7 @@ def _callable(vm, args, kwargs):
     if type(v) in (FuncVar, BoundMethodVar, MethodVar):
         return ConstVar(True)
     t = python_type(vm, v)
-    return NotImplemented if t is None else ConstVar(callable(t) and hasattr(t, "__call__"))
+    return NotImplemented if t is None else ConstVar(any("__call__" in k.__dict__ for k in t.__mro__))
 
 
 def _getattr(vm, args, kwargs):
