@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import operator
 
 import torch
@@ -10,6 +11,8 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 
 from ._errors import Unsupported
 from ._vm._values import ConstVar, ListVar, SliceVar, TensorVar, TupleVar
+
+_FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
 
 # Results of these may be plain Python values (metadata); any other op must produce tensors.
 METADATA_OK = {"size", "dim", "ndimension", "numel", "nelement", "stride", "is_contiguous", "is_floating_point",
@@ -63,6 +66,8 @@ class GraphBuilder:
         fkwargs = {k: self._arg(v, True) for k, v in kwargs.items()}
         prev = torch.is_grad_enabled()
         torch._C._set_grad_enabled(grad_enabled)
+        level = _FAKE_LOG.level
+        _FAKE_LOG.setLevel(logging.CRITICAL)  # a failing op is a break, not an error worth logging
         try:
             with self.fake_mode:
                 if kind == "call_method":
@@ -75,6 +80,7 @@ class GraphBuilder:
             raise Unsupported("op-on-fake", f"{opname} cannot be traced: {type(e).__name__}: {e}"[:300],
                               "it runs eagerly") from None
         finally:
+            _FAKE_LOG.setLevel(level)
             torch._C._set_grad_enabled(prev)
         if not _has_tensor(out) and opname not in METADATA_OK:
             raise Unsupported("non-tensor-result", f"{opname} returned {type(out).__name__}, not a tensor",
