@@ -1,0 +1,167 @@
+"""The pytest plugin, driven through pytester (inline where possible: each subprocess pays a torch import)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import textwrap
+import types
+from pathlib import Path
+
+import pytest
+
+import oracle.pytest_plugin as plugin
+
+pytest_plugins = ["pytester"]
+
+_PROGRAM = '''# ngb-fuzz program
+import torch
+
+EFFECTS = []
+
+
+def entry(x):
+    {body}
+
+
+def make_inputs(device):
+    return (torch.ones(3).to(device),)
+'''
+# Under fault:perturb a compiled graph's outputs are perturbed: a graph that returns a tensor mismatches.
+_FAILS = _PROGRAM.format(body="return x + 1")
+_PASSES = _PROGRAM.format(body="return 7")
+_SIG = "mismatch:value:values"
+
+
+def _entry(file: str, signature: str, status: str, target: str = "fault:perturb") -> dict:
+    return {"file": file, "signature": signature, "target": target, "torch": "2.13.0", "first_seen": "2026-11-21",
+            "status": status}
+
+
+@pytest.fixture
+def corpus(pytester):
+    root = pytester.mkdir("corpus")
+    files = {
+        "regression_ok.py": (_PASSES, _entry("regression_ok.py", "ok", "FIXED")),
+        "known_bug.py": (_FAILS, _entry("known_bug.py", _SIG, "KNOWN")),
+        "fails_differently.py": (_FAILS, _entry("fails_differently.py", "mismatch:effects:length", "KNOWN")),
+        "fixed_upstream.py": (_PASSES, _entry("fixed_upstream.py", _SIG, "NEW")),
+        "unlisted.py": (_PASSES, None),
+    }
+    for name, (source, _) in files.items():
+        (root / name).write_text(source)
+    manifest = {"version": 1, "files": [e for _, e in files.values() if e]}
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    pytester.makepyfile(test_nothing="def test_nothing():\n    pass\n")
+    return root
+
+
+def _assert_corpus_outcomes(result):
+    result.assert_outcomes(passed=3, xfailed=1, failed=2)
+    result.stdout.fnmatch_lines([
+        "*XFAIL corpus/known_bug.py::fault:perturb*known bug (KNOWN in the manifest)*",
+        "*FAILED corpus/fails_differently.py::fault:perturb*",
+        "*FAILED corpus/fixed_upstream.py::fault:perturb*",
+    ])
+
+
+def test_corpus_files_become_tests_with_strict_xfail_for_open_bugs(pytester, corpus):
+    result = pytester.runpytest("--ngb-corpus", "corpus", "--ngb-target", "fault:perturb", "-rxXf")
+    _assert_corpus_outcomes(result)
+    # a fixed bug is an XPASS(strict) failure; a mismatch names the signature and how to replay it
+    result.stdout.fnmatch_lines(["*fixed_upstream.py*XPASS(strict)*"])
+    result.stdout.fnmatch_lines(["*mismatch on fault:perturb: mismatch:value:values*",
+                                 "*replay: ngb-fuzz repro *fails_differently.py --target fault:perturb*"])
+
+
+def test_corpus_under_xdist(pytester, corpus):
+    result = pytester.runpytest_subprocess("-n", "2", "--ngb-corpus", "corpus", "--ngb-target", "fault:perturb",
+                                           "-rxXf", "-p", "no:cacheprovider")
+    _assert_corpus_outcomes(result)
+
+
+def test_ngb_check_fixture_and_fuzz_smoke(pytester):
+    pytester.makepyfile(test_user=textwrap.dedent('''
+        import torch
+
+        SCALE = 2.0
+
+        def helper(t):
+            torch._dynamo.graph_break()
+            return t * SCALE
+
+        def my_fn(x, n):
+            return helper(x).sin() + n
+
+        def test_my_fn_is_compiled_faithfully(ngb_check):
+            report = ngb_check(my_fn, torch.tensor([1.0, float("nan"), -3.5]), 3, targets=("torch",))
+            assert report.verdicts["torch"].kind == "ok"
+
+        def test_perturbed_compiler_is_caught(ngb_check):
+            ngb_check(my_fn, torch.ones(2, 2), 1, targets=("fault:perturb",))
+    '''))
+    result = pytester.runpytest("--ngb-fuzz", "1", "--ngb-target", "eager", "-rf")
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines([
+        "*ngb_check(my_fn): mismatch on fault:perturb: mismatch:value*",
+        "*program: *ngb_check_my_fn_1.py*",
+        "*FAILED test_user.py::test_perturbed_compiler_is_caught*",
+    ])
+
+
+def test_bad_target_is_a_usage_error(pytester, corpus):
+    result = pytester.runpytest("--ngb-corpus", "corpus", "--ngb-target", "nonsense:x=1")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--ngb-target nonsense:x=1*"])
+
+
+def test_inert_when_unused(pytester):
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1)
+    assert plugin._RUNNER is None
+
+
+def test_plugin_module_imports_nothing_heavy_at_top_level():
+    tree = ast.parse(Path(plugin.__file__).read_text())
+    top = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    names = {a.name for n in top for a in n.names} | {n.module for n in top if isinstance(n, ast.ImportFrom)}
+    assert names <= {"__future__", "annotations", "inspect", "math", "textwrap", "types", "pytest"}
+
+
+def test_program_for_writes_a_self_contained_program():
+    import torch
+
+    offset = torch.tensor([0.5, -0.5])
+
+    def scale(t):
+        return t * 3
+
+    def user_fn(x, flags):
+        return scale(x) + offset, flags["k"], math_floor(2.5)
+
+    source = plugin.program_for(user_fn, (torch.tensor([[1.0, float("inf")]]).requires_grad_(), {"k": (1, None)}))
+    module = types.ModuleType("written")
+    exec(compile(source, "written", "exec"), module.__dict__)
+    x, flags = module.make_inputs("cpu")
+    assert x.requires_grad and x.shape == (1, 2) and flags == {"k": (1, None)}
+    out = module.entry(x, flags)
+    assert torch.equal(out[0], torch.tensor([[3.5, float("inf")]])) and out[1] == (1, None) and out[2] == 2
+
+    with pytest.raises(plugin.ProgramWriteError, match="not a function defined with def"):
+        plugin.program_for(lambda x: x, ())
+    with pytest.raises(plugin.ProgramWriteError, match="reads lock"):
+        plugin.program_for(_reads_a_lock, ())
+
+
+def math_floor(v):
+    import math
+
+    return math.floor(v)
+
+
+lock = object()
+
+
+def _reads_a_lock():
+    return lock

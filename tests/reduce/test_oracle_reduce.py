@@ -1,0 +1,142 @@
+"""The reducer and the corpus against the real oracle (fault-injection targets), through the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fuzz.cli import main
+from fuzz.corpus import Corpus, Entry, next_status, shape_key
+
+FAILING = '''# ngb-fuzz program
+# found-by: hand
+# features: ctx.no_grad
+import types
+
+import torch
+
+EFFECTS = []
+
+
+def _effect(tag, value):
+    if isinstance(value, torch.Tensor):
+        value = value.detach().clone()
+    EFFECTS.append((tag, value))
+
+
+_h = types.SimpleNamespace()
+exec(compile(\'\'\'
+import torch
+def twice(t):
+    return t * 2
+\'\'\', "ngb_h", "exec"), vars(_h))
+
+
+def g(x, y):
+    with torch.no_grad():
+        z = x.cos() + y
+    _effect("g", z)
+    torch._dynamo.graph_break()
+    return vars(_h)["twice"](z) - 1
+
+
+def entry(x, y):
+    s = 0.0
+    for i in range(2):
+        s = s + i
+    return g(x, y) * s, s
+
+
+def make_inputs(device):
+    gen = torch.Generator().manual_seed(0)
+    return (torch.randn(4, 3, generator=gen, dtype=torch.float64).to(device), torch.randn(3, generator=gen).to(device))
+'''
+
+
+@pytest.fixture
+def failing_file(tmp_path):
+    import oracle
+
+    path = tmp_path / "prog.py"
+    path.write_text(FAILING + "\n\n" + oracle.standalone_footer())
+    return path
+
+
+def test_reduce_cli_keeps_the_signature_and_rechecks_in_fresh_processes(failing_file, tmp_path, capsys):
+    out = tmp_path / "small.py"
+    code = main(["reduce", str(failing_file), "--target", "fault:drop-effect", "--budget", "60s",
+                 "--rechecks", "1", "--workers", "2", "--out", str(out), "--corpus", str(tmp_path / "corpus")])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    reduced = out.read_text()
+    assert "# signature: mismatch:effects:length\n# target: fault:drop-effect\n" in reduced
+    assert "# features:" not in reduced  # stale after reduction
+    assert "re-check in fresh processes: 1/1 reproduced mismatch:effects:length" in err
+    from fuzz.reduce import code_lines
+
+    assert code_lines(reduced) <= 12 < code_lines(FAILING)
+    assert reduced.endswith(failing_file.read_text().split("# ---- ngb-fuzz standalone check", 1)[1])
+    store = Corpus(tmp_path / "corpus")
+    (entry,) = store.entries.values()
+    assert (entry.status, entry.signature, entry.target) == ("NEW", "mismatch:effects:length", "fault:drop-effect")
+
+
+def test_reduce_cli_usage_errors(failing_file, tmp_path, capsys):
+    assert main(["reduce", str(tmp_path / "missing.py"), "--target", "torch"]) == 2
+    assert main(["reduce", str(failing_file), "--target", "no-such-kind"]) == 2
+    assert main(["reduce", str(failing_file), "--target", "fault:perturb", "--budget", "soon"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("ngb-fuzz reduce: error:") == 3
+
+
+def test_corpus_check_moves_statuses(tmp_path, capsys):
+    import oracle
+
+    ok_program = FAILING.replace("_effect(\"g\", z)\n", "")  # nothing left for drop-effect to drop
+    store = Corpus(tmp_path / "c")
+    store.add(FAILING + oracle.standalone_footer(), "fault:drop-effect", "mismatch:effects:length", name="open.py")
+    store.add(ok_program, "fault:drop-effect", "mismatch:effects:length", name="fixed.py", status="KNOWN")
+    store.add(FAILING, "fault:drop-effect", "ok", name="regressed.py", status="FIXED")
+    store.save()
+    assert main(["corpus", "check", "--dir", str(tmp_path / "c")]) == 1  # a regression
+    out = capsys.readouterr().out
+    assert "NEW -> KNOWN" in out and "KNOWN -> FIXED" in out and "FIXED -> REGRESSION" in out
+    data = json.loads((tmp_path / "c" / "manifest.json").read_text())
+    status = {e["file"]: (e["status"], e["last_signature"]) for e in data["files"]}
+    assert status == {"open.py": ("KNOWN", "mismatch:effects:length"), "fixed.py": ("FIXED", "ok"),
+                      "regressed.py": ("REGRESSION", "mismatch:effects:length")}
+    assert main(["corpus", "list", "--dir", str(tmp_path / "c")]) == 0
+    assert main(["corpus", "stats", "--dir", str(tmp_path / "c"), "--target", "fault:drop-effect"]) == 0
+    out = capsys.readouterr().out
+    assert "3 entries" in out and "REGRESSION" in out
+
+
+@pytest.mark.parametrize(
+    ("signature", "status", "observed", "expected"),
+    [
+        ("sig", "NEW", "sig", ("KNOWN", False)),
+        ("sig", "KNOWN", "ok", ("FIXED", False)),
+        ("sig", "FIXED", "sig", ("REGRESSION", False)),
+        ("sig", "KNOWN", "other", ("KNOWN", True)),
+        ("sig", "KNOWN", "flaky", ("KNOWN", False)),
+        ("ok", "FIXED", "ok", ("FIXED", False)),
+        ("ok", "FIXED", "crash:X@y", ("REGRESSION", True)),
+        ("ok", "REGRESSION", "ok", ("FIXED", False)),
+    ],
+)
+def test_status_transitions(signature, status, observed, expected):
+    entry = Entry("f.py", signature, "torch", "2.13.0", "2026-11-21", status)
+    assert next_status(entry, observed) == expected
+
+
+def test_add_deduplicates_by_normalized_shape(tmp_path):
+    store = Corpus(tmp_path)
+    renamed = FAILING.replace("twice", "double").replace("0.0", "5.0").replace("# found-by: hand", "# other")
+    assert shape_key(renamed) == shape_key(FAILING)
+    first, added = store.add(FAILING, "torch", "crash:X@y", torch_version="2.13.0")
+    again, added_again = store.add(renamed, "torch", "crash:X@y", torch_version="2.13.0")
+    other, added_other = store.add(renamed, "torch:ngb=off", "crash:X@y", torch_version="2.13.0")
+    assert added and not added_again and added_other and again is first and other is not first
+    store.save()
+    assert set(Corpus(tmp_path).entries) == {first.file, other.file}
