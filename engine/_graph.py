@@ -53,7 +53,7 @@ class GraphBuilder:
             return v.value
         if isinstance(v, TupleVar):
             return tuple(self._arg(x, to_fake) for x in v.items)
-        if isinstance(v, ListVar) and v.real is None:
+        if isinstance(v, ListVar) and v.items is not None:
             return [self._arg(x, to_fake) for x in v.items]
         if isinstance(v, SliceVar):
             return slice(self._arg(v.start, to_fake), self._arg(v.stop, to_fake), self._arg(v.step, to_fake))

@@ -60,8 +60,8 @@ def load_attr(vm, v, name):
             return ConstVar(getattr(v.fake, name))
         if name in TENSOR_ATTRS_GRAPH:
             return graph_fn(vm, getattr, [v, ConstVar(name)], f"getattr {name}")
-        if is_tensor_method(name):
-            return MethodVar(v, name)
+        if is_tensor_method(name) or callable(getattr(torch.Tensor, name, None)):
+            return MethodVar(v, name)  # a refused method breaks at its call, not here
         raise Unsupported("tensor-attr", f"Tensor.{name} is not traced", "it runs eagerly")
     if t is ConstVar:
         try:

@@ -219,7 +219,7 @@ def _sum(vm, args, kwargs):
 
 def _abs(vm, args, kwargs):
     if len(args) == 1 and type(args[0]) is TensorVar:
-        return vm.graph.call("call_function", operator.abs, args, {}, vm.grad, "abs")
+        return vm.op("call_function", operator.abs, args, {}, vm.grad, "abs")
     return _fold(abs, args, kwargs)
 
 

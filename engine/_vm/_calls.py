@@ -80,7 +80,7 @@ def _call_function(vm, fv, args, kwargs):
         if is_disabled(real):
             raise Unsupported("disabled", f"{fv.qualname} is marked torch._dynamo.disable", "")
         if is_graph_op(real):
-            return vm.graph.call("call_function", real, args, kwargs, vm.grad, real.__name__)
+            return vm.op("call_function", real, args, kwargs, vm.grad, real.__name__)
     info = code_info(fv.code)
     if info.unsupported:
         raise Unsupported("frame-unsupported", f"{fv.qualname}: {info.unsupported}", "the call runs eagerly")
@@ -195,7 +195,7 @@ def seq_items(vm, v):
         if fake.dim() == 0:
             raise Unsupported("iter-0d", "iteration over a 0-d tensor", "")
         n = fake.shape[0]
-        out = vm.graph.call("call_method", "unbind", [v, ConstVar(0)], {}, vm.grad, "unbind")
+        out = vm.op("call_method", "unbind", [v, ConstVar(0)], {}, vm.grad, "unbind")
         assert len(out.items) == n
         return list(out.items)
     from ._iters import iter_remaining
@@ -212,7 +212,7 @@ def dict_items(vm, v):
 def _call_object(vm, fv, args, kwargs):
     obj = fv.obj
     if is_graph_op(obj):
-        return vm.graph.call("call_function", obj, args, kwargs, vm.grad, getattr(obj, "__name__", "op"))
+        return vm.op("call_function", obj, args, kwargs, vm.grad, getattr(obj, "__name__", "op"))
     if obj in GRAPH_BREAK_FNS:
         raise Unsupported("graph_break", "graph_break() called", "")
     if is_disabled(obj):

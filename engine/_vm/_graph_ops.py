@@ -4,4 +4,4 @@ from __future__ import annotations
 
 
 def graph_fn(vm, fn, args, name):
-    return vm.graph.call("call_function", fn, args, {}, vm.grad, name)
+    return vm.op("call_function", fn, args, {}, vm.grad, name)

@@ -98,6 +98,16 @@ class VM:
         if n:
             del st[len(st) - n:]
 
+    def op(self, kind, target, args, kwargs, grad, name):
+        """One graph op; real lists among the arguments are read (guarded) first."""
+        from ._methods import list_items
+        from ._values import ListVar
+
+        for a in list(args) + list(kwargs.values()):
+            if type(a) is ListVar and a.items is None:
+                list_items(self, a)
+        return self.graph.call(kind, target, args, kwargs, grad, name)
+
     def set_grad(self, enabled):
         if enabled != self.grad:
             self.graph.set_grad(enabled)

@@ -7,7 +7,7 @@ replay as calls (while its contents were never read) or are tracked and written 
 from __future__ import annotations
 
 from .._errors import Unsupported
-from .._guards import ItemSrc
+from .._guards import EnvSrc, ItemSrc
 from ._torchops import is_tensor_method
 from ._values import (
     ConstVar,
@@ -76,7 +76,7 @@ def call_method(vm, self_var, name, args, kwargs):
     if t is TensorVar:
         if not is_tensor_method(name):
             raise Unsupported("tensor-method", f"Tensor.{name} is not traced", "it runs eagerly")
-        return vm.graph.call("call_method", name, [self_var, *args], kwargs, vm.grad, name)
+        return vm.op("call_method", name, [self_var, *args], kwargs, vm.grad, name)
     if t is ListVar:
         return _list_method(vm, self_var, name, args, kwargs)
     if t is DictVar:
@@ -107,10 +107,16 @@ def _const(v):
 _LIST_LOGGED = {"append", "extend", "insert"}
 
 
+def _is_local(c):
+    """A real container carried in the env (a local made real at a break) is tracked, not logged: its
+    contents are cheap to guard, unlike a long-lived module-level list such as an effect log."""
+    return isinstance(c.src, EnvSrc)
+
+
 def _list_method(vm, lv, name, args, kwargs):
     if kwargs:
         raise Unsupported("list-method", f"list.{name} with keywords", "")
-    if lv.real is not None and lv.items is None and name in _LIST_LOGGED:
+    if lv.real is not None and lv.items is None and name in _LIST_LOGGED and not _is_local(lv):
         if name == "extend":
             from ._calls import seq_items
 
