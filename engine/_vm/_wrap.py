@@ -20,6 +20,7 @@ from ._values import (
     GradExitVar,
     IterVar,
     ListVar,
+    MethodVar,
     ObjVar,
     TupleVar,
 )
@@ -36,6 +37,9 @@ def is_const_value(v):
     if t is tuple or t is frozenset:
         return all(is_const_value(x) for x in v)
     return False
+
+
+_METHOD_SELF_TYPES = (list, dict)
 
 
 def wrap(vm, value, src, fixed=False):
@@ -96,6 +100,13 @@ def wrap(vm, value, src, fixed=False):
         self_var = wrap(vm, value.__self__, AttrSrc(src, "__self__"), fixed)
         func = wrap(vm, value.__func__, AttrSrc(src, "__func__"), fixed)
         return BoundMethodVar(self_var, func)
+    elif t is types.BuiltinMethodType and type(getattr(value, "__self__", None)) in _METHOD_SELF_TYPES \
+            or (t is types.BuiltinMethodType and isinstance(getattr(value, "__self__", None), torch.Tensor)):
+        # `x.add` / `lst.append` made real at a break: the same method value again, not an opaque object.
+        g.type_is(src, t)
+        g.add(f"{src.expr(vm.ns)}.__name__ == {value.__name__!r}")
+        self_var = wrap(vm, value.__self__, AttrSrc(src, "__self__"))
+        return MethodVar(self_var, value.__name__)
     elif t is R.GradModeExit:
         g.type_is(src, t)
         g.add(f"{src.expr(vm.ns)}.prev is {value.prev!r}")
