@@ -1,1 +1,18 @@
 """Program generator, reducer, campaigns and the ``ngb-fuzz`` command line."""
+
+# ---- generator re-exports (imported lazily: `import fuzz` stays cheap for the CLI) ----
+_GENERATOR_EXPORTS = {
+    "generate_program": "fuzz.generate",
+    "GeneratedProgram": "fuzz.generate",
+    "GenerationConfig": "fuzz.features",
+    "render": "fuzz.render",
+}
+
+
+def __getattr__(name):
+    module = _GENERATOR_EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'fuzz' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

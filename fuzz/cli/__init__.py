@@ -17,6 +17,7 @@ _COMMANDS = (
     "fuzz.cli._run",
     "fuzz.cli._repro",
     "fuzz.cli._targets",
+    "fuzz.cli._features",
     "fuzz.cli._reduce",
     "fuzz.cli._corpus",
 )

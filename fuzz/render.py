@@ -1,0 +1,556 @@
+"""Render a :class:`fuzz.ir.Program` to the program file of ``docs/program-format.md``.
+
+Every IR construct has one template here. Rendering is a pure function of the IR: names, effect tags and helper
+counters are assigned in a fixed walk order, so the same IR gives the same bytes everywhere.
+"""
+
+from __future__ import annotations
+
+from fuzz import ir
+
+__all__ = ["render", "ARITH", "SQUASH_OPS"]
+
+IND = "    "
+
+# op name -> (template over x, the module's globals and a constant c; is it a squash that bounds |x| <= 1..3)
+ARITH: dict[str, str] = {
+    "add": "x = x + {c}",
+    "sub": "x = x - {c}",
+    "mul": "x = x * {c}",
+    "affine": "x = x * {c} - 0.25",
+    "sin": "x = torch.sin(x)",
+    "cos": "x = torch.cos(x)",
+    "tanh": "x = torch.tanh(x)",
+    "sigmoid": "x = torch.sigmoid(x)",
+    "relu": "x = torch.relu(x) - 0.5",
+    "abs": "x = x.abs() * 0.5",
+    "clamp": "x = torch.clamp(x, -{c}, {c})",
+    "square": "x = x * x * 0.25",
+    "mean": "x = x - x.mean()",
+    "rowsum": "x = x * 0.5 + x.sum(dim=-1, keepdim=True) * 0.1",
+    "matmul": "x = torch.tanh((x @ x.transpose(-1, -2)) @ x * 0.05)",
+    "global_affine": "x = x * G_SCALE + G_BIAS",
+    "global_tensor": "x = x + {tensor_global}",
+}
+SQUASH_OPS = ("tanh", "sin", "cos", "sigmoid", "clamp", "matmul")
+
+BREAKS: dict[str, str] = {
+    "graph_break": "torch._dynamo.graph_break()",
+    "step_unsupported": "torch._dynamo.step_unsupported()",
+    "print": 'print("ngb {tag}")',
+    "disable": "x = _ngb_disabled(x)",
+    "item": "x = x * 0.5 + x.mean().item() * 0.5",
+    "tolist": "x = x * 0.5 + x.new_tensor(x.mean(dim=0).tolist()) * 0.5",
+    "builtin": 'x = x + (zlib.crc32(b"{tag}") % 7) * 0.01',
+    "numpy": "x = x * 0.5 + torch.from_numpy(np.clip(x.detach().float().cpu().numpy(), -2.0, 2.0) * 0.5).to(x.device)",
+    "attr_store": "y{k} = x * 1.0\ny{k}.ngb_note = 0.5\nx = y{k} * y{k}.ngb_note",
+}
+
+PROBES = {
+    "grad": "torch.is_grad_enabled()",
+    "autocast": 'torch.is_autocast_enabled("cpu")',
+    "inference": "torch.is_inference_mode_enabled()",
+}
+
+# context-manager constructors by kind; {tag} is a unique effect tag
+CTX: dict[str, str] = {
+    "no_grad": "torch.no_grad()",
+    "enable_grad": "torch.enable_grad()",
+    "set_grad_enabled_false": "torch.set_grad_enabled(False)",
+    "set_grad_enabled_true": "torch.set_grad_enabled(True)",
+    "autocast": 'torch.autocast("cpu", dtype=torch.bfloat16)',
+    "inference_mode": "torch.inference_mode()",
+    "user_class": '_Ctx("{tag}")',
+    "contextmanager": '_cm("{tag}")',
+    "contextmanager_disabled": '_cm_disabled("{tag}")',
+    "param": "cm",
+}
+
+# operand-stack contexts of a call; {call} is the call expression, {k} a unique suffix
+CONTEXTS: dict[str, str] = {
+    "plain": "x = {call}",
+    "tuple_display": "t{k} = (x, {call})\nx = t{k}[0] * 0.5 + t{k}[1]",
+    "list_display": "l{k} = [x * 0.5, {call}, x]\nx = l{k}[0] + l{k}[1] - l{k}[2] * 0.25",
+    "dict_display": 'd{k} = {{"a": x, "b": {call}}}\nx = d{k}["a"] * 0.5 + d{k}["b"]',
+    "binop": "x = x * 0.5 + {call}",
+    "call_arg": "x = torch.add(x * 0.5, {call})",
+    "method": "x = (x * 0.5).add({call})",
+    "fstring": (
+        'box{k} = []\ns{k} = f"{tag}:{{x.shape[0]}}:{{_keep(box{k}, {call})}}"\n'
+        '_effect("{tag}", s{k})\nx = box{k}[0]'
+    ),
+    "subscript": "box{k} = []\nx = (x * 0.5, x)[_keep(box{k}, {call})] + box{k}[0]",
+    "comprehension": "v{k} = [{call_c} for c{k} in (0.0, 0.5)]\nx = v{k}[0] * 0.5 + v{k}[1] * 0.5",
+    "conditional": "flag{k} = x.dim() == 2\nx = {call} if flag{k} else x - 0.5",
+    "unpack": "a{k}, *r{k} = [x, {call}, x * 0.5]\nx = a{k} * 0.25 + r{k}[0] + r{k}[1] * 0.25",
+    "star_args": "x = torch.add(*[x * 0.5, {call}])",
+    "kwargs": 'x = torch.add(**{{"input": x * 0.5, "other": {call}}})',
+    "decorator": "x = {deco}({fn})(x)",
+}
+
+SIDE: dict[str, str] = {
+    "list": "LOG.append(x * 0.5)",
+    "dict": 'TABLE["{tag}"] = x * 0.25',
+    "global": "COUNTER = COUNTER + 1\nx = x + COUNTER * 0.01",
+    "attr": "STATE.calls = STATE.calls + 1\nx = x + STATE.calls * 0.01",
+    "inplace_input": "x.mul_(0.5)",
+    "class_init": "obj{k} = _Box(x)\nx = obj{k}.value * 0.5 + 0.1",
+    "class_setattr": 'obj{k} = _Tracked("{tag}")\nobj{k}.v = x\nx = obj{k}.v * 0.5',
+    "class_setitem": 'bag{k} = _Bag("{tag}")\nbag{k}["a"] = x\nx = bag{k}["a"] * 0.5',
+    "class_property": "x = _Prop(x).half_value",
+    "nn_module": "x = _MOD(x)",
+}
+
+PREAMBLE = '''
+EFFECTS = []
+
+
+def _effect(tag, value):
+    if isinstance(value, torch.Tensor):
+        value = value.detach().clone()
+    EFFECTS.append((tag, value))
+
+
+LOG = []
+TABLE = {}
+COUNTER = 0
+G_SCALE = 0.75
+G_BIAS = 0.125
+T_MAIN = torch.tensor(0.25)
+
+
+def _keep(box, value):
+    box.append(value)
+    return 0
+
+
+@torch._dynamo.disable
+def _ngb_disabled(x):
+    _effect("disabled", x.shape[0])
+    return x * 0.5 + 0.25
+
+
+class _Ctx(contextlib.ContextDecorator):
+    def __init__(self, tag):
+        self.tag = tag
+
+    def __enter__(self):
+        _effect(self.tag + ".enter", torch.is_grad_enabled())
+        return self
+
+    def __exit__(self, *exc):
+        _effect(self.tag + ".exit", exc[0] is not None)
+        return False
+
+
+@contextlib.contextmanager
+def _cm(tag):
+    _effect(tag + ".enter", torch.is_grad_enabled())
+    try:
+        yield
+    finally:
+        _effect(tag + ".exit", torch.is_grad_enabled())
+
+
+@contextlib.contextmanager
+@torch._disable_dynamo(recursive=False)
+def _cm_disabled(tag):
+    _effect(tag + ".enter", torch.is_grad_enabled())
+    yield
+    _effect(tag + ".exit", torch.is_grad_enabled())
+
+
+class _State:
+    def __init__(self):
+        self.calls = 0
+
+
+STATE = _State()
+
+
+class _Box:
+    def __init__(self, value):
+        self.value = value * 1.0
+
+
+class _Tracked:
+    def __init__(self, tag):
+        object.__setattr__(self, "tag", tag)
+
+    def __setattr__(self, name, value):
+        _effect(self.tag + ".set." + name, value)
+        object.__setattr__(self, name, value * 1.0)
+
+
+class _Bag:
+    def __init__(self, tag):
+        self.tag = tag
+        self.items = {}
+
+    def __setitem__(self, key, value):
+        _effect(self.tag + ".setitem", key)
+        self.items[key] = value
+
+    def __getitem__(self, key):
+        return self.items[key]
+
+
+class _Prop:
+    def __init__(self, value):
+        self._value = value
+
+    @property
+    def half_value(self):
+        return self._value * 0.5
+
+
+class _Mod(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = torch.nn.Parameter(torch.full((), 0.5))
+
+    def forward(self, x):
+        return torch.tanh(x * self.scale + 0.1)
+
+
+_MOD = _Mod()
+'''
+
+_PREAMBLE_NAMES = (
+    "_effect", "_keep", "_ngb_disabled", "_Ctx", "_cm", "_cm_disabled", "_Box", "_Tracked", "_Bag", "_Prop",
+    "_MOD", "STATE",
+)
+
+
+def _fmt(value: float) -> str:
+    return repr(float(value))
+
+
+class _Scope:
+    """Per-``def`` rendering state: unique counters and whether the def needs ``global COUNTER``."""
+
+    def __init__(self, fname: str):
+        self.fname = fname
+        self.uses_global = False
+
+
+class _Renderer:
+    def __init__(self, program: ir.Program):
+        self.program = program
+        self.k = 0  # unique suffix across the whole program (effect tags, temporaries)
+        self.modules = {m.name: m for m in program.modules}
+
+    # ---- names -----------------------------------------------------------------------------------------------
+
+    def fname(self, index: int) -> str:
+        return "entry" if index == 0 else f"f{index}"
+
+    def ref(self, caller_module: str, index: int) -> str:
+        """How a function in ``caller_module`` names function ``index``."""
+        fn = self.program.functions[index]
+        base = f"C{index}" if fn.signature == "method" else self.fname(index)
+        if fn.module and caller_module != fn.module and not caller_module:
+            return f"ngb_{fn.module}.{base}"
+        return base
+
+    def call_expr(self, caller_module: str, index: int, arg: str, cm_var: str = "") -> str:
+        fn = self.program.functions[index]
+        name = self.ref(caller_module, index)
+        sig = fn.signature
+        if sig == "cm_param":
+            return f"{name}({arg}, {cm_var})"
+        if sig == "recursive":
+            return f"{name}({arg}, 2)"
+        if sig == "kwargs":
+            return f"{name}(x={arg})"
+        if sig == "method":
+            return f"{name}(0.5).run({arg})"
+        return f"{name}({arg})"
+
+    def next_k(self) -> int:
+        self.k += 1
+        return self.k
+
+    # ---- statements ------------------------------------------------------------------------------------------
+
+    def body(self, stmts, fn: ir.Function, scope: _Scope, depth: int) -> list[str]:
+        lines: list[str] = []
+        for stmt in stmts:
+            lines.extend(self.stmt(stmt, fn, scope, depth))
+        return lines or [IND * depth + "pass"]
+
+    def stmt(self, s, fn: ir.Function, scope: _Scope, depth: int) -> list[str]:
+        pad = IND * depth
+        tag = f"{scope.fname}.{self.next_k()}"
+        k = self.k
+
+        def block(text: str) -> list[str]:
+            return [pad + line for line in text.split("\n")]
+
+        if isinstance(s, ir.Arith):
+            tensor_global = f"T_{fn.module.upper()}" if fn.module else "T_MAIN"
+            return block(ARITH[s.op].format(c=_fmt(s.const), tensor_global=tensor_global))
+        if isinstance(s, ir.Effect):
+            return block(f'_effect("{tag}", {s.what})')
+        if isinstance(s, ir.Probe):
+            return block(f'_effect("{tag}", {PROBES[s.kind]})')
+        if isinstance(s, ir.Break):
+            return block(BREAKS[s.kind].format(tag=tag, k=k))
+        if isinstance(s, ir.CallSite):
+            return self.call_site(s, fn, tag, k, pad)
+        if isinstance(s, ir.With):
+            head = f"with {CTX[s.kind].format(tag=tag)}:"
+            return [pad + head, *self.body(s.body, fn, scope, depth + 1)]
+        if isinstance(s, ir.Closure):
+            inner = _Scope(scope.fname)
+            body = self.body(s.body, fn, inner, depth + 1)
+            decl = [pad + IND + f"nonlocal acc{k}"]
+            if inner.uses_global:
+                decl.append(pad + IND + "global COUNTER")
+            return [
+                pad + f"acc{k} = x * 0.5",
+                pad + f"def inner{k}(x):",
+                *decl,
+                *body,
+                pad + IND + f"acc{k} = acc{k} * 0.5 + x * 0.25",
+                pad + IND + "return x",
+                pad + f"x = inner{k}(x) * 0.5 + acc{k} * 0.5",
+            ]
+        if isinstance(s, ir.DataIf):
+            return [
+                pad + "if x.sum() > 0:",
+                *self.body(s.then, fn, scope, depth + 1),
+                pad + "else:",
+                *self.body(s.orelse, fn, scope, depth + 1),
+            ]
+        if isinstance(s, ir.Loop):
+            head = f"for i{k} in range({s.count}):" if s.kind == "range" else f"for c{k} in {[0.5] * s.count!r}:"
+            return [pad + head, *self.body(s.body, fn, scope, depth + 1)]
+        if isinstance(s, ir.Try):
+            lines = [pad + "try:", *self.body(s.body, fn, scope, depth + 1)]
+            if s.kind == "except":
+                lines += [pad + f"except ValueError as e{k}:", pad + IND + f'_effect("{tag}", str(e{k}))']
+            else:
+                lines += [pad + "finally:", pad + IND + f'_effect("{tag}", x)']
+            if s.handler:
+                lines += self.body(s.handler, fn, scope, depth + 1)
+            return lines
+        if isinstance(s, ir.Raise):
+            return block(f'raise ValueError("ngb deliberate {s.tag} {tag}")')
+        if isinstance(s, ir.Return):
+            cond = "x.dim() == 2" if s.taken else "x.dim() == 3"
+            return [pad + f"if {cond}:", pad + IND + "return torch.tanh(x)"]
+        if isinstance(s, ir.SideEffect):
+            if s.kind == "global":
+                scope.uses_global = True
+            return block(SIDE[s.kind].format(tag=tag, k=k))
+        if isinstance(s, ir.Generator):
+            return self.generator(s, fn, scope, depth, tag, k)
+        if isinstance(s, ir.Recurse):
+            return [pad + "if n > 0:", pad + IND + f"x = {self.ref(fn.module, fn.index)}(x, n - 1)"]
+        if isinstance(s, ir.Filler):
+            return [pad + "if True:", *(pad + IND + line for line in s.source.splitlines())]
+        raise TypeError(f"unknown statement {s!r}")
+
+    def call_site(self, s: ir.CallSite, fn: ir.Function, tag: str, k: int, pad: str) -> list[str]:
+        callee = self.program.functions[s.callee]
+        lines: list[str] = []
+        cm_var = ""
+        if callee.signature == "cm_param":
+            cm_var = f"cm{k}"
+            lines.append(pad + f"{cm_var} = {CTX[s.cm or 'no_grad'].format(tag=tag + '.cm')}")
+        call = self.call_expr(fn.module, s.callee, "x", cm_var)
+        call_c = self.call_expr(fn.module, s.callee, f"x + c{k}", cm_var)
+        deco = CTX.get(s.cm or "no_grad", "torch.no_grad()").format(tag=tag + ".deco")
+        text = CONTEXTS[s.context].format(
+            call=call, call_c=call_c, k=k, tag=tag, deco=deco, fn=self.ref(fn.module, s.callee)
+        )
+        lines.extend(pad + line for line in text.split("\n"))
+        return lines
+
+    def generator(self, s: ir.Generator, fn, scope, depth, tag, k) -> list[str]:
+        pad = IND * depth
+        inner = _Scope(scope.fname)
+        body = self.body(s.body, fn, inner, depth + 1)
+        decl = [pad + IND + "global COUNTER"] if inner.uses_global else []
+        head = [pad + f"def gen{k}(x):", *decl, *body, pad + IND + "yield x"]
+        if s.mode == "exhaust":
+            return head + [
+                pad + IND + "yield x * 0.5",
+                pad + f"vals{k} = list(gen{k}(x))",
+                pad + f"x = vals{k}[0] * 0.5 + vals{k}[1]",
+            ]
+        if s.mode == "suspend":
+            return head + [
+                pad + IND + f'_effect("{tag}.never", 0)',
+                pad + IND + "yield x",
+                pad + f"g{k} = gen{k}(x)",
+                pad + f"x = next(g{k})",
+            ]
+        return head + [
+            pad + IND + "return x * 0.5",
+            pad + f"g{k} = gen{k}(x)",
+            pad + f"first{k} = next(g{k})",
+            pad + "try:",
+            pad + IND + f"next(g{k})",
+            pad + f"except StopIteration as stop{k}:",
+            pad + IND + f"x = first{k} * 0.5 + stop{k}.value",
+        ]
+
+    # ---- functions -------------------------------------------------------------------------------------------
+
+    def function(self, fn: ir.Function) -> list[str]:
+        name = self.fname(fn.index)
+        scope = _Scope(name)
+        inputs = self.program.inputs
+        if fn.index == 0:
+            extras = "".join(f", e{i}" for i in range(len(inputs.extras)))
+            params = f"x{extras}"
+        else:
+            params = {"cm_param": "x, cm", "recursive": "x, n", "varargs": "*args", "kwargs": "**kw"}.get(
+                fn.signature, "x"
+            )
+        depth = 2 if fn.signature == "method" else 1
+        prologue = []
+        if fn.index == 0:
+            prologue = [IND + _MIX_EXTRA[kind].format(i=i) for i, kind in enumerate(inputs.extras)]
+        elif fn.signature == "varargs":
+            prologue = [IND + "x = args[0]"]
+        elif fn.signature == "kwargs":
+            prologue = [IND + 'x = kw["x"]']
+        body = [IND * (depth - 1) + line for line in prologue] + self.body(fn.body, fn, scope, depth)
+        if body and body[-1].strip() == "pass":
+            body.pop()
+        if scope.uses_global:
+            body.insert(0, IND * depth + "global COUNTER")
+        body.append(IND * depth + "return " + (_RETURNS[self.program.returns] if fn.index == 0 else "x"))
+        decos = [f"@{CTX[d].format(tag=f'{name}.deco{i}')}" for i, d in enumerate(fn.decorators)]
+        if fn.signature == "method":
+            return [
+                f"class C{fn.index}:",
+                IND + "def __init__(self, scale):",
+                IND * 2 + "self.scale = scale",
+                "",
+                IND + "def run(self, x):",
+                *body,
+            ]
+        if fn.signature == "lambda":
+            return [*decos, f"def {name}_impl(x):", *body, "", "", f"{name} = lambda x: 0.0 + {name}_impl(x)"]
+        return [*decos, f"def {name}({params}):", *body]
+
+
+_MIX_EXTRA = {
+    "scalar": "x = x + e{i} * 0.1",
+    "empty": "x = x + e{i}.sum() * 0.1",
+    "double": "x = x + e{i}.mean() * 0.1",
+    "int": "x = x + e{i}.sum() * 0.01",
+}
+_MAKE_EXTRA = {
+    "scalar": "torch.randn((), generator=g)",
+    "empty": "torch.randn(0, {cols}, generator=g)",
+    "double": "torch.randn({cols}, generator=g, dtype=torch.float64)",
+    "int": "torch.randint(0, 5, ({cols},), generator=g)",
+}
+_RETURNS = {"x": "x", "tuple": "x, x.sum()", "dict": '{"out": x, "mean": x.mean()}'}
+
+
+def _imports(program: ir.Program) -> list[str]:
+    used = {s.kind for fn in program.functions for s, _ in ir.walk(fn.body) if isinstance(s, ir.Break)}
+    lines = ["import contextlib", "import types"]
+    if "builtin" in used:
+        lines.append("import zlib")
+    lines.append("")
+    if "numpy" in used:
+        lines.append("import numpy as np")
+    return lines + ["import torch", ""]
+
+
+def _helper_source(renderer: _Renderer, module: ir.HelperModule) -> str:
+    lines = [
+        *_imports(renderer.program),
+        f"G_SCALE = {_fmt(module.scale)}",
+        f"G_BIAS = {_fmt(module.bias)}",
+        f"T_{module.name.upper()} = torch.tensor({_fmt(module.bias * 2)})",
+        "LOG = []",
+        "TABLE = {}",
+        "COUNTER = 0",
+    ]
+    for fn in renderer.program.functions:
+        if fn.module == module.name:
+            lines += ["", "", *renderer.function(fn)]
+    return "\n".join(lines) + "\n"
+
+
+def _make_inputs(inputs: ir.Inputs) -> list[str]:
+    if inputs.layout == "contiguous":
+        x = f"torch.randn({inputs.rows}, {inputs.cols}, generator=g)"
+    else:
+        x = f"torch.randn({inputs.cols}, {inputs.rows}, generator=g).t()"
+    lines = ["def make_inputs(device):", IND + f"g = torch.Generator().manual_seed({inputs.seed})", IND + f"x = {x}"]
+    names = ["x"]
+    for i, kind in enumerate(inputs.extras):
+        lines.append(IND + f"e{i} = {_MAKE_EXTRA[kind].format(cols=inputs.cols)}")
+        names.append(f"e{i}")
+    x_dev = "x.to(device).requires_grad_()" if inputs.requires_grad else "x.to(device)"
+    outs = [x_dev] + [f"{n}.to(device)" for n in names[1:]]
+    lines.append(IND + f"return ({', '.join(outs)},)")
+    return lines
+
+
+def _footer() -> str:
+    try:
+        from oracle import standalone_footer
+    except ImportError:  # TODO(generator): drop once oracle.standalone_footer lands
+        return ""
+    return standalone_footer()
+
+
+def render(program: ir.Program, *, found_by: str | None = None) -> str:
+    """The full program file for ``program`` (header, preamble, functions, helper modules, inputs, footer)."""
+    from fuzz.features import extract
+
+    r = _Renderer(program)
+    out = ["# ngb-fuzz program"]
+    if found_by:
+        out.append(f"# found-by: {found_by}")
+    out.append("# features: " + " ".join(sorted(extract(program))))
+    out += _imports(program)
+    out.append(PREAMBLE.strip("\n"))
+    if program.wants_grad:
+        out += ["", "WANTS_GRAD = True"]
+    for fn in program.functions[::-1]:
+        if not fn.module:
+            out += ["", "", *r.function(fn)]
+    main_names = [
+        (f"C{fn.index}" if fn.signature == "method" else r.fname(fn.index))
+        for fn in program.functions
+        if not fn.module
+    ]
+    for module in program.modules:
+        src = _helper_source(r, module)
+        var = f"ngb_{module.name}"
+        quoted = f"'''\n{src}'''" if "'''" not in src and "\\" not in src else repr(src)
+        pre = ", ".join(f'"{name}": {name}' for name in _PREAMBLE_NAMES)
+        out += [
+            "",
+            "",
+            f'{var} = types.ModuleType("{var}")',
+            f"{var}.__dict__.update({{{pre}}})",
+            f'exec(compile({quoted}, "{var}", "exec"), {var}.__dict__)',
+        ]
+    for module in program.modules:
+        links = list(main_names)
+        for other in program.modules:
+            if other.name != module.name:
+                links += [
+                    f"ngb_{other.name}." + (f"C{fn.index}" if fn.signature == "method" else r.fname(fn.index))
+                    for fn in program.functions
+                    if fn.module == other.name
+                ]
+        items = ", ".join(f'"{name.rsplit(".", 1)[-1]}": {name}' for name in links)
+        out.append(f"ngb_{module.name}.__dict__.update({{{items}}})")
+    out += ["", "", *_make_inputs(program.inputs), ""]
+    footer = _footer()
+    if footer:
+        out += ["", footer.rstrip("\n")]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,249 @@
+"""One ``@composite`` strategy per statement construct: arithmetic, effects, probes, side effects, breaks and the
+compound wrappers (``with``, closures, data-dependent ``if``, loops, ``try``, generators) placed around a core.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from fuzz import ir
+from fuzz.strategies._draw import chance, pick, weighted
+from fuzz.strategies._state import LIMIT, MULT_LIMIT, Body
+
+__all__ = ["arith", "squash", "filler", "break_stmt", "wrapped", "ctx_kind", "GRAD_CTX_KINDS"]
+
+_CONSTS = {
+    "add": (0.25, 0.5, 1.0, 1.5),
+    "sub": (0.25, 0.5, 1.0, 1.5),
+    "mul": (0.5, 0.75, 1.25, 1.5, 2.0),
+    "affine": (0.5, 0.75, 1.25, 1.5),
+    "clamp": (1.0, 2.0, 3.0),
+}
+# (op, weight) -- simplest first; bounds in _next_bound
+_OPS = (
+    ("add", 3), ("sub", 2), ("mul", 3), ("affine", 1), ("sin", 1.5), ("cos", 1), ("tanh", 1.5),
+    ("sigmoid", 0.7), ("relu", 1), ("abs", 0.7), ("clamp", 1), ("square", 0.5), ("mean", 0.7),
+    ("rowsum", 0.7), ("matmul", 0.7), ("global_affine", 1.5), ("global_tensor", 1.2),
+)
+_SQUASH = (("tanh", 3), ("sin", 2), ("cos", 1), ("sigmoid", 1), ("clamp", 2), ("matmul", 0.7))
+
+
+def _next_bound(op: str, c: float, b: float, cols: int) -> float:
+    if op in ("add", "sub"):
+        return b + c
+    if op == "mul":
+        return b * c
+    if op == "affine":
+        return b * c + 0.25
+    if op in ("sin", "cos", "tanh", "sigmoid", "matmul"):
+        return 1.0
+    if op == "relu":
+        return b
+    if op == "abs":
+        return 0.5 * b
+    if op == "clamp":
+        return c
+    if op == "square":
+        return 0.25 * b * b
+    if op == "mean":
+        return 2 * b
+    if op == "rowsum":
+        return 0.5 * b + 0.1 * cols * b
+    if op == "global_affine":
+        return b * 1.25 + 0.5
+    if op == "global_tensor":
+        return b + 1.0
+    raise KeyError(op)
+
+
+def _squash_impl(draw, body: Body) -> ir.Arith:
+    op = weighted(draw, _SQUASH)
+    c = pick(draw, _CONSTS["clamp"]) if op == "clamp" else 0.0
+    body.bound = _next_bound(op, c, body.bound, body.gen.cols)
+    return ir.Arith(op, c)
+
+
+def _arith_impl(draw, body: Body) -> ir.Arith:
+    op = weighted(draw, _OPS)
+    c = pick(draw, _CONSTS[op]) if op in _CONSTS else 0.0
+    nb = _next_bound(op, c, body.bound, body.gen.cols)
+    if nb > LIMIT:
+        return _squash_impl(draw, body)
+    body.bound = nb
+    return ir.Arith(op, c)
+
+
+_SIDE_BOUND = {
+    "list": lambda b: b,
+    "dict": lambda b: b,
+    "global": lambda b: b + 0.1,
+    "attr": lambda b: b + 0.1,
+    "class_init": lambda b: 0.5 * b + 0.1,
+    "class_setattr": lambda b: 0.5 * b,
+    "class_setitem": lambda b: 0.5 * b,
+    "class_property": lambda b: 0.5 * b,
+    "nn_module": lambda b: 1.0,
+}
+_SIDE_FEATURE = {
+    "list": "side.list",
+    "dict": "side.dict",
+    "global": "side.global",
+    "attr": "side.attr",
+    "class_init": "class.init",
+    "class_setattr": "class.setattr",
+    "class_setitem": "class.setitem",
+    "class_property": "class.property",
+    "nn_module": "nn.module",
+}
+
+
+def _filler_impl(draw, body: Body):
+    gen = body.gen
+    kind = weighted(
+        draw,
+        [("arith", 6), ("effect", 1.5), ("probe", 1.0)]
+        + [(k, gen.w(f) * 0.5) for k, f in _SIDE_FEATURE.items()],
+    )
+    if kind == "arith":
+        return _arith_impl(draw, body)
+    if kind == "effect":
+        return ir.Effect(weighted(draw, [("x", 3), ("x.sum()", 1)]))
+    if kind == "probe":
+        return ir.Probe(weighted(draw, [("grad", 4), ("autocast", 1), ("inference", 1)]))
+    body.bound = _SIDE_BOUND[kind](body.bound)
+    return ir.SideEffect(kind)
+
+
+_BREAK_KINDS = (
+    "graph_break", "step_unsupported", "print", "disable", "data_if", "item", "tolist", "builtin", "numpy",
+    "attr_store",
+)
+_BREAK_BOUND = {
+    "disable": lambda b: 0.5 * b + 0.25,
+    "builtin": lambda b: b + 0.07,
+    "numpy": lambda b: 0.5 * b + 0.5,
+    "attr_store": lambda b: 0.5 * b,
+}
+
+
+def _break_stmt_impl(draw, body: Body):
+    kind = weighted(draw, [(k, body.gen.w("break." + k)) for k in _BREAK_KINDS])
+    if kind == "data_if":
+        before = body.bound
+        then = _filler_impl(draw, body)
+        b1, body.bound = body.bound, before
+        orelse = _filler_impl(draw, body)
+        body.bound = max(b1, body.bound)
+        return ir.DataIf((then,), (orelse,))
+    body.bound = _BREAK_BOUND.get(kind, lambda b: b)(body.bound)
+    return ir.Break(kind)
+
+
+GRAD_CTX_KINDS = (
+    ("no_grad", "ctx.no_grad"),
+    ("enable_grad", "ctx.enable_grad"),
+    ("set_grad_enabled_false", "ctx.set_grad_enabled"),
+    ("set_grad_enabled_true", "ctx.set_grad_enabled"),
+    ("user_class", "ctx.user_class"),
+    ("contextmanager", "ctx.contextmanager"),
+    ("contextmanager_disabled", "ctx.contextmanager_disabled"),
+    ("autocast", "ctx.autocast"),
+    ("inference_mode", "ctx.inference_mode"),
+)
+
+
+def ctx_kind(draw, body: Body, exclude: tuple[str, ...] = ()) -> str:
+    gen = body.gen
+    options = []
+    for kind, feature in GRAD_CTX_KINDS:
+        if kind in exclude or (kind == "inference_mode" and not gen.allow_inference):
+            continue
+        w = gen.w(feature) * (0.5 if kind.startswith("set_grad") else 1.0)
+        options.append((kind, w))
+    if not any(w > 0 for _, w in options):
+        return "no_grad"  # every kind switched off but a construct that needs one was not: the plainest
+    return weighted(draw, options)
+
+
+_WRAPPERS = (
+    ("with", None), ("closure", "closure.nonlocal"), ("data_if", "break.data_if"), ("loop", "flow.loop"),
+    ("try_except", "flow.try_except"), ("try_finally", "flow.try_finally"), ("generator", "flow.generator"),
+)
+
+
+def _wrapped_impl(draw, body: Body, core) -> tuple:
+    """``core`` (``draw -> statement tuple``) inside 0-2 compound wrappers; returns a statement tuple."""
+    gen = body.gen
+    options = [("none", 8.0)]
+    for kind, feature in _WRAPPERS:
+        if kind == "with":
+            w = 2.5 * (gen.w("ctx.no_grad") + gen.w("ctx.user_class")) / 3.0
+        else:
+            w = gen.w(feature) * (0.7 if kind == "data_if" else 1.2)
+        if kind == "loop" and body.mult * 2 > MULT_LIMIT:
+            continue
+        options.append((kind, w))
+    kind = weighted(draw, options)
+    if kind == "none":
+        return tuple(core(draw))
+    inner_wrap = (lambda d: _wrapped_impl(d, body, core)) if chance(draw, 0.2) else None
+    before = body.bound
+
+    def inside():
+        stmts = tuple(inner_wrap(draw)) if inner_wrap is not None else tuple(core(draw))
+        if chance(draw, 0.5):
+            stmts += (ir.Probe("grad") if chance(draw, 0.7) else _filler_impl(draw, body),)
+        return stmts
+
+    if kind == "with":
+        ck = ctx_kind(draw, body)
+        return (ir.With(ck, inside()),)
+    if kind == "closure":
+        stmts = inside()
+        if chance(draw, 0.4):  # read the defining module's globals after the break (May-2026 bug shape 2)
+            if body.bound + 1.0 > LIMIT:
+                stmts += (_squash_impl(draw, body),)
+            stmts += (ir.Arith(pick(draw, ("global_tensor", "global_affine"))),)
+            body.bound = body.bound * 1.25 + 1.0
+        body.bound = 0.625 * body.bound + 0.125 * before
+        return (ir.Closure(stmts),)
+    if kind == "data_if":
+        stmts = inside()
+        b1, body.bound = body.bound, before
+        other = (_filler_impl(draw, body),)
+        body.bound = max(b1, body.bound)
+        return (ir.DataIf(stmts, other) if chance(draw, 0.5) else ir.DataIf(other, stmts),)
+    if kind == "loop":
+        count = pick(draw, (2, 3)) if body.mult * 3 <= MULT_LIMIT else 2
+        saved = body.mult
+        body.mult *= count
+        stmts = inside() + (_squash_impl(draw, body),)
+        body.mult = saved
+        return (ir.Loop(count, stmts, weighted(draw, [("range", 3), ("list", 1)])),)
+    if kind == "try_except":
+        stmts = inside() + (ir.Raise(),)
+        handler = (_filler_impl(draw, body),) if chance(draw, 0.5) else ()
+        return (ir.Try("except", stmts, handler),)
+    if kind == "try_finally":
+        stmts = inside()
+        handler = (_filler_impl(draw, body),) if chance(draw, 0.3) else ()
+        return (ir.Try("finally", stmts, handler),)
+    # generator
+    mode = weighted(draw, [("exhaust", 2), ("suspend", 1), ("return", 1)])
+    stmts = inside()
+    body.bound = 1.5 * body.bound
+    if body.bound > LIMIT:
+        return (ir.Generator(mode, stmts), _squash_impl(draw, body))
+    return (ir.Generator(mode, stmts),)
+
+
+# Public construct strategies; ``wrapped`` takes the core as a strategy of statement tuples.
+squash = st.composite(_squash_impl)
+arith = st.composite(_arith_impl)
+filler = st.composite(_filler_impl)
+break_stmt = st.composite(_break_stmt_impl)
+
+
+@st.composite
+def wrapped(draw, body: Body, core: st.SearchStrategy) -> tuple:
+    return _wrapped_impl(draw, body, lambda d: d(core))

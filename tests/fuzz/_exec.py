@@ -1,0 +1,79 @@
+"""Run a generated program in this process: eager (twice) and under torch.compile; return comparable outcomes."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+import types
+
+import torch
+import torch._dynamo
+
+
+def canon(value):
+    if isinstance(value, torch.Tensor):
+        return ("tensor", str(value.dtype), tuple(value.shape), value.requires_grad, value.detach().cpu().tolist())
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, [canon(v) for v in value])
+    if isinstance(value, dict):
+        return ("dict", [(k, canon(v)) for k, v in value.items()])
+    if isinstance(value, int | float | str | bool | type(None)):
+        return value
+    return type(value).__name__
+
+
+def load(source: str, register: bool = False) -> types.ModuleType:
+    """Exec ``source`` into a fresh module. ``register`` puts it and its ``ngb_*`` helpers into ``sys.modules``
+    (torch 2.13's Dynamo cannot inline functions of modules it cannot import; see the generator notes)."""
+    mod = types.ModuleType("ngb_program")
+    if register:
+        sys.modules["ngb_program"] = mod
+    exec(compile(source, "<ngb program>", "exec"), mod.__dict__)
+    if register:
+        for value in list(vars(mod).values()):
+            if isinstance(value, types.ModuleType) and value.__name__.startswith("ngb_"):
+                sys.modules[value.__name__] = value
+    return mod
+
+
+def run(source: str, compiled: bool = False, calls: int = 2) -> list[dict]:
+    mod = load(source, register=compiled)
+    fn = mod.entry
+    if compiled:
+        torch._dynamo.reset()
+        torch._dynamo.config.nested_graph_breaks = True
+        fn = torch.compile(mod.entry, backend="eager")
+    out = []
+    for _ in range(calls):
+        first = len(mod.EFFECTS)
+        inputs = mod.make_inputs("cpu")
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                result = ("returned", canon(fn(*inputs)))
+        except Exception as exc:  # noqa: BLE001 - an outcome, compared by the caller
+            result = ("raised", type(exc).__name__, str(exc).split("\n")[0])
+        data = {
+            k: canon(v)
+            for k, v in vars(mod).items()
+            if not k.startswith("_") and isinstance(v, int | float | list | dict | torch.Tensor)
+        }
+        out.append(
+            {
+                "result": result,
+                "effects": canon(mod.EFFECTS[first:]),
+                "inputs": canon(inputs),
+                "globals": data,
+                "grad": torch.is_grad_enabled(),
+            }
+        )
+    return out
+
+
+def accidental(outcome: list[dict]) -> str | None:
+    """The exception message of a call that raised by accident (deliberate raises say "ngb deliberate")."""
+    for call in outcome:
+        result = call["result"]
+        if result[0] == "raised" and "ngb deliberate" not in result[2]:
+            return f"{result[1]}: {result[2]}"
+    return None
