@@ -83,7 +83,7 @@ class GradCtx:
     def __enter__(self):
         if self.prev is None:
             self.prev = torch.is_grad_enabled()
-            torch._C._set_grad_enabled(self.target)
+        torch._C._set_grad_enabled(self.target)
 
     def __exit__(self, *exc):
         torch._C._set_grad_enabled(self.prev)
@@ -91,6 +91,8 @@ class GradCtx:
 
     def __call__(self, fn):
         ctx = self
+        if self.prev is not None:
+            torch._C._set_grad_enabled(self.prev)
 
         def wrapper(*args, **kwargs):
             prev = torch.is_grad_enabled()

@@ -60,6 +60,8 @@ def call(vm, fn, args, kwargs):
         return ConstVar(None)
     if t is GradCtxVar:
         if len(args) == 1 and not kwargs and type(args[0]) in (FuncVar, BoundMethodVar):
+            if fn.prev is not None:  # set_grad_enabled(b)(f): the call undoes the mode set by __init__
+                vm.set_grad(fn.prev)
             return GradWrappedVar(fn.target, args[0])
         raise Unsupported("grad-ctx-call", "calling a grad-mode object with these arguments", "")
     if t is GradWrappedVar:

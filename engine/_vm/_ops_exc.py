@@ -24,8 +24,9 @@ def _before_with_h(vm, frame, ins):
         if ctx.prev is None:
             exit_ = GradExitVar(vm.grad)
             vm.set_grad(ctx.target)
-        else:
+        else:  # set_grad_enabled: __enter__ sets the mode again, __exit__ restores the mode before __init__
             exit_ = GradExitVar(ctx.prev)
+            vm.set_grad(ctx.target)
         frame.stack[-1] = exit_
         frame.stack.append(ConstVar(None))
         frame.ip += 1
