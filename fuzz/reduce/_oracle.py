@@ -65,7 +65,9 @@ def reduce_program(
         if ir is not None:
             from fuzz.reduce._ir import reduce_ir
 
-            ir_result = reduce_ir(ir, predicate, budget_s=budget_s / 3, workers=workers)
+            found_by = next((line[len("# found-by:"):].strip() for line in split_source(source)[0].splitlines()
+                             if line.startswith("# found-by:")), None)
+            ir_result = reduce_ir(ir, predicate, budget_s=budget_s / 3, workers=workers, found_by=found_by)
             if ir_result is not None:
                 source, stages = ir_result.source, ("ir",)
         left = budget_s - (ir_result.elapsed_s if ir_result else 0.0)

@@ -1,0 +1,242 @@
+"""IR stage: shrink the generator's program IR before touching source.
+
+Edits on the IR are coarse and always well-formed: whole functions go (with every call to them, callees
+renumbered), statements and blocks go, compound statements are replaced by a body, loop counts, input
+shapes and flags get smaller. Each candidate is rendered with ``fuzz.render.render`` and checked with the same
+predicate as the source stage. The passes are named and counted like the source passes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+from fuzz.reduce._driver import PassStats
+from fuzz.reduce._tree import code_lines
+
+__all__ = ["IRResult", "reduce_ir"]
+
+_BODY_FIELDS = ("body", "then", "orelse", "handler")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class IRResult:
+    source: str
+    ir: object
+    original_lines: int
+    invocations: int
+    passes: tuple[PassStats, ...]
+    elapsed_s: float
+
+
+# ---- immutable updates by path ------------------------------------------------------------------------------------
+# A path is a tuple of steps (field, index) from the Program to a node; the last step names a tuple field.
+
+
+def _get(node, path):
+    for field, index in path:
+        node = getattr(node, field)
+        if index is not None:
+            node = node[index]
+    return node
+
+
+def _set(node, path, value):
+    if not path:
+        return value
+    (field, index), rest = path[0], path[1:]
+    child = getattr(node, field)
+    if index is None:
+        return dataclasses.replace(node, **{field: _set(child, rest, value)})
+    items = list(child)
+    items[index] = _set(child[index], rest, value)
+    return dataclasses.replace(node, **{field: tuple(items)})
+
+
+def _bodies(program) -> list[tuple]:
+    """Paths of every statement tuple: function bodies and the bodies of compound statements."""
+    found = []
+
+    def visit(node, path):
+        for field in _BODY_FIELDS:
+            stmts = getattr(node, field, None)
+            if isinstance(stmts, tuple):
+                here = path + ((field, None),)
+                found.append(here)
+                for i, stmt in enumerate(stmts):
+                    visit(stmt, path + ((field, i),))
+
+    for k, fn in enumerate(program.functions):
+        visit(fn, (("functions", k),))
+    return found
+
+
+# ---- passes ---------------------------------------------------------------------------------------------------------
+
+
+def _drop_functions(program) -> Iterator[Callable]:
+    for k in range(len(program.functions) - 1, 0, -1):
+        yield lambda k=k: _without_function(program, k)
+
+
+def _without_function(program, k: int):
+    from fuzz import ir
+
+    def fix(stmts):
+        out = []
+        for stmt in stmts:
+            if isinstance(stmt, ir.CallSite):
+                if stmt.callee == k:
+                    continue
+                if stmt.callee > k:
+                    stmt = dataclasses.replace(stmt, callee=stmt.callee - 1)
+            changes = {f: fix(getattr(stmt, f)) for f in _BODY_FIELDS if isinstance(getattr(stmt, f, None), tuple)}
+            out.append(dataclasses.replace(stmt, **changes) if changes else stmt)
+        return tuple(out)
+
+    functions = [fn for i, fn in enumerate(program.functions) if i != k]
+    functions = [dataclasses.replace(fn, index=i, body=fix(fn.body)) for i, fn in enumerate(functions)]
+    used = {fn.module for fn in functions}
+    modules = tuple(m for m in program.modules if m.name in used)
+    return dataclasses.replace(program, functions=tuple(functions), modules=modules)
+
+
+def _delete_statements(program) -> Iterator[Callable]:
+    paths = _bodies(program)
+    longest = max((len(_get(program, p)) for p in paths), default=0)
+    size = 1
+    while size * 2 <= longest:
+        size *= 2
+    while size >= 1:
+        for path in paths:
+            stmts = _get(program, path)
+            for start in range(0, len(stmts), size):
+                if len(stmts) >= size:
+                    yield lambda p=path, s=start, n=size: _set(program, p, _get(program, p)[:s] + _get(program, p)[s + n:])
+        size //= 2
+
+
+def _unwrap(program) -> Iterator[Callable]:
+    for path in _bodies(program):
+        stmts = _get(program, path)
+        for i, stmt in enumerate(stmts):
+            for field in _BODY_FIELDS:
+                if isinstance(getattr(stmt, field, None), tuple):
+                    yield lambda p=path, i=i, f=field: _set(
+                        program, p, _get(program, p)[:i] + getattr(_get(program, p)[i], f) + _get(program, p)[i + 1:])
+
+
+def _simplify(program) -> Iterator[Callable]:
+    from fuzz import ir
+
+    inputs = program.inputs
+    for field, small in (("rows", 1), ("cols", 1), ("extras", ()), ("layout", "contiguous"), ("requires_grad", False)):
+        if getattr(inputs, field) != small:
+            yield lambda f=field, v=small: dataclasses.replace(program, inputs=dataclasses.replace(inputs, **{f: v}))
+    if program.wants_grad:
+        yield lambda: dataclasses.replace(program, wants_grad=False)
+    if program.returns != "x":
+        yield lambda: dataclasses.replace(program, returns="x")
+    for k, fn in enumerate(program.functions):
+        if fn.decorators:
+            yield lambda k=k: _set(program, (("functions", k),), dataclasses.replace(program.functions[k], decorators=()))
+    for path in _bodies(program):
+        for i, stmt in enumerate(_get(program, path)):
+            if isinstance(stmt, ir.Loop) and stmt.count > 1:
+                yield lambda p=path, i=i: _set(program, p[:-1] + ((p[-1][0], i),),
+                                               dataclasses.replace(_get(program, p)[i], count=1))
+
+
+IR_PASSES = (
+    ("ir-drop-functions", _drop_functions),
+    ("ir-delete-statements", _delete_statements),
+    ("ir-unwrap-blocks", _unwrap),
+    ("ir-simplify", _simplify),
+)
+
+
+def reduce_ir(program, is_interesting: Callable[[str], bool], *, budget_s: float = 20.0, workers: int = 1,
+              found_by: str | None = None) -> IRResult | None:
+    """Shrink ``program`` (a ``fuzz.ir.Program``) while its rendering stays interesting; None when the
+    rendering of the original itself is not interesting (the file was edited: skip the IR stage)."""
+    from fuzz.render import render
+
+    start = time.monotonic()
+    deadline = start + budget_s
+
+    def source_of(p) -> str | None:
+        try:
+            return render(p, found_by=found_by)
+        except Exception:
+            return None
+
+    def check(src: str) -> bool:
+        try:
+            return bool(is_interesting(src))
+        except Exception:
+            return False
+
+    best, best_src = program, source_of(program)
+    invocations = 1
+    if best_src is None or not check(best_src):
+        return None
+    original_lines = code_lines(best_src)
+    seen = {best_src}
+    stats = {name: [0, 0] for name, _ in IR_PASSES}
+    pool = ThreadPoolExecutor(workers) if workers > 1 else None
+    try:
+        changed = True
+        while changed and time.monotonic() < deadline:
+            changed = False
+            for name, edits in IR_PASSES:
+                position = 0
+                while time.monotonic() < deadline:
+                    batch, hit = [], None
+                    for index, edit in enumerate(edits(best)):
+                        if index < position:
+                            continue
+                        if time.monotonic() > deadline:
+                            break
+                        try:
+                            cand = edit()
+                        except (IndexError, ValueError, TypeError):
+                            continue
+                        src = source_of(cand)
+                        if src is None or src in seen or len(src) > len(best_src):
+                            continue
+                        seen.add(src)
+                        batch.append((index, cand, src))
+                        if len(batch) == max(1, workers):
+                            hit = _evaluate(batch, check, pool)
+                            invocations += len(batch)
+                            stats[name][0] += len(batch)
+                            batch = []
+                            if hit:
+                                break
+                    if hit is None and batch:
+                        hit = _evaluate(batch, check, pool)
+                        invocations += len(batch)
+                        stats[name][0] += len(batch)
+                    if hit is None:
+                        break
+                    position, best, best_src = hit
+                    stats[name][1] += 1
+                    changed = True
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+    return IRResult(best_src, best, original_lines, invocations,
+                    tuple(PassStats(n, a, s) for n, (a, s) in stats.items()), time.monotonic() - start)
+
+
+def _evaluate(batch, check, pool):
+    sources = [src for _, _, src in batch]
+    results = list(pool.map(check, sources)) if pool is not None else [check(s) for s in sources]
+    for item, ok in zip(batch, results):
+        if ok:
+            return item
+    return None
