@@ -56,7 +56,7 @@ class Campaign:
                  on_progress: Callable[[Campaign], None] | None = None,
                  on_new_bucket: Callable[[Bucket, str], None] | None = None):
         if generate is None:
-            from . import generate_program as generate
+            from .generate import generate_program as generate
         self.config, self.runner, self.generate = config, runner, generate
         self.on_progress, self.on_new_bucket = on_progress, on_new_bucket
         self.verdicts: collections.Counter = collections.Counter()

@@ -35,7 +35,9 @@ class _Worker:
     """One worker process and its framed pipe protocol."""
 
     def __init__(self, python: str | None, startup_timeout: float):
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        # One intra-op thread per worker: workers run side by side, one per core, instead of fighting over
+        # cores. Eager and target run in the same worker, so both see the same thread count (and reduction order).
+        env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
         self.proc = subprocess.Popen(
             [python or sys.executable, _WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, env=env, start_new_session=True,
