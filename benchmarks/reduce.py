@@ -37,19 +37,21 @@ _BLOCK = (
 )
 
 
-def failing_programs(runner, count: int, seed: int, limit: int):
+def failing_programs(runner, count: int, seed: int, limit: int, targets=FAULTS):
     from fuzz.generate import generate_program
 
     found, turn = 0, 0
     for index in range(limit):
         program = generate_program(seed, index)
-        report = runner.check(program.source, ["torch", *FAULTS])
-        if report.flaky or report.verdicts["torch"].kind != "ok":
+        report = runner.check(program.source, list(dict.fromkeys(["torch", *targets])))
+        if report.flaky:
             continue
-        # rotate over the fault kinds so every kind is represented
-        for k in range(len(FAULTS)):
-            target = FAULTS[(turn + k) % len(FAULTS)]
+        # rotate over the targets so every kind is represented; a fault target counts only where torch is ok
+        for k in range(len(targets)):
+            target = targets[(turn + k) % len(targets)]
             verdict = report.verdicts[target]
+            if target.startswith("fault:") and report.verdicts["torch"].kind != "ok":
+                continue
             if verdict.is_finding:
                 turn += 1
                 yield index, program, target, verdict.signature
@@ -88,6 +90,7 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rechecks", type=int, default=3)
     parser.add_argument("--no-ir", action="store_true", help="skip the IR stage")
+    parser.add_argument("--target", action="append", help=f"targets to find failures on (default: {' '.join(FAULTS)})")
     parser.add_argument("--json", help="write per-program rows here")
     args = parser.parse_args(argv)
 
@@ -97,7 +100,8 @@ def main(argv=None) -> int:
     rows = []
     started = time.monotonic()
     with oracle.Runner(workers=args.workers, timeout=30.0) as runner:
-        for index, program, target, signature in failing_programs(runner, args.count, args.seed, 40 * args.count):
+        for index, program, target, signature in failing_programs(runner, args.count, args.seed, 40 * args.count,
+                                                                          tuple(args.target or FAULTS)):
             result = reduce_program(program.source, target, signature=signature, budget_s=args.budget,
                                     workers=args.workers, runner=runner, rechecks=args.rechecks,
                                     ir=None if args.no_ir else program.ir)

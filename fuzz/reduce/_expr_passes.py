@@ -1,0 +1,204 @@
+"""Expression-level reduction passes (registered after the statement-level ones in ``_passes``)."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import keyword
+from collections.abc import Callable, Iterator
+
+from fuzz.reduce._passes import (
+    Edit,
+    _edit_at,
+    _fill,
+    _indexed,
+    _list_of,
+    _nth,
+    _stmt_sites,
+    reduction_pass,
+)
+from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes
+
+__all__: list[str] = []
+
+_SIMPLE_INTS = (0, 1)
+
+
+@reduction_pass("simplify-expressions")
+def simplify_expressions(prog: Program) -> Iterator[Edit]:
+    """Replace an expression by one of its operands, and constants by simpler ones (0, 1, 1.0, '')."""
+    for i, node in _indexed(prog.tree):
+        for choice in _operand_choices(node):
+            yield _edit_at(prog, i, lambda tree, n, c=choice: _replace(tree, n, c(n)))
+
+
+def _operand_choices(node: ast.AST) -> list[Callable[[ast.AST], ast.AST]]:
+    if isinstance(node, ast.BinOp):
+        return [lambda n: n.left, lambda n: n.right]
+    if isinstance(node, ast.UnaryOp):
+        return [lambda n: n.operand]
+    if isinstance(node, ast.BoolOp):
+        return [lambda n, k=k: n.values[k] for k in range(len(node.values))]
+    if isinstance(node, ast.IfExp):
+        return [lambda n: n.body, lambda n: n.orelse]
+    if isinstance(node, ast.Compare):
+        return [lambda n: n.left, lambda n: ast.Constant(True), lambda n: ast.Constant(False)]
+    if isinstance(node, ast.Call):
+        choices = [lambda n, k=k: n.args[k] for k in range(len(node.args)) if not isinstance(node.args[k], ast.Starred)]
+        if isinstance(node.func, ast.Attribute) and not _is_torch_ref(node.func.value):
+            choices.append(lambda n: n.func.value)
+        return choices + [lambda n: ast.Constant(0)]
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+        return [lambda n: n.value, lambda n: ast.Constant(0)]
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and not _is_torch_ref(node.value):
+        return [lambda n: n.value, lambda n: ast.Constant(0)]
+    if isinstance(node, ast.Constant) and not hasattr(node, "ngb_module"):
+        v = node.value
+        if isinstance(v, bool) or v is None:
+            return []
+        if isinstance(v, int) and v not in _SIMPLE_INTS:
+            return [lambda n: ast.Constant(0), lambda n: ast.Constant(1)]
+        if isinstance(v, float) and v not in (0.0, 1.0):
+            return [lambda n: ast.Constant(1.0)]
+        if isinstance(v, str) and len(v) > 1:
+            return [lambda n: ast.Constant(v[:1])]
+    return []
+
+
+def _is_torch_ref(node: ast.AST) -> bool:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in ("torch", "types", "contextlib", "functools")
+
+
+def _replace(tree: ast.AST, old: ast.AST, new: ast.AST) -> bool | None:
+    if old is new or isinstance(new, ast.Starred):
+        return False
+    for parent in iter_nodes(tree):
+        for field, value in ast.iter_fields(parent):
+            if value is old:
+                setattr(parent, field, new)
+                return None
+            if isinstance(value, list):
+                for k, item in enumerate(value):
+                    if item is old:
+                        value[k] = new
+                        return None
+    return False
+
+
+@reduction_pass("inline-variables")
+def inline_variables(prog: Program) -> Iterator[Edit]:
+    """Replace a variable assigned once and read once later in the same block by its value."""
+    for owner, field, body in _stmt_sites(prog):
+        for pos, stmt in enumerate(body):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                yield _propagate(prog, owner, field, pos)
+
+
+def _propagate(prog: Program, owner: int, field: str, pos: int) -> Edit:
+    def build() -> Program | None:
+        new = prog.copy()
+        body = _list_of(new.tree, owner, field)
+        stmt = body[pos]
+        name = stmt.targets[0].id
+        scope = _nth(new.tree, owner)
+        # Inside a function its locals are all in its subtree; at module level anything may read the global.
+        nodes = ast.walk(scope) if isinstance(scope, ast.FunctionDef) else iter_nodes(new.tree)
+        uses = [n for n in nodes if isinstance(n, ast.Name) and n.id == name and n is not stmt.targets[0]]
+        later = [n for s in body[pos + 1 :] for n in ast.walk(s) if n in uses]
+        if len(uses) != 1 or len(later) != 1 or not isinstance(later[0].ctx, ast.Load):
+            return None
+        if _replace(new.tree, later[0], stmt.value) is False:
+            return None
+        del body[pos]
+        _fill(body)
+        return new
+
+    return build
+
+
+_FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "arange", "randperm", "eye", "linspace"}
+_FLOAT_DTYPES = {"float64", "double", "float16", "half", "bfloat16"}
+
+
+@reduction_pass("shrink-tensors")
+def shrink_tensors(prog: Program) -> Iterator[Edit]:
+    """Shrink tensor factory sizes (drop a dimension, a size to 1 or 2) and float dtypes to float32."""
+    for i, node in _indexed(prog.tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _FACTORIES:
+            sizes = [k for k, a in enumerate(node.args) if isinstance(a, ast.Constant) and type(a.value) is int]
+            if len(sizes) > 1:
+                for k in sizes:
+                    yield _edit_at(prog, i, lambda tree, n, k=k: n.args.pop(k) and None)
+            for k in sizes:
+                if node.args[k].value > 2:
+                    yield _edit_at(prog, i, lambda tree, n, k=k: _set_const(n.args[k], 2))
+                if node.args[k].value > 1:
+                    yield _edit_at(prog, i, lambda tree, n, k=k: _set_const(n.args[k], 1))
+        elif isinstance(node, ast.Attribute) and node.attr in _FLOAT_DTYPES and _is_torch_ref(node.value):
+            yield _edit_at(prog, i, lambda tree, n: setattr(n, "attr", "float32"))
+
+
+def _set_const(node: ast.Constant, value: int) -> None:
+    node.value = value
+
+
+_RESERVED = set(dir(builtins)) | set(keyword.kwlist) | {"torch", "types", "self", "cls"} | set(REQUIRED_NAMES)
+
+
+@reduction_pass("rename")
+def rename(prog: Program) -> Iterator[Edit]:
+    """Rename functions, classes, parameters and variables to short names (all at once, else one at a time)."""
+    defined: list[str] = []
+    for node in iter_nodes(prog.tree):
+        for name in _binds(node):
+            if name not in defined:
+                defined.append(name)
+    present = {n.id for n in iter_nodes(prog.tree) if isinstance(n, ast.Name)} | set(defined)
+    present |= {n.attr for n in iter_nodes(prog.tree) if isinstance(n, ast.Attribute)}
+    pool = (c for c in _short_names() if c not in present and c not in _RESERVED)
+    todo = [n for n in defined if len(n) > 2 and n not in _RESERVED and not n.startswith("__") and n != "WANTS_GRAD"]
+    # A leading underscore stays: the oracle observes only globals without one.
+    mapping = {old: ("_" if old.startswith("_") else "") + next(pool) for old in todo}
+    if not mapping:
+        return
+    yield lambda: _renamed(prog, mapping)
+    if len(mapping) > 1:
+        for old, new in mapping.items():
+            yield lambda m={old: new}: _renamed(prog, m)
+
+
+def _short_names() -> Iterator[str]:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    yield from letters
+    for n in range(1, 100):
+        yield from (c + str(n) for c in letters)
+
+
+def _binds(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [node.name]
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+        return [node.id]
+    return []
+
+
+def _renamed(prog: Program, mapping: dict[str, str]) -> Program:
+    new = prog.copy()
+    for node in iter_nodes(new.tree):
+        if isinstance(node, ast.Name) and node.id in mapping:
+            node.id = mapping[node.id]
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name in mapping:
+            node.name = mapping[node.name]
+        elif isinstance(node, ast.arg) and node.arg in mapping:
+            node.arg = mapping[node.arg]
+        elif isinstance(node, ast.keyword) and node.arg in mapping:
+            node.arg = mapping[node.arg]
+        elif isinstance(node, ast.Attribute) and node.attr in mapping:
+            node.attr = mapping[node.attr]
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            node.names = [mapping.get(n, n) for n in node.names]
+    return new
