@@ -194,7 +194,7 @@ def loops(x):
         acc = acc + i * a * b
     for v in x:
         acc = acc + v
-    for key, val in {"a": 1, "b": 2}.items():
+    for _key, val in {"a": 1, "b": 2}.items():
         acc = acc + val
     n = 0 or 5
     m = 3 and 0

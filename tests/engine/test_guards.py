@@ -1,0 +1,151 @@
+"""Guards, recompiles, the recompile limit, and the ways the engine falls back to eager."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+import torch
+
+import engine
+
+from .helpers import check, same, t
+
+gb = torch._dynamo.graph_break
+OFFSET = 1
+
+
+def helper(x):
+    return x + 1
+
+
+def uses_globals(x):
+    x = helper(x) * OFFSET
+    gb()
+    return x + OFFSET
+
+
+def test_tensor_guards_recompile():
+    c = engine.compile(uses_globals)
+    for x in (t(3), t(3, seed=1), t(4), t(3).double(), t(2, 2), t(3, requires_grad=True)):
+        same(c(x), uses_globals(x))
+    s = c.stats()
+    # same metadata reuses the trace; each new shape/dtype/requires_grad misses at the entry (a recompile)
+    # and grows a new branch of the trace tree (both segments traced and compiled again)
+    assert s["recompiles"] == 4
+    assert s["graphs"] == 2 * 5
+
+
+def test_global_value_and_identity_guards():
+    global OFFSET, helper
+    c = engine.compile(uses_globals)
+    x = t(3)
+    same(c(x), uses_globals(x))
+    old_offset, old_helper = OFFSET, helper
+    try:
+        OFFSET = 5
+        same(c(x), uses_globals(x))
+
+        def helper(x):  # noqa: F811  (rebinding a global function must be seen)
+            return x - 100
+
+        same(c(x), uses_globals(x))
+    finally:
+        OFFSET, helper = old_offset, old_helper
+    assert c.stats()["recompiles"] >= 2
+
+
+def test_recompile_limit_falls_back_to_eager():
+    def fn(x, n):
+        return x + n
+
+    c = engine.compile(fn)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        for n in range(12):
+            same(c(t(3), n), fn(t(3), n))
+    assert any("recompile limit" in str(m.message) for m in w)
+    assert c.stats()["recompiles"] == 7
+
+
+def test_generator_function_runs_eagerly():
+    def gen(x):
+        yield x + 1
+
+    c = engine.compile(gen)
+    same(list(c(t(3))), list(gen(t(3))))
+
+
+def test_generator_called_inside_is_a_break():
+    def gen(x):
+        for i in range(3):
+            yield x * i
+
+    def fn(x):
+        acc = x
+        for v in gen(x):
+            acc = acc + v
+        return acc
+
+    check(fn, lambda: (t(3),))
+
+
+def test_fullgraph():
+    c = engine.compile(lambda x: x * 2 + 1, fullgraph=True)
+    same(c(t(3)), t(3) * 2 + 1)
+    c = engine.compile(uses_globals, fullgraph=True)
+    with pytest.raises(engine.EngineError):
+        c(t(3))
+
+
+def test_break_records_are_structured():
+    def fn(x):
+        print(end="")
+        return x.sum().item()
+
+    e = engine.explain(fn)(t(3))
+    ids = [b.gb_id for b in e.breaks]
+    assert ids == ["print", "tensor-method"]
+    assert all(b.where.startswith(__file__) and b.depth == 0 and b.reason for b in e.breaks)
+
+
+def test_exceptions_match_eager():
+    def fn(x, k):
+        d = {"a": x}
+        x = x + 1
+        gb()
+        return d[k] + x
+
+    check(fn, lambda: (t(3), "a"))
+    check(fn, lambda: (t(3), "b"))
+
+
+def test_user_objects_and_side_effects():
+    class Counter:
+        def __init__(self):
+            self.n = 0
+
+        def bump(self, v):
+            self.n = self.n + 1
+            return v * self.n
+
+    counter = Counter()
+    log = []
+
+    def fn(x):
+        y = counter.bump(x)
+        log.append(counter.n)
+        gb()
+        z = counter.bump(y)
+        log.append(counter.n)
+        return z, counter.n
+
+    c = engine.compile(fn)
+    x = t(3)
+    out1, out2 = c(x), c(x)
+    counter.n = 0
+    log_c = list(log)
+    log.clear()
+    ref1, ref2 = fn(x), fn(x)
+    same((out1, out2), (ref1, ref2))
+    assert log_c == log
