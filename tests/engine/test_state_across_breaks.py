@@ -1,0 +1,147 @@
+"""State that lives across a break: containers, cells, iterators, exceptions and with-blocks of upper frames."""
+
+from __future__ import annotations
+
+import torch
+
+from .helpers import check, t
+
+gb = torch._dynamo.graph_break
+
+
+def x1():
+    return (t(3),)
+
+
+def containers_across_break(x):
+    lst = [x, 1]
+    d = {"a": x, "n": 2}
+    gb()
+    lst.append(x * 2)
+    d["b"] = lst[-1] + d["n"]
+    lst[0] = lst[0] - 1
+    gb()
+    total = sum(v for v in lst[:1]) + d["b"]
+    return lst, d, total, len(lst), d.get("zz", 7)
+
+
+def iterator_across_break(x):
+    acc = x
+    it = iter([1, 2, 3, 4])
+    first = next(it)
+    for v in it:
+        gb()
+        acc = acc * v
+    for i, v in enumerate([x, x + 1]):
+        gb()
+        acc = acc + v * i
+    return acc, first
+
+
+def cells_across_break(x):
+    state = {"calls": 0}
+    total = x
+
+    def step(v):
+        nonlocal total
+        state["calls"] += 1
+        gb()
+        total = total + v
+        return total
+
+    step(x)
+    step(x * 2)
+    return total, state
+
+
+def raiser(x):
+    x = x + 1
+    gb()
+    raise ValueError("bad")
+
+
+def exception_through_frames(x):
+    try:
+        with torch.no_grad():
+            y = raiser(x)
+    except ValueError as e:
+        y = x * 10
+        msg = e.args[0]
+    return y, msg, torch.is_grad_enabled()
+
+
+def exception_escapes_with(x):
+    with torch.no_grad():
+        raiser(x)
+
+
+def loop_in_with(x):
+    out = []
+    with torch.no_grad():
+        for i in range(3):
+            gb()
+            out.append(x * i)
+    return out, [o.requires_grad for o in out]
+
+
+def mutate_input_list(lst, x):
+    lst.append(x + 1)
+    gb()
+    lst[0] = lst[0] * 2
+    lst.pop()
+    return len(lst)
+
+
+def inplace_input(x):
+    x.add_(1)
+    gb()
+    x.mul_(2)
+    return x.sum()
+
+
+def early_return(x, flag):
+    if flag:
+        gb()
+        return x + 1
+    for i in range(5):
+        if i == 2:
+            gb()
+            return x * i
+    return x
+
+
+def test_containers_across_break():
+    check(containers_across_break, x1)
+
+
+def test_iterator_across_break():
+    check(iterator_across_break, x1)
+
+
+def test_cells_across_break():
+    check(cells_across_break, x1)
+
+
+def test_exception_through_frames():
+    check(exception_through_frames, lambda: (t(3, requires_grad=True),))
+
+
+def test_exception_escapes_with():
+    check(exception_escapes_with, lambda: (t(3, requires_grad=True),))
+
+
+def test_loop_in_with():
+    check(loop_in_with, lambda: (t(3, requires_grad=True),))
+
+
+def test_mutate_input_list():
+    check(mutate_input_list, lambda: ([t(2), 5], t(2)))
+
+
+def test_inplace_input():
+    check(inplace_input, x1)
+
+
+def test_early_return():
+    check(early_return, lambda: (t(3), True))
+    check(early_return, lambda: (t(3), False))
