@@ -1,0 +1,22 @@
+"""Every fault-injection backend is caught, with its verdict kind, within 100 generated programs."""
+
+import pytest
+
+import oracle
+from fuzz.selftest import programs_to_detection
+from oracle._faults import FAULTS
+
+
+@pytest.fixture(scope="module")
+def fast_runner():
+    # A short timeout: the hang fault costs one timeout per program it hangs on.
+    with oracle.Runner(workers=1, timeout=15.0) as r:
+        yield r
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_fault_is_detected_with_its_verdict_kind_within_100_programs(fast_runner, fault):
+    count, verdict = programs_to_detection(fast_runner, f"fault:{fault}", seed=0, limit=100)
+    assert count is not None, f"fault:{fault} not detected in 100 programs"
+    assert verdict.kind == FAULTS[fault][1], verdict
