@@ -10,7 +10,10 @@ first seen, and a ``status``:
 - ``REGRESSION``: was FIXED (or is a regression case) and fails again.
 
 ``Corpus.check`` re-runs files and moves statuses along those lines; a file that now fails differently keeps
-its status and records the new signature in ``last_signature`` (reported as "changed"). The pytest plugin
+its status and records the new signature in ``last_signature`` (reported as "changed"). Checking on a target
+of another kind (a torch bug on the engine) reports the verdict but moves no status: the status belongs to the
+compiler the bug was found in, under any version or options (``torch:python=/newer/venv/bin/python`` does
+move it). The pytest plugin
 marks open bugs ``xfail(strict=True)``, so a fix turns CI red until the manifest says FIXED.
 """
 
@@ -190,8 +193,11 @@ class Corpus:
                 continue
             observed, detail = check(path.read_text(), spec)
             status, changed = next_status(entry, observed)
+            if _kind(spec) != _kind(entry.target):
+                # Another compiler (a torch bug checked on the engine): report, but the bug's status stays.
+                status, changed = entry.status, False
             outcomes.append(CheckOutcome(entry.file, spec, observed, entry.status, status, changed, detail))
-            if update:
+            if update and _kind(spec) == _kind(entry.target):
                 entry.status = status
                 entry.last_checked, entry.last_target = _today(), spec
                 entry.last_signature, entry.last_torch = observed, version

@@ -140,3 +140,20 @@ def test_add_deduplicates_by_normalized_shape(tmp_path):
     assert added and not added_again and added_other and again is first and other is not first
     store.save()
     assert set(Corpus(tmp_path).entries) == {first.file, other.file}
+
+
+def test_check_on_another_compiler_reports_but_moves_no_status(tmp_path):
+    store = Corpus(tmp_path)
+    store.add(FAILING, "torch", "crash:X@y", name="bug.py", status="KNOWN", torch_version="2.13.0")
+    seen = []
+
+    def fake(source: str, target: str):
+        seen.append(target)
+        return "ok", ""
+
+    (engine,) = store.check(fake, target="engine")
+    assert (engine.signature, engine.old_status, engine.new_status) == ("ok", "KNOWN", "KNOWN")
+    assert store.entries["bug.py"].last_checked == ""
+    (newer,) = store.check(fake, target="torch:backend=aot_eager")  # same compiler, other options: it moves
+    assert (newer.new_status, store.entries["bug.py"].status) == ("FIXED", "FIXED")
+    assert seen == ["engine", "torch:backend=aot_eager"]
