@@ -108,7 +108,7 @@ def build(target: dict, module: types.ModuleType):
             }
 
         return torch.compile(entry, backend=backend), context, stats
-    if kind == "engine":
+    if kind in ("engine", "engine-classic"):
         engine = importlib.import_module("engine")
         engine.reset()
         compiled = engine.compile(entry, backend=options.get("backend", "eager"),
