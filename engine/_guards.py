@@ -164,4 +164,5 @@ class Guards:
         self.add(f"_grad_enabled() is {enabled!r}")
 
 
-GUARD_GLOBALS = {"_tmeta": tensor_meta, "_MISSING": MISSING, "_grad_enabled": torch.is_grad_enabled}
+GUARD_GLOBALS = {"_tmeta": tensor_meta, "_MISSING": MISSING, "_grad_enabled": torch.is_grad_enabled,
+                 "_inference_mode": torch.is_inference_mode_enabled}

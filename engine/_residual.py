@@ -31,6 +31,7 @@ from ._vm._values import (
     LazyVar,
     ListVar,
     MethodVar,
+    NewObjVar,
     ObjVar,
     SliceVar,
     TensorVar,
@@ -41,6 +42,10 @@ from ._vm._values import (
 def _dict_replace(d, new):
     d.clear()
     d.update(new)
+
+
+def _new_object(cls):
+    return object.__new__(cls)
 
 
 def _cell_empty(c):
@@ -57,6 +62,7 @@ RUNTIME_GLOBALS.update({
     "_GradModeExit": R.GradModeExit, "_GradCtx": R.GradCtx, "_new_cell": R.new_cell,
     "_make_function": R.make_function, "_set_grad": R.set_grad, "_MethodType": types.MethodType,
     "_dict_replace": _dict_replace, "_cell_empty": _cell_empty, "_FunctionType": types.FunctionType,
+    "_new_object": _new_object,
 })
 
 
@@ -158,6 +164,11 @@ class Emitter:
                 if v.annotations is not None:
                     self.body.append(f"{e}.__annotations__ = dict(zip({self.expr(v.annotations)}[0::2], "
                                      f"{self.expr(v.annotations)}[1::2]))")
+        elif t is NewObjVar:
+            e = self.memo[key] = self.temp("obj")
+            self.body.append(f"{e} = _new_object({self.ns.const(v.cls, 'T')})")
+            for name, x in v.attrs.items():
+                self.body.append(f"{e}.__dict__[{name!r}] = {self.expr(x)}")
         elif t is SliceVar:
             e = f"slice({self.expr(v.start)}, {self.expr(v.stop)}, {self.expr(v.step)})"
         elif t is MethodVar:
@@ -226,12 +237,16 @@ def snapshot(vm, em, env_exprs):
                 continue
             locs.append((k, len(env_exprs)))
             env_exprs.append(em.expr(v))
+        ret = -1
+        if f.ret_override is not None:
+            ret = len(env_exprs)
+            env_exprs.append(em.expr(f.ret_override))
         st = []
         for v in f.stack:
             st.append(len(env_exprs))
             env_exprs.append(em.expr(v))
         shapes.append(FrameShape(f.info, f.fglobals, f.builtins, f.ip, tuple(locs), tuple(st), None,
-                                 f.exit_grad, f.call_index, f.call_no, f.name))
+                                 f.exit_grad, f.call_index, f.call_no, f.name, ret))
     return shapes
 
 

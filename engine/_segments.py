@@ -252,7 +252,8 @@ def _start_continuation(vm, bp, env):
             loc[li] = LazyVar(ei)
         st = [LazyVar(ei) for ei in sh.stack]
         frames.append(Frame(sh.info, sh.fglobals, sh.builtins, loc, st, sh.ip, None, sh.exit_grad,
-                            sh.call_index, sh.call_no, sh.name))
+                            sh.call_index, sh.call_no, sh.name,
+                            LazyVar(sh.ret_override) if sh.ret_override >= 0 else None))
     vm.frames = frames
     vm.cur_exc = LazyVar(0)
     base = _base_len(bp)
@@ -295,7 +296,7 @@ def _start_continuation(vm, bp, env):
 def _base_len(bp):
     n = 1
     for sh in bp.shapes:
-        n += len(sh.locals) + len(sh.stack)
+        n += len(sh.locals) + len(sh.stack) + (sh.ret_override >= 0)
     return n
 
 

@@ -15,6 +15,7 @@ from ._values import (
     DictVar,
     FuncVar,
     ListVar,
+    NewObjVar,
     ObjVar,
     TensorVar,
     TupleVar,
@@ -96,7 +97,7 @@ def is_same(vm, a, b):
         return a.real is not None and a.real is b.real
     if ta is not tb and {ta, tb} <= {TensorVar, ConstVar, ListVar, DictVar, TupleVar, FuncVar}:
         return False
-    if a is NULL or b is NULL:
+    if a is NULL or b is NULL or ta is NewObjVar or tb is NewObjVar:
         return False
     return None
 
@@ -136,6 +137,8 @@ def truth(vm, v):
         tp = type(v.obj)
         if not hasattr(tp, "__bool__") and not hasattr(tp, "__len__"):
             return True
+    if t is NewObjVar and not hasattr(v.cls, "__bool__") and not hasattr(v.cls, "__len__"):
+        return True
     if t is TensorVar:
         raise Unsupported("data-dependent-branch", "branching on a tensor's value",
                           "use torch.where or move the branch out of the compiled code")

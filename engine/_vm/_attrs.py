@@ -11,6 +11,7 @@ from .._errors import Unsupported
 from .._guards import AttrSrc, ConstSrc
 from ._graph_ops import graph_fn
 from ._methods import dict_view, key_of, list_items, set_item
+from ._objects import user_function
 from ._torchops import TENSOR_ATTRS_CONST, TENSOR_ATTRS_GRAPH, is_tensor_method
 from ._values import (
     BoundMethodVar,
@@ -19,6 +20,7 @@ from ._values import (
     FuncVar,
     ListVar,
     MethodVar,
+    NewObjVar,
     ObjVar,
     SliceVar,
     TensorVar,
@@ -89,6 +91,8 @@ def load_attr(vm, v, name):
         return v.self_var if name == "__self__" else v.func
     if t is ObjVar:
         return _obj_attr(vm, v, name)
+    if t is NewObjVar:
+        return _new_obj_attr(vm, v, name)
     raise Unsupported("attr", f"attribute {name} of a {t.__name__}", "it runs eagerly")
 
 
@@ -123,13 +127,24 @@ def _obj_attr(vm, v, name):
         raise Unsupported("custom-getattr", f"{tp.__name__} customizes attribute access", "")
     cls_attr = _class_lookup(tp, name)
     if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
-        raise Unsupported("descriptor", f"{tp.__name__}.{name} is a property/descriptor", "")
+        return _instance_class_attr(vm, v, tp, name, cls_attr)
     d = getattr(obj, "__dict__", None)
     src = _src(v)
     if d is not None and name in d:
         return wrap(vm, d[name], AttrSrc(src, name))
     if d is not None:
         vm.guards.add(f"{name!r} not in {src.expr(vm.ns)}.__dict__")
+    return _instance_class_attr(vm, v, tp, name, cls_attr)
+
+
+def _instance_class_attr(vm, v, tp, name, cls_attr):
+    """An attribute found on the class of an instance (not in its __dict__)."""
+    if isinstance(cls_attr, property) and user_function(cls_attr.fget):
+        from ._calls import call
+
+        return call(vm, wrap_fixed(vm, cls_attr.fget), [v], {})
+    if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
+        raise Unsupported("descriptor", f"{tp.__name__}.{name} is a property/descriptor", "")
     if isinstance(cls_attr, types.FunctionType):
         return BoundMethodVar(v, wrap_fixed(vm, cls_attr))
     if isinstance(cls_attr, staticmethod):
@@ -141,11 +156,28 @@ def _obj_attr(vm, v, name):
     raise Unsupported("attr", f"{tp.__name__}.{name}", "it runs eagerly")
 
 
+def _new_obj_attr(vm, v, name):
+    cls_attr = _class_lookup(v.cls, name)
+    if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
+        return _instance_class_attr(vm, v, v.cls, name, cls_attr)
+    if name in v.attrs:
+        return v.attrs[name]
+    if name == "__class__":
+        return ObjVar(v.cls, None)
+    return _instance_class_attr(vm, v, v.cls, name, cls_attr)
+
+
 def _custom_meta(cls):
     return type(cls) is not type
 
 
 def store_attr(vm, obj, name, val):
+    if type(obj) is NewObjVar:
+        cls_attr = _class_lookup(obj.cls, name)
+        if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
+            raise Unsupported("store-attr", f"{obj.cls.__name__}.{name} is a descriptor", "")
+        obj.attrs[name] = val
+        return
     if type(obj) is not ObjVar:
         raise Unsupported("store-attr", f"setting an attribute of a {type(obj).__name__}", "")
     real = obj.obj

@@ -19,6 +19,7 @@ from ._values import (
     IterVar,
     ListVar,
     MethodVar,
+    NewObjVar,
     ObjVar,
     TensorVar,
     TupleVar,
@@ -47,6 +48,8 @@ def python_type(vm, v):
         return type(lambda: 0)
     if t is ObjVar:
         return type(v.obj)
+    if t is NewObjVar:
+        return v.cls
     if t is BoundMethodVar:
         return types.MethodType
     if t is CellVar:

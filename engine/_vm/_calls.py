@@ -8,7 +8,7 @@ import types
 import torch
 
 from .._errors import Unsupported
-from .._guards import AttrSrc, ItemSrc
+from .._guards import AttrSrc, ConstSrc, ItemSrc
 from . import _version as V
 from ._code import code_info
 from ._torchops import GRAPH_BREAK_FNS, is_disabled, is_graph_op, is_tensor_method, skip_inline
@@ -213,6 +213,8 @@ def dict_items(vm, v):
 
 def _call_object(vm, fv, args, kwargs):
     obj = fv.obj
+    if fv.src is not None and not isinstance(fv.src, ConstSrc):
+        vm.guards.identity(fv.src, obj)  # what the call does is decided by which object it is
     if is_graph_op(obj):
         return vm.op("call_function", obj, args, kwargs, vm.grad, getattr(obj, "__name__", "op"))
     if obj in GRAPH_BREAK_FNS:
@@ -233,6 +235,14 @@ def _call_object(vm, fv, args, kwargs):
     if obj is torch._C._set_grad_enabled and len(args) == 1 and type(args[0]) is ConstVar:
         vm.set_grad(bool(args[0].value))
         return ConstVar(None)
+    if obj is torch.is_inference_mode_enabled and not args and not kwargs:
+        vm.guards.add("_inference_mode() is " + repr(torch.is_inference_mode_enabled()))
+        return ConstVar(torch.is_inference_mode_enabled())
+    if isinstance(obj, type):
+        from ._objects import is_plain_class, new_object
+
+        if is_plain_class(obj):
+            return new_object(vm, obj, args, kwargs)
     if isinstance(obj, (types.BuiltinFunctionType, type)):
         from ._builtins import call_builtin
 

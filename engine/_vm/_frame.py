@@ -18,6 +18,7 @@ class Frame:
     call_index: int = -1  # index of the instruction that called the frame above this one
     call_no: int = 0  # sequence number of the inlined call that created this frame (0: the root frame)
     name: str = ""
+    ret_override: object = None  # a constructor's frame returns the new object, not __init__'s None
 
 
 @dataclass(slots=True, eq=False)
@@ -35,3 +36,4 @@ class FrameShape:
     call_index: int
     call_no: int
     name: str
+    ret_override: int = -1  # env index of the object a constructor frame returns

@@ -189,6 +189,8 @@ class VM:
         f = frames.pop()
         if f.exit_grad is not None:
             self.set_grad(f.exit_grad)
+        if f.ret_override is not None:
+            value = f.ret_override
         if not frames:
             return Ending("return", value=value)
         caller = frames[-1]

@@ -128,10 +128,19 @@ def _format_value(vm, frame, ins):
 def _list_append(vm, frame, ins):
     lst = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
-    if type(lst) is not ListVar or lst.real is not None:
-        raise Unsupported("list-append", "LIST_APPEND on a real list", "",
+    if type(lst) is not ListVar:
+        raise Unsupported("list-append", "LIST_APPEND on an unknown value", "",
                           EagerSpec(_append_at(ins.arg), ins.arg + 1, npop=1, resume="none"))
-    lst.items.append(v)
+    if lst.real is None:
+        lst.items.append(v)
+    else:  # a comprehension's list made real by a break inside the comprehension
+        from ._methods import call_method
+
+        try:
+            call_method(vm, lst, "append", [v], {})
+        except Unsupported as u:
+            u.eager = EagerSpec(_append_at(ins.arg), ins.arg + 1, npop=1, resume="none")
+            raise
     frame.stack.pop()
     frame.ip += 1
 
@@ -219,6 +228,8 @@ def _dict_update(vm, frame, ins):
         if type(d) is not DictVar or d.real is not None or type(v) is not DictVar:
             raise Unsupported("dict-update", "DICT_UPDATE on unknown dicts", "")
         other = dict_view(vm, v) if v.real is not None else v.items
+        if not all(type(k) is str for k in other) and ins.opname == "DICT_MERGE":
+            raise Unsupported("dict-merge", "non-string keyword names", "")
         if ins.opname == "DICT_MERGE" and any(k in d.items for k in other):
             raise Unsupported("dict-merge", "duplicate keyword argument", "")
     except Unsupported as u:

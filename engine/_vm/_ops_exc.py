@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import types
+
 from .._errors import Unsupported
 from .._guards import AttrSrc
 from ._calls import Inline, call
+from ._objects import enter_user_ctx
 from ._opcodes import EagerSpec, handles
-from ._values import ConstVar, GradCtxVar, GradExitVar, ObjVar, TupleVar
+from ._values import ConstVar, GradCtxVar, GradExitVar, NewObjVar, ObjVar, TupleVar
 
 
 def _before_with(ctx):
@@ -31,8 +34,25 @@ def _before_with_h(vm, frame, ins):
         frame.stack.append(ConstVar(None))
         frame.ip += 1
         return
-    raise Unsupported("with", f"with-block over a {type(ctx).__name__}", "the context manager is entered eagerly",
-                      EagerSpec(_before_with, 1, resume="pushn", label="enter"))
+    try:
+        if type(ctx) is NewObjVar:
+            exit_, res = enter_user_ctx(vm, ctx, ctx.cls)
+        elif type(ctx) is ObjVar and not isinstance(ctx.obj, (type, types.ModuleType)) and \
+                type(ctx.obj).__getattribute__ is object.__getattribute__:
+            exit_, res = enter_user_ctx(vm, ctx, type(ctx.obj))
+        else:
+            raise Unsupported("with", f"with-block over a {type(ctx).__name__}",
+                              "the context manager is entered eagerly")
+    except Unsupported as u:
+        u.eager = EagerSpec(_before_with, 1, resume="pushn", label="enter")
+        raise
+    frame.stack[-1] = exit_
+    frame.ip += 1
+    if isinstance(res, Inline):
+        frame.call_index = frame.ip - 1
+        vm.frames.append(res.frame)
+    else:
+        frame.stack.append(res)
 
 
 def _with_except_start(exit_, lasti, prev, exc):

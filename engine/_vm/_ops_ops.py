@@ -8,6 +8,7 @@ from .._errors import Unsupported
 from . import _version as V
 from ._arith import binary, compare, contains, is_same, unary
 from ._attrs import get_item, load_attr, store_attr, store_item
+from ._calls import Inline
 from ._opcodes import EagerSpec, handles
 from ._values import NULL, ConstVar
 
@@ -106,8 +107,18 @@ def _load_attr(vm, frame, ins):
         r = load_attr(vm, v, ins.argval)
     except Unsupported as u:
         raise _eager(u, EagerSpec(_getattr_adapter(ins.argval), 1, label="getattr")) from None
+    if isinstance(r, Inline):  # a property getter runs as a frame; its result replaces the object
+        frame.stack.pop()
+        _push_frame(vm, frame, r)
+        return
     frame.stack[-1] = r
     frame.ip += 1
+
+
+def _push_frame(vm, frame, inline):
+    frame.ip += 1
+    frame.call_index = frame.ip - 1
+    vm.frames.append(inline.frame)
 
 
 def _method_adapter(name):
@@ -124,6 +135,10 @@ def _load_method(vm, frame, ins):
         r = load_attr(vm, v, ins.argval)
     except Unsupported as u:
         raise _eager(u, EagerSpec(_method_adapter(ins.argval), 1, resume="pushn", label="getattr")) from None
+    if isinstance(r, Inline):
+        frame.stack[-1] = NULL
+        _push_frame(vm, frame, r)
+        return
     frame.stack[-1] = NULL
     frame.stack.append(r)
     frame.ip += 1

@@ -206,3 +206,13 @@ class DictViewVar(Var):
     def __init__(self, dict_var, kind):
         self.dict_var = dict_var
         self.kind = kind
+
+
+class NewObjVar(Var):
+    """An instance of a plain user class created by traced code; rebuilt with cls.__new__ + __dict__."""
+
+    __slots__ = ("cls", "attrs")
+
+    def __init__(self, cls):
+        self.cls = cls
+        self.attrs = {}

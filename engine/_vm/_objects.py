@@ -1,0 +1,71 @@
+"""Instances of plain user classes created while tracing, and user-defined context managers."""
+
+from __future__ import annotations
+
+import types
+
+import torch
+
+from .._errors import Unsupported
+from ._torchops import skip_inline
+from ._values import BoundMethodVar, NewObjVar
+
+_HEAPTYPE = 1 << 9
+_ABSENT = object()
+
+
+def class_lookup(t, name):
+    for k in t.__mro__:
+        if name in k.__dict__:
+            return k.__dict__[name]
+    return _ABSENT
+
+
+def is_plain_class(cls):
+    """Instances can be modeled as a class plus an attribute dict: no metaclass, __new__, __slots__,
+    custom attribute hooks, builtin bases (other than object), exceptions, modules or tensors."""
+    if type(cls) is not type or cls.__new__ is not object.__new__:
+        return False
+    if issubclass(cls, (BaseException, torch.nn.Module, torch.Tensor)):
+        return False
+    for k in cls.__mro__[:-1]:
+        if not k.__flags__ & _HEAPTYPE or "__slots__" in k.__dict__:
+            return False
+    return (cls.__setattr__ is object.__setattr__ and cls.__getattribute__ is object.__getattribute__
+            and not hasattr(cls, "__getattr__") and cls.__init_subclass__ is object.__init_subclass__)
+
+
+def user_function(x):
+    return isinstance(x, types.FunctionType) and not skip_inline(x.__code__)
+
+
+def new_object(vm, cls, args, kwargs):
+    """`cls(*args)`: a NewObjVar, with __init__ traced as a frame that returns the object."""
+    from ._calls import Inline, call
+    from ._wrap import wrap_fixed
+
+    init = class_lookup(cls, "__init__")
+    obj = NewObjVar(cls)
+    if init is object.__init__:
+        if args or kwargs:
+            raise Unsupported("new-object", f"{cls.__name__}() takes no arguments", "")
+        return obj
+    if not user_function(init):
+        raise Unsupported("new-object", f"{cls.__name__}.__init__ is not a user function", "")
+    res = call(vm, wrap_fixed(vm, init), [obj, *args], kwargs)
+    if isinstance(res, Inline):
+        res.frame.ret_override = obj
+        return res
+    return obj
+
+
+def enter_user_ctx(vm, ctx, tp):
+    """BEFORE_WITH on a user context manager: (exit bound method, result-or-Inline of __enter__)."""
+    from ._calls import call
+    from ._wrap import wrap_fixed
+
+    enter, exit_ = class_lookup(tp, "__enter__"), class_lookup(tp, "__exit__")
+    if not (user_function(enter) and user_function(exit_)):
+        raise Unsupported("with", f"with-block over a {tp.__name__}", "the context manager is entered eagerly")
+    exit_var = BoundMethodVar(ctx, wrap_fixed(vm, exit_))
+    return exit_var, call(vm, BoundMethodVar(ctx, wrap_fixed(vm, enter)), [], {})
