@@ -32,7 +32,7 @@ def is_plain_class(cls):
         if not k.__flags__ & _HEAPTYPE or "__slots__" in k.__dict__:
             return False
     return (cls.__setattr__ is object.__setattr__ and cls.__getattribute__ is object.__getattribute__
-            and not hasattr(cls, "__getattr__") and cls.__init_subclass__ is object.__init_subclass__)
+            and not hasattr(cls, "__getattr__"))
 
 
 def user_function(x):
