@@ -145,15 +145,21 @@ class GenerationConfig:
             raise ValueError(f"unknown feature(s) {sorted(unknown)}; `ngb-fuzz features` lists them")
         if not 1 <= self.max_depth <= 1000:
             raise ValueError("max_depth must be in 1..1000")
+        if any(float(w) < 0 for w in self.weights.values()):
+            raise ValueError("weights must be >= 0")
+
+        resolved = {}
+        for f in CATALOG:
+            if f.name in self.weights:
+                resolved[f.name] = float(self.weights[f.name])
+            elif f.family in self.weights:
+                resolved[f.name] = f.weight * float(self.weights[f.family])
+            else:
+                resolved[f.name] = f.weight
+        object.__setattr__(self, "_resolved", resolved)
 
     def weight(self, name: str) -> float:
-        if name in self.weights:
-            return float(self.weights[name])
-        family = name.split(".", 1)[0]
-        base = _BY_NAME[name].weight
-        if family in self.weights:
-            return base * float(self.weights[family])
-        return base
+        return self._resolved[name]
 
     def key(self) -> tuple:
         """A hashable, order-independent identity (for caching strategies per config)."""

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
 
 from fuzz import ir
-from fuzz._conjecture import draw_seeded
+from fuzz._conjecture import draw_seeded, replay
 from fuzz.features import GenerationConfig, extract
 from fuzz.render import render
 
-__all__ = ["GeneratedProgram", "generate_program", "program_seed"]
+__all__ = ["GeneratedProgram", "generate_program", "program_seed", "replay_program"]
 
 
 @dataclass(frozen=True)
@@ -21,6 +20,7 @@ class GeneratedProgram:
     ir: ir.Program
     seed: int = 0
     index: int = 0
+    choices: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
 
 def program_seed(seed: int, index: int) -> int:
@@ -29,16 +29,19 @@ def program_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest, "little")
 
 
-@lru_cache(maxsize=64)
-def _strategy(key: tuple):
+def generate_program(seed: int, index: int, config: GenerationConfig | None = None) -> GeneratedProgram:
+    from fuzz.strategies._programs import _programs_impl
+
+    config = config or GenerationConfig()
+    program, choices = draw_seeded(_programs_impl, program_seed(seed, index), config)
+    features = extract(program)
+    source = render(program, found_by=f"ngb-fuzz run --seed {seed} (program {index})", features=features)
+    return GeneratedProgram(source=source, features=features, ir=program, seed=seed, index=index, choices=choices)
+
+
+def replay_program(choices, config: GenerationConfig | None = None) -> ir.Program:
+    """The IR that ``programs(config)`` draws from a recorded choice sequence (e.g. ``GeneratedProgram.choices``,
+    or a shrunk version of it): the bridge from a generated program to Hypothesis's shrinker."""
     from fuzz.strategies import programs
 
-    weights, max_depth, max_functions = key
-    return programs(GenerationConfig(dict(weights), max_depth, max_functions))
-
-
-def generate_program(seed: int, index: int, config: GenerationConfig | None = None) -> GeneratedProgram:
-    config = config or GenerationConfig()
-    program = draw_seeded(_strategy(config.key()), program_seed(seed, index))
-    source = render(program, found_by=f"ngb-fuzz run --seed {seed} (program {index})")
-    return GeneratedProgram(source=source, features=extract(program), ir=program, seed=seed, index=index)
+    return replay(programs(config or GenerationConfig()), choices)

@@ -505,15 +505,20 @@ def _footer() -> str:
     return standalone_footer()
 
 
-def render(program: ir.Program, *, found_by: str | None = None) -> str:
-    """The full program file for ``program`` (header, preamble, functions, helper modules, inputs, footer)."""
-    from fuzz.features import extract
+def render(program: ir.Program, *, found_by: str | None = None, features: frozenset[str] | None = None) -> str:
+    """The full program file for ``program`` (header, preamble, functions, helper modules, inputs, footer).
 
+    ``features``: the program's tags when the caller has them already (else extracted here).
+    """
+    if features is None:
+        from fuzz.features import extract
+
+        features = extract(program)
     r = _Renderer(program)
     out = ["# ngb-fuzz program"]
     if found_by:
         out.append(f"# found-by: {found_by}")
-    out.append("# features: " + " ".join(sorted(extract(program))))
+    out.append("# features: " + " ".join(sorted(features)))
     out += _imports(program)
     out.append(PREAMBLE.strip("\n"))
     if program.wants_grad:

@@ -1,4 +1,4 @@
-"""Small drawing helpers shared by the construct strategies: cached integer strategies and weighted choice.
+"""Small drawing helpers shared by the construct strategies: bounded integers, uniform and weighted choice.
 
 Weighted choice draws one bounded integer and bisects cumulative integer weights, so the shrinker moves every
 choice toward the *first* option: list the simplest option first.
@@ -8,21 +8,14 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from functools import cache
+from functools import lru_cache
 from typing import TypeVar
-
-from hypothesis import strategies as st
 
 from fuzz._conjecture import draw_int
 
 T = TypeVar("T")
 
-__all__ = ["ints", "integer", "pick", "weighted", "chance"]
-
-
-@cache
-def ints(lo: int, hi: int) -> st.SearchStrategy[int]:
-    return st.integers(lo, hi)
+__all__ = ["integer", "pick", "weighted", "chance"]
 
 
 def integer(draw, lo: int, hi: int) -> int:
@@ -37,8 +30,16 @@ def pick(draw, values: Sequence[T]) -> T:
 
 def weighted(draw, options: Sequence[tuple[T, float]]) -> T:
     """Draw one of ``options`` (``(value, weight)`` pairs) with probability proportional to its weight."""
+    cumulative, values, total = _table(tuple(options))
+    if len(values) == 1:
+        return values[0]
+    return values[bisect_right(cumulative, draw_int(draw, 0, total - 1))]
+
+
+@lru_cache(maxsize=4096)
+def _table(options: tuple) -> tuple[tuple[int, ...], tuple, int]:
     cumulative: list[int] = []
-    values: list[T] = []
+    values: list = []
     total = 0
     for value, weight in options:
         w = int(round(weight * 100))
@@ -49,10 +50,7 @@ def weighted(draw, options: Sequence[tuple[T, float]]) -> T:
         values.append(value)
     if not values:
         raise ValueError("weighted(): every option has weight 0")
-    if len(values) == 1:
-        return values[0]
-    r = draw_int(draw, 0, total - 1)
-    return values[bisect_right(cumulative, r)]
+    return tuple(cumulative), tuple(values), total
 
 
 def chance(draw, p: float) -> bool:

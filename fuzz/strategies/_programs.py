@@ -28,6 +28,10 @@ _SIGS = (
     ("method", "call.method", 1.0), ("lambda", "call.lambda", 1.0), ("varargs", "call.varargs", 1.0),
     ("kwargs", "call.kwargs", 1.0),
 )
+# torch.set_grad_enabled(flag) switches grad mode when it is *constructed*: as a value or a decorator it would
+# leak grad mode out of the program (eager itself would be flaky), so it only appears in `with` statements.
+_NOT_AS_VALUE = ("set_grad_enabled_false", "set_grad_enabled_true")
+_NOT_AS_DECORATOR = _NOT_AS_VALUE + ("autocast",)
 _DECORABLE = frozenset({"plain", "cm_param", "recursive", "varargs", "kwargs", "lambda"})
 
 
@@ -70,7 +74,7 @@ def _callee_interface_impl(draw, body: Body, j: int) -> str:
     decorators: tuple[str, ...] = ()
     if sig in _DECORABLE:
         count = weighted(draw, [(0, 10.0), (1, gen.w("ctx.decorator")), (2, gen.w("ctx.nested_decorators"))])
-        decorators = tuple(ctx_kind(draw, body, exclude=("autocast",)) for _ in range(count))
+        decorators = tuple(ctx_kind(draw, body, exclude=_NOT_AS_DECORATOR) for _ in range(count))
     gen.decorators[j] = decorators
     return sig
 
@@ -79,17 +83,17 @@ def _call_site_impl(draw, body: Body, j: int) -> tuple:
     """The call of child ``j`` in an operand-stack context; draws ``j``'s interface first."""
     gen = body.gen
     sig = _callee_interface_impl(draw, body, j)
-    options = []
-    for context in _CONTEXTS:
-        if context == "comprehension" and (sig == "cm_param" or body.mult * 2 > MULT_LIMIT):
-            continue
-        options.append((context, gen.w("stack." + context)))
-    if sig == "plain":
-        options.append(("decorator", gen.w("ctx.decorator") * 0.6))
+    key = ("contexts", sig == "plain", sig == "cm_param" or body.mult * 2 > MULT_LIMIT)
+    options = gen.memo.get(key)
+    if options is None:
+        options = [(c, gen.w("stack." + c)) for c in _CONTEXTS if not (c == "comprehension" and key[2])]
+        if key[1]:
+            options.append(("decorator", gen.w("ctx.decorator") * 0.6))
+        options = gen.memo[key] = tuple(options)
     context = weighted(draw, options)
     cm = ""
     if sig == "cm_param" or context == "decorator":
-        cm = ctx_kind(draw, body, exclude=("autocast",) if context == "decorator" else ())
+        cm = ctx_kind(draw, body, exclude=_NOT_AS_DECORATOR if context == "decorator" else _NOT_AS_VALUE)
     mult = body.mult * (2 if context == "comprehension" else 1) * (3 if sig == "recursive" else 1)
     gen.mult[j] = mult
     gen.in_bound[j] = body.bound + 0.5
@@ -159,8 +163,8 @@ def _inputs_impl(draw, config: GenerationConfig) -> tuple[ir.Inputs, bool]:
     return record, wants_grad
 
 
-# Public construct strategies (the internal drawing calls the ``_impl`` functions directly: creating a strategy
-# object per statement costs more than drawing it; programs() still draws each function as one span).
+# Public construct strategies. Internal drawing calls the ``_impl`` functions directly: creating a strategy
+# object per statement costs more than drawing it, and fuzz._conjecture's fast path can only draw integers.
 call_structure = st.composite(_call_structure_impl)
 callee_interface = st.composite(_callee_interface_impl)
 call_site = st.composite(_call_site_impl)
@@ -168,8 +172,7 @@ function = st.composite(_function_impl)
 inputs = st.composite(_inputs_impl)
 
 
-@st.composite
-def programs(draw, config: GenerationConfig | None = None) -> ir.Program:
+def _programs_impl(draw, config: GenerationConfig | None = None) -> ir.Program:
     config = config or GenerationConfig()
     parents = _call_structure_impl(draw, config)
     record, wants_grad = _inputs_impl(draw, config)
@@ -186,10 +189,13 @@ def programs(draw, config: GenerationConfig | None = None) -> ir.Program:
         allow_inference=not record.requires_grad,
         n=len(parents),
     )
-    functions = tuple(draw(function(gen, i)) for i in range(len(parents)))
+    functions = tuple(_function_impl(draw, gen, i) for i in range(len(parents)))
     modules = tuple(
         ir.HelperModule(name, pick(draw, (0.5, 0.75, 1.25)), pick(draw, (0.125, 0.25, 0.5)))
         for name in sorted(set(gen.modules.values()) - {""})
     )
     returns = weighted(draw, [("x", 6.0), ("tuple", 1.0), ("dict", 1.0)])
     return ir.Program(functions, modules, record, wants_grad, returns)
+
+
+programs = st.composite(_programs_impl)

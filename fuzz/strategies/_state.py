@@ -33,6 +33,7 @@ class Gen:
     modules: dict[int, str] = field(default_factory=dict)
     mult: dict[int, int] = field(default_factory=lambda: {0: 1})
     in_bound: dict[int, float] = field(default_factory=dict)
+    memo: dict = field(default_factory=dict)  # option tables per choice point (weights are fixed per config)
     level: list[int] = field(default_factory=list)  # frames between entry and each function
     height: list[int] = field(default_factory=list)  # longest call path below each function
 

@@ -99,11 +99,12 @@ _SIDE_FEATURE = {
 
 def _filler_impl(draw, body: Body):
     gen = body.gen
-    kind = weighted(
-        draw,
-        [("arith", 6), ("effect", 1.5), ("probe", 1.0)]
-        + [(k, gen.w(f) * 0.5) for k, f in _SIDE_FEATURE.items()],
-    )
+    options = gen.memo.get("filler")
+    if options is None:
+        options = gen.memo["filler"] = (("arith", 6), ("effect", 1.5), ("probe", 1.0)) + tuple(
+            (k, gen.w(f) * 0.5) for k, f in _SIDE_FEATURE.items()
+        )
+    kind = weighted(draw, options)
     if kind == "arith":
         return _arith_impl(draw, body)
     if kind == "effect":
@@ -127,7 +128,10 @@ _BREAK_BOUND = {
 
 
 def _break_stmt_impl(draw, body: Body):
-    kind = weighted(draw, [(k, body.gen.w("break." + k)) for k in _BREAK_KINDS])
+    options = body.gen.memo.get("break")
+    if options is None:
+        options = body.gen.memo["break"] = tuple((k, body.gen.w("break." + k)) for k in _BREAK_KINDS)
+    kind = weighted(draw, options)
     if kind == "data_if":
         before = body.bound
         then = _filler_impl(draw, body)
@@ -154,12 +158,13 @@ GRAD_CTX_KINDS = (
 
 def ctx_kind(draw, body: Body, exclude: tuple[str, ...] = ()) -> str:
     gen = body.gen
-    options = []
-    for kind, feature in GRAD_CTX_KINDS:
-        if kind in exclude or (kind == "inference_mode" and not gen.allow_inference):
-            continue
-        w = gen.w(feature) * (0.5 if kind.startswith("set_grad") else 1.0)
-        options.append((kind, w))
+    options = gen.memo.get(("ctx", exclude))
+    if options is None:
+        options = gen.memo["ctx", exclude] = tuple(
+            (kind, gen.w(feature) * (0.5 if kind.startswith("set_grad") else 1.0))
+            for kind, feature in GRAD_CTX_KINDS
+            if kind not in exclude and (kind != "inference_mode" or gen.allow_inference)
+        )
     if not any(w > 0 for _, w in options):
         return "no_grad"  # every kind switched off but a construct that needs one was not: the plainest
     return weighted(draw, options)
@@ -174,15 +179,18 @@ _WRAPPERS = (
 def _wrapped_impl(draw, body: Body, core) -> tuple:
     """``core`` (``draw -> statement tuple``) inside 0-2 compound wrappers; returns a statement tuple."""
     gen = body.gen
-    options = [("none", 8.0)]
-    for kind, feature in _WRAPPERS:
-        if kind == "with":
-            w = 2.5 * (gen.w("ctx.no_grad") + gen.w("ctx.user_class")) / 3.0
-        else:
-            w = gen.w(feature) * (0.7 if kind == "data_if" else 1.2)
-        if kind == "loop" and body.mult * 2 > MULT_LIMIT:
-            continue
-        options.append((kind, w))
+    loops = body.mult * 2 <= MULT_LIMIT
+    options = gen.memo.get(("wrap", loops))
+    if options is None:
+        options = [("none", 8.0)]
+        for kind, feature in _WRAPPERS:
+            if kind == "with":
+                w = 2.5 * (gen.w("ctx.no_grad") + gen.w("ctx.user_class")) / 3.0
+            else:
+                w = gen.w(feature) * (0.7 if kind == "data_if" else 1.2)
+            if kind != "loop" or loops:
+                options.append((kind, w))
+        options = gen.memo["wrap", loops] = tuple(options)
     kind = weighted(draw, options)
     if kind == "none":
         return tuple(core(draw))

@@ -68,12 +68,3 @@ def run(source: str, compiled: bool = False, calls: int = 2) -> list[dict]:
             }
         )
     return out
-
-
-def accidental(outcome: list[dict]) -> str | None:
-    """The exception message of a call that raised by accident (deliberate raises say "ngb deliberate")."""
-    for call in outcome:
-        result = call["result"]
-        if result[0] == "raised" and "ngb deliberate" not in result[2]:
-            return f"{result[1]}: {result[2]}"
-    return None

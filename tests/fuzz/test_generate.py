@@ -84,3 +84,25 @@ def test_config_validation():
         GenerationConfig(weights={"break.nope": 1})
     with pytest.raises(ValueError, match="max_depth"):
         GenerationConfig(max_depth=0)
+
+
+def test_recorded_choices_replay_through_hypothesis():
+    from fuzz.generate import replay_program
+
+    for i in range(25):
+        program = generate_program(4, i)
+        assert replay_program(program.choices) == program.ir
+
+
+def test_programs_strategy_works_under_given():
+    from hypothesis import HealthCheck, given, settings
+
+    from fuzz.render import render
+    from fuzz.strategies import programs
+
+    @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(programs(GenerationConfig(max_depth=5)))
+    def check(program):
+        compile(render(program), "<p>", "exec")
+
+    check()
