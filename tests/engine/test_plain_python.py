@@ -1,0 +1,116 @@
+"""Ordinary Python (no tensors, or tensors only at the edges): the VM must agree with CPython exactly."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from .helpers import check
+
+gb = torch._dynamo.graph_break
+
+
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+def algorithms(n):
+    primes = [p for p in range(2, n) if all(p % d for d in range(2, p))]
+    words = "the quick brown fox jumps over the lazy dog".split()
+    counts = {}
+    for w in words:
+        counts[w] = counts.get(w, 0) + 1
+    longest = max(words, key=len)
+    ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    s = ", ".join(f"{k}={v}" for k, v in ordered[:3])
+    gb()
+    table = [[i * j for j in range(4)] for i in range(3)]
+    flat = [x for row in table for x in row if x % 2 == 0]
+    return primes, longest, s, fib(10), flat, sum(flat), {**counts, "n": n}
+
+
+class Node:
+    def __init__(self, value, children=()):
+        self.value = value
+        self.children = list(children)
+
+    def total(self):
+        t = self.value
+        for c in self.children:
+            t += c.total()
+        return t
+
+    @property
+    def size(self):
+        return 1 + sum(c.size for c in self.children)
+
+
+def objects(x):
+    tree = Node(1, [Node(2), Node(3, [Node(4)])])
+    a = tree.total()
+    gb()
+    tree.children.append(Node(5))
+    b = tree.total()
+    return a, b, tree.size, x * tree.size, isinstance(tree, Node), type(tree).__name__
+
+
+def exceptions(n):
+    out = []
+    for i in range(n):
+        try:
+            if i % 3 == 0:
+                raise ValueError(i)
+            elif i % 3 == 1:
+                out.append(10 // (i - 1))
+            else:
+                out.append(i)
+        except ValueError as e:
+            out.append(("v", e.args))
+        except ZeroDivisionError:
+            out.append("z")
+        finally:
+            out.append("f")
+    return out
+
+
+def while_loops(x):
+    i, acc = 0, x
+    while True:
+        i += 1
+        if i > 5:
+            break
+        if i % 2:
+            continue
+        acc = acc + i
+        gb()
+    else:
+        acc = acc * 100
+    return acc, i
+
+
+def unpacking(x):
+    a, (b, c), *d = 1, (2, 3), 4, 5
+    first, *middle, last = range(6)
+    def kw(*args, **kwargs):
+        return args, sorted(kwargs.items())
+    return a, b, c, d, first, middle, last, kw(*d, x=1, **{"y": 2}), x + a
+
+
+def slicing(x):
+    s = "abcdefgh"
+    lst = list(range(10))
+    lst[2:4] = [0]
+    del lst[0]
+    return s[::2], s[-3:], lst, x[1:], x[::-1] if False else x.flip(0)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (algorithms, lambda: (20,)),
+    (objects, lambda: (torch.ones(2),)),
+    (exceptions, lambda: (7,)),
+    (while_loops, lambda: (torch.ones(2),)),
+    (unpacking, lambda: (torch.ones(2),)),
+    (slicing, lambda: (torch.arange(4.0),)),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_plain_python(fn, args):
+    check(fn, args)
