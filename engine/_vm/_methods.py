@@ -34,24 +34,54 @@ def key_of(v):
     raise Unsupported("dict-key", f"a {type(v).__name__} as a dict key", "use constant keys")
 
 
+def _replay_pending(vm, c, apply):
+    """A real container mutated by logged calls is read: its contents before the segment are read (guarded),
+    the logged mutations are applied to them, and from then on it is tracked (and written back at the end,
+    after the logged calls ran, so the final contents are the same either way)."""
+    for eff in vm.effects:
+        if eff[1] is c:
+            apply(eff)
+    if c.pending:
+        _touch(vm, c)
+
+
 def list_items(vm, lv):
     if lv.items is None:
-        if lv.pending:
-            raise Unsupported("read-after-mutation", "reading a list mutated earlier in this segment", "")
         vm.guards.length(lv.src, len(lv.real))
         lv.items = [wrap(vm, x, ItemSrc(lv.src, k)) for k, x in enumerate(lv.real)]
+        if lv.pending:
+            from ._calls import seq_items
+
+            def apply(eff):
+                kind, _, a, b = eff
+                if kind == "setitem":
+                    k = a.value
+                    if not -len(lv.items) <= k < len(lv.items):
+                        raise Unsupported("list-setitem", "list index out of range", "")
+                    lv.items[k] = b
+                elif a == "append":
+                    lv.items.append(b[0])
+                elif a == "extend":
+                    lv.items.extend(seq_items(vm, b[0]))
+                elif a == "insert":
+                    lv.items.insert(b[0].value, b[1])
+
+            _replay_pending(vm, lv, apply)
     return lv.items
 
 
 def dict_view(vm, dv):
     if dv.items is None:
-        if dv.pending:
-            raise Unsupported("read-after-mutation", "reading a dict mutated earlier in this segment", "")
         keys = tuple(dv.real)
         if not all(type(k) in (str, int, bool) for k in keys):
             raise Unsupported("dict-keys", "a real dict with non-constant keys", "")
         vm.guards.add(f"tuple({dv.src.expr(vm.ns)}) == {keys!r}")
         dv.items = {k: wrap(vm, dv.real[k], ItemSrc(dv.src, k)) for k in keys}
+        if dv.pending:
+            def apply(eff):
+                dv.items[key_of(eff[2])] = eff[3]
+
+            _replay_pending(vm, dv, apply)
     return dv.items
 
 
@@ -116,7 +146,8 @@ def _is_local(c):
 def _list_method(vm, lv, name, args, kwargs):
     if kwargs:
         raise Unsupported("list-method", f"list.{name} with keywords", "")
-    if lv.real is not None and lv.items is None and name in _LIST_LOGGED and not _is_local(lv):
+    if lv.real is not None and lv.items is None and name in _LIST_LOGGED and not _is_local(lv) and \
+            (name != "insert" or (len(args) == 2 and type(args[0]) is ConstVar and type(args[0].value) is int)):
         if name == "extend":
             from ._calls import seq_items
 

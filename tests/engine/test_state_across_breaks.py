@@ -145,3 +145,23 @@ def test_inplace_input():
 def test_early_return():
     check(early_return, lambda: (t(3), True))
     check(early_return, lambda: (t(3), False))
+
+
+GLOBAL_LOG = []
+GLOBAL_TABLE = {}
+
+
+def global_containers(x):
+    GLOBAL_LOG.append(x.sum())
+    GLOBAL_TABLE["k"] = len(GLOBAL_LOG)
+    n = len(GLOBAL_LOG) + GLOBAL_TABLE["k"]
+    GLOBAL_LOG.insert(0, n)
+    gb()
+    GLOBAL_LOG.extend([1, 2])
+    return x * n, list(GLOBAL_LOG[:2])
+
+
+def test_global_containers_read_after_append():
+    check(global_containers, x1)
+    GLOBAL_LOG.clear()
+    GLOBAL_TABLE.clear()
