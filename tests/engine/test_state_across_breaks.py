@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import torch
 
-from .helpers import check, t
+import engine
+
+from .helpers import check, same, t
 
 gb = torch._dynamo.graph_break
 
@@ -162,6 +164,10 @@ def global_containers(x):
 
 
 def test_global_containers_read_after_append():
-    check(global_containers, x1)
-    GLOBAL_LOG.clear()
-    GLOBAL_TABLE.clear()
+    results = []
+    for fn in (global_containers, engine.compile(global_containers)):
+        GLOBAL_LOG.clear()
+        GLOBAL_TABLE.clear()
+        outs = [fn(*x1()), fn(*x1())]
+        results.append((outs, list(GLOBAL_LOG), dict(GLOBAL_TABLE)))
+    same(results[0], results[1])
