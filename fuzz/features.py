@@ -15,7 +15,17 @@ from types import MappingProxyType
 
 from fuzz import ir
 
-__all__ = ["CATALOG", "Feature", "GenerationConfig", "extract", "families", "histogram"]
+__all__ = [
+    "CATALOG",
+    "DERIVED",
+    "Feature",
+    "GenerationConfig",
+    "boosted",
+    "extract",
+    "families",
+    "family_histogram",
+    "histogram",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +115,9 @@ CATALOG: tuple[Feature, ...] = (
     _f("class.setattr", 0.3, "a class with a custom __setattr__"),
     _f("class.setitem", 0.3, "a class with __setitem__"),
     _f("class.property", 0.3, "a class with a property"),
+    _f("class.new", 0.3, "a tuple subclass with __new__"),
+    _f("class.str", 0.3, "a class with __str__ formatted into the effect log"),
+    _f("class.local", 0.3, "a class defined inside a generated function"),
     _f("nn.module", 0.4, "calling a small torch.nn.Module"),
     # inputs and gradients
     _f("grad.backward", 0.5, "WANTS_GRAD: backward through the result"),
@@ -166,6 +179,16 @@ class GenerationConfig:
         return (tuple(sorted(self.weights.items())), self.max_depth, self.max_functions)
 
 
+def boosted(config: GenerationConfig, tags: Iterable[str], factor: float = 2.0) -> GenerationConfig:
+    """``config`` with the weights of ``tags`` multiplied by ``factor`` (e.g. the tags of programs that just
+    produced a new signature or unusual compiler behaviour). Derived ``shape.*`` tags boost nothing."""
+    weights = dict(config.weights)
+    for tag in tags:
+        if tag in _BY_NAME:
+            weights[tag] = config.weight(tag) * factor
+    return GenerationConfig(weights, config.max_depth, config.max_functions)
+
+
 def families() -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for f in CATALOG:
@@ -208,6 +231,9 @@ _SIDE = {
     "class_setattr": "class.setattr",
     "class_setitem": "class.setitem",
     "class_property": "class.property",
+    "class_new": "class.new",
+    "class_str": "class.str",
+    "class_local": "class.local",
     "nn_module": "nn.module",
 }
 

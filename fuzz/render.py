@@ -98,6 +98,12 @@ SIDE: dict[str, str] = {
     "class_setattr": 'obj{k} = _Tracked("{tag}")\nobj{k}.v = x\nx = obj{k}.v * 0.5',
     "class_setitem": 'bag{k} = _Bag("{tag}")\nbag{k}["a"] = x\nx = bag{k}["a"] * 0.5',
     "class_property": "x = _Prop(x).half_value",
+    "class_new": "p{k} = _Pair(x, x * 0.5)\nx = p{k}[0] * 0.5 + p{k}[1]",
+    "class_str": '_effect("{tag}", str(_Named("{tag}", x)))',
+    "class_local": (
+        "class Local{k}:\n    scale = 0.5\n\n    def apply(self, v):\n        return v * self.scale\n"
+        "x = Local{k}().apply(x) + 0.25"
+    ),
     "nn_module": "x = _MOD(x)",
 }
 
@@ -204,6 +210,21 @@ class _Prop:
         return self._value * 0.5
 
 
+class _Pair(tuple):
+    def __new__(cls, a, b):
+        _effect("pair.new", a.shape[0])
+        return super().__new__(cls, (a, b))
+
+
+class _Named:
+    def __init__(self, tag, value):
+        self.tag = tag
+        self.value = value
+
+    def __str__(self):
+        return f"{self.tag}:{tuple(self.value.shape)}:{self.value.dtype}"
+
+
 class _Mod(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -218,7 +239,7 @@ _MOD = _Mod()
 
 _PREAMBLE_NAMES = (
     "_effect", "_keep", "_ngb_disabled", "_Ctx", "_cm", "_cm_disabled", "_Box", "_Tracked", "_Bag", "_Prop",
-    "_MOD", "STATE",
+    "_Pair", "_Named", "_MOD", "STATE",
 )
 
 

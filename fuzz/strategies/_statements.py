@@ -82,6 +82,9 @@ _SIDE_BOUND = {
     "class_setattr": lambda b: 0.5 * b,
     "class_setitem": lambda b: 0.5 * b,
     "class_property": lambda b: 0.5 * b,
+    "class_new": lambda b: b,
+    "class_str": lambda b: b,
+    "class_local": lambda b: 0.5 * b + 0.25,
     "nn_module": lambda b: 1.0,
 }
 _SIDE_FEATURE = {
@@ -93,6 +96,9 @@ _SIDE_FEATURE = {
     "class_setattr": "class.setattr",
     "class_setitem": "class.setitem",
     "class_property": "class.property",
+    "class_new": "class.new",
+    "class_str": "class.str",
+    "class_local": "class.local",
     "nn_module": "nn.module",
 }
 

@@ -37,13 +37,16 @@ def load(source: str, register: bool = False) -> types.ModuleType:
     return mod
 
 
-def run(source: str, compiled: bool = False, calls: int = 2) -> list[dict]:
-    mod = load(source, register=compiled)
+def run(source: str, compiled: bool = False, calls: int = 2, compiler=None) -> list[dict]:
+    """Outcomes of ``calls`` calls: eager, ``torch.compile(backend="eager")`` with NGB, or ``compiler(entry)``."""
+    mod = load(source, register=compiled or compiler is not None)
     fn = mod.entry
     if compiled:
         torch._dynamo.reset()
         torch._dynamo.config.nested_graph_breaks = True
         fn = torch.compile(mod.entry, backend="eager")
+    elif compiler is not None:
+        fn = compiler(mod.entry)
     out = []
     for _ in range(calls):
         first = len(mod.EFFECTS)
@@ -53,6 +56,8 @@ def run(source: str, compiled: bool = False, calls: int = 2) -> list[dict]:
                 result = ("returned", canon(fn(*inputs)))
         except Exception as exc:  # noqa: BLE001 - an outcome, compared by the caller
             result = ("raised", type(exc).__name__, str(exc).split("\n")[0])
+        grad = torch.is_grad_enabled()
+        torch.set_grad_enabled(True)  # a compiler that leaks grad mode must not poison the next run
         data = {
             k: canon(v)
             for k, v in vars(mod).items()
@@ -64,7 +69,7 @@ def run(source: str, compiled: bool = False, calls: int = 2) -> list[dict]:
                 "effects": canon(mod.EFFECTS[first:]),
                 "inputs": canon(inputs),
                 "globals": data,
-                "grad": torch.is_grad_enabled(),
+                "grad": grad,
             }
         )
     return out
