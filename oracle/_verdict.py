@@ -64,8 +64,8 @@ def judge(target: Target, eager: dict, result: dict) -> Verdict:
         return Verdict("crash", "", f"crash:load:{etype}", f"program failed to load under target: {result['load_error']}")
     tolerance = None if target.exact else TOLERANCES.get(dict(target.options).get("backend"), TOLERANCES["inductor"])
     for call, (ref, act) in enumerate(zip(eager["calls"], result["calls"])):
-        if ref["exception"] is None and act["exception"] is not None:
-            return _crash(call, act)
+        if act["exception"] is not None and (ref["exception"] is None or _compiler_error(ref, act)):
+            return _crash(call, act, ref["exception"])
     differences = compare_calls(eager["calls"], result["calls"], tolerance)
     if not differences:
         return Verdict("ok", "", "ok")
@@ -75,13 +75,23 @@ def judge(target: Target, eager: dict, result: dict) -> Verdict:
     return Verdict("mismatch", what, signature, _describe(differences))
 
 
-def _crash(call: int, record: dict) -> Verdict:
+def _compiler_error(ref: dict, act: dict) -> bool:
+    """The target raised an error of the compiler's own where eager raised something else.
+
+    Same bucket as when eager raised nothing: a program that raises on purpose must not hide a compiler crash.
+    """
+    module = act.get("exception_module", "")
+    return ref["exception"][0] != act["exception"][0] and module.split(".")[0] in ("torch", "engine")
+
+
+def _crash(call: int, record: dict, eager_exception) -> Verdict:
     etype, message = record["exception"]
     root = record.get("root_cause")
     kind = etype if not root or root == etype else f"{etype}/{root}"
     where = record.get("compiler_frame") or "program"
     prefix = "crash" if call == 0 else "crash:second_call"
-    detail = f"{'first' if call == 0 else 'second'} call raised where eager did not: {etype}: {message}"
+    eager = "eager did not" if eager_exception is None else f"eager raised {eager_exception[0]}"
+    detail = f"{'first' if call == 0 else 'second'} call raised a compiler error where {eager}: {etype}: {message}"
     return Verdict("crash", "exception" if call == 0 else "second_call", f"{prefix}:{kind}@{where}", detail)
 
 

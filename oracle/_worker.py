@@ -154,6 +154,7 @@ def run_call(fn, context, module, device: str) -> dict:
         value = None
         record["exception"] = obs.observe_exception(exc)
         record["root_cause"] = root_cause_type(exc)
+        record["exception_module"] = type(exc).__module__
         record["compiler_frame"] = compiler_frame(exc)
     record["torch_state"] = obs.torch_state()
     record["effects"] = obs.observe(module.EFFECTS[first_effect:])
