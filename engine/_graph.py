@@ -62,6 +62,8 @@ class GraphBuilder:
 
     def call(self, kind, target, args, kwargs, grad_enabled, opname):
         """Add one op; its metadata is computed on fake tensors under the traced grad mode."""
+        if torch._C._len_torch_function_stack():
+            raise Unsupported("function-mode", "a torch function mode is active", "ops run eagerly under it")
         fargs = [self._arg(a, True) for a in args]
         fkwargs = {k: self._arg(v, True) for k, v in kwargs.items()}
         prev = torch.is_grad_enabled()

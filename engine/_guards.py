@@ -162,7 +162,15 @@ class Guards:
 
     def grad_mode(self, enabled):
         self.add(f"_grad_enabled() is {enabled!r}")
+        self.add(f"_torch_state() == {self.ns.const(torch_state(), 'state')}")
 
 
-GUARD_GLOBALS = {"_tmeta": tensor_meta, "_MISSING": MISSING, "_grad_enabled": torch.is_grad_enabled,
+def torch_state():
+    """Global torch state that changes what ops compute (dtype, kind of tensor) but that a segment does not
+    change itself: entering autocast/inference mode or setting the default dtype are eager ops."""
+    return (torch.is_autocast_enabled("cpu"), torch.is_autocast_enabled("cuda"), torch.is_inference_mode_enabled(),
+            torch.get_default_dtype(), torch._C._len_torch_function_stack())
+
+
+GUARD_GLOBALS = {"_torch_state": torch_state, "_tmeta": tensor_meta, "_MISSING": MISSING, "_grad_enabled": torch.is_grad_enabled,
                  "_inference_mode": torch.is_inference_mode_enabled}

@@ -235,9 +235,11 @@ def _call_object(vm, fv, args, kwargs):
     if obj is torch._C._set_grad_enabled and len(args) == 1 and type(args[0]) is ConstVar:
         vm.set_grad(bool(args[0].value))
         return ConstVar(None)
-    if obj is torch.is_inference_mode_enabled and not args and not kwargs:
-        vm.guards.add("_inference_mode() is " + repr(torch.is_inference_mode_enabled()))
-        return ConstVar(torch.is_inference_mode_enabled())
+    if obj in _STATE_QUERIES and all(type(a) is ConstVar for a in args) and not kwargs:
+        try:  # the state they read is part of every segment's guards (see torch_state)
+            return ConstVar(obj(*[a.value for a in args]))
+        except Exception:
+            raise Unsupported("state-query", "torch state query raised", "") from None
     if isinstance(obj, type):
         from ._objects import is_plain_class, new_object
 
@@ -251,6 +253,9 @@ def _call_object(vm, fv, args, kwargs):
             return res
     raise Unsupported("call-object", f"calling {getattr(obj, '__qualname__', type(obj).__name__)} "
                       "is not modeled", "it runs eagerly")
+
+
+_STATE_QUERIES = {torch.is_inference_mode_enabled, torch.is_autocast_enabled, torch.get_default_dtype}
 
 
 def tensor_method_ok(name):

@@ -171,3 +171,20 @@ def test_global_containers_read_after_append():
         outs = [fn(*x1()), fn(*x1())]
         results.append((outs, list(GLOBAL_LOG), dict(GLOBAL_TABLE)))
     same(results[0], results[1])
+
+
+def autocast_inner(x, w):
+    y = x @ w
+    gb()
+    z = y @ w
+    return z, y.dtype, torch.is_autocast_enabled("cpu")
+
+
+def autocast_upper_frame(x, w):
+    with torch.autocast("cpu"):
+        a, dt, on = autocast_inner(x, w)
+    return a, dt, on, (x @ w).dtype, torch.get_default_dtype()
+
+
+def test_autocast_upper_frame():
+    check(autocast_upper_frame, lambda: (t(2, 2), t(2, 2, seed=1)))
