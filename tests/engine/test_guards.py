@@ -149,3 +149,40 @@ def test_user_objects_and_side_effects():
     ref1, ref2 = fn(x), fn(x)
     same((out1, out2), (ref1, ref2))
     assert log_c == log
+
+
+def test_keyword_arguments_and_bound_methods():
+    def fn(x, scale=2, *, shift=1):
+        gb()
+        return x * scale + shift
+
+    c = engine.compile(fn)
+    x = t(3)
+    same(c(x), fn(x))
+    same(c(x, 3), fn(x, 3))
+    same(c(x, shift=5), fn(x, shift=5))
+    same(c(x, scale=4, shift=5), fn(x, scale=4, shift=5))
+    with pytest.raises(TypeError):
+        c(x, bad=1)
+
+    class Model:
+        def __init__(self):
+            self.w = t(3, seed=2)
+
+        def forward(self, x):
+            y = x * self.w
+            gb()
+            return y + self.w
+
+    m = Model()
+    cm = engine.compile(m.forward)
+    same(cm(x), m.forward(x))
+    m.w = t(3, seed=3)
+    same(cm(x), m.forward(x))
+
+
+def test_module_runs_eagerly():
+    lin = torch.nn.Linear(3, 2)
+    c = engine.compile(lin)
+    x = t(3)
+    same(c(x), lin(x))
