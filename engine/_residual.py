@@ -15,6 +15,7 @@ from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, literal
 from ._vm._code import is_live
 from ._vm._frame import FrameShape
 from ._vm._values import (
+    DISCARD,
     EMPTY,
     NULL,
     UNREAD,
@@ -58,7 +59,7 @@ def _cell_empty(c):
 
 RUNTIME_GLOBALS = dict(GUARD_GLOBALS)
 RUNTIME_GLOBALS.update({
-    "_MISS": R.MISS, "_NULL": R.NULL, "_EXHAUSTED": R.EXHAUSTED, "_SeqIter": R.SeqIter,
+    "_MISS": R.MISS, "_NULL": R.NULL, "_DISCARD": R.DISCARD, "_EXHAUSTED": R.EXHAUSTED, "_SeqIter": R.SeqIter,
     "_GradModeExit": R.GradModeExit, "_GradCtx": R.GradCtx, "_new_cell": R.new_cell,
     "_make_function": R.make_function, "_set_grad": R.set_grad, "_MethodType": types.MethodType,
     "_dict_replace": _dict_replace, "_cell_empty": _cell_empty, "_FunctionType": types.FunctionType,
@@ -107,6 +108,8 @@ class Emitter:
             return literal(self.ns, v.value)
         if v is NULL:
             return "_NULL"
+        if v is DISCARD:
+            return "_DISCARD"
         if t is TensorVar:
             if v.src is not None:
                 return self.src(v.src)
@@ -208,6 +211,9 @@ class Emitter:
             elif kind == "setattr":
                 _, obj, name, val = eff
                 self.body.append(f"setattr({self.expr(obj)}, {name!r}, {self.expr(val)})")
+            elif kind == "osetattr":
+                _, obj, name, val = eff
+                self.body.append(f"object.__setattr__({self.expr(obj)}, {name!r}, {self.expr(val)})")
             elif kind == "global":
                 _, g, name, val = eff
                 self.body.append(f"{self.ns.const(g, 'G')}[{name!r}] = {self.expr(val)}")

@@ -33,6 +33,7 @@ class _Miss:
 
 MISS = _Miss()  # a segment's guards failed
 MISSING = object()  # a dict/global lookup found nothing
+DISCARD = object()  # a frame whose return value is dropped (an inlined __setitem__/__setattr__)
 EXHAUSTED = object()  # an eager `next()` ran out
 
 

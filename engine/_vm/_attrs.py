@@ -11,7 +11,7 @@ from .._errors import Unsupported
 from .._guards import AttrSrc, ConstSrc
 from ._graph_ops import graph_fn
 from ._methods import dict_view, key_of, list_items, set_item
-from ._objects import user_function
+from ._objects import call_dunder, instance_type, user_function
 from ._torchops import TENSOR_ATTRS_CONST, TENSOR_ATTRS_GRAPH, is_tensor_method
 from ._values import (
     BoundMethodVar,
@@ -172,6 +172,10 @@ def _custom_meta(cls):
 
 
 def store_attr(vm, obj, name, val):
+    """Returns an Inline when a user-defined __setattr__ runs as a frame."""
+    tp = instance_type(obj)
+    if tp is not None and _class_lookup(tp, "__setattr__") is not object.__setattr__:
+        return call_dunder(vm, obj, "__setattr__", [ConstVar(name), val], discard=True)
     if type(obj) is NewObjVar:
         cls_attr = _class_lookup(obj.cls, name)
         if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
@@ -198,6 +202,8 @@ def store_attr(vm, obj, name, val):
 
 def get_item(vm, c, k):
     t = type(c)
+    if instance_type(c) is not None:
+        return call_dunder(vm, c, "__getitem__", [k])
     if t is TensorVar:
         return graph_fn(vm, operator.getitem, [c, k], "getitem")
     if t in (TupleVar, ListVar) or (t is ConstVar and isinstance(c.value, (tuple, str, range, bytes))):
@@ -236,6 +242,8 @@ def _fold_getitem(value, key):
 
 
 def store_item(vm, c, k, v):
+    if instance_type(c) is not None:
+        return call_dunder(vm, c, "__setitem__", [k, v], discard=True)
     if type(c) is TensorVar:
         graph_fn(vm, operator.setitem, [c, k, v], "setitem")
         return

@@ -99,6 +99,10 @@ def _len(vm, args, kwargs):
     if len(args) != 1 or kwargs:
         return NotImplemented
     v = args[0]
+    from ._objects import call_dunder, instance_type
+
+    if instance_type(v) is not None:
+        return call_dunder(vm, v, "__len__", [])
     if type(v) is TensorVar:
         if v.fake.dim() == 0:
             return NotImplemented

@@ -235,6 +235,15 @@ def _call_object(vm, fv, args, kwargs):
     if obj is torch._C._set_grad_enabled and len(args) == 1 and type(args[0]) is ConstVar:
         vm.set_grad(bool(args[0].value))
         return ConstVar(None)
+    if obj is object.__setattr__ and len(args) == 3 and not kwargs and type(args[1]) is ConstVar \
+            and type(args[1].value) is str:
+        from ._objects import instance_type, object_setattr
+
+        tp = instance_type(args[0])
+        if tp is not None and "__slots__" not in tp.__dict__ and not isinstance(
+                getattr(tp, args[1].value, None), (property,)):
+            object_setattr(vm, args[0], args[1].value, args[2])
+            return ConstVar(None)
     if obj in _STATE_QUERIES and all(type(a) is ConstVar for a in args) and not kwargs:
         try:  # the state they read is part of every segment's guards (see torch_state)
             return ConstVar(obj(*[a.value for a in args]))

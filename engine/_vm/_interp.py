@@ -15,7 +15,7 @@ from .._guards import EnvSrc, Guards, Namespace
 from . import _code
 from ._frame import Frame
 from ._opcodes import DISPATCH
-from ._values import ConstVar, LazyVar, ObjVar
+from ._values import DISCARD, ConstVar, LazyVar, ObjVar
 
 
 class Ending:
@@ -189,13 +189,15 @@ class VM:
         f = frames.pop()
         if f.exit_grad is not None:
             self.set_grad(f.exit_grad)
-        if f.ret_override is not None:
-            value = f.ret_override
+        override = self.resolve(f.ret_override) if f.ret_override is not None else None
+        if override is not None and override is not DISCARD:
+            value = override
         if not frames:
             return Ending("return", value=value)
         caller = frames[-1]
         caller.call_index = -1
-        caller.stack.append(value)
+        if override is not DISCARD:
+            caller.stack.append(value)
         return None
 
     def builtin_obj(self, name):

@@ -31,8 +31,9 @@ def is_plain_class(cls):
     for k in cls.__mro__[:-1]:
         if not k.__flags__ & _HEAPTYPE or "__slots__" in k.__dict__:
             return False
-    return (cls.__setattr__ is object.__setattr__ and cls.__getattribute__ is object.__getattribute__
-            and not hasattr(cls, "__getattr__"))
+    setattr_ = class_lookup(cls, "__setattr__")
+    return ((setattr_ is object.__setattr__ or user_function(setattr_))
+            and cls.__getattribute__ is object.__getattribute__ and not hasattr(cls, "__getattr__"))
 
 
 def user_function(x):
@@ -69,3 +70,41 @@ def enter_user_ctx(vm, ctx, tp):
         raise Unsupported("with", f"with-block over a {tp.__name__}", "the context manager is entered eagerly")
     exit_var = BoundMethodVar(ctx, wrap_fixed(vm, exit_))
     return exit_var, call(vm, BoundMethodVar(ctx, wrap_fixed(vm, enter)), [], {})
+
+
+def instance_type(v):
+    """The class of a user-object value (None for modules, classes and non-objects)."""
+    from ._values import ObjVar
+
+    if type(v) is NewObjVar:
+        return v.cls
+    if type(v) is ObjVar and not isinstance(v.obj, (type, types.ModuleType)):
+        return type(v.obj)
+    return None
+
+
+def call_dunder(vm, obj, name, args, discard=False):
+    """obj.name(*args) for a user-defined special method, traced as a frame (Unsupported otherwise)."""
+    from ._calls import Inline, call
+    from ._values import DISCARD
+    from ._wrap import wrap_fixed
+
+    tp = instance_type(obj)
+    f = class_lookup(tp, name) if tp is not None else _ABSENT
+    if not user_function(f):
+        raise Unsupported("dunder", f"{name} of a {type(obj).__name__} is not a user function", "")
+    res = call(vm, BoundMethodVar(obj, wrap_fixed(vm, f)), args, {})
+    if discard and isinstance(res, Inline):
+        res.frame.ret_override = DISCARD
+    return res
+
+
+def object_setattr(vm, obj, name, val):
+    """object.__setattr__(obj, name, val): store without the class's own __setattr__."""
+    if type(obj) is NewObjVar:
+        obj.attrs[name] = val
+        return
+    if obj.attrs is None:
+        obj.attrs = {}
+    obj.attrs[name] = val
+    vm.effects.append(("osetattr", obj, name, val))

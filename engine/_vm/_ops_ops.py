@@ -155,10 +155,13 @@ def _setattr_adapter(name):
 def _store_attr(vm, frame, ins):
     val, obj = vm.peek(2)
     try:
-        store_attr(vm, obj, ins.argval, val)
+        r = store_attr(vm, obj, ins.argval, val)
     except Unsupported as u:
         raise _eager(u, EagerSpec(_setattr_adapter(ins.argval), 2, resume="none", label="setattr")) from None
     vm.popn(2)
+    if isinstance(r, Inline):
+        _push_frame(vm, frame, r)
+        return
     frame.ip += 1
 
 
@@ -180,6 +183,9 @@ def _binary_subscr(vm, frame, ins):
     except Unsupported as u:
         raise _eager(u, EagerSpec(operator.getitem, 2, label="getitem")) from None
     vm.popn(2)
+    if isinstance(r, Inline):
+        _push_frame(vm, frame, r)
+        return
     frame.stack.append(r)
     frame.ip += 1
 
@@ -192,10 +198,13 @@ def _store_subscr_eager(value, container, key):
 def _store_subscr(vm, frame, ins):
     v, c, k = vm.peek(3)
     try:
-        store_item(vm, c, k, v)
+        r = store_item(vm, c, k, v)
     except Unsupported as u:
         raise _eager(u, EagerSpec(_store_subscr_eager, 3, resume="none", label="setitem")) from None
     vm.popn(3)
+    if isinstance(r, Inline):
+        _push_frame(vm, frame, r)
+        return
     frame.ip += 1
 
 

@@ -22,6 +22,13 @@ class NullVar(Var):
 NULL = NullVar()
 
 
+class DiscardVar(Var):
+    __slots__ = ()
+
+
+DISCARD = DiscardVar()  # as a frame's ret_override: the caller gets no value pushed
+
+
 class LazyVar(Var):
     """An input of the segment (env slot) not looked at yet: passing it through costs no guard."""
 

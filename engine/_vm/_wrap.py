@@ -9,6 +9,7 @@ import torch
 from .. import _runtime as R
 from .._guards import AttrSrc, ConstSrc, EnvSrc, ItemSrc
 from ._values import (
+    DISCARD,
     NULL,
     UNREAD,
     BoundMethodVar,
@@ -51,6 +52,9 @@ def wrap(vm, value, src, fixed=False):
         if not fixed:
             g.const(src, value)
         return ConstVar(value)
+    if value is R.DISCARD:
+        g.identity(src, R.DISCARD)
+        return DISCARD
     if value is R.NULL:
         if not fixed:
             g.identity(src, R.NULL)

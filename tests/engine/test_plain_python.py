@@ -114,3 +114,44 @@ def slicing(x):
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_plain_python(fn, args):
     check(fn, args)
+
+
+class Tracked:
+    def __init__(self, tag, log):
+        object.__setattr__(self, "tag", tag)
+        object.__setattr__(self, "log", log)
+
+    def __setattr__(self, name, value):
+        self.log.append((self.tag, name))
+        object.__setattr__(self, name, value * 1.0)
+
+
+class Bag:
+    def __init__(self):
+        self.items = {}
+
+    def __setitem__(self, key, value):
+        self.items[key] = value
+
+    def __getitem__(self, key):
+        return self.items[key]
+
+    def __len__(self):
+        return len(self.items)
+
+
+def dunders(x):
+    log = []
+    tr = Tracked("t", log)
+    tr.v = x
+    bag = Bag()
+    bag["a"] = x + 1
+    gb()
+    tr.w = bag["a"] * 2
+    bag["b"] = tr.v
+    return tr.v, tr.w, len(bag), bag["b"], log
+
+
+def test_user_dunders():
+    c = check(dunders, lambda: (torch.ones(2),))
+    assert c.stats()["breaks"] == 1
