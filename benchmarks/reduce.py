@@ -92,6 +92,7 @@ def main(argv=None) -> int:
     parser.add_argument("--no-ir", action="store_true", help="skip the IR stage")
     parser.add_argument("--target", action="append", help=f"targets to find failures on (default: {' '.join(FAULTS)})")
     parser.add_argument("--json", help="write per-program rows here")
+    parser.add_argument("--save", metavar="DIR", help="write every reduced repro into DIR")
     args = parser.parse_args(argv)
 
     import oracle
@@ -114,6 +115,9 @@ def main(argv=None) -> int:
                 "standalone": runs_standalone(result.source), "stages": "+".join(result.stages),
             }
             rows.append(row)
+            if args.save:
+                Path(args.save).mkdir(parents=True, exist_ok=True)
+                (Path(args.save) / f"program{index}-{target.replace(':', '-')}.py").write_text(result.source)
             print(f"program {index:>3} {target:<18} {signature:<42} {row['before']:>4} -> {row['after']:>3} lines "
                   f"{row['seconds']:>5.1f}s {row['checks']:>4} checks  re-check {row['reproduced']}/{row['rechecks']}"
                   f"  standalone {'yes' if row['standalone'] else 'NO'}  [{row['stages']}, {row['stopped']}]",
