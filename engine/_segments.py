@@ -119,15 +119,28 @@ class Compiled:
         env = [None, *args, *kwargs.values()]
         while True:
             out = R.MISS
-            for seg in bp.segments:
-                out = seg.fn(env)
-                if out is not R.MISS:
-                    break
-            if out is R.MISS:
-                seg = self._new_segment(bp, env, key)
-                if seg is None:
-                    return self.fn(*args, **kwargs)
-                out = seg.fn(env, False)
+            grad = torch.is_grad_enabled()
+            try:
+                for seg in bp.segments:
+                    out = seg.fn(env)
+                    if out is not R.MISS:
+                        break
+                if out is R.MISS:
+                    seg = self._new_segment(bp, env, key)
+                    if seg is not None:
+                        out = seg.fn(env, False)
+            except EngineError:
+                raise
+            except Exception:
+                # A graph failed at run time where fake tensors saw no error (e.g. an index out of range):
+                # nothing of the segment is observable yet, so run it again with every op eager, which
+                # raises at the right point, after the side effects that precede it.
+                torch._C._set_grad_enabled(grad)
+                seg = self._new_segment(bp, env, key, eager_ops=True)
+                if seg is not None:
+                    out = seg.fn(env, False)
+            if seg is None or out is R.MISS:  # the function runs eagerly (only ever at its entry)
+                return self.fn(*args, **kwargs)
             kind = seg.kind
             if kind == "return":
                 return out
@@ -151,8 +164,8 @@ class Compiled:
                 env.append(result)
             bp = seg.next_ok
 
-    def _new_segment(self, bp, env, key):
-        cache = True
+    def _new_segment(self, bp, env, key, eager_ops=False):
+        cache = not eager_ops
         if len(bp.segments) >= RECOMPILE_LIMIT:
             if not bp.warned:
                 bp.warned = True
@@ -164,11 +177,12 @@ class Compiled:
                 self.eager_keys.add(key)
                 return None
             cache = False
-        if bp.segments:
+        if bp.segments and cache:
             self.record.recompiles += 1
         forced = {}
         while True:
             vm = VM(self, env, torch.is_grad_enabled(), forced)
+            vm.eager_ops = eager_ops
             try:
                 ending = self._start(vm, bp, env, key)
                 if ending is None:

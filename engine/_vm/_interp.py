@@ -69,6 +69,8 @@ class VM:
         self.call_no = 0
         self.forced = forced  # call_no -> "eager" | "classic"
         self.frames_traced = 0
+        self.iter_log = {}
+        self.eager_ops = False  # every graph op runs eagerly (after a graph failed at run time)
         self.guards.grad_mode(grad)
 
     # -- values ---------------------------------------------------------------------------------------
@@ -103,6 +105,8 @@ class VM:
         from ._methods import list_items
         from ._values import ListVar
 
+        if self.eager_ops:
+            raise Unsupported("eager-ops", f"{name} runs eagerly (its graph failed at run time)", "")
         for a in list(args) + list(kwargs.values()):
             if type(a) is ListVar and a.items is None:
                 list_items(self, a)
@@ -133,6 +137,8 @@ class VM:
             frame = frames[-1]
             ins = frame.info.instrs[frame.ip]
             handler = DISPATCH.get(ins.opname)
+            if self.iter_log:
+                self.iter_log.clear()
             try:
                 if handler is None:
                     raise Unsupported("opcode", f"opcode {ins.opname} is not modeled", "none: it is rare")
@@ -148,6 +154,8 @@ class VM:
                 return ending
 
     def _on_unsupported(self, u, frame):
+        for it, index in self.iter_log.items():
+            it.index = index
         depth = len(self.frames) - 1
         u.where = self.where(frame)
         forced = getattr(u, "forced", False)

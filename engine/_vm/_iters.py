@@ -44,6 +44,9 @@ def iter_next(vm, it):
     k = it.index
     if k >= len(items):
         return None
+    log = vm.iter_log
+    if it not in log:
+        log[it] = k  # restored if the instruction ends up running eagerly
     it.index = k + 1
     v = items[k]
     return ConstVar(v) if type(it.seq) is ConstVar else v

@@ -188,3 +188,47 @@ def autocast_upper_frame(x, w):
 
 def test_autocast_upper_frame():
     check(autocast_upper_frame, lambda: (t(2, 2), t(2, 2, seed=1)))
+
+
+def runtime_failure(x, idx):
+    log = []
+    log.append(x.sum())
+    y = x * 2
+    log.append("before")
+    z = y[idx]  # fake tensors cannot see that idx is out of range
+    log.append("after")
+    return z, log
+
+
+def test_graph_failing_at_run_time_keeps_effect_order():
+    ref_log, log = [], []
+
+    def fn(x, idx, sink):
+        sink.append("start")
+        return runtime_failure(x, idx), sink.append("end")
+
+    def args():
+        return t(3), torch.tensor([7])
+
+    c = engine.compile(fn)
+    for sink, f in ((ref_log, fn), (log, c)):
+        for _ in range(2):
+            try:
+                f(*args(), sink)
+            except IndexError as e:
+                sink.append(type(e).__name__)
+    assert log == ref_log
+
+
+def iterator_not_consumed_on_break(x):
+    it = iter([1, 2, 3])
+    a, b = it, None  # noqa: F841
+    try:
+        p, q = it  # three items: eager unpack raises, the iterator must still be fresh
+    except ValueError as e:
+        p, q = str(e), None
+    return p, q, list(it), x
+
+
+def test_iterator_restored_when_instruction_runs_eagerly():
+    check(iterator_not_consumed_on_break, x1)
