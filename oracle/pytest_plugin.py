@@ -11,7 +11,9 @@ Thin by design: it registers options and imports the oracle (and with it torch) 
   plus the module-level functions, constants and imports it reads, and the inputs as literals) and checks that
   file in a worker process, like any other program. Fails the test on a finding, naming the written file
   (a standalone repro). ``fn`` must be a ``def`` whose globals are modules, functions with source, or plain
-  data; anything else is a usage error.
+  data; anything else fails the test with the reason. Why a program file rather than an in-process check: the
+  oracle then observes exactly what it observes for generated programs, in an isolated worker (a compiler
+  crash or leaked torch state cannot take the test session down), and the file is the repro to paste.
 
 Every process (each xdist worker too) starts one oracle ``Runner`` on first use and closes it at exit.
 """
@@ -216,12 +218,12 @@ def ngb_check(request, tmp_path):
 
         try:
             source = program_for(fn, inputs, wants_grad=wants_grad) + "\n\n" + oracle.standalone_footer()
-        except ProgramWriteError as exc:
-            raise pytest.UsageError(f"ngb_check: {exc}") from None
+            specs = [oracle.parse_target(t).spec for t in targets]
+        except (ProgramWriteError, oracle.TargetError) as exc:
+            pytest.fail(f"ngb_check: {exc}", pytrace=False)
         counter[0] += 1
         path = tmp_path / f"ngb_check_{fn.__name__}_{counter[0]}.py"
         path.write_text(source)
-        specs = [oracle.parse_target(t).spec for t in targets]
         report = _runner(request.config).check(source, specs)
         if report.flaky:
             pytest.fail(f"ngb_check: two eager runs of {fn.__name__} disagree (non-deterministic); program: {path}",
