@@ -129,7 +129,7 @@ CATALOG: tuple[Feature, ...] = (
     _f("input.int", 0.3, "an extra int64 input"),
     # deliberate exceptions, filler
     _f("raise.deliberate", 0.4, "a ValueError raised on purpose (caught by try/except or escaping entry)"),
-    _f("filler.hypothesmith", 0.0, "a hypothesmith statement block (off by default: slow; see GenerationConfig)"),
+    _f("filler.hypothesmith", 0.1, "a hypothesmith statement block (screened to run under eager) in a nested def"),
 )
 
 _BY_NAME = MappingProxyType({f.name: f for f in CATALOG})

@@ -161,7 +161,7 @@ class Recurse:
 
 @dataclass(frozen=True, slots=True)
 class Filler:
-    """An arbitrary statement block (from hypothesmith) that runs under eager; it must not touch ``x``."""
+    """An arbitrary statement block (hypothesmith, screened to run under eager), run inside a nested function."""
 
     source: str
 

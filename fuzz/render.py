@@ -231,7 +231,8 @@ class _Mod(torch.nn.Module):
         self.scale = torch.nn.Parameter(torch.full((), 0.5))
 
     def forward(self, x):
-        return torch.tanh(x * self.scale + 0.1)
+        # clone: x may be an inference tensor from an inference_mode block upstream
+        return torch.tanh(x.clone() * self.scale + 0.1)
 
 
 _MOD = _Mod()
@@ -370,7 +371,8 @@ class _Renderer:
         if isinstance(s, ir.Recurse):
             return [pad + "if n > 0:", pad + IND + f"x = {self.ref(fn.module, fn.index)}(x, n - 1)"]
         if isinstance(s, ir.Filler):
-            return [pad + "if True:", *(pad + IND + line for line in s.source.splitlines())]
+            body = [pad + IND + line for line in s.source.splitlines()]
+            return [pad + f"def filler{k}():", *body, pad + f"filler{k}()"]
         raise TypeError(f"unknown statement {s!r}")
 
     def call_site(self, s: ir.CallSite, fn: ir.Function, tag: str, k: int, pad: str) -> list[str]:

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from fuzz import ir
 from fuzz.strategies._draw import chance, pick, weighted
+from fuzz.strategies._filler import pool as filler_pool
 from fuzz.strategies._state import LIMIT, MULT_LIMIT, Body
 
 __all__ = ["arith", "squash", "filler", "break_stmt", "wrapped", "ctx_kind", "GRAD_CTX_KINDS"]
@@ -107,8 +108,10 @@ def _filler_impl(draw, body: Body):
     gen = body.gen
     options = gen.memo.get("filler")
     if options is None:
-        options = gen.memo["filler"] = (("arith", 6), ("effect", 1.5), ("probe", 1.0)) + tuple(
-            (k, gen.w(f) * 0.5) for k, f in _SIDE_FEATURE.items()
+        options = gen.memo["filler"] = (
+            (("arith", 6), ("effect", 1.5), ("probe", 1.0))
+            + tuple((k, gen.w(f) * 0.5) for k, f in _SIDE_FEATURE.items())
+            + ((("hypothesmith", gen.w("filler.hypothesmith") * 0.5),) if filler_pool() else ())
         )
     kind = weighted(draw, options)
     if kind == "arith":
@@ -117,6 +120,8 @@ def _filler_impl(draw, body: Body):
         return ir.Effect(weighted(draw, [("x", 3), ("x.sum()", 1)]))
     if kind == "probe":
         return ir.Probe(weighted(draw, [("grad", 4), ("autocast", 1), ("inference", 1)]))
+    if kind == "hypothesmith":
+        return ir.Filler(pick(draw, filler_pool()))
     body.bound = _SIDE_BOUND[kind](body.bound)
     return ir.SideEffect(kind)
 
