@@ -87,6 +87,8 @@ def _is_required_def(stmt: ast.stmt, at_top: bool) -> bool:
         return stmt.name in REQUIRED_NAMES
     if isinstance(stmt, ast.Assign):
         return any(isinstance(t, ast.Name) and t.id in REQUIRED_NAMES for t in stmt.targets)
+    if isinstance(stmt, ast.Import):
+        return any((a.asname or a.name).split(".")[0] in REQUIRED_NAMES for a in stmt.names)
     return False
 
 
@@ -146,7 +148,7 @@ def _unused_defs(tree: ast.Module) -> list[int]:
     for module in modules:
         for stmt in module.body:
             names = _defined_by(stmt)
-            if not names or names & set(REQUIRED_NAMES) or "WANTS_GRAD" in names:
+            if not names or names & (set(REQUIRED_NAMES) - {"torch"}) or "WANTS_GRAD" in names:
                 continue
             if isinstance(stmt, ast.Import | ast.ImportFrom) and module is tree and "torch" in names:
                 continue

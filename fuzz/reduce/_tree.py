@@ -27,8 +27,9 @@ __all__ = [
 # The program-file contract (docs/program-format.md): the generated footer starts with this line.
 FOOTER_MARKER = "# ---- ngb-fuzz standalone check"
 
-# Top-level names a program file must keep defining (when the original defined them).
-REQUIRED_NAMES = ("entry", "make_inputs", "EFFECTS")
+# Top-level names a program file must keep defining (when the original defined them). ``torch`` too: the
+# standalone footer uses the program's own ``import torch``, though the oracle would not miss it.
+REQUIRED_NAMES = ("entry", "make_inputs", "EFFECTS", "torch")
 
 _PLACEHOLDER = "__ngb_nested_{}__"
 _STMT_FIELDS = ("body", "orelse", "finalbody")
@@ -205,4 +206,6 @@ def _top_level_names(tree: ast.Module) -> set[str]:
             names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
         elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
             names.add(stmt.target.id)
+        elif isinstance(stmt, ast.Import):
+            names.update((a.asname or a.name).split(".")[0] for a in stmt.names)
     return names

@@ -241,3 +241,9 @@ def test_program_parse_keeps_comments_and_renders_helpers_as_blocks():
     assert "exec(compile('''\nSCALE = 3" in program.source
     assert program.is_valid()
     assert Program.parse(program.source).key == program.key  # rendering is a fixpoint
+
+
+def test_keeps_import_torch_for_the_footer():
+    source = "import torch\nEFFECTS = []\n\ndef entry():\n    return 1\n\ndef make_inputs(device):\n    return ()\n"
+    out = reduce_source(source + "\n" + FOOTER, lambda s: True).source
+    assert out.startswith("import torch\n")
