@@ -60,7 +60,7 @@ def _operand_choices(node: ast.AST) -> list[Callable[[ast.AST], ast.AST]]:
             return [lambda n: ast.Constant(0), lambda n: ast.Constant(1)]
         if isinstance(v, float) and v not in (0.0, 1.0):
             return [lambda n: ast.Constant(1.0)]
-        if isinstance(v, str) and len(v) > 1:
+        if isinstance(v, str) and len(v) > 1 and not v.startswith("ngb_"):  # helper module names stay ngb_*
             return [lambda n: ast.Constant(v[:1])]
     return []
 
