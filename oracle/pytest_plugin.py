@@ -89,9 +89,12 @@ def pytest_collection_modifyitems(session, config, items):
         root = (base / directory).resolve()
         if not root.is_dir():
             raise pytest.UsageError(f"--ngb-corpus {directory}: not a directory")
-        from fuzz.corpus import Corpus
+        from fuzz.corpus import Corpus, CorpusError
 
-        store = Corpus(root)
+        try:
+            store = Corpus(root)
+        except CorpusError as exc:
+            raise pytest.UsageError(f"--ngb-corpus {directory}: {exc}") from None
         for path in store.files():
             node = CorpusFile.from_parent(session, path=path)
             node.entry = store.entry_for(path)
