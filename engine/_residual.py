@@ -24,6 +24,7 @@ from ._vm._values import (
     ConstVar,
     DictVar,
     DictViewVar,
+    ExcVar,
     FuncVar,
     GradCtxVar,
     GradExitVar,
@@ -167,6 +168,10 @@ class Emitter:
                 if v.annotations is not None:
                     self.body.append(f"{e}.__annotations__ = dict(zip({self.expr(v.annotations)}[0::2], "
                                      f"{self.expr(v.annotations)}[1::2]))")
+        elif t is ExcVar:
+            e = self.memo[key] = self.temp("exc")
+            args = "".join(literal(self.ns, a) + ", " for a in v.args)
+            self.body.append(f"{e} = {self.ns.const(v.cls, 'T')}({args})")
         elif t is NewObjVar:
             e = self.memo[key] = self.temp("obj")
             self.body.append(f"{e} = _new_object({self.ns.const(v.cls, 'T')})")

@@ -13,6 +13,7 @@ from ._values import (
     CellVar,
     ConstVar,
     DictVar,
+    ExcVar,
     FuncVar,
     ListVar,
     NewObjVar,
@@ -97,7 +98,7 @@ def is_same(vm, a, b):
         return a.real is not None and a.real is b.real
     if ta is not tb and {ta, tb} <= {TensorVar, ConstVar, ListVar, DictVar, TupleVar, FuncVar}:
         return False
-    if a is NULL or b is NULL or ta is NewObjVar or tb is NewObjVar:
+    if a is NULL or b is NULL or ta in (NewObjVar, ExcVar) or tb in (NewObjVar, ExcVar):
         return False
     return None
 
@@ -137,6 +138,8 @@ def truth(vm, v):
         tp = type(v.obj)
         if not hasattr(tp, "__bool__") and not hasattr(tp, "__len__"):
             return True
+    if t is ExcVar:
+        return True
     if t is NewObjVar and not hasattr(v.cls, "__bool__") and not hasattr(v.cls, "__len__"):
         return True
     if t is TensorVar:

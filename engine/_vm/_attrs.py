@@ -17,6 +17,7 @@ from ._values import (
     BoundMethodVar,
     ConstVar,
     DictVar,
+    ExcVar,
     FuncVar,
     ListVar,
     MethodVar,
@@ -93,6 +94,8 @@ def load_attr(vm, v, name):
         return _obj_attr(vm, v, name)
     if t is NewObjVar:
         return _new_obj_attr(vm, v, name)
+    if t is ExcVar and name == "args":
+        return TupleVar([ConstVar(a) for a in v.args])
     raise Unsupported("attr", f"attribute {name} of a {t.__name__}", "it runs eagerly")
 
 

@@ -15,6 +15,7 @@ from ._values import (
     ConstVar,
     DictVar,
     DictViewVar,
+    ExcVar,
     FuncVar,
     IterVar,
     ListVar,
@@ -49,6 +50,8 @@ def python_type(vm, v):
     if t is ObjVar:
         return type(v.obj)
     if t is NewObjVar:
+        return v.cls
+    if t is ExcVar:
         return v.cls
     if t is BoundMethodVar:
         return types.MethodType
@@ -261,6 +264,19 @@ MODELS = {
     min: _minmax(min), max: _minmax(max), sum: _sum, abs: _abs, type: _type, callable: _callable,
     getattr: _getattr,
 }
+
+
+def _text(fn):
+    def model(vm, args, kwargs):
+        if len(args) == 1 and not kwargs and type(args[0]) is ExcVar:
+            return ConstVar(fn(args[0].real()))
+        return _fold(fn, args, kwargs)
+
+    return model
+
+
+MODELS[str] = _text(str)
+MODELS[repr] = _text(repr)
 
 
 def call_builtin(vm, obj, args, kwargs):

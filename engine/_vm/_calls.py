@@ -19,6 +19,7 @@ from ._values import (
     ConstVar,
     DictVar,
     DictViewVar,
+    ExcVar,
     FuncVar,
     GradCtxVar,
     GradExitVar,
@@ -250,10 +251,13 @@ def _call_object(vm, fv, args, kwargs):
         except Exception:
             raise Unsupported("state-query", "torch state query raised", "") from None
     if isinstance(obj, type):
-        from ._objects import is_plain_class, new_object
+        from ._objects import is_plain_class, is_plain_exception, new_object
 
         if is_plain_class(obj):
             return new_object(vm, obj, args, kwargs)
+        if is_plain_exception(obj) and not kwargs and all(
+                type(a) is ConstVar and type(a.value) in (int, float, str, bool, type(None)) for a in args):
+            return ExcVar(obj, tuple(a.value for a in args))
     if isinstance(obj, (types.BuiltinFunctionType, type)):
         from ._builtins import call_builtin
 

@@ -108,3 +108,20 @@ def object_setattr(vm, obj, name, val):
         obj.attrs = {}
     obj.attrs[name] = val
     vm.effects.append(("osetattr", obj, name, val))
+
+
+_EXC_HOOKS = ("__init__", "__new__", "__str__", "__repr__", "__setattr__", "__getattribute__", "__getattr__",
+              "__init_subclass__")
+
+
+def is_plain_exception(cls):
+    """An exception class whose construction from constants is pure: builtin ones, and user subclasses
+    that customise nothing about construction, attributes or text."""
+    if not (isinstance(cls, type) and issubclass(cls, Exception)):
+        return False
+    for k in cls.__mro__:
+        if k.__module__ == "builtins":
+            continue
+        if any(h in k.__dict__ for h in _EXC_HOOKS) or type(k) is not type:
+            return False
+    return True

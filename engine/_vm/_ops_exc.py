@@ -7,9 +7,13 @@ import types
 from .._errors import Unsupported
 from .._guards import AttrSrc
 from ._calls import Inline, call
-from ._objects import enter_user_ctx
+from ._objects import enter_user_ctx, is_plain_exception
 from ._opcodes import EagerSpec, handles
-from ._values import ConstVar, GradCtxVar, GradExitVar, NewObjVar, ObjVar, TupleVar
+from ._values import ConstVar, ExcVar, GradCtxVar, GradExitVar, NewObjVar, ObjVar, TupleVar
+
+
+def is_exception(v):
+    return type(v) is ExcVar or (type(v) is ObjVar and isinstance(v.obj, BaseException))
 
 
 def _before_with(ctx):
@@ -60,6 +64,8 @@ def _with_except_start(exit_, lasti, prev, exc):
 
 
 def _exc_parts(vm, exc):
+    if type(exc) is ExcVar:
+        raise Unsupported("exc", "an exception made while tracing has no traceback yet", "")
     if type(exc) is not ObjVar:
         raise Unsupported("exc", "exception value is not a real exception", "")
     tb = exc.obj.__traceback__
@@ -112,11 +118,12 @@ def _check_exc_match(exc, cls):
 @handles("CHECK_EXC_MATCH")
 def _check_exc_match_h(vm, frame, ins):
     exc, cls = vm.peek(2)
-    if type(exc) is ObjVar and isinstance(exc.obj, BaseException):
+    if is_exception(exc):
+        real_type = exc.cls if type(exc) is ExcVar else type(exc.obj)
         if type(cls) is ObjVar and isinstance(cls.obj, type):
-            r = isinstance(exc.obj, cls.obj)
+            r = issubclass(real_type, cls.obj)
         elif type(cls) is TupleVar and all(type(c) is ObjVar and isinstance(c.obj, type) for c in cls.items):
-            r = isinstance(exc.obj, tuple(c.obj for c in cls.items))
+            r = issubclass(real_type, tuple(c.obj for c in cls.items))
         else:
             r = None
         if r is not None:
@@ -142,7 +149,7 @@ def _reraise_none():
 @handles("RERAISE")
 def _reraise(vm, frame, ins):
     exc = vm.peek(1)[0]
-    if type(exc) is not ObjVar or not isinstance(exc.obj, BaseException):
+    if not is_exception(exc):
         raise Unsupported("reraise", "re-raising an unknown value", "", EagerSpec(_raise_eager, 1, resume="none"))
     frame.stack.pop()
     return vm.raise_exc(exc)
@@ -152,12 +159,14 @@ def _reraise(vm, frame, ins):
 def _raise_varargs(vm, frame, ins):
     if ins.arg == 0:
         exc = vm.resolve(vm.cur_exc)
-        if type(exc) is ObjVar and isinstance(exc.obj, BaseException):
+        if is_exception(exc):
             return vm.raise_exc(exc)
         raise Unsupported("raise", "bare raise", "", EagerSpec(_reraise_none, 0, resume="none"))
     if ins.arg == 1:
         exc = vm.peek(1)[0]
-        if type(exc) is ObjVar and isinstance(exc.obj, BaseException):
+        if type(exc) is ObjVar and is_plain_exception(exc.obj):
+            exc = ExcVar(exc.obj, ())  # `raise ValueError`: the class is instantiated
+        if is_exception(exc):
             frame.stack.pop()
             return vm.raise_exc(exc)
         raise Unsupported("raise", "raise of a value made while tracing", "",

@@ -223,3 +223,16 @@ class NewObjVar(Var):
     def __init__(self, cls):
         self.cls = cls
         self.attrs = {}
+
+
+class ExcVar(Var):
+    """An exception instance made by traced code from constant arguments (rebuilt as cls(*args))."""
+
+    __slots__ = ("cls", "args")
+
+    def __init__(self, cls, args):
+        self.cls = cls
+        self.args = args  # tuple of plain constants
+
+    def real(self):
+        return self.cls(*self.args)

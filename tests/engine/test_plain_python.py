@@ -155,3 +155,47 @@ def dunders(x):
 def test_user_dunders():
     c = check(dunders, lambda: (torch.ones(2),))
     assert c.stats()["breaks"] == 1
+
+
+class MyError(ValueError):
+    pass
+
+
+def thrower(x, kind):
+    if kind == 0:
+        raise MyError("mine", 3)
+    if kind == 1:
+        raise KeyError
+    return x
+
+
+def traced_exceptions(x):
+    out = []
+    for kind in range(3):
+        try:
+            x = thrower(x, kind) + 1
+        except MyError as e:
+            out.append((str(e), e.args, repr(e), isinstance(e, ValueError)))
+        except (KeyError, TypeError) as e:
+            out.append(("key", type(e).__name__))
+        else:
+            out.append("else")
+    try:
+        try:
+            raise RuntimeError("inner")
+        finally:
+            out.append("finally")
+    except RuntimeError as e:
+        out.append(str(e))
+    return x, out
+
+
+def escaping_exception(x):
+    x = x + 1
+    raise MyError("escapes", x.shape[0])
+
+
+def test_traced_exceptions():
+    c = check(traced_exceptions, lambda: (torch.ones(2),))
+    assert c.stats()["breaks"] == 0
+    check(escaping_exception, lambda: (torch.ones(2),))
