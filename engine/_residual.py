@@ -14,6 +14,7 @@ from . import _runtime as R
 from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, literal
 from ._vm._code import is_live
 from ._vm._frame import FrameShape
+from ._vm._iters import ZipView
 from ._vm._values import (
     DISCARD,
     EMPTY,
@@ -187,10 +188,16 @@ class Emitter:
             if v.real is not None:
                 e = self.src(v.src)
             else:
-                seq = v.seq
-                se = self.expr(seq) if type(seq) is not ConstVar else self.ns.const(seq.value, "k")
                 e = self.memo[key] = self.temp("it")
-                self.body.append(f"{e} = _SeqIter({se}, {v.index})")
+                seq = v.seq
+                if type(seq) is ZipView:
+                    parts = ", ".join(f"_SeqIter({self._seq(s)}, {v.index})" for s in seq.seqs)
+                    if seq.start is None:
+                        self.body.append(f"{e} = zip({parts})")
+                    else:
+                        self.body.append(f"{e} = enumerate({parts}, {seq.start + v.index})")
+                else:
+                    self.body.append(f"{e} = _SeqIter({self._seq(seq)}, {v.index})")
         elif t is GradCtxVar:
             e = f"_GradCtx({v.target!r}, {v.prev!r})"
         elif t is GradExitVar:
@@ -201,6 +208,9 @@ class Emitter:
             raise AssertionError(f"cannot rebuild {t.__name__}")
         self.memo[key] = e
         return e
+
+    def _seq(self, seq):
+        return self.expr(seq) if type(seq) is not ConstVar else self.ns.const(seq.value, "k")
 
     # -- side effects -----------------------------------------------------------------------------------
     def effects(self):

@@ -133,21 +133,24 @@ def vm_iter(vm, v):
 def _enumerate(vm, args, kwargs):
     if not 1 <= len(args) <= 2 or kwargs:
         return NotImplemented
-    start = args[1].value if len(args) == 2 and type(args[1]) is ConstVar else 0
-    items = _seq_of(vm, args[0])
-    return IterVar(TupleVar([TupleVar([ConstVar(start + k), x]) for k, x in enumerate(items)]))
+    if len(args) == 2 and (type(args[1]) is not ConstVar or type(args[1].value) is not int):
+        return NotImplemented
+    from ._iters import ZipView, as_sequence
+
+    start = args[1].value if len(args) == 2 else 0
+    return IterVar(ZipView([as_sequence(vm, args[0])], start))
 
 
 def _zip(vm, args, kwargs):
     if kwargs:
         return NotImplemented
-    seqs = [_seq_of(vm, a) for a in args]
-    n = min((len(s) for s in seqs), default=0)
-    return IterVar(TupleVar([TupleVar([s[k] for s in seqs]) for k in range(n)]))
+    from ._iters import ZipView, as_sequence
+
+    return IterVar(ZipView([as_sequence(vm, a) for a in args], None))
 
 
 def _reversed(vm, args, kwargs):
-    if len(args) != 1 or kwargs or type(args[0]) not in (TupleVar, ListVar, ConstVar):
+    if len(args) != 1 or kwargs or type(args[0]) not in (TupleVar, ConstVar):
         return NotImplemented
     return IterVar(TupleVar(list(reversed(seq_items(vm, args[0])))))
 

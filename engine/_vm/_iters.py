@@ -25,8 +25,47 @@ def get_iter(vm, v):
     raise Unsupported("iter", f"iterating a {type(v).__name__}", "it runs eagerly")
 
 
+class ZipView:
+    """The live element sequence of enumerate()/zip() over sequences (not a VM value: lives in IterVar.seq).
+    Elements are recomputed at each step, so a list mutated inside the loop is seen as eagerly."""
+
+    __slots__ = ("seqs", "start")
+
+    def __init__(self, seqs, start):
+        self.seqs = seqs
+        self.start = start  # enumerate's start; None for zip
+
+
+def as_sequence(vm, v):
+    """A value enumerate()/zip() can view live; iterators are refused (their exact consumption matters)."""
+    t = type(v)
+    if t in (TupleVar, ListVar) or (t is ConstVar and isinstance(v.value, (tuple, range, str, bytes))):
+        if t is ListVar:
+            list_items(vm, v)
+        return v
+    if t in (DictVar, DictViewVar, TensorVar):
+        from ._calls import seq_items
+
+        return TupleVar(seq_items(vm, v))
+    raise Unsupported("zip-iterator", f"enumerate/zip over a {t.__name__}", "it runs eagerly")
+
+
+def _element(vm, seq, k):
+    items = _length_and_get(vm, seq)
+    return ConstVar(items[k]) if type(seq) is ConstVar else items[k]
+
+
 def _length_and_get(vm, seq):
     t = type(seq)
+    if t is ZipView:
+        n = min((len(_length_and_get(vm, s)) for s in seq.seqs), default=0)
+        out = []
+        for k in range(n):
+            parts = [_element(vm, s, k) for s in seq.seqs]
+            if seq.start is not None:
+                parts.insert(0, ConstVar(seq.start + k))
+            out.append(TupleVar(parts))
+        return out
     if t is TupleVar:
         return seq.items
     if t is ListVar:

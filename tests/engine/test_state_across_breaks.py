@@ -232,3 +232,26 @@ def iterator_not_consumed_on_break(x):
 
 def test_iterator_restored_when_instruction_runs_eagerly():
     check(iterator_not_consumed_on_break, x1)
+
+
+def zip_enumerate_live(x):
+    lst = [1, 2, 3]
+    out = []
+    for i, v in enumerate(lst):
+        if i == 0:
+            lst.append(4)
+        out.append((i, v))
+    pairs = []
+    for a, b in zip(lst, "ab"):
+        gb()
+        pairs.append((a, b))
+    it = iter([1, 2, 3, 4])
+    try:
+        z = list(zip(it, [10]))
+    except Exception as e:
+        z = str(e)
+    return out, pairs, z, list(it), x
+
+
+def test_zip_enumerate_live():
+    check(zip_enumerate_live, x1)
