@@ -69,8 +69,8 @@ def _callee_interface_impl(draw, body: Body, j: int) -> str:
         options.append((sig, w))
     sig = weighted(draw, options)
     gen.sigs[j] = sig
-    helper = gen.w("module.helper")
-    gen.modules[j] = weighted(draw, [("", 5.0), ("h1", helper), ("h2", helper * 0.5)])
+    if gen.helpers:
+        gen.modules[j] = weighted(draw, [("", 2.0), ("h1", 1.5), ("h2", 0.75)])
     decorators: tuple[str, ...] = ()
     if sig in _DECORABLE:
         count = weighted(draw, [(0, 10.0), (1, gen.w("ctx.decorator")), (2, gen.w("ctx.nested_decorators"))])
@@ -187,6 +187,9 @@ def _programs_impl(draw, config: GenerationConfig | None = None) -> ir.Program:
         cols=record.cols,
         requires_grad=record.requires_grad,
         allow_inference=not record.requires_grad,
+        # Decided per program: torch 2.13 cannot inline functions of modules missing from sys.modules (one crash
+        # signature), so helper modules in most programs would hide everything else they could find.
+        helpers=chance(draw, min(0.9, config.weight("module.helper") * 0.15)),
         n=len(parents),
     )
     functions = tuple(_function_impl(draw, gen, i) for i in range(len(parents)))

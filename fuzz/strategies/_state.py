@@ -27,6 +27,7 @@ class Gen:
     cols: int
     requires_grad: bool
     allow_inference: bool
+    helpers: bool = False  # may functions live in helper modules?
     n: int = 0
     sigs: dict[int, str] = field(default_factory=dict)
     decorators: dict[int, tuple[str, ...]] = field(default_factory=dict)
