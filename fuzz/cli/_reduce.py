@@ -19,6 +19,8 @@ def register(subparsers) -> None:
     p.add_argument("--rechecks", type=int, default=3, help="re-checks of the result in fresh processes (default 3)")
     p.add_argument("--out", metavar="FILE", help="where to write the result (default FILE.reduced.py; - for stdout)")
     p.add_argument("--corpus", metavar="DIR", help="also add the result to this corpus (status NEW)")
+    p.add_argument("--no-ir", action="store_true",
+                   help="skip the IR stage (used when FILE is a generated program: found-by 'ngb-fuzz run')")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.set_defaults(handler=reduce)
 
@@ -36,6 +38,11 @@ def reduce(args) -> int:
     except OSError as exc:
         raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
     from fuzz.reduce import ReduceError, reduce_program
+    from fuzz.reduce._oracle import generator_ir
+
+    ir = None if args.no_ir else generator_ir(source)
+    if ir is not None and not args.quiet:
+        print("generated program: IR stage first", file=sys.stderr)
 
     start = time.monotonic()
 
@@ -46,7 +53,7 @@ def reduce(args) -> int:
 
     try:
         result = reduce_program(source, target, signature=args.signature, budget_s=budget, workers=args.workers,
-                                rechecks=args.rechecks, progress=progress)
+                                rechecks=args.rechecks, progress=progress, ir=ir)
     except ReduceError as exc:
         raise UsageError(str(exc)) from None
     out = args.out or str(path.with_suffix("")) + ".reduced.py"

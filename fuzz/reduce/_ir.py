@@ -29,6 +29,7 @@ class IRResult:
     invocations: int
     passes: tuple[PassStats, ...]
     elapsed_s: float
+    interrupted: bool = False
 
 
 # ---- immutable updates by path ------------------------------------------------------------------------------------
@@ -158,7 +159,7 @@ IR_PASSES = (
 
 
 def reduce_ir(program, is_interesting: Callable[[str], bool], *, budget_s: float = 20.0, workers: int = 1,
-              found_by: str | None = None) -> IRResult | None:
+              found_by: str | None = None, progress=None) -> IRResult | None:
     """Shrink ``program`` (a ``fuzz.ir.Program``) while its rendering stays interesting; None when the
     rendering of the original itself is not interesting (the file was edited: skip the IR stage)."""
     from fuzz.render import render
@@ -186,6 +187,7 @@ def reduce_ir(program, is_interesting: Callable[[str], bool], *, budget_s: float
     seen = {best_src}
     stats = {name: [0, 0] for name, _ in IR_PASSES}
     pool = ThreadPoolExecutor(workers) if workers > 1 else None
+    interrupted = False
     try:
         changed = True
         while changed and time.monotonic() < deadline:
@@ -224,13 +226,15 @@ def reduce_ir(program, is_interesting: Callable[[str], bool], *, budget_s: float
                     position, best, best_src = hit
                     stats[name][1] += 1
                     changed = True
+                    if progress:
+                        progress(name, code_lines(best_src), invocations)
     except KeyboardInterrupt:
-        pass
+        interrupted = True
     finally:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
     return IRResult(best_src, best, original_lines, invocations,
-                    tuple(PassStats(n, a, s) for n, (a, s) in stats.items()), time.monotonic() - start)
+                    tuple(PassStats(n, a, s) for n, (a, s) in stats.items()), time.monotonic() - start, interrupted)
 
 
 def _evaluate(batch, check, pool):

@@ -4,13 +4,32 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from fuzz.reduce._driver import ReduceError, ReduceResult, reduce_source
 from fuzz.reduce._tree import split_source
 
-__all__ = ["oracle_predicate", "reduce_program", "with_header"]
+__all__ = ["generator_ir", "oracle_predicate", "reduce_program", "with_header"]
+
+_FOUND_BY = re.compile(r"^# found-by: ngb-fuzz run --seed (\d+) \(program (\d+)\)\s*$", re.M)
+
+
+def generator_ir(source: str):
+    """The generator's IR for a file it made (``# found-by: ngb-fuzz run --seed S (program I)``), when
+    regenerating (S, I) with the default config gives the same program text; else None."""
+    match = _FOUND_BY.search(source)
+    if not match:
+        return None
+    try:
+        from fuzz.generate import generate_program
+
+        program = generate_program(int(match.group(1)), int(match.group(2)))
+    except Exception:
+        return None
+    mine, theirs = split_source(source)[1], split_source(program.source)[1]
+    return program.ir if mine.strip() == theirs.strip() else None
 
 
 def oracle_predicate(runner, target: str, signature: str) -> Callable[[str], bool]:
@@ -67,14 +86,18 @@ def reduce_program(
 
             found_by = next((line[len("# found-by:"):].strip() for line in split_source(source)[0].splitlines()
                              if line.startswith("# found-by:")), None)
-            ir_result = reduce_ir(ir, predicate, budget_s=budget_s / 3, workers=workers, found_by=found_by)
+            ir_result = reduce_ir(ir, predicate, budget_s=budget_s / 3, workers=workers, found_by=found_by,
+                                  progress=progress)
             if ir_result is not None:
                 source, stages = ir_result.source, ("ir",)
         left = budget_s - (ir_result.elapsed_s if ir_result else 0.0)
+        interrupted = ir_result is not None and ir_result.interrupted
         result = reduce_source(
-            source, predicate, budget_s=max(left, 1.0), workers=workers, progress=progress,
-            check_original=ir_result is None,
+            source, predicate, budget_s=0.0 if interrupted else max(left, 1.0), workers=workers,
+            progress=progress, check_original=ir_result is None,
         )
+        if interrupted:  # Ctrl-C in the IR stage: no source stage, best-so-far from the IR
+            result = dataclasses.replace(result, stopped="interrupted")
     if ir_result is not None:
         result = dataclasses.replace(
             result,

@@ -128,15 +128,18 @@ def unparse(tree: ast.Module) -> str:
 
 
 def _unparse_spaced(module: ast.Module) -> str:
-    """``ast.unparse`` with two blank lines around module-level functions and classes (PEP 8)."""
+    """``ast.unparse`` with two blank lines around module-level functions and classes and one after the
+    imports (PEP 8)."""
     out: list[str] = []
     prev_def = False
+    prev_import = False
     for stmt in module.body:
         is_def = isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        is_import = isinstance(stmt, ast.Import | ast.ImportFrom)
         if out:
-            out.append("\n\n\n" if is_def or prev_def else "\n")
+            out.append("\n\n\n" if is_def or prev_def else "\n\n" if prev_import and not is_import else "\n")
         out.append(ast.unparse(stmt))
-        prev_def = is_def
+        prev_def, prev_import = is_def, is_import
     return "".join(out)
 
 
