@@ -60,3 +60,13 @@ def test_cli_lists_catalog(capsys):
     rows = json.loads(capsys.readouterr().out)
     assert {r["name"] for r in rows} >= {f.name for f in CATALOG}
     assert all("sampled" in r for r in rows)
+
+
+def test_boosted_multiplies_weights_of_tags():
+    from fuzz.features import GenerationConfig, boosted
+
+    base = GenerationConfig(weights={"ctx": 0.5})
+    config = boosted(base, ["ctx.no_grad", "shape.upper_ctx_break", "break.print"], factor=3.0)
+    assert config.weight("ctx.no_grad") == base.weight("ctx.no_grad") * 3.0
+    assert config.weight("break.print") == base.weight("break.print") * 3.0
+    assert config.weight("ctx.enable_grad") == base.weight("ctx.enable_grad")
