@@ -8,12 +8,14 @@ torch.compile(f)(x) mean" that the seed doc writes by hand.
 
 from __future__ import annotations
 
+import re
 import types
 
 from . import _runtime as R
 from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, literal
 from ._vm._code import is_live
 from ._vm._frame import FrameShape
+from ._vm._interp import Restart
 from ._vm._iters import ZipView
 from ._vm._values import (
     DISCARD,
@@ -27,6 +29,7 @@ from ._vm._values import (
     DictViewVar,
     ExcVar,
     FuncVar,
+    GenVar,
     GradCtxVar,
     GradExitVar,
     GradWrappedVar,
@@ -126,6 +129,8 @@ class Emitter:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
+        if t is GenVar:  # a traced generator cannot become real: trace again with it made eagerly
+            raise Restart(v.call_no, "eager")
         if t is ObjVar:
             e = self.src(v.src) if v.src is not None else self.ns.const(v.obj, "k")
         elif t is ListVar:
@@ -251,6 +256,8 @@ def snapshot(vm, em, env_exprs):
     shapes = []
     env_exprs.append(em.expr(vm.cur_exc))
     for f in vm.frames:
+        if f.gen is not None:
+            raise Restart(f.gen.call_no, "eager")
         at = f.call_index if f.call_index >= 0 else f.ip
         locs = []
         for k, v in enumerate(f.locals):
@@ -291,11 +298,22 @@ def generate(vm, ending, env_len):
     lines = ["def __segment(env, check=True):", "    if check:", "        try:"]
     lines.append("            if not (" + "\n                    and ".join(guard) + "):")
     lines += ["                return _MISS", "        except Exception:", "            return _MISS"]
-    lines += ["    " + s for s in em.pre]
+    body = list(em.pre)
     if has_graph:
-        lines.append(f"    __o = __graph({', '.join(ins)})")
+        body.append(f"__o = __graph({', '.join(ins)})")
+    # From here on the inputs are held by locals only: inputs the segment dropped (a generator popped
+    # after its loop, a temporary) are released now, as eager would have by this point.
+    body.append("env.clear()")
     if vm.grad != vm.grad0 or vm.grad_set_in_graph:
-        lines.append(f"    _set_grad({vm.grad!r})")
-    lines += ["    " + s for s in em.body]
-    lines.append("    " + tail)
+        body.append(f"_set_grad({vm.grad!r})")
+    body += em.body
+    body.append(tail)
+    text = "\n".join(body)
+    used = sorted({int(m) for m in _ENV_REF.findall(text)})
+    if used:
+        lines.append("    " + ", ".join(f"e{i}" for i in used) + ", = " + ", ".join(f"env[{i}]" for i in used) + ",")
+    lines += ["    " + _ENV_REF.sub(lambda m: f"e{m.group(1)}", b) for b in body]
     return "\n".join(lines) + "\n", em, shapes, has_graph
+
+
+_ENV_REF = re.compile(r"\benv\[(\d+)\]")

@@ -158,10 +158,13 @@ class Compiled:
                 env.append(e)
                 bp = seg.next_exc
                 continue
+            finally:
+                operands = None  # hold no reference eager would not hold
             if spec.resume == "pushn":
                 env.extend(result)
             else:
                 env.append(result)
+            result = None
             bp = seg.next_ok
 
     def _new_segment(self, bp, env, key, eager_ops=False):
@@ -187,6 +190,7 @@ class Compiled:
                 ending = self._start(vm, bp, env, key)
                 if ending is None:
                     ending = vm.run()
+                seg = self._build(vm, ending, len(env))
             except Restart as r:
                 self.record.frames_traced += vm.frames_traced
                 forced[r.call_no] = r.how
@@ -199,7 +203,6 @@ class Compiled:
                 raise EngineError("a resumed frame hit an instruction with no eager form") from None
             self.record.frames_traced += vm.frames_traced
             break
-        seg = self._build(vm, ending, len(env))
         if cache:
             bp.segments.append(seg)
         return seg
@@ -220,8 +223,8 @@ class Compiled:
         if not isinstance(fn, types.FunctionType):
             raise CannotCompile("not a Python function")
         info = code_info(fn.__code__)
-        if info.unsupported:
-            raise CannotCompile(info.unsupported)
+        if info.unsupported or info.generator:
+            raise CannotCompile(info.unsupported or "a generator function")
         fv = FuncVar(fn.__code__, fn.__globals__, fn.__name__, fn.__qualname__, real=fn, src=ConstSrc(fn))
         try:
             loc = bind(vm, fv, info, args, kwargs)

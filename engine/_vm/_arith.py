@@ -15,6 +15,7 @@ from ._values import (
     DictVar,
     ExcVar,
     FuncVar,
+    GenVar,
     ListVar,
     NewObjVar,
     ObjVar,
@@ -98,7 +99,7 @@ def is_same(vm, a, b):
         return a.real is not None and a.real is b.real
     if ta is not tb and {ta, tb} <= {TensorVar, ConstVar, ListVar, DictVar, TupleVar, FuncVar}:
         return False
-    if a is NULL or b is NULL or ta in (NewObjVar, ExcVar) or tb in (NewObjVar, ExcVar):
+    if a is NULL or b is NULL or ta in (NewObjVar, ExcVar, GenVar) or tb in (NewObjVar, ExcVar, GenVar):
         return False
     return None
 
@@ -138,7 +139,7 @@ def truth(vm, v):
         tp = type(v.obj)
         if not hasattr(tp, "__bool__") and not hasattr(tp, "__len__"):
             return True
-    if t is ExcVar:
+    if t is ExcVar or t is GenVar:
         return True
     if t is NewObjVar and not hasattr(v.cls, "__bool__") and not hasattr(v.cls, "__len__"):
         return True

@@ -17,6 +17,7 @@ from ._values import (
     DictViewVar,
     ExcVar,
     FuncVar,
+    GenVar,
     IterVar,
     ListVar,
     MethodVar,
@@ -53,6 +54,8 @@ def python_type(vm, v):
         return v.cls
     if t is ExcVar:
         return v.cls
+    if t is GenVar:
+        return types.GeneratorType
     if t is BoundMethodVar:
         return types.MethodType
     if t is CellVar:
@@ -161,12 +164,20 @@ def _iter(vm, args, kwargs):
     return vm_iter(vm, args[0])
 
 
-def _next(vm, args, kwargs):
+def _next_item(vm, it):
+    if type(it) is GenVar:
+        from ._generators import drive
+
+        return drive(vm, it)
     from ._iters import iter_next
 
-    if not 1 <= len(args) <= 2 or kwargs or type(args[0]) is not IterVar:
+    return iter_next(vm, it)
+
+
+def _next(vm, args, kwargs):
+    if not 1 <= len(args) <= 2 or kwargs or type(args[0]) not in (IterVar, GenVar):
         return NotImplemented
-    x = iter_next(vm, args[0])
+    x = _next_item(vm, args[0])
     if x is None:
         if len(args) == 2:
             return args[1]
@@ -278,6 +289,27 @@ def _text(fn):
     return model
 
 
+def _all_any(want):
+    """all()/any() stop at the first deciding element, like CPython (the rest is never produced)."""
+
+    def model(vm, args, kwargs):
+        from ._arith import truth
+
+        if len(args) != 1 or kwargs:
+            return NotImplemented
+        it = vm_iter(vm, args[0])
+        while True:
+            x = _next_item(vm, it)
+            if x is None:
+                return ConstVar(not want)
+            if truth(vm, x) == want:
+                return ConstVar(want)
+
+    return model
+
+
+MODELS[all] = _all_any(False)
+MODELS[any] = _all_any(True)
 MODELS[str] = _text(str)
 MODELS[repr] = _text(repr)
 

@@ -21,6 +21,7 @@ from ._values import (
     DictViewVar,
     ExcVar,
     FuncVar,
+    GenVar,
     GradCtxVar,
     GradExitVar,
     GradWrappedVar,
@@ -96,9 +97,14 @@ def _call_function(vm, fv, args, kwargs):
     if how is not None:
         u = Unsupported("forced-call", f"{fv.qualname} runs as its own compiled call ({how})", "")
         u.forced = True
-        u.classic = how == "classic"
+        u.classic = how == "classic" and not info.generator
         raise u
-    return Inline(vm.new_frame(info, fv.fglobals, localsplus, fv.qualname))
+    frame = vm.new_frame(info, fv.fglobals, localsplus, fv.qualname)
+    if info.generator:
+        frame.ip = info.gen_start
+        gen = frame.gen = GenVar(frame, vm.call_no)
+        return gen
+    return Inline(frame)
 
 
 def _defaults(vm, fv):
@@ -203,6 +209,15 @@ def seq_items(vm, v):
         return list(out.items)
     from ._iters import iter_remaining
 
+    if t is GenVar:
+        from ._generators import drive
+
+        out = []
+        while True:
+            x = drive(vm, v)
+            if x is None:
+                return out
+            out.append(x)
     return iter_remaining(vm, v)
 
 

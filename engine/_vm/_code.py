@@ -22,7 +22,8 @@ class Instr:
 class CodeInfo:
     """What the VM needs about one code object; cached per code object."""
 
-    __slots__ = ("code", "instrs", "handlers", "live", "names", "nlocalsplus", "cells", "unsupported",
+    __slots__ = ("code", "instrs", "handlers", "live", "names", "nlocalsplus", "cells", "unsupported", "generator",
+                 "gen_start",
                  "filename", "__weakref__")
 
     def __init__(self, code):
@@ -54,8 +55,17 @@ class CodeInfo:
                       if k >= nvars or n in code.co_cellvars}
         bad = {ins.opname for ins in raw} & V.FRAME_UNSUPPORTED
         self.unsupported = None
-        if code.co_flags & V.CO_UNSUPPORTED_FLAGS:
-            self.unsupported = "generator or coroutine function"
+        self.generator = V.is_plain_generator(code)
+        self.gen_start = 0
+        if self.generator:
+            # A generator without exception handlers (whose abandonment runs no finally/with exit code)
+            # is traced as a suspendable frame, started after its RETURN_GENERATOR.
+            bad -= V.GENERATOR_OPS
+            if any(h is not None for h in self.handlers):
+                bad.add("a try/with block in a generator")
+            self.gen_start = next(k for k, ins in enumerate(raw) if ins.opname == "RETURN_GENERATOR") + 1
+        if code.co_flags & V.CO_UNSUPPORTED_FLAGS and not self.generator:
+            self.unsupported = "coroutine or async generator function"
         elif bad:
             self.unsupported = "uses " + ", ".join(sorted(bad))
         self.live = _liveness(self)

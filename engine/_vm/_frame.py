@@ -19,6 +19,7 @@ class Frame:
     call_no: int = 0  # sequence number of the inlined call that created this frame (0: the root frame)
     name: str = ""
     ret_override: object = None  # a constructor's frame returns the new object, not __init__'s None
+    gen: object = None  # the GenVar whose frame this is
 
 
 @dataclass(slots=True, eq=False)

@@ -70,7 +70,8 @@ class VM:
         self.forced = forced  # call_no -> "eager" | "classic"
         self.frames_traced = 0
         self.iter_log = {}
-        self.eager_ops = False  # every graph op runs eagerly (after a graph failed at run time)
+        self.eager_ops = False
+        self.drive_depth = 0  # every graph op runs eagerly (after a graph failed at run time)
         self.guards.grad_mode(grad)
 
     # -- values ---------------------------------------------------------------------------------------
@@ -154,10 +155,15 @@ class VM:
                 return ending
 
     def _on_unsupported(self, u, frame):
+        # The record outlives the trace: drop its traceback, which would keep the VM (and the real
+        # objects it saw) alive, and with them finalizers eager would have run by now.
+        u.__traceback__ = u.__context__ = u.__cause__ = None
         for it, index in self.iter_log.items():
             it.index = index
         depth = len(self.frames) - 1
         u.where = self.where(frame)
+        if self.drive_depth:  # a break inside a generator stepped by a builtin
+            raise Restart(self.frames[0].gen.call_no, "eager")
         forced = getattr(u, "forced", False)
         if not forced:
             self.ctx.record_break(BreakRecord(u.gb_id, u.explanation, u.where, depth, u.hint))
@@ -190,11 +196,17 @@ class VM:
             frames.pop()
             if f.exit_grad is not None:
                 self.set_grad(f.exit_grad)
+            if f.gen is not None:
+                f.gen.state = "done"
         return Ending("raise", value=exc)
 
     def return_value(self, value):
         frames = self.frames
         f = frames.pop()
+        if f.gen is not None:
+            from ._generators import on_return
+
+            return on_return(self, f)
         if f.exit_grad is not None:
             self.set_grad(f.exit_grad)
         override = self.resolve(f.ret_override) if f.ret_override is not None else None

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from .._errors import Unsupported
 from ._methods import list_items, view_items
-from ._values import ConstVar, DictVar, DictViewVar, IterVar, ListVar, TensorVar, TupleVar
+from ._values import ConstVar, DictVar, DictViewVar, GenVar, IterVar, ListVar, TensorVar, TupleVar
 
 
 def get_iter(vm, v):
     t = type(v)
-    if t is IterVar:
+    if t is IterVar or t is GenVar:
         return v
     if t is TupleVar:
         return IterVar(v)

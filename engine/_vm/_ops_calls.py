@@ -158,3 +158,11 @@ def _import_from(vm, frame, ins):
 
 
 _ = ConstVar
+
+
+@handles("YIELD_VALUE")
+def _yield_value(vm, frame, ins):
+    from ._generators import on_yield
+
+    value = vm.pop()
+    return on_yield(vm, frame, value)

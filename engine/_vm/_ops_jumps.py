@@ -88,8 +88,13 @@ def _next_or_exhausted(it):
 @handles("FOR_ITER")
 def _for_iter(vm, frame, ins):
     it = vm.peek(1)[0]
-    from ._values import IterVar
+    from ._values import GenVar, IterVar
 
+    if type(it) is GenVar:
+        from ._generators import resume_for
+
+        resume_for(vm, frame, it, ins)
+        return
     if type(it) is not IterVar:
         raise Unsupported("for-iter", f"iterating a {type(it).__name__}", "it runs eagerly",
                           EagerSpec(_next_or_exhausted, 1, npop=0, resume="foriter", label="next"))

@@ -236,3 +236,17 @@ class ExcVar(Var):
 
     def real(self):
         return self.cls(*self.args)
+
+
+class GenVar(Var):
+    """A generator created by traced code: its frame is suspended between steps. It never becomes real:
+    if it must (a break while it is alive), the trace restarts with its creation as an eager call."""
+
+    __slots__ = ("frame", "call_no", "state", "mode", "target")
+
+    def __init__(self, frame, call_no):
+        self.frame = frame
+        self.call_no = call_no
+        self.state = "created"  # created | suspended | running | done
+        self.mode = None  # "for": resumed by FOR_ITER in the caller; "drive": stepped by a builtin
+        self.target = None  # FOR_ITER's jump target in the caller

@@ -82,3 +82,13 @@ def unbound_local_message(name):
 
 def unbound_free_message(name):
     return f"cannot access free variable '{name}' where it is not associated with a value in enclosing scope"
+
+
+GENERATOR_OPS = {"RETURN_GENERATOR", "YIELD_VALUE"}
+
+
+def is_plain_generator(code):
+    """A generator function (not a coroutine or async generator) that uses no `yield from`."""
+    flags = code.co_flags
+    return bool(flags & inspect.CO_GENERATOR) and not flags & (
+        inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE)

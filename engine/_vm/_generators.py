@@ -1,0 +1,82 @@
+"""Generators created by traced code, run as suspendable frames of the same VM.
+
+FOR_ITER resumes a generator's frame on the frame stack (YIELD_VALUE hands the value back to the loop);
+builtins that consume one (list, sum, all, next, ...) step it with `drive`, a nested run of the VM on a
+frame list holding just the generator. Anything a suspended frame cannot survive (a break while the
+generator is alive, an exception leaving it while a builtin drives it) restarts the segment's trace with
+the generator's creation as an eager call, after which it is a real generator like any other.
+"""
+
+from __future__ import annotations
+
+from .._errors import Unsupported
+from ._interp import Ending, Restart
+from ._values import ConstVar
+
+
+def drive(vm, gen):
+    """One step of `gen`: the yielded value, or None when it is exhausted."""
+    if gen.state == "done":
+        return None
+    if gen.state == "running":
+        raise Unsupported("generator-running", "generator already executing", "")
+    gen.frame.stack.append(ConstVar(None))  # the value sent in (next() sends None)
+    gen.state = "running"
+    gen.mode = "drive"
+    saved = vm.frames
+    vm.frames = [gen.frame]
+    vm.drive_depth += 1
+    try:
+        ending = vm.run()
+    finally:
+        vm.frames = saved
+        vm.drive_depth -= 1
+    if ending.kind == "yield":
+        return ending.value
+    if ending.kind == "return":
+        gen.state = "done"
+        return None
+    raise Restart(gen.call_no, "eager")
+
+
+def on_yield(vm, frame, value):
+    gen = frame.gen
+    frame.ip += 1
+    vm.frames.pop()
+    gen.state = "suspended"
+    if gen.mode == "drive":
+        return Ending("yield", value=value)
+    caller = vm.frames[-1]
+    caller.call_index = -1
+    caller.stack.append(value)
+    return None
+
+
+def on_return(vm, frame):
+    """A generator frame returned (frame already popped): for-loops jump past the loop."""
+    gen = frame.gen
+    gen.state = "done"
+    if gen.mode == "drive":
+        return Ending("return", value=ConstVar(None))
+    caller = vm.frames[-1]
+    caller.call_index = -1
+    caller.stack.pop()  # the generator (the loop's iterator)
+    caller.ip = gen.target
+    return None
+
+
+def resume_for(vm, frame, gen, ins):
+    """FOR_ITER over a generator: push its frame; the caller continues after the yield."""
+    if gen.state == "done":
+        frame.stack.pop()
+        frame.ip = ins.target
+        return
+    if gen.state == "running":
+        raise Unsupported("generator-running", "generator already executing", "")
+    gen.frame.stack.append(ConstVar(None))
+    gen.state = "running"
+    gen.mode = "for"
+    gen.target = ins.target
+    frame.ip += 1
+    frame.call_index = frame.ip - 1
+    vm.frames.append(gen.frame)

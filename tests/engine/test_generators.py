@@ -1,0 +1,115 @@
+"""Generators made by traced code: traced as suspendable frames, or made eagerly when they cannot be."""
+
+from __future__ import annotations
+
+import torch
+
+from .helpers import check, t
+
+gb = torch._dynamo.graph_break
+
+
+def x1():
+    return (t(3),)
+
+
+def gen_squares(x, n, log):
+    for i in range(n):
+        log.append(("yield", i))
+        yield x * i
+
+
+def consumers(x):
+    log = []
+    total = sum(x * k for k in range(3))
+    firsts = [v for v in gen_squares(x, 3, log)]
+    g = gen_squares(x, 4, log)
+    a = next(g)
+    b = next(g)
+    rest = list(g)
+    done = next(g, "done")
+    flags = (all(v > -100 for v in [1, 2, 3]), any(k > 1 for k in range(3)), all(k < 1 for k in range(5)))
+    return total, firsts, a, b, rest, done, flags, log, max(k * 2 for k in range(4))
+
+
+def lazy_interleaving(x):
+    log = []
+    for v in gen_squares(x, 3, log):
+        log.append("body")
+        x = x + v
+    return x, log
+
+
+def break_inside_generator(x):
+    log = []
+
+    def g():
+        for i in range(3):
+            log.append(i)
+            gb()
+            yield x + i
+
+    out = []
+    for v in g():
+        out.append(v)
+    return out, log, sum(v.sum() for v in out)
+
+
+def generator_escapes(x):
+    return gen_squares(x, 2, [])
+
+
+def generator_with_finally(x):
+    log = []
+
+    def g():
+        try:
+            yield x
+            yield x + 1
+        finally:
+            log.append("closed")
+
+    for v in g():
+        break
+    return v, log
+
+
+def short_circuit(x):
+    log = []
+
+    def g():
+        for i in range(5):
+            log.append(i)
+            yield i
+    return any(v == 1 for v in g()), log, x
+
+
+def test_consumers():
+    c = check(consumers, x1)
+    assert c.stats()["breaks"] == 0
+
+
+def test_lazy_interleaving():
+    check(lazy_interleaving, x1)
+
+
+def test_break_inside_generator():
+    check(break_inside_generator, x1)
+
+
+def test_generator_escapes():
+    import engine
+
+    c = engine.compile(generator_escapes)
+    x = t(3)
+    out = list(c(x))
+    ref = list(generator_escapes(x))
+    assert all(torch.equal(a, b) for a, b in zip(out, ref)) and len(out) == len(ref)
+
+
+def test_generator_with_finally():
+    check(generator_with_finally, x1)
+
+
+def test_short_circuit():
+    check(short_circuit, x1)
