@@ -59,7 +59,9 @@ def run_torch(n, x):
     try:
         out, cold, warm = measure(c, x)
     except Exception as e:  # e.g. RecursionError near N=76
-        return None, f"fails: {type(e).__name__}"
+        cause = e.__cause__ or e.__context__
+        why = type(cause).__name__ if isinstance(cause, RecursionError) else type(e).__name__
+        return None, f"fails: {why}"
     graphs = counters["stats"].get("unique_graphs", "?")
     frames = counters["stats"].get("calls_captured", "?")
     return (out, cold, warm, graphs, frames), None

@@ -154,7 +154,7 @@ class Compiled:
                 del env[n - spec.npop:]
             try:
                 result = spec.fn(*operands)
-            except Exception as e:
+            except BaseException as e:  # SystemExit too: with-blocks of the frames must still exit
                 env.append(e)
                 bp = seg.next_exc
                 continue
