@@ -123,7 +123,8 @@ class Emitter:
             inner = ", ".join(self.expr(x) for x in v.items)
             tup = f"({inner},)" if v.items else "()"
             if v.pytype is not tuple:
-                return f"{self.ns.const(v.pytype, 'T')}({tup})"
+                make = "._make" if hasattr(v.pytype, "_make") else ""  # namedtuple vs structseq
+                return f"{self.ns.const(v.pytype, 'T')}{make}({tup})"
             return tup
         key = id(v)
         hit = self.memo.get(key)
@@ -186,7 +187,7 @@ class Emitter:
         elif t is SliceVar:
             e = f"slice({self.expr(v.start)}, {self.expr(v.stop)}, {self.expr(v.step)})"
         elif t is MethodVar:
-            e = f"{self.expr(v.self_var)}.{v.name}"
+            e = f"({self.expr(v.self_var)}).{v.name}"
         elif t is BoundMethodVar:
             e = f"_MethodType({self.expr(v.func)}, {self.expr(v.self_var)})"
         elif t is IterVar:

@@ -77,7 +77,7 @@ def load_attr(vm, v, name):
             return MethodVar(v, name)
         raise Unsupported("const-attr", f"attribute {name} of a constant", "")
     if t is TupleVar:
-        fields = getattr(v.pytype, "_fields", None)
+        fields = getattr(v.pytype, "_fields", None) or getattr(v.pytype, "__match_args__", None)
         if fields and name in fields:
             return v.items[fields.index(name)]
         if name in ("count", "index"):

@@ -75,6 +75,11 @@ def wrap(vm, value, src, fixed=False):
             g.length(src, len(value))
         var = TupleVar([wrap(vm, x, ItemSrc(src, k), fixed) for k, x in enumerate(value)])
         return var  # tuples have no identity worth keeping
+    elif isinstance(value, tuple) and (hasattr(t, "_fields") or t.__module__ == "torch.return_types"):
+        if not fixed:
+            g.type_is(src, t)
+            g.length(src, len(value))
+        return TupleVar([wrap(vm, x, ItemSrc(src, k), fixed) for k, x in enumerate(value)], t)
     elif t in _IMMUTABLE:
         if not fixed:
             g.const(src, value)
@@ -104,11 +109,14 @@ def wrap(vm, value, src, fixed=False):
         self_var = wrap(vm, value.__self__, AttrSrc(src, "__self__"), fixed)
         func = wrap(vm, value.__func__, AttrSrc(src, "__func__"), fixed)
         return BoundMethodVar(self_var, func)
-    elif t is types.BuiltinMethodType and type(getattr(value, "__self__", None)) in _METHOD_SELF_TYPES \
-            or (t is types.BuiltinMethodType and isinstance(getattr(value, "__self__", None), torch.Tensor)):
+    elif t is types.BuiltinMethodType and (
+            type(getattr(value, "__self__", None)) in _METHOD_SELF_TYPES
+            or isinstance(getattr(value, "__self__", None), torch.Tensor)
+            or (value.__self__ is not None and type(value.__self__) in SCALARS)):
         # `x.add` / `lst.append` made real at a break: the same method value again, not an opaque object.
-        g.type_is(src, t)
-        g.add(f"{src.expr(vm.ns)}.__name__ == {value.__name__!r}")
+        if not fixed:
+            g.type_is(src, t)
+            g.add(f"{src.expr(vm.ns)}.__name__ == {value.__name__!r}")
         self_var = wrap(vm, value.__self__, AttrSrc(src, "__self__"))
         return MethodVar(self_var, value.__name__)
     elif t is R.GradModeExit:

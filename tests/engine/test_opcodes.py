@@ -313,3 +313,17 @@ def test_operator_module_functions():
         return operator.add(x, 1), operator.getitem([1, 2], 0)
 
     check(g, x1)
+
+
+def method_values_across_break(x):
+    m = x.max(0)
+    up = "abc".upper
+    bits = (7).bit_length
+    add = x.add
+    gb()
+    return m.values, m.indices, up(), bits(), add(1)
+
+
+def test_method_values_across_break():
+    c = check(method_values_across_break, lambda: (t(3, 2),))
+    assert c.stats()["breaks"] == 1
