@@ -50,7 +50,7 @@ def break_inside_generator(x):
             yield x + i
 
     out = []
-    for v in g():
+    for v in g():  # noqa: B007  (v is read after the loop)
         out.append(v)
     return out, log, sum(v.sum() for v in out)
 
@@ -69,7 +69,7 @@ def generator_with_finally(x):
         finally:
             log.append("closed")
 
-    for v in g():
+    for v in g():  # noqa: B007  (v is read after the loop)
         break
     return v, log
 
