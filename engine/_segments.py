@@ -132,6 +132,8 @@ class Compiled:
             except EngineError:
                 raise
             except Exception:
+                if not env:  # it failed after releasing its inputs: not a graph failure, an engine bug
+                    raise
                 # A graph failed at run time where fake tensors saw no error (e.g. an index out of range):
                 # nothing of the segment is observable yet, so run it again with every op eager, which
                 # raises at the right point, after the side effects that precede it.

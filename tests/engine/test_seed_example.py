@@ -125,3 +125,15 @@ def test_reset_retraces():
     engine.reset()
     same(c(x), f(x))
     assert c.stats()["frames_traced"] == 6
+
+
+@pytest.mark.parametrize("n", [1, 5, 10])
+def test_classic_chain_is_quadratic(n):
+    fn = make_chain(n)
+    x = t(4)
+    c = engine.compile(fn, nested=False)
+    same(c(x), fn(x))
+    same(c(x), fn(x))
+    s = c.stats()
+    assert s["graphs"] == 2 * n and s["breaks"] == n
+    assert s["frames_traced"] >= n * (n + 1) // 2
