@@ -8,7 +8,7 @@ import types
 import torch
 
 from .._errors import Unsupported
-from .._guards import AttrSrc, ConstSrc
+from .._guards import AttrSrc, ConstSrc, ItemSrc
 from ._graph_ops import graph_fn
 from ._methods import dict_view, key_of, list_items, set_item
 from ._objects import call_dunder, instance_type, user_function
@@ -205,7 +205,14 @@ def store_attr(vm, obj, name, val):
 
 def get_item(vm, c, k):
     t = type(c)
-    if instance_type(c) is not None:
+    tp = instance_type(c)
+    if tp is not None and isinstance(c.obj if t is ObjVar else None, tuple) and \
+            _class_lookup(tp, "__getitem__") is tuple.__getitem__ and type(k) is ConstVar and \
+            type(k.value) is int and -len(c.obj) <= k.value < len(c.obj):
+        src = _src(c)  # an instance of a tuple subclass: its items are fixed, read them guarded
+        vm.guards.length(src, len(c.obj))
+        return wrap(vm, c.obj[k.value], ItemSrc(src, k.value))
+    if tp is not None:
         return call_dunder(vm, c, "__getitem__", [k])
     if t is TensorVar:
         return graph_fn(vm, operator.getitem, [c, k], "getitem")

@@ -191,13 +191,19 @@ def _list_extend(vm, frame, ins):
     lst = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
     try:
-        if type(lst) is not ListVar or lst.real is not None:
+        if type(lst) is not ListVar:
             raise Unsupported("list-extend", "LIST_EXTEND on an unknown list", "")
         items = seq_items(vm, v)
+        if lst.real is not None:  # the display's list was made real by a break inside the display
+            from ._methods import call_method
+
+            call_method(vm, lst, "extend", [ListVar(items)], {})
+            items = None
     except Unsupported as u:
         u.eager = EagerSpec(_extend, ins.arg + 1, npop=1, resume="none")
         raise
-    lst.items.extend(items)
+    if items is not None:
+        lst.items.extend(items)
     frame.stack.pop()
     frame.ip += 1
 
@@ -225,18 +231,23 @@ def _dict_update(vm, frame, ins):
     d = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
     try:
-        if type(d) is not DictVar or d.real is not None or type(v) is not DictVar:
+        if type(d) is not DictVar or type(v) is not DictVar:
             raise Unsupported("dict-update", "DICT_UPDATE on unknown dicts", "")
         other = dict_view(vm, v) if v.real is not None else v.items
+        target = dict_view(vm, d) if d.real is not None else d.items
         if not all(type(k) is str for k in other) and ins.opname == "DICT_MERGE":
             raise Unsupported("dict-merge", "non-string keyword names", "")
-        if ins.opname == "DICT_MERGE" and any(k in d.items for k in other):
+        if ins.opname == "DICT_MERGE" and any(k in target for k in other):
             raise Unsupported("dict-merge", "duplicate keyword argument", "")
+        if d.real is not None:
+            from ._methods import _touch
+
+            _touch(vm, d)
     except Unsupported as u:
         u.eager = EagerSpec(_dict_update_adapter(ins.opname == "DICT_MERGE"), ins.arg + 1, npop=1,
                             resume="none")
         raise
-    d.items.update(other)
+    target.update(other)
     frame.stack.pop()
     frame.ip += 1
 

@@ -327,3 +327,26 @@ def method_values_across_break(x):
 def test_method_values_across_break():
     c = check(method_values_across_break, lambda: (t(3, 2),))
     assert c.stats()["breaks"] == 1
+
+
+def breaker(x):
+    gb()
+    return x + 1
+
+
+class Pair(tuple):
+    def __new__(cls, a, b):
+        return super().__new__(cls, (a, b))
+
+
+def displays_with_breaks(x):
+    a = torch.add(**{"input": x * 0.5, "other": breaker(x)})
+    b = [*[x, 1], breaker(x), *(2, 3)]
+    c = {**{"k": 1}, "b": breaker(x), **{"z": x}}
+    p = Pair(x, breaker(x))
+    return a, b, c, p[0] + p[1], f"{len(b)}"
+
+
+def test_displays_with_breaks():
+    c = check(displays_with_breaks, x1)
+    assert c.stats()["breaks"] <= 6
