@@ -104,6 +104,7 @@ CATALOG: tuple[Feature, ...] = (
     _f("flow.try_finally", 0.6, "try/finally"),
     _f("flow.early_return", 0.5, "an early return behind a constant flag"),
     _f("flow.generator", 0.6, "a generator function run around calls and breaks"),
+    _f("flow.recompile", 0.5, "a branch on a global call counter: the second call takes the other path"),
     # side effects
     _f("side.list", 0.6, "append to a global list"),
     _f("side.dict", 0.6, "store into a global dict"),
@@ -256,7 +257,9 @@ def _breaks(program: ir.Program) -> list[bool]:
     for fn in reversed(program.functions):
         hit = fn.signature == "cm_param" or any(d == "contextmanager_disabled" for d in fn.decorators)
         for stmt, _ in ir.walk(fn.body):
-            if isinstance(stmt, ir.Break | ir.DataIf) or (isinstance(stmt, ir.CallSite) and out[stmt.callee]):
+            if isinstance(stmt, ir.Break) or (isinstance(stmt, ir.CallSite) and out[stmt.callee]):
+                hit = True
+            elif isinstance(stmt, ir.DataIf) and stmt.cond == "tensor":
                 hit = True
             elif isinstance(stmt, ir.With) and stmt.kind == "contextmanager_disabled":
                 hit = True
@@ -303,7 +306,7 @@ def extract(program: ir.Program) -> frozenset[str]:
             elif isinstance(stmt, ir.Break):
                 tags.add("break." + stmt.kind)
             elif isinstance(stmt, ir.DataIf):
-                tags.add("break.data_if")
+                tags.add("break.data_if" if stmt.cond == "tensor" else "flow.recompile")
             elif isinstance(stmt, ir.With):
                 tags.add(_CTX_WITH[stmt.kind])
                 if stmt.kind == "contextmanager_disabled":
@@ -357,7 +360,7 @@ def extract(program: ir.Program) -> frozenset[str]:
 def _closure_reads_globals_after_break(closure: ir.Closure) -> bool:
     seen_break = False
     for stmt, _ in ir.walk(closure.body):
-        if isinstance(stmt, ir.Break | ir.DataIf | ir.CallSite):
+        if isinstance(stmt, ir.Break | ir.CallSite) or (isinstance(stmt, ir.DataIf) and stmt.cond == "tensor"):
             seen_break = True
         elif seen_break and isinstance(stmt, ir.Arith) and stmt.op in ("global_affine", "global_tensor"):
             return True

@@ -101,10 +101,13 @@ class Closure:
 
 @dataclass(frozen=True, slots=True)
 class DataIf:
-    """``if x.sum() > 0:`` -- a data-dependent branch (a break for tracing compilers)."""
+    """A branch. ``cond="tensor"``: ``if x.sum() > 0:`` (data-dependent: a break for tracing compilers);
+    ``cond="counter"``: on the parity of a global call counter, so the second call of ``entry`` takes the other
+    branch (guards fail, resumed frames recompile)."""
 
     then: tuple[Stmt, ...]
     orelse: tuple[Stmt, ...]
+    cond: str = "tensor"
 
 
 @dataclass(frozen=True, slots=True)

@@ -339,8 +339,12 @@ class _Renderer:
                 pad + f"x = inner{k}(x) * 0.5 + acc{k} * 0.5",
             ]
         if isinstance(s, ir.DataIf):
+            head = [pad + "if x.sum() > 0:"]
+            if s.cond == "counter":
+                scope.uses_global = True
+                head = [pad + "COUNTER = COUNTER + 1", pad + "if COUNTER % 2 == 1:"]
             return [
-                pad + "if x.sum() > 0:",
+                *head,
                 *self.body(s.then, fn, scope, depth + 1),
                 pad + "else:",
                 *self.body(s.orelse, fn, scope, depth + 1),

@@ -184,6 +184,7 @@ def ctx_kind(draw, body: Body, exclude: tuple[str, ...] = ()) -> str:
 _WRAPPERS = (
     ("with", None), ("closure", "closure.nonlocal"), ("data_if", "break.data_if"), ("loop", "flow.loop"),
     ("try_except", "flow.try_except"), ("try_finally", "flow.try_finally"), ("generator", "flow.generator"),
+    ("counter_if", "flow.recompile"),
 )
 
 
@@ -226,12 +227,13 @@ def _wrapped_impl(draw, body: Body, core) -> tuple:
             body.bound = body.bound * 1.25 + 1.0
         body.bound = 0.625 * body.bound + 0.125 * before
         return (ir.Closure(stmts),)
-    if kind == "data_if":
+    if kind in ("data_if", "counter_if"):
         stmts = inside()
         b1, body.bound = body.bound, before
         other = (_filler_impl(draw, body),)
         body.bound = max(b1, body.bound)
-        return (ir.DataIf(stmts, other) if chance(draw, 0.5) else ir.DataIf(other, stmts),)
+        cond = "tensor" if kind == "data_if" else "counter"
+        return (ir.DataIf(stmts, other, cond) if chance(draw, 0.5) else ir.DataIf(other, stmts, cond),)
     if kind == "loop":
         count = pick(draw, (2, 3)) if body.mult * 3 <= MULT_LIMIT else 2
         saved = body.mult
