@@ -172,5 +172,11 @@ def torch_state():
             torch.get_default_dtype(), torch._C._len_torch_function_stack())
 
 
-GUARD_GLOBALS = {"_torch_state": torch_state, "_tmeta": tensor_meta, "_MISSING": MISSING, "_grad_enabled": torch.is_grad_enabled,
+def _module_plain(m):
+    from ._vm._torchops import module_plain
+
+    return module_plain(m)
+
+
+GUARD_GLOBALS = {"_torch_state": torch_state, "_module_plain": _module_plain, "_tmeta": tensor_meta, "_MISSING": MISSING, "_grad_enabled": torch.is_grad_enabled,
                  "_inference_mode": torch.is_inference_mode_enabled}

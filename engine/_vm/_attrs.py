@@ -126,6 +126,8 @@ def _obj_attr(vm, v, name):
             raise Unsupported("attr-missing", f"class {obj.__name__} has no {name}", "") from None
         return wrap(vm, x, AttrSrc(_src(v), name))
     tp = type(obj)
+    if isinstance(obj, torch.nn.Module) and tp.__getattribute__ is object.__getattribute__:
+        return _module_attr(vm, v, obj, tp, name)
     if not _no_custom_getattr(tp):
         raise Unsupported("custom-getattr", f"{tp.__name__} customizes attribute access", "")
     cls_attr = _class_lookup(tp, name)
@@ -137,6 +139,30 @@ def _obj_attr(vm, v, name):
         return wrap(vm, d[name], AttrSrc(src, name))
     if d is not None:
         vm.guards.add(f"{name!r} not in {src.expr(vm.ns)}.__dict__")
+    return _instance_class_attr(vm, v, tp, name, cls_attr)
+
+
+_MODULE_STORES = ("_parameters", "_buffers", "_modules")
+
+
+def _module_attr(vm, v, obj, tp, name):
+    """nn.Module attributes: instance dict, then parameters/buffers/submodules (Module.__getattr__),
+    then the class."""
+    cls_attr = _class_lookup(tp, name)
+    if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
+        return _instance_class_attr(vm, v, tp, name, cls_attr)
+    d = obj.__dict__
+    src = _src(v)
+    if name in d:
+        return wrap(vm, d[name], AttrSrc(src, name))
+    vm.guards.add(f"{name!r} not in {src.expr(vm.ns)}.__dict__")
+    for store in _MODULE_STORES:
+        if name in d.get(store, ()):
+            return wrap(vm, d[store][name], AttrSrc(src, name))
+    if cls_attr is _ABSENT:
+        raise Unsupported("attr-missing", f"{tp.__name__} has no attribute {name}", "")
+    for store in _MODULE_STORES:
+        vm.guards.add(f"{name!r} not in {src.expr(vm.ns)}.{store}")
     return _instance_class_attr(vm, v, tp, name, cls_attr)
 
 

@@ -11,7 +11,7 @@ from .._errors import Unsupported
 from .._guards import AttrSrc, ConstSrc, ItemSrc
 from . import _version as V
 from ._code import code_info
-from ._torchops import GRAPH_BREAK_FNS, is_disabled, is_graph_op, is_tensor_method, skip_inline
+from ._torchops import GRAPH_BREAK_FNS, is_disabled, is_graph_op, is_tensor_method, module_plain, skip_inline
 from ._values import (
     UNREAD,
     BoundMethodVar,
@@ -260,6 +260,16 @@ def _call_object(vm, fv, args, kwargs):
                 getattr(tp, args[1].value, None), (property,)):
             object_setattr(vm, args[0], args[1].value, args[2])
             return ConstVar(None)
+    if isinstance(obj, torch.nn.Module) and type(obj).__call__ is torch.nn.Module.__call__:
+        from ._objects import class_lookup
+
+        if module_plain(obj):
+            vm.guards.add(f"_module_plain({(fv.src or ConstSrc(obj)).expr(vm.ns)})")
+            forward = class_lookup(type(obj), "forward")
+            if isinstance(forward, types.FunctionType):
+                from ._wrap import wrap_fixed
+
+                return call(vm, BoundMethodVar(fv, wrap_fixed(vm, forward)), args, kwargs)
     if obj in _STATE_QUERIES and all(type(a) is ConstVar for a in args) and not kwargs:
         try:  # the state they read is part of every segment's guards (see torch_state)
             return ConstVar(obj(*[a.value for a in args]))

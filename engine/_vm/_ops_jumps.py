@@ -73,10 +73,23 @@ def or_pop_commit(frame, ins, kind, b):
 def _get_iter(vm, frame, ins):
     v = vm.peek(1)[0]
     try:
-        it = get_iter(vm, v)
+        from ._objects import call_dunder, instance_type
+
+        if instance_type(v) is not None:
+            it = call_dunder(vm, v, "__iter__", [])  # a user (or torch.nn) __iter__, traced
+        else:
+            it = get_iter(vm, v)
     except Unsupported as u:
         u.eager = EagerSpec(iter, 1, label="iter")
         raise
+    from ._calls import Inline
+
+    if isinstance(it, Inline):
+        frame.stack.pop()
+        frame.ip += 1
+        frame.call_index = frame.ip - 1
+        vm.frames.append(it.frame)
+        return
     frame.stack[-1] = it
     frame.ip += 1
 

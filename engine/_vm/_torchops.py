@@ -69,7 +69,24 @@ _TORCH = os.path.dirname(torch.__file__)
 _SKIP_PREFIXES = tuple(p for p in {_STDLIB, _TORCH, sys.prefix + "/lib"} if p)
 
 
+_NN_MODULES = os.path.join(_TORCH, "nn", "modules") + os.sep
+
+
 def skip_inline(code):
-    """Library code (stdlib, torch, site-packages) is called eagerly, never traced."""
+    """Library code (stdlib, torch, site-packages) is called eagerly, never traced; torch.nn's module
+    classes are the exception (their forward methods are short Python over functional ops)."""
     fn = code.co_filename
+    if fn.startswith(_NN_MODULES):
+        return False
     return fn.startswith(_SKIP_PREFIXES) or "site-packages" in fn or fn.startswith("<frozen")
+
+
+def module_plain(m):
+    """Calling the module is calling its forward: no hooks anywhere, not compiled, not traced by jit."""
+    import torch.nn.modules.module as mm
+
+    return (m._compiled_call_impl is None and "forward" not in m.__dict__
+            and not (m._backward_hooks or m._backward_pre_hooks or m._forward_hooks or m._forward_pre_hooks
+                     or mm._global_backward_pre_hooks or mm._global_backward_hooks
+                     or mm._global_forward_hooks or mm._global_forward_pre_hooks)
+            and not torch._C._get_tracing_state())

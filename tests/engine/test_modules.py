@@ -1,0 +1,52 @@
+"""nn.Module calls: forward traced when calling the module means calling forward (no hooks)."""
+
+from __future__ import annotations
+
+import torch
+
+import engine
+
+from .helpers import check, same, t
+
+gb = torch._dynamo.graph_break
+
+
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+        self.scale = torch.nn.Parameter(torch.full((), 0.5))
+        self.register_buffer("shift", torch.ones(4))
+        self.act = torch.nn.ReLU()
+        self.calls = 0
+
+    def forward(self, x):
+        y = self.act(self.lin(x)) * self.scale
+        gb()
+        return y + self.shift
+
+
+BLOCK = Block()
+SEQ = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.Tanh(), torch.nn.Linear(3, 2))
+
+
+def uses_modules(x):
+    return BLOCK(x), SEQ(x)
+
+
+def test_module_calls_match_eager():
+    torch.manual_seed(0)
+    c = check(uses_modules, lambda: (t(2, 4, requires_grad=True),))
+    assert c.stats()["graphs"] >= 2
+
+
+def test_hooks_are_respected():
+    calls = []
+    h = BLOCK.register_forward_hook(lambda m, i, o: calls.append(1))
+    try:
+        c = engine.compile(uses_modules)
+        x = t(2, 4)
+        same(c(x), uses_modules(x))
+        assert calls == [1, 1]
+    finally:
+        h.remove()
