@@ -50,3 +50,22 @@ def test_hooks_are_respected():
         assert calls == [1, 1]
     finally:
         h.remove()
+
+
+def make_net():
+    torch.manual_seed(0)
+    return torch.nn.Sequential(torch.nn.Conv2d(2, 3, 3, padding=1), torch.nn.BatchNorm2d(3),
+                               torch.nn.ReLU(), torch.nn.Dropout(0.0), torch.nn.Flatten())
+
+
+def test_library_modules_with_buffers():
+    for backend in ("eager", "aot_eager"):
+        ref_net, net = make_net(), make_net()
+        c = engine.compile(lambda x: net(x), backend=backend)
+        for _ in range(2):
+            x = t(2, 2, 4, 4)
+            out, ref = c(x), ref_net(x)
+            torch.testing.assert_close(out, ref)
+        torch.testing.assert_close(net[1].running_mean, ref_net[1].running_mean)
+        assert int(net[1].num_batches_tracked) == int(ref_net[1].num_batches_tracked) == 2
+        assert c.stats()["breaks"] == 0, c.record.break_records
