@@ -15,9 +15,8 @@ import warnings
 import torch
 
 from . import _runtime as R
-from . import _vm
 from ._errors import CannotCompile, EngineError
-from ._guards import ConstSrc, EnvSrc
+from ._guards import ConstSrc
 from ._residual import RUNTIME_GLOBALS, generate
 from ._vm import _handlers  # noqa: F401  (registers the opcode handlers)
 from ._vm._calls import bind
@@ -25,7 +24,7 @@ from ._vm._code import code_info
 from ._vm._frame import Frame
 from ._vm._interp import VM, Fatal, Restart
 from ._vm._ops_jumps import or_pop_commit
-from ._vm._values import ConstVar, FuncVar, LazyVar, ObjVar
+from ._vm._values import FuncVar, LazyVar, ObjVar
 
 RECOMPILE_LIMIT = 8
 
@@ -318,5 +317,3 @@ def _base_len(bp):
         n += len(sh.locals) + len(sh.stack) + (sh.ret_override >= 0)
     return n
 
-
-_ = (ConstVar, EnvSrc, _vm)

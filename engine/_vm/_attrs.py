@@ -285,5 +285,3 @@ def store_item(vm, c, k, v):
         return
     set_item(vm, c, k, v)
 
-
-_ = (FuncVar,)

@@ -11,11 +11,9 @@ from .._errors import Unsupported
 from .._guards import AttrSrc, ConstSrc, ItemSrc
 from . import _version as V
 from ._code import code_info
-from ._torchops import GRAPH_BREAK_FNS, is_disabled, is_graph_op, is_tensor_method, module_plain, skip_inline
+from ._torchops import GRAPH_BREAK_FNS, is_disabled, is_graph_op, module_plain, skip_inline
 from ._values import (
-    UNREAD,
     BoundMethodVar,
-    CellVar,
     ConstVar,
     DictVar,
     DictViewVar,
@@ -296,8 +294,3 @@ def _call_object(vm, fv, args, kwargs):
 _STATE_QUERIES = {torch.is_inference_mode_enabled, torch.is_autocast_enabled, torch.get_default_dtype}
 
 
-def tensor_method_ok(name):
-    return is_tensor_method(name)
-
-
-_ = (CellVar, UNREAD)

@@ -10,7 +10,7 @@ from . import _version as V
 from ._calls import Inline, call, seq_items
 from ._methods import dict_view
 from ._opcodes import EagerSpec, handles
-from ._values import NULL, ConstVar, DictVar, FuncVar, TupleVar
+from ._values import NULL, DictVar, FuncVar, TupleVar
 
 
 def call_adapter(kw_names, classic_ctx=None):
@@ -156,8 +156,6 @@ def _import_from(vm, frame, ins):
 
     raise Unsupported("import", f"from-import {name}", "", EagerSpec(import_from, 1, npop=0))
 
-
-_ = ConstVar
 
 
 @handles("YIELD_VALUE")

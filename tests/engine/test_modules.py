@@ -61,7 +61,7 @@ def make_net():
 def test_library_modules_with_buffers():
     for backend in ("eager", "aot_eager"):
         ref_net, net = make_net(), make_net()
-        c = engine.compile(lambda x: net(x), backend=backend)
+        c = engine.compile(lambda x, net=net: net(x), backend=backend)
         for _ in range(2):
             x = t(2, 2, 4, 4)
             out, ref = c(x), ref_net(x)
