@@ -40,6 +40,7 @@ from ._vm._values import (
     NewObjVar,
     ObjVar,
     SliceVar,
+    SuperVar,
     TensorVar,
     TupleVar,
 )
@@ -184,6 +185,8 @@ class Emitter:
             self.body.append(f"{e} = _new_object({self.ns.const(v.cls, 'T')})")
             for name, x in v.attrs.items():
                 self.body.append(f"{e}.__dict__[{name!r}] = {self.expr(x)}")
+        elif t is SuperVar:
+            e = f"super({self.ns.const(v.cls, 'T')}, {self.expr(v.self_var)})"
         elif t is SliceVar:
             e = f"slice({self.expr(v.start)}, {self.expr(v.stop)}, {self.expr(v.step)})"
         elif t is MethodVar:

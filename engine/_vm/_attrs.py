@@ -24,6 +24,7 @@ from ._values import (
     NewObjVar,
     ObjVar,
     SliceVar,
+    SuperVar,
     TensorVar,
     TupleVar,
 )
@@ -94,6 +95,10 @@ def load_attr(vm, v, name):
         return _obj_attr(vm, v, name)
     if t is NewObjVar:
         return _new_obj_attr(vm, v, name)
+    if t is SuperVar:
+        from ._objects import super_attr
+
+        return super_attr(vm, v, name)
     if t is ExcVar and name == "args":
         return TupleVar([ConstVar(a) for a in v.args])
     raise Unsupported("attr", f"attribute {name} of a {t.__name__}", "it runs eagerly")

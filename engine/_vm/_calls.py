@@ -268,6 +268,12 @@ def _call_object(vm, fv, args, kwargs):
                 from ._wrap import wrap_fixed
 
                 return call(vm, BoundMethodVar(fv, wrap_fixed(vm, forward)), args, kwargs)
+    if obj is super and not args and not kwargs:
+        from ._objects import zero_arg_super
+
+        return zero_arg_super(vm)
+    if obj is object.__init__ and len(args) == 1 and not kwargs:
+        return ConstVar(None)
     if obj in _STATE_QUERIES and all(type(a) is ConstVar for a in args) and not kwargs:
         try:  # the state they read is part of every segment's guards (see torch_state)
             return ConstVar(obj(*[a.value for a in args]))

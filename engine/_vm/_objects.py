@@ -125,3 +125,43 @@ def is_plain_exception(cls):
         if any(h in k.__dict__ for h in _EXC_HOOKS) or type(k) is not type:
             return False
     return True
+
+
+def zero_arg_super(vm):
+    """super() with no arguments, as CPython does it: the frame's __class__ cell and first argument."""
+    from ._ops_locals import cell_get
+    from ._values import CellVar, ObjVar, SuperVar
+
+    frame = vm.frames[-1]
+    code = frame.info.code
+    if "__class__" not in code.co_freevars or code.co_argcount + code.co_posonlyargcount < 1:
+        raise Unsupported("super", "super() outside a method", "")
+    cell = vm.resolve(frame.locals[frame.info.names.index("__class__", len(code.co_varnames))])
+    cls = cell_get(vm, cell) if type(cell) is CellVar else None
+    first = frame.locals[0]
+    first = vm.resolve(first) if first is not None else None
+    if type(first) is CellVar:
+        first = cell_get(vm, first)
+    if type(cls) is not ObjVar or not isinstance(cls.obj, type) or first is None:
+        raise Unsupported("super", "super() with an unknown class or self", "")
+    return SuperVar(cls.obj, first)
+
+
+def super_attr(vm, sv, name):
+    from ._builtins import python_type
+    from ._values import ObjVar
+    from ._wrap import wrap_fixed
+
+    tp = python_type(vm, sv.self_var)
+    if tp is None or sv.cls not in tp.__mro__:
+        raise Unsupported("super", "super() over an unknown type", "")
+    mro = tp.__mro__
+    for k in mro[mro.index(sv.cls) + 1:]:
+        if name in k.__dict__:
+            x = k.__dict__[name]
+            if isinstance(x, types.FunctionType):
+                return BoundMethodVar(sv.self_var, wrap_fixed(vm, x))
+            if x is object.__init__:
+                return BoundMethodVar(sv.self_var, ObjVar(object.__init__, None))
+            break
+    raise Unsupported("super-attr", f"super().{name}", "it runs eagerly")

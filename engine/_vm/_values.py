@@ -250,3 +250,13 @@ class GenVar(Var):
         self.state = "created"  # created | suspended | running | done
         self.mode = None  # "for": resumed by FOR_ITER in the caller; "drive": stepped by a builtin
         self.target = None  # FOR_ITER's jump target in the caller
+
+
+class SuperVar(Var):
+    """Zero-argument super() inside a traced method: (the class of the method, the first argument)."""
+
+    __slots__ = ("cls", "self_var")
+
+    def __init__(self, cls, self_var):
+        self.cls = cls
+        self.self_var = self_var

@@ -199,3 +199,38 @@ def test_traced_exceptions():
     c = check(traced_exceptions, lambda: (torch.ones(2),))
     assert c.stats()["breaks"] == 0
     check(escaping_exception, lambda: (torch.ones(2),))
+
+
+class Base:
+    def __init__(self, v):
+        self.v = v
+
+    def get(self):
+        return self.v * 2
+
+
+class Child(Base):
+    def __init__(self, v):
+        super().__init__(v + 1)
+        self.w = 3
+
+    def get(self):
+        base = super().get()
+        gb()
+        return base + super().get() + self.w
+
+
+class Plain:
+    def __init__(self):
+        super().__init__()
+        self.n = 1
+
+
+def uses_super(x):
+    c = Child(x)
+    return c.get(), c.v, Plain().n
+
+
+def test_zero_argument_super():
+    c = check(uses_super, lambda: (torch.ones(2),))
+    assert c.stats()["breaks"] == 1
