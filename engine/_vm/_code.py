@@ -64,6 +64,10 @@ class CodeInfo:
             if any(h is not None for h in self.handlers):
                 bad.add("a try/with block in a generator")
             self.gen_start = next(k for k, ins in enumerate(raw) if ins.opname == "RETURN_GENERATOR") + 1
+        for ins in raw:
+            if (ins.opname == "LOAD_GLOBAL" and ins.argval in V.FRAME_INTROSPECTING_GLOBALS) or (
+                    ins.opname in ("LOAD_ATTR", "LOAD_METHOD") and ins.argval in V.FRAME_INTROSPECTING_ATTRS):
+                bad.add(f"{ins.argval}() (frame introspection)")
         if code.co_flags & V.CO_UNSUPPORTED_FLAGS and not self.generator:
             self.unsupported = "coroutine or async generator function"
         elif bad:

@@ -92,3 +92,9 @@ def is_plain_generator(code):
     flags = code.co_flags
     return bool(flags & inspect.CO_GENERATOR) and not flags & (
         inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE)
+
+
+# Builtins and functions that look at the calling frame: they cannot run as an eager op outside it, so a
+# function using them runs eagerly as a whole (zero-argument super() is modeled instead).
+FRAME_INTROSPECTING_GLOBALS = {"locals", "vars", "dir", "eval", "exec", "globals", "breakpoint"}
+FRAME_INTROSPECTING_ATTRS = {"_getframe", "currentframe", "getouterframes"}

@@ -234,3 +234,20 @@ def uses_super(x):
 def test_zero_argument_super():
     c = check(uses_super, lambda: (torch.ones(2),))
     assert c.stats()["breaks"] == 1
+
+
+def introspects(x):
+    y = x + 1
+    names = sorted(locals())
+    return eval("y * 2"), names, "introspects" in globals()
+
+
+def calls_introspecting(x):
+    x = x * 3
+    gb()
+    return introspects(x)
+
+
+def test_frame_introspection_runs_eagerly():
+    check(introspects, lambda: (torch.ones(2),))
+    check(calls_introspecting, lambda: (torch.ones(2),))
