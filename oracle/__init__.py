@@ -1,14 +1,31 @@
 """Differential oracle: runs programs under eager and under targets, compares all that is observable and gives
-verdicts with stable signatures (see docs/program-format.md and docs/oracle.md)."""
+verdicts with stable signatures (see docs/program-format.md and docs/oracle.md).
 
-from ._errors import OracleError, TargetError, WorkerError
-from ._footer import FOOTER_MARKER, standalone_footer, strip_footer
-from ._runner import Runner, check_source
-from ._targets import Target, TargetKind, check_available, parse_target, register_target_kind, target_kinds
-from ._verdict import FINDING_KINDS, KINDS, ProgramReport, Verdict
+Names are loaded on first use (PEP 562), so importing ``oracle`` — as pytest does for the plugin entry point in
+every run — costs nothing until the oracle is actually used.
+"""
 
-__all__ = [
-    "FINDING_KINDS", "FOOTER_MARKER", "KINDS", "OracleError", "ProgramReport", "Runner", "Target", "TargetError",
-    "TargetKind", "Verdict", "WorkerError", "check_available", "check_source", "parse_target",
-    "register_target_kind", "standalone_footer", "strip_footer", "target_kinds",
-]
+import importlib
+
+_EXPORTS = {
+    "OracleError": "_errors", "TargetError": "_errors", "WorkerError": "_errors",
+    "FOOTER_MARKER": "_footer", "standalone_footer": "_footer", "strip_footer": "_footer",
+    "Runner": "_runner", "check_source": "_runner",
+    "Target": "_targets", "TargetKind": "_targets", "check_available": "_targets", "parse_target": "_targets",
+    "register_target_kind": "_targets", "target_kinds": "_targets",
+    "FINDING_KINDS": "_verdict", "KINDS": "_verdict", "ProgramReport": "_verdict", "Verdict": "_verdict",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'oracle' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return __all__

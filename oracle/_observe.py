@@ -93,11 +93,11 @@ def is_data(value, depth: int = 0) -> bool:
 
 def observe_globals(module: types.ModuleType):
     """Observable globals of a program module and of its ``ngb_*`` helper modules."""
-    out = []
-    for prefix, mod in [("", module)] + [
-        (f"{v.__name__}.", v) for v in vars(module).values()
-        if isinstance(v, types.ModuleType) and v.__name__.startswith("ngb_")
-    ]:
+    out, modules = [], {id(module): ("", module)}
+    for v in vars(module).values():  # a helper bound to several names (or in sys.modules) is observed once
+        if isinstance(v, types.ModuleType) and v.__name__.startswith("ngb_"):
+            modules.setdefault(id(v), (f"{v.__name__}.", v))
+    for prefix, mod in modules.values():
         for name, value in vars(mod).items():
             if name.startswith("_") or name == "EFFECTS" or not is_data(value):
                 continue
