@@ -95,6 +95,8 @@ def is_plain_generator(code):
 
 
 # Builtins and functions that look at the calling frame: they cannot run as an eager op outside it, so a
-# function using them runs eagerly as a whole (zero-argument super() is modeled instead).
+# function using them runs eagerly as a whole (zero-argument super() is modeled instead). The exception
+# being handled is frame state too (sys.exc_info()).
 FRAME_INTROSPECTING_GLOBALS = {"locals", "vars", "dir", "eval", "exec", "globals", "breakpoint"}
-FRAME_INTROSPECTING_ATTRS = {"_getframe", "currentframe", "getouterframes"}
+FRAME_INTROSPECTING_ATTRS = {"_getframe", "currentframe", "getouterframes", "exc_info", "exception", "format_exc",
+                             "print_exc"}
