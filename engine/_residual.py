@@ -24,6 +24,8 @@ from ._vm._values import (
     UNREAD,
     BoundMethodVar,
     CellVar,
+    CMExitVar,
+    CMVar,
     ConstVar,
     DictVar,
     DictViewVar,
@@ -133,6 +135,8 @@ class Emitter:
             return hit
         if t is GenVar:  # a traced generator cannot become real: trace again with it made eagerly
             raise Restart(v.call_no, "eager")
+        if t is CMVar or t is CMExitVar:
+            raise Restart(v.gen.call_no, "eager")
         if t is ObjVar:
             e = self.src(v.src) if v.src is not None else self.ns.const(v.obj, "k")
         elif t is ListVar:

@@ -12,6 +12,7 @@ from ._calls import seq_items
 from ._values import (
     BoundMethodVar,
     CellVar,
+    CMVar,
     ConstVar,
     DictVar,
     DictViewVar,
@@ -56,6 +57,10 @@ def python_type(vm, v):
         return v.cls
     if t is GenVar:
         return types.GeneratorType
+    if t is CMVar:
+        import contextlib
+
+        return contextlib._GeneratorContextManager
     if t is BoundMethodVar:
         return types.MethodType
     if t is CellVar:

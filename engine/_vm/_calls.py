@@ -3,6 +3,7 @@ and refuse (Unsupported -> eager call) everything else."""
 
 from __future__ import annotations
 
+import contextlib
 import types
 
 import torch
@@ -14,6 +15,8 @@ from ._code import code_info
 from ._torchops import GRAPH_BREAK_FNS, is_disabled, is_graph_op, module_plain, skip_inline
 from ._values import (
     BoundMethodVar,
+    CMExitVar,
+    CMVar,
     ConstVar,
     DictVar,
     DictViewVar,
@@ -58,6 +61,13 @@ def call(vm, fn, args, kwargs):
     if t is GradExitVar:
         vm.set_grad(fn.prev)
         return ConstVar(None)
+    if t is CMExitVar:
+        if len(args) == 3 and not kwargs and all(type(a) is ConstVar and a.value is None for a in args):
+            from ._generators import drive
+
+            if drive(vm, fn.gen) is None:
+                return ConstVar(False)
+        raise Unsupported("contextmanager-exit", "leaving a contextmanager block by an exception", "")
     if t is GradCtxVar:
         if len(args) == 1 and not kwargs and type(args[0]) in (FuncVar, BoundMethodVar):
             if fn.prev is not None:  # set_grad_enabled(b)(f): the call undoes the mode set by __init__
@@ -74,8 +84,10 @@ def call(vm, fn, args, kwargs):
     raise Unsupported("call", f"calling a {type(fn).__name__} is not modeled", "it runs eagerly")
 
 
-def _call_function(vm, fv, args, kwargs):
+def _call_function(vm, fv, args, kwargs, for_cm=False):
     real = fv.real
+    if real is not None and real.__code__ is _CM_HELPER_CODE:
+        return _contextmanager_call(vm, fv, args, kwargs)
     if real is not None:
         if real in GRAPH_BREAK_FNS:
             raise Unsupported("graph_break", f"{real.__name__}() called", "remove the graph break")
@@ -86,6 +98,9 @@ def _call_function(vm, fv, args, kwargs):
     info = code_info(fv.code)
     if info.unsupported:
         raise Unsupported("frame-unsupported", f"{fv.qualname}: {info.unsupported}", "the call runs eagerly")
+    if info.generator and info.gen_handlers and not for_cm:
+        raise Unsupported("frame-unsupported", f"{fv.qualname}: a generator with try/with blocks",
+                          "the call runs eagerly")
     if skip_inline(fv.code):
         raise Unsupported("library-call", f"{fv.qualname} is library code ({fv.code.co_filename})",
                           "library functions run eagerly")
@@ -103,6 +118,25 @@ def _call_function(vm, fv, args, kwargs):
         gen = frame.gen = GenVar(frame, vm.call_no)
         return gen
     return Inline(frame)
+
+
+_CM_HELPER_CODE = contextlib.contextmanager(lambda: (yield)).__code__
+
+
+def _contextmanager_call(vm, fv, args, kwargs):
+    """cm(*args) for a @contextmanager function: the generator is traced; entering and a normal exit step
+    it. Anything else (an exception exit, a break inside the block) restarts with the call made eagerly."""
+    from ._ops_locals import cell_get
+
+    _, _, closure = _defaults(vm, fv)
+    wrapped = cell_get(vm, closure[0]) if closure else None
+    if type(wrapped) is not FuncVar or (wrapped.real is not None and is_disabled(wrapped.real)):
+        raise Unsupported("contextmanager", "a contextmanager over a disabled or unknown function",
+                          "it is created eagerly")
+    gen = _call_function(vm, wrapped, args, kwargs, for_cm=True)
+    if type(gen) is not GenVar:
+        raise Unsupported("contextmanager", "contextmanager function is not a generator", "")
+    return CMVar(gen)
 
 
 def _defaults(vm, fv):

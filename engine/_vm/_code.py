@@ -23,7 +23,7 @@ class CodeInfo:
     """What the VM needs about one code object; cached per code object."""
 
     __slots__ = ("code", "instrs", "handlers", "live", "names", "nlocalsplus", "cells", "unsupported", "generator",
-                 "gen_start",
+                 "gen_start", "gen_handlers",
                  "filename", "__weakref__")
 
     def __init__(self, code):
@@ -57,12 +57,13 @@ class CodeInfo:
         self.unsupported = None
         self.generator = V.is_plain_generator(code)
         self.gen_start = 0
+        # try/with blocks in a generator run when an abandoned generator is closed, which the VM does not
+        # do: such generators are traced only where they always run to completion (@contextmanager).
+        self.gen_handlers = any(h is not None for h in self.handlers)
         if self.generator:
             # A generator without exception handlers (whose abandonment runs no finally/with exit code)
             # is traced as a suspendable frame, started after its RETURN_GENERATOR.
             bad -= V.GENERATOR_OPS
-            if any(h is not None for h in self.handlers):
-                bad.add("a try/with block in a generator")
             self.gen_start = next(k for k, ins in enumerate(raw) if ins.opname == "RETURN_GENERATOR") + 1
         for ins in raw:
             if (ins.opname == "LOAD_GLOBAL" and ins.argval in V.FRAME_INTROSPECTING_GLOBALS) or (

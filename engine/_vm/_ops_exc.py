@@ -9,7 +9,7 @@ from .._guards import AttrSrc
 from ._calls import Inline, call
 from ._objects import enter_user_ctx, is_plain_exception
 from ._opcodes import EagerSpec, handles
-from ._values import ConstVar, ExcVar, GradCtxVar, GradExitVar, NewObjVar, ObjVar, TupleVar
+from ._values import CMExitVar, CMVar, ConstVar, ExcVar, GradCtxVar, GradExitVar, NewObjVar, ObjVar, TupleVar
 
 
 def is_exception(v):
@@ -38,6 +38,16 @@ def _before_with_h(vm, frame, ins):
         frame.stack.append(ConstVar(None))
         frame.ip += 1
         return
+    if type(ctx) is CMVar and not ctx.entered:
+        from ._generators import drive
+
+        value = drive(vm, ctx.gen)
+        if value is not None:
+            ctx.entered = True
+            frame.stack[-1] = CMExitVar(ctx.gen)
+            frame.stack.append(value)
+            frame.ip += 1
+            return
     try:
         if type(ctx) is NewObjVar:
             exit_, res = enter_user_ctx(vm, ctx, ctx.cls)

@@ -260,3 +260,20 @@ class SuperVar(Var):
     def __init__(self, cls, self_var):
         self.cls = cls
         self.self_var = self_var
+
+
+class CMVar(Var):
+    """A @contextlib.contextmanager object made by traced code, over a traced generator."""
+
+    __slots__ = ("gen", "entered")
+
+    def __init__(self, gen):
+        self.gen = gen
+        self.entered = False
+
+
+class CMExitVar(Var):
+    __slots__ = ("gen",)
+
+    def __init__(self, gen):
+        self.gen = gen

@@ -113,3 +113,44 @@ def test_generator_with_finally():
 
 def test_short_circuit():
     check(short_circuit, x1)
+
+
+import contextlib  # noqa: E402
+
+
+@contextlib.contextmanager
+def tagged(tag, log):
+    log.append((tag, "enter"))
+    try:
+        yield tag.upper()
+    finally:
+        log.append((tag, "exit"))
+
+
+@contextlib.contextmanager
+@torch._dynamo.disable(recursive=False)
+def disabled_cm(log):
+    log.append("enter")
+    yield
+    log.append("exit")
+
+
+def uses_contextmanagers(x):
+    log = []
+    with tagged("a", log) as v:
+        x = x + 1
+    with tagged("b", log):
+        gb()  # a break inside the block: the context manager is made eagerly instead
+        x = x * 2
+    with disabled_cm(log):
+        x = x - 1
+    try:
+        with tagged("c", log):
+            raise KeyError("k")
+    except KeyError:
+        log.append("caught")
+    return x, v, log
+
+
+def test_contextmanagers():
+    check(uses_contextmanagers, x1)
