@@ -41,6 +41,9 @@ def is_const_value(v):
 
 
 _METHOD_SELF_TYPES = (list, dict)
+# Tensor subclasses (their __torch_function__ must run in program order) and sparse/other layouts are
+# opaque objects: every op on them runs eagerly.
+_PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
 
 
 def wrap(vm, value, src, fixed=False):
@@ -66,7 +69,7 @@ def wrap(vm, value, src, fixed=False):
         if first is not None and first is not src and not (fixed and isinstance(first, ConstSrc)):
             g.add(f"{src.expr(vm.ns)} is {first.expr(vm.ns)}")
         return hit
-    if isinstance(value, torch.Tensor):
+    if t in _PLAIN_TENSORS and value.layout is torch.strided:
         g.tensor(src, value)
         var = vm.graph.placeholder(value, src)
     elif t is tuple:

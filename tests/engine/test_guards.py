@@ -186,3 +186,30 @@ def test_module_runs_eagerly():
     c = engine.compile(lin)
     x = t(3)
     same(c(x), lin(x))
+
+
+class LoggingTensor(torch.Tensor):
+    LOG = []
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        cls.LOG.append(getattr(func, "__name__", "?"))
+        return super().__torch_function__(func, types, args, kwargs or {})
+
+
+def test_tensor_subclasses_and_sparse_run_eagerly():
+    def fn(x, log):
+        log.append("a")
+        y = x * 2
+        log.append("b")
+        return y * 3
+
+    for make in (lambda: t(3).as_subclass(LoggingTensor), lambda: t(3, 3).to_sparse()):
+        logs = []
+        for f in (fn, engine.compile(fn)):
+            LoggingTensor.LOG.clear()
+            log = []
+            out = f(make(), log)
+            logs.append((log, list(LoggingTensor.LOG), type(out), out.to_dense() if out.is_sparse else out))
+        assert logs[0][:3] == logs[1][:3]
+        same(logs[0][3].as_subclass(torch.Tensor), logs[1][3].as_subclass(torch.Tensor))
