@@ -88,6 +88,10 @@ def _call_function(vm, fv, args, kwargs, for_cm=False):
     real = fv.real
     if real is not None and real.__code__ is _CM_HELPER_CODE:
         return _contextmanager_call(vm, fv, args, kwargs)
+    if real is not None and real.__code__ is _GRAD_DECORATED_CODE:
+        wrapped = _grad_decorated(vm, fv)
+        if wrapped is not None:
+            return call(vm, wrapped, args, kwargs)
     if real is not None:
         if real in GRAPH_BREAK_FNS:
             raise Unsupported("graph_break", f"{real.__name__}() called", "remove the graph break")
@@ -121,6 +125,31 @@ def _call_function(vm, fv, args, kwargs, for_cm=False):
 
 
 _CM_HELPER_CODE = contextlib.contextmanager(lambda: (yield)).__code__
+_GRAD_DECORATED_CODE = torch.no_grad()(lambda: None).__code__
+_GRAD_TARGETS = {torch.no_grad: lambda ctx: False, torch.enable_grad: lambda ctx: True,
+                 torch.set_grad_enabled: lambda ctx: ctx.mode}
+
+
+def _grad_decorated(vm, fv):
+    """A function decorated with @torch.no_grad() / enable_grad() / set_grad_enabled(b): the grad mode
+    applies around the traced call, as for `torch.no_grad()(fn)(...)`."""
+    from ._ops_locals import cell_get
+
+    _, _, closure = _defaults(vm, fv)
+    names = fv.code.co_freevars
+    factory = cell_get(vm, closure[names.index("ctx_factory")])
+    func = cell_get(vm, closure[names.index("func")])
+    if type(factory) is not BoundMethodVar or type(factory.self_var) is not ObjVar:
+        return None
+    ctx = factory.self_var.obj
+    target = _GRAD_TARGETS.get(type(ctx))
+    if target is None or type(func) not in (FuncVar, BoundMethodVar):
+        return None
+    mode = target(ctx)
+    vm.guards.add(f"type({factory.self_var.src.expr(vm.ns)}) is {vm.ns.const(type(ctx), 'T')}")
+    if type(ctx) is torch.set_grad_enabled:
+        vm.guards.add(f"{factory.self_var.src.expr(vm.ns)}.mode is {mode!r}")
+    return GradWrappedVar(mode, func)
 
 
 def _contextmanager_call(vm, fv, args, kwargs):

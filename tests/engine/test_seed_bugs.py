@@ -140,3 +140,27 @@ def set_grad_enabled_as_decorator(x):
 
 def test_set_grad_enabled_forms():
     check(set_grad_enabled_as_decorator, x1)
+
+
+@torch.no_grad()
+def decorated_no_grad(x):
+    y = x * 2
+    gb()
+    return y + torch.is_grad_enabled()
+
+
+@torch.enable_grad()
+def decorated_enable_grad(x):
+    return x * 3, torch.is_grad_enabled()
+
+
+def decorated_functions(x):
+    a = decorated_no_grad(x)
+    with torch.no_grad():
+        b = decorated_enable_grad(x)
+    return a, b, torch.is_grad_enabled()
+
+
+def test_grad_mode_decorated_functions():
+    c = check(decorated_functions, x1)
+    assert c.stats()["breaks"] == 1
