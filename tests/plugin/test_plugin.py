@@ -10,6 +10,10 @@ from pathlib import Path
 
 import pytest
 
+# torch is imported before any in-process pytester run: that run's sys.modules restore would otherwise drop
+# torch, and a second import of torch in one process fails.
+import torch
+
 import oracle.pytest_plugin as plugin
 
 pytest_plugins = ["pytester"]
@@ -130,8 +134,6 @@ def test_plugin_module_imports_nothing_heavy_at_top_level():
 
 
 def test_program_for_writes_a_self_contained_program():
-    import torch
-
     offset = torch.tensor([0.5, -0.5])
 
     def scale(t):
