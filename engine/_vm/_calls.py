@@ -77,8 +77,9 @@ def call(vm, fn, args, kwargs):
     if t is GradWrappedVar:
         res = call(vm, fn.fn, args, kwargs)
         if isinstance(res, Inline):
-            res.frame.exit_grad = vm.grad
-            res.grad = fn.target
+            res.frame.exit_grad = vm.grad  # the mode before the outermost decorator
+            if res.grad is None:  # stacked decorators: the innermost one decides the mode inside
+                res.grad = fn.target
             return res
         raise Unsupported("grad-wrapped", "a grad-mode decorated callable that is not traced", "")
     raise Unsupported("call", f"calling a {type(fn).__name__} is not modeled", "it runs eagerly")

@@ -164,3 +164,20 @@ def decorated_functions(x):
 def test_grad_mode_decorated_functions():
     c = check(decorated_functions, x1)
     assert c.stats()["breaks"] == 1
+
+
+@torch.no_grad()
+@torch.enable_grad()
+def stacked(x):
+    return x * 2, torch.is_grad_enabled()
+
+
+def stacked_decorators(x):
+    a = stacked(x)
+    with torch.no_grad():
+        b = torch.enable_grad()(torch.no_grad()(stacked))(x)
+    return a, b, torch.is_grad_enabled()
+
+
+def test_stacked_grad_decorators():
+    check(stacked_decorators, x1)
