@@ -221,8 +221,8 @@ class Compiled:
         if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
             args.insert(0, ObjVar(fn.__self__, ConstSrc(fn.__self__)))
             fn = fn.__func__
-        if not isinstance(fn, types.FunctionType):
-            raise CannotCompile("not a Python function")
+        if not isinstance(fn, types.FunctionType) or getattr(fn, "_torchdynamo_disable", False):
+            raise CannotCompile("not a Python function, or marked torch._dynamo.disable")
         info = code_info(fn.__code__)
         if info.unsupported or info.generator:
             raise CannotCompile(info.unsupported or "a generator function")
