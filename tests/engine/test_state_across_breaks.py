@@ -255,3 +255,18 @@ def zip_enumerate_live(x):
 
 def test_zip_enumerate_live():
     check(zip_enumerate_live, x1)
+
+
+def random_ops(x):
+    a = torch.randn(3)
+    gb()
+    b = torch.rand(2) + x.sum()
+    return a, b, torch.nn.functional.dropout(x, 0.5)
+
+
+def test_random_number_stream_matches_eager():
+    outs = []
+    for fn in (random_ops, engine.compile(random_ops)):
+        torch.manual_seed(0)
+        outs.append([fn(torch.ones(4)), fn(torch.ones(4))])
+    same(outs[0], outs[1])
