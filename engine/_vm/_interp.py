@@ -148,8 +148,11 @@ class VM:
                 return self._on_unsupported(u, frame)
             except (Restart, _Fatal):
                 raise
-            except Exception as e:  # a gap in the VM: break there rather than guess
-                u = Unsupported("internal", f"{ins.opname}: {type(e).__name__}: {e}"[:300], "an engine bug")
+            except Exception as e:  # a gap in the VM: run the instruction eagerly rather than guess
+                from ._fallback import eager_form
+
+                u = Unsupported("internal", f"{ins.opname}: {type(e).__name__}: {e}"[:300], "an engine bug",
+                                eager_form(frame, ins))
                 return self._on_unsupported(u, frame)
             if ending is not None:
                 return ending

@@ -213,3 +213,24 @@ def test_tensor_subclasses_and_sparse_run_eagerly():
             logs.append((log, list(LoggingTensor.LOG), type(out), out.to_dense() if out.is_sparse else out))
         assert logs[0][:3] == logs[1][:3]
         same(logs[0][3].as_subclass(torch.Tensor), logs[1][3].as_subclass(torch.Tensor))
+
+
+def test_engine_errors_in_handlers_fall_back_to_eager(monkeypatch):
+    from engine._vm import _ops_ops
+
+    def broken(*args):
+        raise ZeroDivisionError("simulated engine bug")
+
+    monkeypatch.setattr(_ops_ops, "binary", broken)
+    monkeypatch.setattr(_ops_ops, "load_attr", broken)
+
+    def fn(x):
+        y = x + 1
+        gb()
+        return (y * 2).sum(), y.shape
+
+    c = engine.compile(fn)
+    x = t(3)
+    same(c(x), fn(x))
+    same(c(x), fn(x))
+    assert all(b.gb_id in ("internal", "graph_break") for b in c.record.break_records)
