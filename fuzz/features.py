@@ -97,7 +97,7 @@ CATALOG: tuple[Feature, ...] = (
     _f("ctx.contextmanager_disabled", 0.7, "@contextmanager over @torch._disable_dynamo(recursive=False)"),
     _f("ctx.decorator", 1, "a context manager applied as a decorator (def-site or torch.no_grad()(f)(x))"),
     _f("ctx.nested_decorators", 0.5, "two context-manager decorators stacked on one function"),
-    _f("ctx.as_value", 0.7, "a context manager created by the caller, entered by the callee after a break"),
+    _f("ctx.as_value", 0.4, "a context manager created by the caller, entered by the callee after a break"),
     # control flow
     _f("flow.loop", 0.8, "for loops around calls and breaks"),
     _f("flow.try_except", 0.6, "try/except catching a deliberate raise"),
