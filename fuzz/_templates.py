@@ -60,6 +60,9 @@ CTX: dict[str, str] = {
     "contextmanager": '_cm("{tag}")',
     "contextmanager_disabled": '_cm_disabled("{tag}")',
     "param": "cm",
+    # decorator-only kinds
+    "disable_ngb": "torch._dynamo.disable_nested_graph_breaks",
+    "nonstrict": "torch._dynamo.nonstrict_trace",
 }
 
 # operand-stack contexts of a call; {call} is the call expression, {k} a unique suffix

@@ -52,6 +52,7 @@ CATALOG: tuple[Feature, ...] = (
     _f("call.lambda", 0.4, "a callee that is a lambda bound to a global"),
     _f("call.varargs", 0.4, "a callee taking *args"),
     _f("call.kwargs", 0.4, "a callee taking **kwargs"),
+    _f("call.nonstrict", 0.4, "a pure leaf decorated with torch._dynamo.nonstrict_trace"),
     _f("depth.1", 1.5, "longest call path has 1 frame below entry"),
     _f("depth.2-3", 3, "longest call path of 2-3 frames"),
     _f("depth.4-9", 3, "longest call path of 4-9 frames"),
@@ -97,6 +98,7 @@ CATALOG: tuple[Feature, ...] = (
     _f("ctx.contextmanager_disabled", 0.7, "@contextmanager over @torch._disable_dynamo(recursive=False)"),
     _f("ctx.decorator", 1, "a context manager applied as a decorator (def-site or torch.no_grad()(f)(x))"),
     _f("ctx.nested_decorators", 0.5, "two context-manager decorators stacked on one function"),
+    _f("ctx.disable_ngb", 0.4, "@torch._dynamo.disable_nested_graph_breaks on a callee"),
     _f("ctx.as_value", 0.4, "a context manager created by the caller, entered by the callee after a break"),
     # control flow
     _f("flow.loop", 0.8, "for loops around calls and breaks"),
@@ -212,6 +214,7 @@ _CTX_WITH = {
     "contextmanager": "ctx.contextmanager",
     "contextmanager_disabled": "ctx.contextmanager_disabled",
     "param": "ctx.as_value",
+    "disable_ngb": "ctx.disable_ngb",
 }
 _SIG_TAGS = {
     "recursive": "call.recursion",
@@ -220,6 +223,7 @@ _SIG_TAGS = {
     "varargs": "call.varargs",
     "kwargs": "call.kwargs",
     "cm_param": "ctx.as_value",
+    "nonstrict": "call.nonstrict",
 }
 _TRY = {"except": "flow.try_except", "finally": "flow.try_finally"}
 _SIDE = {
@@ -297,7 +301,7 @@ def extract(program: ir.Program) -> frozenset[str]:
                         tags.add("shape.decorator_ctx_break")
                 if breaks[stmt.callee] and any(isinstance(e, ir.With) for e in enclosing):
                     tags.add("shape.upper_ctx_break")
-                if breaks[stmt.callee] and callee.decorators:
+                if breaks[stmt.callee] and any(d != "nonstrict" for d in callee.decorators):
                     tags.add("shape.decorator_ctx_break")
                 if steps[stmt.callee] and stmt.context in _NONEMPTY_STACK:
                     tags.add("shape.step_break_stack")
@@ -335,13 +339,14 @@ def extract(program: ir.Program) -> frozenset[str]:
             tags.add("module.helper")
         if fn.signature in _SIG_TAGS:
             tags.add(_SIG_TAGS[fn.signature])
-        for deco in fn.decorators:
+        cm_decorators = [d for d in fn.decorators if d != "nonstrict"]
+        for deco in cm_decorators:
             tags.add("ctx.decorator")
             if deco in _CTX_WITH:
                 tags.add(_CTX_WITH[deco])
             if deco == "contextmanager_disabled":
                 tags.add("shape.cm_disable_init")
-        if len(fn.decorators) >= 2:
+        if len(cm_decorators) >= 2:
             tags.add("ctx.nested_decorators")
     tags.add(_depth_tag(depth[0]))
     tags.add("call.tree" if any(len(c) >= 2 for c in callees) else "call.chain")

@@ -9,6 +9,7 @@ from fuzz.features import GenerationConfig
 from fuzz.strategies._draw import chance, integer, pick, weighted
 from fuzz.strategies._state import LIMIT, MULT_LIMIT, RETURN_BOUND, Body, Gen
 from fuzz.strategies._statements import (
+    _arith_impl,
     _break_stmt_impl,
     _filler_impl,
     _squash_impl,
@@ -26,7 +27,7 @@ _CONTEXTS = (
 _SIGS = (
     ("plain", None, 6.0), ("cm_param", "ctx.as_value", 1.0), ("recursive", "call.recursion", 1.0),
     ("method", "call.method", 1.0), ("lambda", "call.lambda", 1.0), ("varargs", "call.varargs", 1.0),
-    ("kwargs", "call.kwargs", 1.0),
+    ("kwargs", "call.kwargs", 1.0), ("nonstrict", "call.nonstrict", 1.0),
 )
 # torch.set_grad_enabled(flag) switches grad mode when it is *constructed*: as a value or a decorator it would
 # leak grad mode out of the program (eager itself would be flaky), so it only appears in `with` statements.
@@ -66,6 +67,8 @@ def _callee_interface_impl(draw, body: Body, j: int) -> str:
             body.mult * 3 > MULT_LIMIT or gen.level[j] + gen.height[j] + 2 > gen.config.max_depth
         ):
             continue
+        if sig == "nonstrict" and gen.children[j]:
+            continue  # nonstrict_trace bodies must be pure: a leaf of tame arithmetic (and graph breaks)
         options.append((sig, w))
     sig = weighted(draw, options)
     gen.sigs[j] = sig
@@ -75,6 +78,10 @@ def _callee_interface_impl(draw, body: Body, j: int) -> str:
     if sig in _DECORABLE:
         count = weighted(draw, [(0, 10.0), (1, gen.w("ctx.decorator")), (2, gen.w("ctx.nested_decorators"))])
         decorators = tuple(ctx_kind(draw, body, exclude=_NOT_AS_DECORATOR) for _ in range(count))
+        if chance(draw, gen.w("ctx.disable_ngb") * 0.06):
+            decorators += ("disable_ngb",)
+    if sig == "nonstrict":
+        decorators = ("nonstrict",)
     gen.decorators[j] = decorators
     return sig
 
@@ -108,6 +115,8 @@ def _function_impl(draw, gen: Gen, i: int) -> ir.Function:
     sig = gen.sigs.get(i, "plain")
     module = gen.modules.get(i, "")
     body = Body(gen, i, module, bound=gen.in_bound.get(i, 4.0), mult=gen.mult.get(i, 1))
+    if sig == "nonstrict":
+        return _nonstrict_impl(draw, body)
     children = gen.children[i]
     deep = gen.n > 20
     stmts: list = []
@@ -143,6 +152,17 @@ def _function_impl(draw, gen: Gen, i: int) -> ir.Function:
     if body.bound > RETURN_BOUND:
         stmts.append(_squash_impl(draw, body))
     return ir.Function(i, module, sig, gen.decorators.get(i, ()), tuple(stmts))
+
+
+def _nonstrict_impl(draw, body: Body) -> ir.Function:
+    """A pure leaf under ``@torch._dynamo.nonstrict_trace``: tame arithmetic, maybe a graph break inside (allowed
+    there); no effects or state, which nonstrict_trace documents as unsafe."""
+    stmts: list = [_arith_impl(draw, body) for _ in range(integer(draw, 1, 3))]
+    if body.gen.w("break.graph_break") > 0 and chance(draw, 0.5):
+        stmts.insert(integer(draw, 0, len(stmts)), ir.Break("graph_break"))
+    if body.bound > RETURN_BOUND:
+        stmts.append(_squash_impl(draw, body))
+    return ir.Function(body.index, body.module, "nonstrict", ("nonstrict",), tuple(stmts))
 
 
 def _inputs_impl(draw, config: GenerationConfig) -> tuple[ir.Inputs, bool]:

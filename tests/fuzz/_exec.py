@@ -39,6 +39,16 @@ def load(source: str, register: bool = False) -> types.ModuleType:
 
 def run(source: str, compiled: bool = False, calls: int = 2, compiler=None) -> list[dict]:
     """Outcomes of ``calls`` calls: eager, ``torch.compile(backend="eager")`` with NGB, or ``compiler(entry)``."""
+    before = set(sys.modules)
+    try:
+        return _run(source, compiled, calls, compiler)
+    finally:
+        for name in set(sys.modules) - before:
+            if name.startswith("ngb_"):
+                del sys.modules[name]
+
+
+def _run(source: str, compiled: bool, calls: int, compiler) -> list[dict]:
     mod = load(source, register=compiled or compiler is not None)
     fn = mod.entry
     if compiled:

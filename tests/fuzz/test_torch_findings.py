@@ -107,8 +107,8 @@ def test_with_enable_grad_under_inference_mode_decorated_entry_classic_resume():
 
 @_BUG
 def test_inlining_a_function_of_a_module_missing_from_sys_modules():
-    # module.helper: InternalTorchDynamoError: ModuleNotFoundError: No module named 'ngb_h1' (NGB on and off)
-    helper = types.ModuleType("ngb_h1")
+    # module.helper: InternalTorchDynamoError: ModuleNotFoundError: No module named 'ngb_...' (NGB on and off)
+    helper = types.ModuleType("ngb_finding_helper")  # a name no other test puts into sys.modules
     exec("import torch\ndef g(x):\n    x = x + 1\n    torch._dynamo.graph_break()\n    return x + 1\n", helper.__dict__)
 
     def f(x):
