@@ -36,6 +36,7 @@ class CampaignConfig:
     workers: int = 1
     seed: int = 0
     timeout: float = 60.0
+    reduce_seconds: float = 0.0  # > 0: reduce each new bucket's repro within this budget (keeps its signature)
 
     def identity(self) -> dict:
         """What must match for a directory's state to be resumed."""
@@ -49,16 +50,19 @@ class Bucket:
     count: int
     repro: str  # file name inside the campaign directory
     first_program: int
+    lines: int | None = None  # code lines of the repro once reduced
+    root_cause: str | None = None  # signature + reduced shape: buckets sharing it are one bug (second bucketing)
 
 
 class Campaign:
     def __init__(self, config: CampaignConfig, runner, generate: Callable | None = None,
                  on_progress: Callable[[Campaign], None] | None = None,
-                 on_new_bucket: Callable[[Bucket, str], None] | None = None):
+                 on_new_bucket: Callable[[Bucket, str], None] | None = None,
+                 on_reduced: Callable[[Bucket], None] | None = None):
         if generate is None:
             from .generate import generate_program as generate
         self.config, self.runner, self.generate = config, runner, generate
-        self.on_progress, self.on_new_bucket = on_progress, on_new_bucket
+        self.on_progress, self.on_new_bucket, self.on_reduced = on_progress, on_new_bucket, on_reduced
         self.verdicts: collections.Counter = collections.Counter()
         self.features: collections.Counter = collections.Counter()
         self.stats: collections.Counter = collections.Counter()
@@ -120,7 +124,9 @@ class Campaign:
                 "programs": self.programs,
                 "verdicts": dict(self.verdicts),
                 "buckets": [{"signature": b.signature, "target": b.target, "count": b.count, "repro": b.repro,
-                             "first_program": b.first_program} for b in self.buckets.values()],
+                             "first_program": b.first_program, "lines": b.lines, "root_cause": b.root_cause}
+                            for b in self.buckets.values()],
+                "root_causes": len({b.root_cause or f"{b.target}|{b.signature}" for b in self.buckets.values()}),
                 "seconds": round(self.seconds, 3),
                 "features": dict(self.features.most_common()),
                 "target_stats": dict(self.stats),
@@ -188,8 +194,35 @@ class Campaign:
         for bucket, source in new:
             if self.on_new_bucket:
                 self.on_new_bucket(bucket, source)
+            if self.config.reduce_seconds > 0 and not self._stop.is_set():
+                self._reduce(bucket, source, program)
         if self.on_progress:
             self.on_progress(self)
+
+    def _reduce(self, bucket: Bucket, source: str, program) -> None:
+        """Shrink a new bucket's repro in place (the original stays as ``*.orig.py``) and find its root cause."""
+        from .corpus import shape_key
+        from .reduce import ReduceError, reduce_program
+
+        try:
+            result = reduce_program(source, bucket.target, signature=bucket.signature, runner=self.runner,
+                                    budget_s=self.config.reduce_seconds, rechecks=1, timeout=self.config.timeout,
+                                    ir=getattr(program, "ir", None))
+        except ReduceError:
+            return
+        if self._stop.is_set() or result.reproduced < 1:
+            return  # interrupted, or the reduced program no longer reproduces in a fresh process: keep original
+        header = dict(found_by=f"ngb-fuzz run --seed {self.config.seed} (program {bucket.first_program}), reduced")
+        reduced = set_header(result.source, **header)
+        path = self.config.out / bucket.repro
+        with self._lock:
+            path.with_suffix(".orig.py").write_text(path.read_text())
+            path.write_text(reduced)
+            bucket.lines = result.lines
+            bucket.root_cause = f"{bucket.signature}|{shape_key(reduced)}"
+            self._write_json(self.state_path, self._state())
+        if self.on_reduced:
+            self.on_reduced(bucket)
 
     def _repro_source(self, program, spec: str, verdict, index: int) -> str:
         source = set_header(

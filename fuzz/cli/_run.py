@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from . import UsageError
-from ._common import parse_budget, parse_targets
+from ._common import parse_budget, parse_duration, parse_targets
 
 
 def register(subparsers) -> None:
@@ -23,6 +23,8 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="campaign seed (program i of seed s is always the same)")
     p.add_argument("--out", default="runs/latest", help="campaign directory (resumed if it holds this campaign)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per program and target before 'hang'")
+    p.add_argument("--reduce-budget", default="60s",
+                   help="reduce each new bucket's repro within this time (e.g. 60s; 0 turns reduction off)")
     p.set_defaults(handler=run)
 
 
@@ -35,12 +37,14 @@ def run(args) -> int:
         raise UsageError("--workers must be at least 1")
     programs, seconds = parse_budget(args.budget)
     targets = parse_targets(args.target)
+    reduce_seconds = 0.0 if args.reduce_budget.strip() == "0" else parse_duration(args.reduce_budget)
     config = CampaignConfig(tuple(targets), Path(args.out), programs, seconds, args.workers, args.seed,
-                            args.timeout)
+                            args.timeout, reduce_seconds)
     view = _Progress(config)
     with oracle.Runner(workers=args.workers, timeout=args.timeout) as runner:
         try:
-            campaign = Campaign(config, runner, on_progress=view.update, on_new_bucket=view.new_bucket)
+            campaign = Campaign(config, runner, on_progress=view.update, on_new_bucket=view.new_bucket,
+                                on_reduced=view.reduced)
         except CampaignError as exc:
             raise UsageError(str(exc)) from None
         interrupted = False
@@ -104,20 +108,27 @@ class _Progress:
             print(f"[ngb-fuzz] {programs} programs  {rate:.2f}/s  {counts}  buckets={buckets}", file=sys.stderr,
                   flush=True)
 
-    def new_bucket(self, bucket, source) -> None:
-        message = f"new bucket {bucket.signature} on {bucket.target}: {bucket.repro}"
+    def _say(self, message: str) -> None:
         if self.live is not None:
             self.live.console.print(message)
         else:
             print(f"[ngb-fuzz] {message}", file=sys.stderr, flush=True)
 
+    def new_bucket(self, bucket, source) -> None:
+        self._say(f"new bucket {bucket.signature} on {bucket.target}: {bucket.repro}")
+
+    def reduced(self, bucket) -> None:
+        self._say(f"reduced {bucket.repro} to {bucket.lines} lines")
+
 
 def _print_summary(summary: dict, out: Path, interrupted: bool) -> None:
     verdicts = " ".join(f"{k}={v}" for k, v in sorted(summary["verdicts"].items()))
     state = "interrupted" if interrupted else "done"
-    print(f"{state}: {summary['programs']} programs in {summary['seconds']:.1f}s  {verdicts}")
+    print(f"{state}: {summary['programs']} programs in {summary['seconds']:.1f}s  {verdicts}  "
+          f"buckets={len(summary['buckets'])} root causes={summary['root_causes']}")
     for bucket in summary["buckets"]:
         path = out / bucket["repro"]
-        print(f"  {bucket['count']:5d}  {bucket['signature']}  [{bucket['target']}]")
+        size = f"  ({bucket['lines']} lines)" if bucket.get("lines") else ""
+        print(f"  {bucket['count']:5d}  {bucket['signature']}  [{bucket['target']}]{size}")
         print(f"         replay: ngb-fuzz repro {path} --target '{bucket['target']}'")
     print(f"summary: {out / 'summary.json'}")

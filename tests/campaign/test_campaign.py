@@ -61,3 +61,17 @@ def test_directory_of_another_campaign_is_refused(runner, tmp_path):
     Campaign(CampaignConfig(("torch",), tmp_path, programs=1, seed=1), runner, generate=generate).run()
     with pytest.raises(CampaignError, match="holds another campaign"):
         Campaign(CampaignConfig(("torch",), tmp_path, programs=1, seed=2), runner, generate=generate)
+
+
+def test_new_buckets_are_reduced_and_shared_root_causes_counted_once(runner, tmp_path):
+    # The same injected fault with NGB on and off: two buckets (one per target), one root cause.
+    targets = ("fault:drop-effect", "fault:drop-effect,ngb=off")
+    config = CampaignConfig(targets, tmp_path, programs=1, seed=3, reduce_seconds=20)
+    summary = Campaign(config, runner, generate=generate).run()
+    assert len(summary["buckets"]) == 2 and summary["root_causes"] == 1
+    original_lines = len(BASE.split("# ----")[0].strip().splitlines())
+    for bucket in summary["buckets"]:
+        assert bucket["lines"] is not None and bucket["lines"] < original_lines
+        reduced = (tmp_path / bucket["repro"]).read_text()
+        assert "# signature: mismatch:effects:length" in reduced and ", reduced" in reduced
+        assert (tmp_path / bucket["repro"].replace(".py", ".orig.py")).exists()
