@@ -104,6 +104,10 @@ SIDE: dict[str, str] = {
         "x = Local{k}().apply(x) + 0.25"
     ),
     "nn_module": "x = _MOD(x)",
+    "class_super": (
+        "class Sub{k}(_Base):\n    def scale(self, v):\n        return super().scale(v) * 0.5\n"
+        "x = Sub{k}().scale(x)"
+    ),
 }
 
 PREAMBLE = '''
@@ -224,6 +228,11 @@ class _Named:
         return f"{self.tag}:{tuple(self.value.shape)}:{self.value.dtype}"
 
 
+class _Base:
+    def scale(self, v):
+        return v * 0.5 + 0.1
+
+
 class _Mod(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -239,5 +248,5 @@ _MOD = _Mod()
 
 PREAMBLE_NAMES = (
     "_effect", "_keep", "_ngb_disabled", "_Ctx", "_cm", "_cm_disabled", "_Box", "_Tracked", "_Bag", "_Prop",
-    "_Pair", "_Named", "_MOD", "STATE",
+    "_Pair", "_Named", "_Base", "_MOD", "STATE",
 )

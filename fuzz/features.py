@@ -53,6 +53,7 @@ CATALOG: tuple[Feature, ...] = (
     _f("call.varargs", 0.4, "a callee taking *args"),
     _f("call.kwargs", 0.4, "a callee taking **kwargs"),
     _f("call.nonstrict", 0.4, "a pure leaf decorated with torch._dynamo.nonstrict_trace"),
+    _f("call.callable", 0.4, "a callee that is an instance with __call__"),
     _f("depth.1", 1.5, "longest call path has 1 frame below entry"),
     _f("depth.2-3", 3, "longest call path of 2-3 frames"),
     _f("depth.4-9", 3, "longest call path of 4-9 frames"),
@@ -121,6 +122,7 @@ CATALOG: tuple[Feature, ...] = (
     _f("class.new", 0.3, "a tuple subclass with __new__"),
     _f("class.str", 0.3, "a class with __str__ formatted into the effect log"),
     _f("class.local", 0.3, "a class defined inside a generated function"),
+    _f("class.super", 0.3, "a local subclass calling super()"),
     _f("nn.module", 0.4, "calling a small torch.nn.Module"),
     # inputs and gradients
     _f("grad.backward", 0.5, "WANTS_GRAD: backward through the result"),
@@ -224,6 +226,7 @@ _SIG_TAGS = {
     "kwargs": "call.kwargs",
     "cm_param": "ctx.as_value",
     "nonstrict": "call.nonstrict",
+    "callable": "call.callable",
 }
 _TRY = {"except": "flow.try_except", "finally": "flow.try_finally"}
 _SIDE = {
@@ -239,6 +242,7 @@ _SIDE = {
     "class_new": "class.new",
     "class_str": "class.str",
     "class_local": "class.local",
+    "class_super": "class.super",
     "nn_module": "nn.module",
 }
 

@@ -112,7 +112,8 @@ class DataIf:
 
 @dataclass(frozen=True, slots=True)
 class Loop:
-    """``for`` loop (``kind``: ``range`` or ``list``) running ``body`` ``count`` times."""
+    """A loop (``kind``: ``range``, ``list`` or ``while`` -- ``while True`` with a ``break``) running ``body``
+    ``count`` times."""
 
     count: int
     body: tuple[Stmt, ...]

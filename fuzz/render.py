@@ -23,6 +23,9 @@ from fuzz._templates import (
 __all__ = ["render", "ARITH", "SQUASH_OPS"]
 
 
+_CLASS_SIGS = ("method", "callable")
+
+
 def _fmt(value: float) -> str:
     return repr(float(value))
 
@@ -49,7 +52,7 @@ class _Renderer:
     def ref(self, caller_module: str, index: int) -> str:
         """How a function in ``caller_module`` names function ``index``."""
         fn = self.program.functions[index]
-        base = f"C{index}" if fn.signature == "method" else self.fname(index)
+        base = f"C{index}" if fn.signature in _CLASS_SIGS else self.fname(index)
         if fn.module and caller_module != fn.module and not caller_module:
             return f"ngb_{fn.module}.{base}"
         return base
@@ -66,6 +69,8 @@ class _Renderer:
             return f"{name}(x={arg})"
         if sig == "method":
             return f"{name}(0.5).run({arg})"
+        if sig == "callable":
+            return f"{name}(0.5)({arg})"
         return f"{name}({arg})"
 
     def next_k(self) -> int:
@@ -129,6 +134,15 @@ class _Renderer:
                 *self.body(s.orelse, fn, scope, depth + 1),
             ]
         if isinstance(s, ir.Loop):
+            if s.kind == "while":  # while True + break: the loop exits through a jump after the body's breaks
+                return [
+                    pad + f"i{k} = 0",
+                    pad + "while True:",
+                    pad + IND + f"i{k} += 1",
+                    *self.body(s.body, fn, scope, depth + 1),
+                    pad + IND + f"if i{k} >= {s.count}:",
+                    pad + IND * 2 + "break",
+                ]
             head = f"for i{k} in range({s.count}):" if s.kind == "range" else f"for c{k} in {[0.5] * s.count!r}:"
             return [pad + head, *self.body(s.body, fn, scope, depth + 1)]
         if isinstance(s, ir.Try):
@@ -216,7 +230,7 @@ class _Renderer:
             params = {"cm_param": "x, cm", "recursive": "x, n", "varargs": "*args", "kwargs": "**kw"}.get(
                 fn.signature, "x"
             )
-        depth = 2 if fn.signature == "method" else 1
+        depth = 2 if fn.signature in _CLASS_SIGS else 1
         prologue = []
         if fn.index == 0:
             prologue = [IND + _MIX_EXTRA[kind].format(i=i) for i, kind in enumerate(inputs.extras)]
@@ -231,13 +245,13 @@ class _Renderer:
             body.insert(0, IND * depth + "global COUNTER")
         body.append(IND * depth + "return " + (_RETURNS[self.program.returns] if fn.index == 0 else "x"))
         decos = [f"@{CTX[d].format(tag=f'{name}.deco{i}')}" for i, d in enumerate(fn.decorators)]
-        if fn.signature == "method":
+        if fn.signature in _CLASS_SIGS:
             return [
                 f"class C{fn.index}:",
                 IND + "def __init__(self, scale):",
                 IND * 2 + "self.scale = scale",
                 "",
-                IND + "def run(self, x):",
+                IND + ("def run(self, x):" if fn.signature == "method" else "def __call__(self, x):"),
                 *body,
             ]
         if fn.signature == "lambda":
@@ -333,7 +347,7 @@ def render(program: ir.Program, *, found_by: str | None = None, features: frozen
         if not fn.module:
             out += ["", "", *r.function(fn)]
     main_names = [
-        (f"C{fn.index}" if fn.signature == "method" else r.fname(fn.index))
+        (f"C{fn.index}" if fn.signature in _CLASS_SIGS else r.fname(fn.index))
         for fn in program.functions
         if not fn.module
     ]
@@ -354,7 +368,7 @@ def render(program: ir.Program, *, found_by: str | None = None, features: frozen
         for other in program.modules:
             if other.name != module.name:
                 links += [
-                    f"ngb_{other.name}." + (f"C{fn.index}" if fn.signature == "method" else r.fname(fn.index))
+                    f"ngb_{other.name}." + (f"C{fn.index}" if fn.signature in _CLASS_SIGS else r.fname(fn.index))
                     for fn in program.functions
                     if fn.module == other.name
                 ]

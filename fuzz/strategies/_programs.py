@@ -27,7 +27,7 @@ _CONTEXTS = (
 _SIGS = (
     ("plain", None, 6.0), ("cm_param", "ctx.as_value", 1.0), ("recursive", "call.recursion", 1.0),
     ("method", "call.method", 1.0), ("lambda", "call.lambda", 1.0), ("varargs", "call.varargs", 1.0),
-    ("kwargs", "call.kwargs", 1.0), ("nonstrict", "call.nonstrict", 1.0),
+    ("kwargs", "call.kwargs", 1.0), ("nonstrict", "call.nonstrict", 1.0), ("callable", "call.callable", 1.0),
 )
 # torch.set_grad_enabled(flag) switches grad mode when it is *constructed*: as a value or a decorator it would
 # leak grad mode out of the program (eager itself would be flaky), so it only appears in `with` statements.

@@ -86,6 +86,7 @@ _SIDE_BOUND = {
     "class_new": lambda b: b,
     "class_str": lambda b: b,
     "class_local": lambda b: 0.5 * b + 0.25,
+    "class_super": lambda b: 0.25 * b + 0.05,
     "nn_module": lambda b: 1.0,
 }
 _SIDE_FEATURE = {
@@ -100,6 +101,7 @@ _SIDE_FEATURE = {
     "class_new": "class.new",
     "class_str": "class.str",
     "class_local": "class.local",
+    "class_super": "class.super",
     "nn_module": "nn.module",
 }
 
@@ -240,7 +242,7 @@ def _wrapped_impl(draw, body: Body, core) -> tuple:
         body.mult *= count
         stmts = inside() + (_squash_impl(draw, body),)
         body.mult = saved
-        return (ir.Loop(count, stmts, weighted(draw, [("range", 3), ("list", 1)])),)
+        return (ir.Loop(count, stmts, weighted(draw, [("range", 3), ("list", 1), ("while", 1)])),)
     if kind == "try_except":
         stmts = inside() + (ir.Raise(),)
         handler = (_filler_impl(draw, body),) if chance(draw, 0.5) else ()
