@@ -1,9 +1,9 @@
 """For each feature family: render an example and run it under eager, torch.compile and our engine.
 
-The examples avoid two torch 2.13 bugs the generator found (see fuzz/README notes in the report): a grad-mode
-leak when a context-manager object created by a caller is entered by a callee after a nested break
-(``ctx.as_value``), and the crash inlining functions of modules missing from ``sys.modules`` (worked around by
-registering the helper modules while compiling, see ``_exec.load``).
+The examples avoid two torch 2.13 bugs the generator found (``test_torch_findings.py``): a grad-mode leak when
+a context-manager object created by a caller is entered by a callee after a nested break (``ctx.as_value``), and
+the crash inlining functions of modules missing from ``sys.modules`` (worked around by registering the helper
+modules while compiling, see ``_exec.load``).
 """
 
 from __future__ import annotations
