@@ -157,9 +157,14 @@ class Campaign:
 
     def _worker_loop(self) -> None:
         while (index := self._take_index()) is not None:
+            program = None
             try:
                 program = self.generate(self.config.seed, index)
                 report = self.runner.check(program.source, self.config.targets)
+            except Exception as exc:  # a bug of ngb-fuzz itself (generator, harness): keep it, keep going
+                if not self._stop.is_set():
+                    self._harness_error(index, program, exc)
+                continue
             except BaseException:
                 self._stop.set()
                 raise
@@ -169,6 +174,20 @@ class Campaign:
             if self._stop.is_set():
                 return  # the runner may have been torn down under this program: its report means nothing
             self._record(index, program, report)
+
+    def _harness_error(self, index: int, program, exc: Exception) -> None:
+        """Count the program as 'error' and keep what is needed to debug ngb-fuzz: never a finding."""
+        folder = self.config.out / "harness-errors"
+        folder.mkdir(exist_ok=True)
+        text = f"# ngb-fuzz harness error on program {index} (seed {self.config.seed})\n# " + \
+            "\n# ".join(f"{type(exc).__name__}: {exc}".splitlines()[-30:]) + "\n"
+        if program is not None:
+            text += program.source
+        (folder / f"{index:06d}.py").write_text(text)
+        with self._lock:
+            self.completed.add(index)
+            self.verdicts["error"] += 1
+            self._write_json(self.state_path, self._state())
 
     def _record(self, index: int, program, report) -> None:
         new = []

@@ -22,7 +22,18 @@ _SCALARS = (type(None), bool, int, float, complex, str, bytes)
 
 
 def observe(value, depth: int = 0, _seen: frozenset = frozenset()):
-    """Encode ``value`` as comparable data (see the module docstring)."""
+    """Encode ``value`` as comparable data (see the module docstring); never raises.
+
+    A value that cannot even be read (a compiler leaked an internal tensor into a global, say) is observed as
+    ``("unobservable", type, error)``: a difference from eager, reported as such, never a harness failure.
+    """
+    try:
+        return _observe(value, depth, _seen)
+    except Exception as exc:  # noqa: BLE001 - see the docstring
+        return ("unobservable", type(value).__qualname__, type(exc).__qualname__)
+
+
+def _observe(value, depth: int, _seen: frozenset):
     if isinstance(value, _SCALARS):
         return (type(value).__name__, value)
     if depth > MAX_DEPTH:

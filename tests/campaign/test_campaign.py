@@ -75,3 +75,16 @@ def test_new_buckets_are_reduced_and_shared_root_causes_counted_once(runner, tmp
         reduced = (tmp_path / bucket["repro"]).read_text()
         assert "# signature: mismatch:effects:length" in reduced and ", reduced" in reduced
         assert (tmp_path / bucket["repro"].replace(".py", ".orig.py")).exists()
+
+
+def test_a_harness_failure_is_kept_and_the_campaign_goes_on(runner, tmp_path):
+    def broken_sometimes(seed, index):
+        if index == 1:
+            raise RuntimeError("generator bug")
+        return generate(seed, index)
+
+    config = CampaignConfig(("torch",), tmp_path, programs=3, seed=9)
+    summary = Campaign(config, runner, generate=broken_sometimes).run()
+    assert summary["programs"] == 3 and summary["verdicts"] == {"ok": 2, "error": 1}
+    assert "generator bug" in (tmp_path / "harness-errors" / "000001.py").read_text()
+    assert not summary["buckets"]

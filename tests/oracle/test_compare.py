@@ -59,3 +59,14 @@ def test_second_call_differences_are_reported_with_their_call():
     a, b = call(torch.ones(1)), call(torch.zeros(1))
     found = compare_calls([a, a], [a, b], None)
     assert [(d.call, d.aspect) for d in found] == [(1, "value")]
+
+
+def test_a_value_that_cannot_be_read_is_observed_not_raised():
+    class Unreadable:
+        @property
+        def __dict__(self):
+            raise RuntimeError("leaked internal state")
+
+    tag, qualname, error = observe(Unreadable())
+    assert (tag, qualname.rsplit(".", 1)[-1], error) == ("unobservable", "Unreadable", "RuntimeError")
+    assert first({"value": Unreadable()}, {"value": 1}) == ("value", "type")
