@@ -138,6 +138,24 @@ def torch_state():
 DEFAULT_TORCH_STATE = None  # filled by the worker at start-up, before any program runs
 
 
+def dispatch_state():
+    """Thread-local dispatcher state that no program may leave changed (a leak poisons every later run)."""
+    try:
+        return (str(torch._C._dispatch_tls_local_include_set()), str(torch._C._dispatch_tls_local_exclude_set()),
+                torch._C._len_torch_dispatch_stack())
+    except AttributeError:
+        return None
+
+
+def healthy(default_dispatch) -> bool:
+    """Whether plain tensor work still behaves after a job; a worker that fails this is replaced."""
+    try:
+        t = torch.ones(3) * 2 + 1
+        return bool((t.to("cpu", copy=True) == 3).all()) and dispatch_state() == default_dispatch
+    except Exception:  # noqa: BLE001 - any failure here means the process is poisoned
+        return False
+
+
 def restore_torch_state(default: dict) -> bool:
     """Put back the global state a program (or a buggy compiler) left behind; False if that failed."""
     torch.set_grad_enabled(default["grad_enabled"])

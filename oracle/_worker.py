@@ -165,7 +165,7 @@ def run_call(fn, context, module, device: str) -> dict:
     return record
 
 
-def run_job(job: dict, default_state: dict) -> dict:
+def run_job(job: dict, default_state: dict, default_dispatch) -> dict:
     try:
         module = load_program(job["source"])
     except Exception as exc:  # noqa: BLE001 - an invalid program is reported, not fatal
@@ -176,7 +176,7 @@ def run_job(job: dict, default_state: dict) -> dict:
         calls.append(run_call(fn, context, module, job.get("device", "cpu")))
         # The next call starts from the state eager would leave, which is what the record holds.
     result = {"calls": calls, "stats": stats()}
-    result["clean"] = obs.restore_torch_state(default_state)
+    result["clean"] = obs.restore_torch_state(default_state) and obs.healthy(default_dispatch)
     return result
 
 
@@ -193,7 +193,7 @@ def main() -> None:
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
     sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - program prints go nowhere
-    default_state = obs.torch_state()
+    default_state, default_dispatch = obs.torch_state(), obs.dispatch_state()
     warm_up()
     write_frame(proto_out, {"ready": True, "torch": torch.__version__, "python": sys.version.split()[0],
                             "cuda": torch.cuda.is_available()})
@@ -205,12 +205,14 @@ def main() -> None:
             sys.path[:0] = [p for p in job["paths"] if p not in sys.path]
             continue
         try:
-            result = run_job(job, default_state)
+            result = run_job(job, default_state, default_dispatch)
         except Exception as exc:  # noqa: BLE001 - a failure of the harness itself, reported to the parent
             result = {"harness_error": "".join(traceback.format_exception(exc))[-4000:]}
+        if "clean" not in result:  # the program did not load or the harness failed: still check the process
+            result["clean"] = obs.restore_torch_state(default_state) and obs.healthy(default_dispatch)
         write_frame(proto_out, result)
-        if result.get("clean") is False:
-            return  # leaked global state we cannot undo: the parent starts a fresh worker
+        if not result["clean"]:
+            return  # state we cannot undo (or a poisoned process): the parent starts a fresh worker
 
 
 if __name__ == "__main__":

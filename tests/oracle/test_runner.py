@@ -71,3 +71,19 @@ def test_oracle_sees_the_same_difference_the_standalone_check_sees(runner):
     differs = SEED_CHAIN.replace("    x = x + 1\n", "    x = x + int(torch.compiler.is_compiling())\n", 1)
     verdict = runner.check(differs, ["torch"]).verdicts["torch"]
     assert verdict.signature == "mismatch:value:values"
+
+
+def test_a_worker_poisoned_by_a_program_is_replaced(runner):
+    leak = SEED_CHAIN.replace("def entry(x):\n", (
+        "def entry(x):\n"
+        "    from torch.utils._python_dispatch import TorchDispatchMode, _push_mode\n"
+        "    class Spy(TorchDispatchMode):\n"
+        "        def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n"
+        "            return func(*args, **(kwargs or {}))\n"
+        "    _push_mode(Spy())  # never popped: every later op in this process would go through it\n"))
+    runner.check(SEED_CHAIN, ["eager"])
+    before = {w.proc.pid for w in runner._pools[None].all}
+    runner.check(leak, ["eager"])
+    after = {w.proc.pid for w in runner._pools[None].all}
+    assert before and not before & after  # the worker that ran the leak is gone
+    assert runner.check(SEED_CHAIN, ["torch"]).verdicts["torch"].kind == "ok"
