@@ -142,3 +142,23 @@ def test_generator_return_value_lost_when_caller_has_live_tensor():
 
     x = torch.randn(3)
     assert torch.equal(torch.compile(entry, backend="eager")(x), entry(x))
+
+
+@_BUG
+def test_aot_eager_python_mod_of_unbacked_int_across_nested_breaks():
+    # break.builtin + backend=aot_eager, NGB on only: BackendCompilerFailed:
+    # AttributeError: type object 'TensorReferenceAnalysis' has no attribute 'python_mod'
+    import zlib
+
+    def f4(x):
+        return x + zlib.crc32(b"f4.55") % 7 * 0.01
+
+    def f3(x):
+        x = x + zlib.crc32(b"f3.59") % 7 * 0.01
+        return x * 0.5 + f4(x)
+
+    def entry(x):
+        return x * 0.5 + f3(x)
+
+    x = torch.randn(5, 4)
+    torch.testing.assert_close(torch.compile(entry, backend="aot_eager")(x), entry(x))
