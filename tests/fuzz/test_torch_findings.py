@@ -145,7 +145,7 @@ def test_generator_return_value_lost_when_caller_has_live_tensor():
 
 
 @_BUG
-def test_aot_eager_python_mod_of_unbacked_int_across_nested_breaks():
+def test_aot_eager_python_mod_of_int_from_breaking_builtin():
     # break.builtin + backend=aot_eager, NGB on only: BackendCompilerFailed:
     # AttributeError: type object 'TensorReferenceAnalysis' has no attribute 'python_mod'
     import zlib
