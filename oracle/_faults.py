@@ -27,10 +27,18 @@ def _perturb(outputs, module):
 
 
 def _drop_effect(outputs, module):
-    """Forget the most recent entry of the program's effect log."""
-    if module.EFFECTS:
-        module.EFFECTS.pop()
+    """From now on, effects logged through the program's ``_effect`` helper are lost.
+
+    Done by swapping the helper, not by editing ``EFFECTS`` under the compiler's feet: Dynamo's residual code
+    rebuilds a mutated list by index, so popping from it turns this fault into a crash of another kind.
+    """
+    if callable(module.__dict__.get("_effect")):
+        module._effect = _forget
     return outputs
+
+
+def _forget(tag, value):
+    return None
 
 
 def _flip_grad(outputs, module):
