@@ -73,6 +73,8 @@ class Campaign:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._next = 0
+        self._in_flight = 0  # programs taken but not yet recorded
+        self._errors: list[BaseException] = []  # raised in worker threads, re-raised by run()
         config.out.mkdir(parents=True, exist_ok=True)
         self._load_state()
 
@@ -253,11 +255,9 @@ class Campaign:
 
     def run(self) -> dict:
         """Run until the budget is spent or ``stop()``; returns the summary (also written to summary.json)."""
-        self._in_flight = 0
         self.started = time.monotonic()
         threads = [threading.Thread(target=self._guarded_loop, daemon=True, name=f"campaign-{i}")
                    for i in range(self.config.workers)]
-        self._errors: list[BaseException] = []
         for t in threads:
             t.start()
         try:

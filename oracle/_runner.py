@@ -28,7 +28,6 @@ __all__ = ["Runner", "check_source"]
 
 _WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_worker.py")
 _PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_EAGER = parse_target("eager")
 
 
 class _Worker:
