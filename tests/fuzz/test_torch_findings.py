@@ -4,6 +4,7 @@ torch upgrade fixes them (an XPASS). Each asserts what eager does."""
 from __future__ import annotations
 
 import contextlib
+import sys
 import types
 
 import pytest
@@ -162,3 +163,31 @@ def test_aot_eager_python_mod_of_int_from_breaking_builtin():
 
     x = torch.randn(5, 4)
     torch.testing.assert_close(torch.compile(entry, backend="aot_eager")(x), entry(x))
+
+
+_POISON_CHECK = """
+import sys, types, torch
+torch._dynamo.config.nested_graph_breaks = True
+module = types.ModuleType("ngb_program")
+sys.modules["ngb_program"] = module
+exec(compile(open(sys.argv[1]).read(), "<finding>", "exec"), module.__dict__)
+try:
+    torch.compile(module.entry, backend="aot_eager")(*module.make_inputs("cpu"))
+except Exception as exc:
+    print("compile failed:", type(exc).__name__)
+print(torch.ones(2) + 1)  # plain eager torch must still work afterwards
+"""
+
+
+@_BUG
+def test_aot_eager_failure_on_inference_tensors_poisons_the_process():
+    # generated program (seed 12, program 6, known-bug features off), not reduced: aot_eager raises
+    # BackendCompilerFailed (RuntimeError: Cannot set version_counter for inference tensor) and afterwards *every*
+    # torch op in the process fails: INTERNAL ASSERT ... PythonDispatcherTLS was not set. A worker that saw a
+    # BackendCompilerFailed must be replaced, or later programs get spurious crashes.
+    import subprocess
+    from pathlib import Path
+
+    program = Path(__file__).parent / "findings" / "aot_eager_inference_poison.txt"
+    out = subprocess.run([sys.executable, "-c", _POISON_CHECK, str(program)], capture_output=True, text=True)
+    assert "compile failed" not in out.stdout and out.returncode == 0, out.stdout + out.stderr[-500:]
