@@ -141,12 +141,12 @@ def observe_grads(value, inputs):
 
 
 def run_call(fn, context, module, device: str) -> dict:
-    inputs = module.make_inputs(device)
-    if not isinstance(inputs, tuple):
-        inputs = tuple(inputs)
     first_effect = len(module.EFFECTS)
     record = {"exception": None, "compiler_frame": None, "value": None}
+    inputs = ()
     try:
+        # Inside the try: a compiler that poisoned the process on the first call makes even this fail.
+        inputs = tuple(module.make_inputs(device))
         with context():
             value = fn(*inputs)
         record["value"] = obs.observe(value)
