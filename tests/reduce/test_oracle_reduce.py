@@ -70,16 +70,16 @@ def test_reduce_cli_keeps_the_signature_and_rechecks_in_fresh_processes(failing_
     err = capsys.readouterr().err
     assert code == 0, err
     reduced = out.read_text()
-    assert "# signature: mismatch:effects:length\n# target: fault:drop-effect\n" in reduced
+    assert "# signature: mismatch:second_call:effects\n# target: fault:drop-effect\n" in reduced
     assert "# features:" not in reduced  # stale after reduction
-    assert "re-check in fresh processes: 1/1 reproduced mismatch:effects:length" in err
+    assert "re-check in fresh processes: 1/1 reproduced mismatch:second_call:effects" in err
     from fuzz.reduce import code_lines
 
     assert code_lines(reduced) <= 12 < code_lines(FAILING)
     assert reduced.endswith(failing_file.read_text().split("# ---- ngb-fuzz standalone check", 1)[1])
     store = Corpus(tmp_path / "corpus")
     (entry,) = store.entries.values()
-    assert (entry.status, entry.signature, entry.target) == ("NEW", "mismatch:effects:length", "fault:drop-effect")
+    assert (entry.status, entry.signature, entry.target) == ("NEW", "mismatch:second_call:effects", "fault:drop-effect")
 
 
 def test_reduce_cli_usage_errors(failing_file, tmp_path, capsys):
@@ -95,8 +95,8 @@ def test_corpus_check_moves_statuses(tmp_path, capsys):
 
     ok_program = FAILING.replace("_effect(\"g\", z)\n", "")  # nothing left for drop-effect to drop
     store = Corpus(tmp_path / "c")
-    store.add(FAILING + oracle.standalone_footer(), "fault:drop-effect", "mismatch:effects:length", name="open.py")
-    store.add(ok_program, "fault:drop-effect", "mismatch:effects:length", name="fixed.py", status="KNOWN")
+    store.add(FAILING + oracle.standalone_footer(), "fault:drop-effect", "mismatch:second_call:effects", name="open.py")
+    store.add(ok_program, "fault:drop-effect", "mismatch:second_call:effects", name="fixed.py", status="KNOWN")
     store.add(FAILING, "fault:drop-effect", "ok", name="regressed.py", status="FIXED")
     store.save()
     assert main(["corpus", "check", "--dir", str(tmp_path / "c")]) == 1  # a regression
@@ -104,8 +104,8 @@ def test_corpus_check_moves_statuses(tmp_path, capsys):
     assert "NEW -> KNOWN" in out and "KNOWN -> FIXED" in out and "FIXED -> REGRESSION" in out
     data = json.loads((tmp_path / "c" / "manifest.json").read_text())
     status = {e["file"]: (e["status"], e["last_signature"]) for e in data["files"]}
-    assert status == {"open.py": ("KNOWN", "mismatch:effects:length"), "fixed.py": ("FIXED", "ok"),
-                      "regressed.py": ("REGRESSION", "mismatch:effects:length")}
+    assert status == {"open.py": ("KNOWN", "mismatch:second_call:effects"), "fixed.py": ("FIXED", "ok"),
+                      "regressed.py": ("REGRESSION", "mismatch:second_call:effects")}
     assert main(["corpus", "list", "--dir", str(tmp_path / "c")]) == 0
     assert main(["corpus", "stats", "--dir", str(tmp_path / "c"), "--target", "fault:drop-effect"]) == 0
     out = capsys.readouterr().out
