@@ -9,10 +9,10 @@ import importlib
 
 _EXPORTS = {
     "OracleError": "_errors", "TargetError": "_errors", "WorkerError": "_errors",
-    "FOOTER_MARKER": "_footer", "standalone_footer": "_footer", "strip_footer": "_footer",
+    "FOOTER_MARKER": "_footer", "standalone_footer": "_footer",
     "Runner": "_runner", "check_source": "_runner",
     "Target": "_targets", "TargetKind": "_targets", "check_available": "_targets", "parse_target": "_targets",
-    "register_target_kind": "_targets", "target_kinds": "_targets",
+    "register_target_kind": "_targets", "resolve_targets": "_targets", "target_kinds": "_targets",
     "FINDING_KINDS": "_verdict", "KINDS": "_verdict", "ProgramReport": "_verdict", "Verdict": "_verdict",
 }
 

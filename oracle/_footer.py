@@ -9,7 +9,7 @@ the oracle itself observes more (see docs/program-format.md).
 
 from __future__ import annotations
 
-__all__ = ["FOOTER_MARKER", "standalone_footer", "strip_footer"]
+__all__ = ["FOOTER_MARKER", "standalone_footer"]
 
 FOOTER_MARKER = "# ---- ngb-fuzz standalone check"
 
@@ -87,8 +87,3 @@ def standalone_footer() -> str:
     """The footer text (starts with FOOTER_MARKER, ends with a newline)."""
     return _FOOTER
 
-
-def strip_footer(source: str) -> str:
-    """The program above the footer marker (the whole source if it has none)."""
-    at = source.find(FOOTER_MARKER)
-    return source if at < 0 else source[:at].rstrip() + "\n"

@@ -14,7 +14,8 @@ import subprocess
 
 from ._errors import TargetError
 
-__all__ = ["Target", "TargetKind", "register_target_kind", "target_kinds", "parse_target", "check_available"]
+__all__ = ["Target", "TargetKind", "register_target_kind", "target_kinds", "parse_target", "check_available",
+           "resolve_targets"]
 
 _COMMON = {"python": None, "device": ("cpu", "cuda")}
 
@@ -154,3 +155,18 @@ def check_available(target: Target) -> None:
     if target.device == "cuda" and not has_cuda:
         where = target.python or "this interpreter"
         raise TargetError(f"target {target.spec!r} needs CUDA, which {where} does not have")
+
+
+def resolve_targets(specs) -> list[str]:
+    """Canonical specs, parsed, available here and without repeats; TargetError (with ``.spec``) on a bad one."""
+    out: list[str] = []
+    for spec in specs:
+        try:
+            target = parse_target(spec)
+            check_available(target)
+        except TargetError as exc:
+            exc.spec = spec
+            raise
+        if target.spec not in out:
+            out.append(target.spec)
+    return out

@@ -48,16 +48,10 @@ def _targets(config) -> list[str]:
     specs = config.getoption("ngb_target") or [_DEFAULT_TARGET]
     import oracle
 
-    out = []
-    for spec in specs:
-        try:
-            target = oracle.parse_target(spec)
-            oracle.check_available(target)
-        except oracle.TargetError as exc:
-            raise pytest.UsageError(f"--ngb-target {spec}: {exc}") from None
-        if target.spec not in out:
-            out.append(target.spec)
-    return out
+    try:
+        return oracle.resolve_targets(specs)
+    except oracle.TargetError as exc:
+        raise pytest.UsageError(f"--ngb-target {exc.spec}: {exc}") from None
 
 
 def _runner(config):

@@ -36,14 +36,10 @@ def parse_targets(specs: list[str] | None, default: str = "torch", check: bool =
     """Canonical specs, validated (and, with ``check``, available here); UsageError on a bad one."""
     import oracle
 
-    out = []
-    for spec in specs or [default]:
-        try:
-            target = oracle.parse_target(spec)
-            if check:
-                oracle.check_available(target)
-        except oracle.TargetError as exc:
-            raise UsageError(str(exc)) from None
-        if target.spec not in out:
-            out.append(target.spec)
-    return out
+    specs = specs or [default]
+    try:
+        if check:
+            return oracle.resolve_targets(specs)
+        return list(dict.fromkeys(oracle.parse_target(spec).spec for spec in specs))
+    except oracle.TargetError as exc:
+        raise UsageError(str(exc)) from None

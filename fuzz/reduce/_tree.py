@@ -14,6 +14,8 @@ import hashlib
 import warnings
 from collections.abc import Iterator
 
+from oracle._footer import FOOTER_MARKER  # the program-file contract's one definition (no torch import)
+
 __all__ = [
     "FOOTER_MARKER",
     "REQUIRED_NAMES",
@@ -23,9 +25,6 @@ __all__ = [
     "split_source",
     "stmt_lists",
 ]
-
-# The program-file contract (docs/program-format.md): the generated footer starts with this line.
-FOOTER_MARKER = "# ---- ngb-fuzz standalone check"
 
 # Top-level names a program file must keep defining (when the original defined them). ``torch`` too: the
 # standalone footer uses the program's own ``import torch``, though the oracle would not miss it.
