@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from .bias import Bias, weights_header
 from .programfile import set_header, slug
 
 __all__ = ["CampaignConfig", "Campaign", "Bucket", "CampaignError"]
@@ -37,10 +38,18 @@ class CampaignConfig:
     seed: int = 0
     timeout: float = 60.0
     reduce_seconds: float = 0.0  # > 0: reduce each new bucket's repro within this budget (keeps its signature)
+    bias: bool = False  # lean generation weights toward what produced new signatures or unusual compiler behaviour
 
     def identity(self) -> dict:
         """What must match for a directory's state to be resumed."""
-        return {"targets": list(self.targets), "seed": self.seed}
+        identity = {"targets": list(self.targets), "seed": self.seed}
+        if self.bias:
+            identity["bias"] = True
+        return identity
+
+    @property
+    def found_by(self) -> str:
+        return f"ngb-fuzz run --seed {self.seed}" + (" --bias" if self.bias else "")
 
 
 @dataclasses.dataclass
@@ -64,8 +73,11 @@ class Campaign:
         self.config, self.runner, self.generate = config, runner, generate
         self.on_progress, self.on_new_bucket, self.on_reduced = on_progress, on_new_bucket, on_reduced
         self.verdicts: collections.Counter = collections.Counter()
-        self.features: collections.Counter = collections.Counter()
+        self.features: collections.Counter = collections.Counter()  # programs per feature tag
+        self.families: collections.Counter = collections.Counter()  # programs per feature family
         self.stats: collections.Counter = collections.Counter()
+        self.break_reasons: collections.Counter = collections.Counter()  # "spec: reason" -> programs
+        self.bias = Bias() if config.bias else None
         self.buckets: dict[tuple[str, str], Bucket] = {}
         self.completed: set[int] = set()
         self.previous_seconds = 0.0
@@ -93,7 +105,11 @@ class Campaign:
         self.completed = set(state["completed"])
         self.verdicts.update(state["verdicts"])
         self.features.update(state["features"])
+        self.families.update(state.get("families", {}))
         self.stats.update(state.get("stats", {}))
+        self.break_reasons.update(state.get("break_reasons", {}))
+        if self.bias is not None:
+            self.bias.load_json(state.get("bias", {}))
         self.previous_seconds = state["seconds"]
         for b in state["buckets"]:
             bucket = Bucket(**b)
@@ -102,8 +118,11 @@ class Campaign:
     def _state(self) -> dict:
         return {
             "version": STATE_VERSION, "identity": self.config.identity(), "completed": sorted(self.completed),
-            "verdicts": dict(self.verdicts), "features": dict(self.features), "stats": dict(self.stats),
-            "seconds": self.seconds, "buckets": [dataclasses.asdict(b) for b in self.buckets.values()],
+            "verdicts": dict(self.verdicts), "features": dict(self.features),
+            "families": dict(self.families), "stats": dict(self.stats),
+            "break_reasons": dict(self.break_reasons), "seconds": self.seconds,
+            "buckets": [dataclasses.asdict(b) for b in self.buckets.values()],
+            **({"bias": self.bias.to_json()} if self.bias is not None else {}),
         }
 
     def _write_json(self, path: Path, data: dict) -> None:
@@ -131,7 +150,11 @@ class Campaign:
                 "root_causes": len({b.root_cause or f"{b.target}|{b.signature}" for b in self.buckets.values()}),
                 "seconds": round(self.seconds, 3),
                 "features": dict(self.features.most_common()),
+                "families": dict(self.families.most_common()),
                 "target_stats": dict(self.stats),
+                "break_reasons": dict(self.break_reasons.most_common()),
+                **({"bias": {"events": dict(self.bias.events), "boosted_now": dict(list(self.bias.boosts().items())[:15])}}
+                   if self.bias is not None else {}),
                 "seed": self.config.seed,
                 "targets": list(self.config.targets),
             }
@@ -161,7 +184,12 @@ class Campaign:
         while (index := self._take_index()) is not None:
             program = None
             try:
-                program = self.generate(self.config.seed, index)
+                if self.bias is None:
+                    program = self.generate(self.config.seed, index)
+                else:
+                    with self._lock:
+                        weights = self.bias.config()
+                    program = self.generate(self.config.seed, index, weights)
                 report = self.runner.check(program.source, self.config.targets)
             except Exception as exc:  # a bug of ngb-fuzz itself (generator, harness): keep it, keep going
                 if not self._stop.is_set():
@@ -196,10 +224,14 @@ class Campaign:
         with self._lock:
             self.completed.add(index)
             self.features.update(program.features)
+            self.families.update({tag.split(".", 1)[0] for tag in program.features})
             for spec, verdict in report.verdicts.items():
                 self.verdicts[verdict.kind] += 1
                 for key, value in report.stats.get(spec, {}).items():
-                    self.stats[f"{spec}.{key}"] += value
+                    if key == "break_reasons":
+                        self.break_reasons.update(f"{spec}: {reason}" for reason in value)
+                    else:
+                        self.stats[f"{spec}.{key}"] += value
                 if not verdict.is_finding:
                     continue
                 bucket = self.buckets.get((spec, verdict.signature))
@@ -209,6 +241,9 @@ class Campaign:
                     self.buckets[(spec, verdict.signature)] = bucket
                     new.append((bucket, self._repro_source(program, spec, verdict, index)))
                 bucket.count += 1
+            if self.bias is not None:
+                for event in self.bias.observe(program.features, report.stats, new_buckets=len(new)):
+                    self.stats[f"bias.{event}"] += 1
             for bucket, source in new:
                 (self.config.out / bucket.repro).write_text(source)
             self._write_json(self.state_path, self._state())
@@ -233,7 +268,7 @@ class Campaign:
             return
         if self._stop.is_set() or result.reproduced < 1:
             return  # interrupted, or the reduced program no longer reproduces in a fresh process: keep original
-        header = dict(found_by=f"ngb-fuzz run --seed {self.config.seed} (program {bucket.first_program}), reduced")
+        header = dict(found_by=f"{self.config.found_by} (program {bucket.first_program}), reduced")
         reduced = set_header(result.source, **header)
         path = self.config.out / bucket.repro
         with self._lock:
@@ -248,8 +283,9 @@ class Campaign:
     def _repro_source(self, program, spec: str, verdict, index: int) -> str:
         source = set_header(
             program.source, signature=verdict.signature, target=spec,
-            found_by=f"ngb-fuzz run --seed {self.config.seed} (program {index})",
+            found_by=f"{self.config.found_by} (program {index})",
             features=" ".join(sorted(program.features)),
+            weights=weights_header(program.config) if getattr(program, "config", None) else None,
         )
         return source
 

@@ -21,6 +21,7 @@ class GeneratedProgram:
     seed: int = 0
     index: int = 0
     choices: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    config: GenerationConfig | None = field(default=None, repr=False, compare=False)  # None: the catalog's weights
 
 
 def program_seed(seed: int, index: int) -> int:
@@ -32,11 +33,12 @@ def program_seed(seed: int, index: int) -> int:
 def generate_program(seed: int, index: int, config: GenerationConfig | None = None) -> GeneratedProgram:
     from fuzz.strategies._programs import _programs_impl
 
-    config = config or GenerationConfig()
+    given, config = config, config or GenerationConfig()
     program, choices = draw_seeded(_programs_impl, program_seed(seed, index), config)
     features = extract(program)
     source = render(program, found_by=f"ngb-fuzz run --seed {seed} (program {index})", features=features)
-    return GeneratedProgram(source=source, features=features, ir=program, seed=seed, index=index, choices=choices)
+    return GeneratedProgram(source=source, features=features, ir=program, seed=seed, index=index, choices=choices,
+                            config=given)
 
 
 def replay_program(choices, config: GenerationConfig | None = None) -> ir.Program:

@@ -13,6 +13,7 @@ import importlib
 import linecache
 import os
 import pickle
+import re
 import struct
 import sys
 import traceback
@@ -78,6 +79,14 @@ def root_cause_type(exc: BaseException) -> str:
     return type(root).__qualname__
 
 
+def break_reason(text: str) -> str:
+    """A short, stable name for a break reason: its first line, without addresses or numbers of this run."""
+    line = str(text).strip().splitlines()[0] if str(text).strip() else "?"
+    line = re.sub(r"0x[0-9a-f]+", "0x?", line)
+    line = re.sub(r"\d+", "N", line)
+    return line[:100]
+
+
 def build(target: dict, module: types.ModuleType):
     """Return (callable, context manager factory, stats function) for one target payload."""
     kind, options = target["kind"], target.get("options", {})
@@ -105,6 +114,7 @@ def build(target: dict, module: types.ModuleType):
                 "breaks": sum(counters["graph_break"].values()),
                 "recompiles": sum(counters["recompiles"].values()) if "recompiles" in counters else 0,
                 "frames_traced": counters["frames"]["total"],
+                "break_reasons": sorted({break_reason(r) for r in counters["graph_break"]}),
             }
 
         return torch.compile(entry, backend=backend), context, stats
@@ -113,7 +123,12 @@ def build(target: dict, module: types.ModuleType):
         engine.reset()
         compiled = engine.compile(entry, backend=options.get("backend", "eager"),
                                   nested=options.get("mode", "nested") == "nested")
-        return compiled, contextlib.nullcontext, compiled.stats
+
+        def engine_stats():
+            return {**compiled.stats(),
+                    "break_reasons": sorted({str(b.gb_id) for b in compiled.record.break_records})}
+
+        return compiled, contextlib.nullcontext, engine_stats
     raise ValueError(f"unknown target kind {kind!r}")
 
 

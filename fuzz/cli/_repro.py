@@ -35,8 +35,10 @@ def repro(args) -> int:
     status = 0
     for spec, verdict in report.verdicts.items():
         stats = report.stats.get(spec, {})
-        figures = "  ".join(f"{k}={v}" for k, v in stats.items())
+        figures = "  ".join(f"{k}={v}" for k, v in stats.items() if k != "break_reasons")
         print(f"{spec}: {verdict.kind}  {verdict.signature}  {figures}")
+        for reason in stats.get("break_reasons", ()):
+            print(f"  break: {reason}")
         if verdict.detail and verdict.kind != "ok":
             print("  " + verdict.detail.replace("\n", "\n  "))
         if verdict.is_finding:

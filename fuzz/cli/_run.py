@@ -25,6 +25,9 @@ def register(subparsers) -> None:
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per program and target before 'hang'")
     p.add_argument("--reduce-budget", default="60s",
                    help="reduce each new bucket's repro within this time (e.g. 60s; 0 turns reduction off)")
+    p.add_argument("--bias", action="store_true",
+                   help="lean generation toward the features of programs that opened new buckets, met new break "
+                        "reasons or unusual graph/break counts (programs then depend on the campaign's history)")
     p.set_defaults(handler=run)
 
 
@@ -39,7 +42,7 @@ def run(args) -> int:
     targets = parse_targets(args.target)
     reduce_seconds = 0.0 if args.reduce_budget.strip() == "0" else parse_duration(args.reduce_budget)
     config = CampaignConfig(tuple(targets), Path(args.out), programs, seconds, args.workers, args.seed,
-                            args.timeout, reduce_seconds)
+                            args.timeout, reduce_seconds, args.bias)
     view = _Progress(config)
     with oracle.Runner(workers=args.workers, timeout=args.timeout) as runner:
         try:
@@ -65,6 +68,7 @@ class _Progress:
         self.config = config
         self.live = None
         self.last_line = 0.0
+        self.last_features = 0.0
         self.campaign = None
 
     def __enter__(self):
@@ -87,6 +91,7 @@ class _Progress:
         return campaign.programs, campaign.programs / seconds, dict(campaign.verdicts), len(campaign.buckets)
 
     def _table(self, campaign):
+        from rich.console import Group
         from rich.table import Table
 
         programs, rate, verdicts, buckets = self._figures(campaign)
@@ -95,6 +100,22 @@ class _Progress:
             table.add_column(col, justify="right")
         table.add_row(str(programs), f"{rate:.2f}/s", *(str(verdicts[k]) for k in sorted(verdicts)),
                       str(buckets), f"{campaign.seconds:.0f}s")
+        return Group(table, self._features_table(campaign))
+
+    def _features_table(self, campaign):
+        """Feature coverage so far: per family, the share of programs and its rarest tag (and bias boosts)."""
+        from rich.table import Table
+
+        with campaign._lock:
+            rows = feature_rows(campaign.programs, campaign.families, campaign.features,
+                                campaign.bias.boosts() if campaign.bias is not None else {})
+        table = Table(title="features generated", title_justify="left", show_edge=False, pad_edge=False)
+        for col, justify in (("family", "left"), ("programs", "right"), ("", "left"), ("rarest", "left"),
+                             ("boosted", "left")):
+            table.add_column(col, justify=justify)
+        for family, share, rarest, boosted in rows:
+            bar = "#" * round(share * 20)
+            table.add_row(family, f"{share:6.1%}", bar, rarest, boosted)
         return table
 
     def update(self, campaign) -> None:
@@ -107,6 +128,12 @@ class _Progress:
             counts = " ".join(f"{k}={v}" for k, v in sorted(verdicts.items()))
             print(f"[ngb-fuzz] {programs} programs  {rate:.2f}/s  {counts}  buckets={buckets}", file=sys.stderr,
                   flush=True)
+            if programs and time.monotonic() - self.last_features >= 60:
+                self.last_features = time.monotonic()
+                with campaign._lock:
+                    rare = rarest_tags(campaign.features, 5)
+                print(f"[ngb-fuzz] rarest features: {', '.join(f'{t}={n}' for t, n in rare)}", file=sys.stderr,
+                      flush=True)
 
     def _say(self, message: str) -> None:
         if self.live is not None:
@@ -131,4 +158,31 @@ def _print_summary(summary: dict, out: Path, interrupted: bool) -> None:
         size = f"  ({bucket['lines']} lines)" if bucket.get("lines") else ""
         print(f"  {bucket['count']:5d}  {bucket['signature']}  [{bucket['target']}]{size}")
         print(f"         replay: ngb-fuzz repro {path} --target '{bucket['target']}'")
+    if "bias" in summary:
+        events = " ".join(f"{k}={v}" for k, v in sorted(summary["bias"]["events"].items())) or "none"
+        boosted = " ".join(f"{t}x{m:.1f}" for t, m in list(summary["bias"]["boosted_now"].items())[:6]) or "nothing"
+        print(f"bias: interesting programs {events}; boosted now: {boosted}")
     print(f"summary: {out / 'summary.json'}")
+
+
+def rarest_tags(features, n: int) -> list[tuple[str, int]]:
+    """The ``n`` catalog features generated least so far (weight-0 features left out)."""
+    from ..features import CATALOG
+
+    drawn = [(f.name, features.get(f.name, 0)) for f in CATALOG if f.weight > 0]
+    return sorted(drawn, key=lambda kv: (kv[1], kv[0]))[:n]
+
+
+def feature_rows(programs: int, families, features, boosts) -> list[tuple[str, float, str, str]]:
+    """(family, share of programs, its rarest tag with count, its most boosted tags) for every catalog family."""
+    from ..features import CATALOG
+    from ..features import families as all_families
+
+    rows = []
+    for family in all_families():
+        tags = [f.name for f in CATALOG if f.family == family and f.weight > 0]
+        rare = min(tags, key=lambda t: (features.get(t, 0), t)) if tags else ""
+        boosted = [f"{t.split('.', 1)[1]}x{boosts[t]:.1f}" for t in boosts if t.split(".", 1)[0] == family][:2]
+        rows.append((family, families.get(family, 0) / max(programs, 1),
+                     f"{rare.split('.', 1)[1]}={features.get(rare, 0)}" if rare else "", " ".join(boosted)))
+    return rows
