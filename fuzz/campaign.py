@@ -19,9 +19,24 @@ from pathlib import Path
 from .bias import Bias, weights_header
 from .programfile import set_header, slug
 
-__all__ = ["CampaignConfig", "Campaign", "Bucket", "CampaignError"]
+__all__ = ["CampaignConfig", "Campaign", "Bucket", "CampaignError", "root_cause"]
 
 STATE_VERSION = 1
+
+
+def root_cause(signature: str, shape: str | None = None) -> str | None:
+    """The second bucketing: which buckets are one bug, whatever target showed them and on which call.
+
+    A crash (or hang) is named by its exception type and innermost compiler frame, which pins the bug on its own:
+    ``crash:second_call:E@f`` on aot_eager and ``crash:E@f`` on torch are one root cause. A mismatch only says
+    what differed, so it also needs the shape of its reduced repro (``shape``; None before reduction: no root
+    cause yet, the bucket counts alone).
+    """
+    kind, _, rest = signature.partition(":")
+    rest = rest.removeprefix("second_call:")
+    if kind in ("crash", "hang"):
+        return f"{kind}:{rest}"
+    return f"{kind}:{rest}|{shape}" if shape else None
 
 
 class CampaignError(Exception):
@@ -60,7 +75,7 @@ class Bucket:
     repro: str  # file name inside the campaign directory
     first_program: int
     lines: int | None = None  # code lines of the repro once reduced
-    root_cause: str | None = None  # signature + reduced shape: buckets sharing it are one bug (second bucketing)
+    root_cause: str | None = None  # buckets sharing it are one bug (second bucketing; see root_cause())
 
 
 class Campaign:
@@ -237,7 +252,7 @@ class Campaign:
                 bucket = self.buckets.get((spec, verdict.signature))
                 if bucket is None:
                     name = f"{len(self.buckets) + 1:03d}-{slug(verdict.signature)}-{slug(spec, 30)}.py"
-                    bucket = Bucket(spec, verdict.signature, 0, name, index)
+                    bucket = Bucket(spec, verdict.signature, 0, name, index, root_cause=root_cause(verdict.signature))
                     self.buckets[(spec, verdict.signature)] = bucket
                     new.append((bucket, self._repro_source(program, spec, verdict, index)))
                 bucket.count += 1
@@ -275,7 +290,7 @@ class Campaign:
             path.with_suffix(".orig.py").write_text(path.read_text())
             path.write_text(reduced)
             bucket.lines = result.lines
-            bucket.root_cause = f"{bucket.signature}|{shape_key(reduced)}"
+            bucket.root_cause = root_cause(bucket.signature, shape_key(reduced))
             self._write_json(self.state_path, self._state())
         if self.on_reduced:
             self.on_reduced(bucket)

@@ -89,3 +89,15 @@ def test_a_harness_failure_is_kept_and_the_campaign_goes_on(runner, tmp_path):
     assert summary["programs"] == 3 and summary["verdicts"] == {"ok": 2, "error": 1}
     assert "generator bug" in (tmp_path / "harness-errors" / "000001.py").read_text()
     assert not summary["buckets"]
+
+
+def test_root_causes_merge_targets_and_calls_of_one_crash_but_mismatches_need_their_reduced_shape():
+    from fuzz.campaign import root_cause
+
+    crash = "crash:InternalTorchDynamoError@torch._dynamo.symbolic_convert:_import_module"
+    assert root_cause(crash) == root_cause(crash.replace("crash:", "crash:second_call:"), "any shape")
+    assert root_cause("crash:TypeError@torch._dynamo.eval_frame:compile_wrapper") != root_cause(crash)
+    assert root_cause("mismatch:value:values") is None  # not reduced yet: it counts alone
+    assert root_cause("mismatch:value:values", "abc") == root_cause("mismatch:second_call:value:values", "abc")
+    assert root_cause("mismatch:value:values", "abc") != root_cause("mismatch:value:values", "abd")
+    assert root_cause("mismatch:value:values", "abc") != root_cause("mismatch:effects:value", "abc")
