@@ -52,9 +52,10 @@ if __name__ == "__main__":
         def run(compiled):
             mod = types.ModuleType("ngb_program")
             exec(compile(src, __file__, "exec"), mod.__dict__)
-            fn = torch.compile(mod.entry, backend=backend) if compiled else mod.entry
             mods = [("", mod)] + [(m.__name__ + ".", m) for m in list(vars(mod).values())
                                   if isinstance(m, types.ModuleType) and m.__name__.startswith("ngb_")]
+            _sys.modules.update({m.__name__: m for _, m in mods})  # importable, as a user's modules are
+            fn = torch.compile(mod.entry, backend=backend) if compiled else mod.entry
             calls = []
             for _ in range(2):
                 first, inputs = len(mod.EFFECTS), mod.make_inputs("cpu")
@@ -89,5 +90,7 @@ if __name__ == "__main__":
         return 1 if bad else 0
 
     import types
+
+    import torch  # a reduced program may not import it itself
 
     _sys.exit(_ngb_check())

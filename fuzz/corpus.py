@@ -28,7 +28,8 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-__all__ = ["Corpus", "CorpusError", "Entry", "CheckOutcome", "STATUSES", "next_status", "shape_key"]
+__all__ = ["Corpus", "CorpusError", "Entry", "CheckOutcome", "STATUSES", "next_status", "shape_key",
+           "with_current_footer"]
 
 MANIFEST = "manifest.json"
 STATUSES = ("NEW", "KNOWN", "REGRESSION", "FIXED")
@@ -81,6 +82,14 @@ def next_status(entry: Entry, observed: str) -> tuple[str, bool]:
     if observed == entry.signature:
         return ("REGRESSION" if entry.status in ("FIXED", "REGRESSION") else "KNOWN"), False
     return entry.status, True
+
+
+def with_current_footer(source: str) -> str:
+    """``source`` with its standalone footer (if any) replaced by the one ngb-fuzz writes now."""
+    from oracle._footer import FOOTER_MARKER, standalone_footer
+
+    body = source.split(FOOTER_MARKER)[0].rstrip("\n")
+    return body + "\n\n\n" + standalone_footer()
 
 
 def shape_key(source: str) -> str:
@@ -172,10 +181,21 @@ class Corpus:
                     return entry, False
         name = name or f"{_slug(signature)}-{key[:8]}.py"
         self.root.mkdir(parents=True, exist_ok=True)
-        (self.root / name).write_text(source)
+        (self.root / name).write_text(with_current_footer(source))
         entry = Entry(name, signature, target, torch_version or _torch_version(), _today(), status, note)
         self.entries[name] = entry
         return entry, True
+
+    def refresh_footers(self) -> list[Path]:
+        """Give every program file the current standalone footer (it is generated code); returns those changed."""
+        changed = []
+        for path in self.files():
+            source = path.read_text()
+            fresh = with_current_footer(source)
+            if fresh != source:
+                path.write_text(fresh)
+                changed.append(path)
+        return changed
 
     def check(self, check: Callable[[str, str], tuple[str, str]], *, target: str | None = None,
               entries: Iterable[Entry] | None = None, update: bool = True) -> list[CheckOutcome]:

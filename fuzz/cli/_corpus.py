@@ -1,4 +1,4 @@
-"""``ngb-fuzz corpus list|check|stats|add``: the repro corpus and its manifest."""
+"""``ngb-fuzz corpus list|check|stats|add|footers``: the repro corpus and its manifest."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from . import UsageError
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("corpus", help="list, re-check or add to the corpus of reduced repros")
-    p.add_argument("action", choices=("list", "check", "stats", "add"), help="what to do")
+    p.add_argument("action", choices=("list", "check", "stats", "add", "footers"),
+                   help="what to do (footers: give every file the current standalone footer)")
     p.add_argument("files", nargs="*", metavar="FILE", help="add: program files to add")
     p.add_argument("--dir", default="corpus", help="corpus directory (default: corpus)")
     p.add_argument("--target", metavar="SPEC",
@@ -43,6 +44,10 @@ def corpus(args) -> int:
         return _stats(store, args)
     if args.action == "add":
         return _add(store, args)
+    if args.action == "footers":
+        changed = store.refresh_footers()
+        print(f"refreshed the footer of {len(changed)} file(s)" + "".join(f"\n  {p}" for p in changed))
+        return 0
     return _check(store, args)
 
 
