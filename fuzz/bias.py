@@ -8,7 +8,9 @@ program is *interesting* when
 - a target's graph, break or recompile count went beyond the range seen on that target so far (after a warm-up
   of ``warmup`` programs, so the first programs do not all count as unusual): x1.25.
 
-A tag's boost shrinks with how common it is (a tag every program carries is never boosted). Multipliers are capped at ``cap`` and decay back toward 1 by ``decay`` per program (half-life about 70 programs
+A program whose findings only repeat buckets already open is the opposite: its tags are lowered (x0.9 per such
+program, down to ``1/cap``), so a campaign does not keep steering into a bug it has already reported. A tag's
+boost (or cut) shrinks with how common it is: a tag every program carries is never changed. Multipliers are capped at ``cap`` and decay back toward 1 by ``decay`` per program (half-life about 70 programs
 at 0.99), so a campaign leans toward what just paid off without forgetting the rest of the catalog. Derived
 ``shape.*`` tags are never boosted (they are not drawn). With workers in parallel, which weights a program was
 drawn with depends on timing: a biased program is reproducible from its file (and from the ``weights`` header line
@@ -22,10 +24,11 @@ from collections.abc import Iterable, Mapping
 
 from fuzz.features import CATALOG, GenerationConfig
 
-__all__ = ["Bias", "NEW_BUCKET", "NEW_BREAK_REASON", "UNUSUAL_COUNT", "weights_header"]
+__all__ = ["Bias", "NEW_BUCKET", "NEW_BREAK_REASON", "REPEAT", "UNUSUAL_COUNT", "weights_header"]
 
 NEW_BUCKET, NEW_BREAK_REASON, UNUSUAL_COUNT = "new_bucket", "new_break_reason", "unusual_count"
-_FACTORS = {NEW_BUCKET: 2.0, NEW_BREAK_REASON: 1.5, UNUSUAL_COUNT: 1.25}
+REPEAT = "repeat"  # only findings in buckets already open
+_FACTORS = {NEW_BUCKET: 2.0, NEW_BREAK_REASON: 1.5, UNUSUAL_COUNT: 1.25, REPEAT: 0.9}
 _COUNTS = ("graphs", "breaks", "recompiles")
 _DRAWN = frozenset(f.name for f in CATALOG)
 
@@ -46,11 +49,13 @@ class Bias:
         self.programs = 0
 
     # -- feedback ------------------------------------------------------------------------------------------
-    def observe(self, tags: Iterable[str], stats: Mapping[str, Mapping], new_buckets: int = 0) -> list[str]:
-        """Take one program's outcome; returns why it was interesting (empty: it was not).
+    def observe(self, tags: Iterable[str], stats: Mapping[str, Mapping], new_buckets: int = 0,
+                repeats: int = 0) -> list[str]:
+        """Take one program's outcome; returns why its weights moved (empty: they did not).
 
         ``stats``: per target spec, what the target reported (``graphs``, ``breaks``, ``recompiles``,
-        ``break_reasons``); ``new_buckets``: how many buckets this program opened.
+        ``break_reasons``); ``new_buckets``: how many buckets this program opened; ``repeats``: how many of its
+        findings fell into buckets already open.
         """
         tags = set(tags) & _DRAWN
         self.programs += 1
@@ -74,31 +79,31 @@ class Bias:
                     why.append(UNUSUAL_COUNT)
                 values[value] += 1
             self.seen[spec] += 1
+        if repeats and not why:
+            why.append(REPEAT)
         self._decay()
-        factor = 1.0
-        for event in why:
-            factor = max(factor, _FACTORS[event])
-            self.events[event] += 1
-        if factor > 1:
+        self.events.update(why)
+        factor = max((_FACTORS[event] for event in why), default=1.0)
+        if factor != 1.0:
             for tag in tags:
-                # a tag most programs carry says little about why this one was interesting: boost by rarity
-                boost = 1 + (factor - 1) * (1 - self.tags[tag] / self.programs)
-                m = min(self.cap, self.multipliers.get(tag, 1.0) * boost)
-                if m >= 1.01:
+                # a tag most programs carry says little about this program's outcome: scale by rarity
+                step = 1 + (factor - 1) * (1 - self.tags[tag] / self.programs)
+                m = min(self.cap, max(1 / self.cap, self.multipliers.get(tag, 1.0) * step))
+                if abs(m - 1) >= 0.01:
                     self.multipliers[tag] = m
         return why
 
     def _decay(self) -> None:
         for tag, m in list(self.multipliers.items()):
             m = 1 + (m - 1) * self.decay
-            if m < 1.01:
+            if abs(m - 1) < 0.01:
                 del self.multipliers[tag]
             else:
                 self.multipliers[tag] = m
 
     # -- what generation uses ------------------------------------------------------------------------------
     def boosts(self) -> dict[str, float]:
-        """Tags whose weight is raised now, and by how much (rounded, largest first)."""
+        """Tags whose weight is changed now, and by how much (rounded, largest first; below 1: lowered)."""
         ranked = sorted(self.multipliers.items(), key=lambda kv: (-kv[1], kv[0]))
         return {tag: round(m, 2) for tag, m in ranked}
 

@@ -235,7 +235,7 @@ class Campaign:
             self._write_json(self.state_path, self._state())
 
     def _record(self, index: int, program, report) -> None:
-        new = []
+        new, repeats = [], 0
         with self._lock:
             self.completed.add(index)
             self.features.update(program.features)
@@ -255,9 +255,11 @@ class Campaign:
                     bucket = Bucket(spec, verdict.signature, 0, name, index, root_cause=root_cause(verdict.signature))
                     self.buckets[(spec, verdict.signature)] = bucket
                     new.append((bucket, self._repro_source(program, spec, verdict, index)))
+                else:
+                    repeats += 1
                 bucket.count += 1
             if self.bias is not None:
-                for event in self.bias.observe(program.features, report.stats, new_buckets=len(new)):
+                for event in self.bias.observe(program.features, report.stats, len(new), repeats):
                     self.stats[f"bias.{event}"] += 1
             for bucket, source in new:
                 (self.config.out / bucket.repro).write_text(source)

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from fuzz.bias import NEW_BREAK_REASON, NEW_BUCKET, UNUSUAL_COUNT, Bias, weights_header
+from fuzz.bias import NEW_BREAK_REASON, NEW_BUCKET, REPEAT, UNUSUAL_COUNT, Bias, weights_header
 from fuzz.campaign import Campaign, CampaignConfig, CampaignError
 from fuzz.features import GenerationConfig
 from fuzz.generate import generate_program
@@ -133,3 +133,16 @@ def test_the_live_view_shows_feature_coverage_and_boosts(tmp_path):
     assert "100.0%" in call_row  # every program has a call structure
     booster, factor = next(iter(campaign.bias.boosts().items()))
     assert f"{booster.split('.', 1)[1]}x{factor:.1f}" in text
+
+
+def test_repeating_an_open_bucket_lowers_the_weights_that_led_there():
+    bias = Bias(cap=4.0, warmup=0)
+    bias.observe({COMMON}, stats())
+    assert bias.observe({COMMON, RARE}, stats(), repeats=1) == [REPEAT]
+    assert bias.boosts()[RARE] < 1 and COMMON not in bias.boosts()
+    for _ in range(50):
+        bias.observe({COMMON, RARE}, stats(), repeats=1)
+    assert bias.boosts()[RARE] >= 1 / 4.0
+    assert bias.config().weight(RARE) < GenerationConfig().weight(RARE)
+    # a new finding outweighs the repeats: the program is interesting again
+    assert bias.observe({COMMON, RARE}, stats(), new_buckets=1, repeats=2) == [NEW_BUCKET]
