@@ -28,6 +28,10 @@ ARITH: dict[str, str] = {
     "global_affine": "x = x * G_SCALE + G_BIAS",
     "global_tensor": "x = x + {tensor_global}",
 }
+# rank-1 replacements: x @ x.transpose(-1, -2) needs two dimensions
+ARITH_RANK1: dict[str, str] = {
+    "matmul": "x = torch.tanh(torch.outer(x, x) @ x * 0.05)",
+}
 SQUASH_OPS = ("tanh", "sin", "cos", "sigmoid", "clamp", "matmul")
 
 BREAKS: dict[str, str] = {
@@ -38,7 +42,10 @@ BREAKS: dict[str, str] = {
     "item": "x = x * 0.5 + x.mean().item() * 0.5",
     "tolist": "x = x * 0.5 + x.new_tensor(x.mean(dim=0).tolist()) * 0.5",
     "builtin": 'x = x + (zlib.crc32(b"{tag}") % 7) * 0.01',
-    "numpy": "x = x * 0.5 + torch.from_numpy(np.clip(x.detach().float().cpu().numpy(), -2.0, 2.0) * 0.5).to(x.device)",
+    "numpy": (
+        "x = x * 0.5 + torch.from_numpy(np.clip(x.detach().float().cpu().numpy(), -2.0, 2.0) * 0.5)"
+        ".to(x.device, x.dtype)"
+    ),
     "attr_store": "y{k} = x * 1.0\ny{k}.ngb_note = 0.5\nx = y{k} * y{k}.ngb_note",
 }
 
@@ -80,7 +87,7 @@ CONTEXTS: dict[str, str] = {
     ),
     "subscript": "box{k} = []\nx = (x * 0.5, x)[_keep(box{k}, {call})] + box{k}[0]",
     "comprehension": "v{k} = [{call_c} for c{k} in (0.0, 0.5)]\nx = v{k}[0] * 0.5 + v{k}[1] * 0.5",
-    "conditional": "flag{k} = x.dim() == 2\nx = {call} if flag{k} else x - 0.5",
+    "conditional": "flag{k} = x.dim() == {rank}\nx = {call} if flag{k} else x - 0.5",
     "unpack": "a{k}, *r{k} = [x, {call}, x * 0.5]\nx = a{k} * 0.25 + r{k}[0] + r{k}[1] * 0.25",
     "star_args": "x = torch.add(*[x * 0.5, {call}])",
     "kwargs": 'x = torch.add(**{{"input": x * 0.5, "other": {call}}})',

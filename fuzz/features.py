@@ -107,6 +107,7 @@ CATALOG: tuple[Feature, ...] = (
     _f("flow.try_finally", 0.6, "try/finally"),
     _f("flow.early_return", 0.5, "an early return behind a constant flag"),
     _f("flow.generator", 0.6, "a generator function run around calls and breaks"),
+    _f("flow.tensor_loop", 0.6, "a loop over x's data (for r in x / x.unbind(0)) accumulating, a call inside"),
     _f("flow.recompile", 0.5, "a branch on a global call counter: the second call takes the other path"),
     # side effects
     _f("side.list", 0.6, "append to a global list"),
@@ -128,6 +129,10 @@ CATALOG: tuple[Feature, ...] = (
     _f("grad.backward", 0.5, "WANTS_GRAD: backward through the result"),
     _f("input.requires_grad", 0.6, "x requires grad"),
     _f("input.noncontiguous", 0.5, "x is a transposed (non-contiguous) tensor"),
+    _f("input.main_float64", 0.4, "x is float64"),
+    _f("input.main_bfloat16", 0.3, "x is bfloat16"),
+    _f("input.rank1", 0.5, "x is 1-d"),
+    _f("input.rank3", 0.5, "x is 3-d"),
     _f("input.scalar", 0.5, "an extra 0-d input"),
     _f("input.empty", 0.3, "an extra empty input"),
     _f("input.double", 0.3, "an extra float64 input"),
@@ -269,6 +274,8 @@ def _breaks(program: ir.Program) -> list[bool]:
                 hit = True
             elif isinstance(stmt, ir.DataIf) and stmt.cond == "tensor":
                 hit = True
+            elif isinstance(stmt, ir.TensorLoop) and stmt.exit == "data":
+                hit = True
             elif isinstance(stmt, ir.With) and stmt.kind == "contextmanager_disabled":
                 hit = True
         out[fn.index] = hit
@@ -325,6 +332,8 @@ def extract(program: ir.Program) -> frozenset[str]:
                     tags.add("shape.helper_closure_globals")
             elif isinstance(stmt, ir.Loop):
                 tags.add("flow.loop")
+            elif isinstance(stmt, ir.TensorLoop):
+                tags.add("flow.tensor_loop")
             elif isinstance(stmt, ir.Try):
                 tags.add(_TRY[stmt.kind])
             elif isinstance(stmt, ir.Return):
@@ -361,6 +370,10 @@ def extract(program: ir.Program) -> frozenset[str]:
         tags.add("input.requires_grad")
     if inputs.layout != "contiguous":
         tags.add("input.noncontiguous")
+    if inputs.dtype != "float32":
+        tags.add("input.main_" + inputs.dtype)
+    if inputs.rank != 2:
+        tags.add(f"input.rank{inputs.rank}")
     for extra in inputs.extras:
         tags.add("input." + extra)
     return frozenset(tags)
@@ -369,7 +382,11 @@ def extract(program: ir.Program) -> frozenset[str]:
 def _closure_reads_globals_after_break(closure: ir.Closure) -> bool:
     seen_break = False
     for stmt, _ in ir.walk(closure.body):
-        if isinstance(stmt, ir.Break | ir.CallSite) or (isinstance(stmt, ir.DataIf) and stmt.cond == "tensor"):
+        if (
+            isinstance(stmt, ir.Break | ir.CallSite)
+            or (isinstance(stmt, ir.DataIf) and stmt.cond == "tensor")
+            or (isinstance(stmt, ir.TensorLoop) and stmt.exit == "data")
+        ):
             seen_break = True
         elif seen_break and isinstance(stmt, ir.Arith) and stmt.op in ("global_affine", "global_tensor"):
             return True

@@ -4,7 +4,8 @@ A :class:`Program` is a flat tuple of :class:`Function` records; ``functions[0]`
 callees by index (always a larger index, so the call graph is a DAG and drawing can go top-down). Statements are
 *construct-level* records rather than a Python AST: each one is a feature of the fuzzer (a break, a call in an
 operand-stack context, a ``with`` block, a closure ...), rendered by one template. Every statement transforms the
-function's working tensor ``x``; that single-variable discipline keeps all programs well-typed by construction.
+function's working tensor ``x`` and keeps its shape (:attr:`Inputs.shape`); that single-variable discipline keeps
+all programs well-typed by construction.
 
 The records hold only ints, floats, strings and tuples, so they compare, hash and print deterministically.
 """
@@ -33,6 +34,7 @@ __all__ = [
     "Return",
     "SideEffect",
     "Stmt",
+    "TensorLoop",
     "Try",
     "With",
     "walk",
@@ -121,6 +123,19 @@ class Loop:
 
 
 @dataclass(frozen=True, slots=True)
+class TensorLoop:
+    """A loop over the leading dimension of ``x``'s data (``kind``: ``iter`` -- ``for r in x:`` -- or ``unbind``
+    -- ``for r in x.unbind(0):``), each slice accumulated into a tensor of ``x``'s shape that is mixed back into
+    ``x`` after the loop. ``body`` runs once per slice on the whole ``x`` (the slice never becomes ``x``, so code
+    after and inside the loop keeps ``x``'s rank). ``exit``: ``""`` (every slice), ``index`` (``break`` after the
+    first slice), ``data`` (``break`` when the slice sums to more than 0: data-dependent, a graph break)."""
+
+    kind: str
+    body: tuple[Stmt, ...]
+    exit: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Try:
     """``try`` block; ``kind``: ``except`` (a deliberate raise at the end of body is caught), ``finally``."""
 
@@ -171,8 +186,8 @@ class Filler:
 
 
 Stmt = (
-    Arith | Effect | Probe | Break | CallSite | With | Closure | DataIf | Loop | Try | Raise | Return
-    | SideEffect | Generator | Recurse | Filler
+    Arith | Effect | Probe | Break | CallSite | With | Closure | DataIf | Loop | TensorLoop | Try | Raise
+    | Return | SideEffect | Generator | Recurse | Filler
 )
 
 
@@ -207,10 +222,14 @@ class HelperModule:
 
 @dataclass(frozen=True, slots=True)
 class Inputs:
-    """What ``make_inputs`` builds: the working tensor ``x`` of shape ``(rows, cols)`` plus extra inputs.
+    """What ``make_inputs`` builds: the working tensor ``x`` plus extra inputs.
 
-    ``layout``: ``contiguous`` or ``transposed`` (non-contiguous). ``extras``: kinds of extra inputs (``scalar``
-    0-d, ``empty``, ``int``, ``double``), each mixed into ``x`` through a tame reduction by ``entry``.
+    ``x`` has ``rank`` 1, 2 or 3 and shape :attr:`shape` -- ``(cols,)``, ``(rows, cols)`` or
+    ``(batch, rows, cols)`` -- and dtype ``dtype`` (``float32``, ``float64``, ``bfloat16``); every statement keeps
+    that shape, so the leading dimension is known statically. ``layout``: ``contiguous`` or ``transposed``
+    (non-contiguous: the last two dimensions swapped, or every other element for rank 1). ``extras``: kinds of
+    extra inputs (``scalar`` 0-d, ``empty``, ``int``, ``double``), each mixed into ``x`` through a tame
+    reduction by ``entry``.
     """
 
     seed: int
@@ -219,6 +238,13 @@ class Inputs:
     layout: str = "contiguous"
     requires_grad: bool = False
     extras: tuple[str, ...] = ()
+    dtype: str = "float32"
+    rank: int = 2
+    batch: int = 2
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return ((self.cols,), (self.rows, self.cols), (self.batch, self.rows, self.cols))[self.rank - 1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,5 +274,5 @@ def walk(body: tuple[Stmt, ...]):
             elif isinstance(stmt, Try):
                 stack.append((stmt.handler, inner))
                 stack.append((stmt.body, inner))
-            elif isinstance(stmt, With | Closure | Loop | Generator):
+            elif isinstance(stmt, With | Closure | Loop | TensorLoop | Generator):
                 stack.append((stmt.body, inner))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fuzz import ir
 from fuzz._templates import (
     ARITH,
+    ARITH_RANK1,
     BREAKS,
     CONTEXTS,
     CTX,
@@ -19,6 +20,7 @@ from fuzz._templates import (
     SIDE,
     SQUASH_OPS,
 )
+from oracle import standalone_footer
 
 __all__ = ["render", "ARITH", "SQUASH_OPS"]
 
@@ -43,6 +45,8 @@ class _Renderer:
         self.program = program
         self.k = 0  # unique suffix across the whole program (effect tags, temporaries)
         self.modules = {m.name: m for m in program.modules}
+        self.rank = program.inputs.rank
+        self.arith = {**ARITH, **ARITH_RANK1} if self.rank == 1 else ARITH
 
     # ---- names -----------------------------------------------------------------------------------------------
 
@@ -95,7 +99,7 @@ class _Renderer:
 
         if isinstance(s, ir.Arith):
             tensor_global = f"T_{fn.module.upper()}" if fn.module else "T_MAIN"
-            return block(ARITH[s.op].format(c=_fmt(s.const), tensor_global=tensor_global))
+            return block(self.arith[s.op].format(c=_fmt(s.const), tensor_global=tensor_global))
         if isinstance(s, ir.Effect):
             return block(f'_effect("{tag}", {s.what})')
         if isinstance(s, ir.Probe):
@@ -145,6 +149,8 @@ class _Renderer:
                 ]
             head = f"for i{k} in range({s.count}):" if s.kind == "range" else f"for c{k} in {[0.5] * s.count!r}:"
             return [pad + head, *self.body(s.body, fn, scope, depth + 1)]
+        if isinstance(s, ir.TensorLoop):
+            return self.tensor_loop(s, fn, scope, depth, k)
         if isinstance(s, ir.Try):
             lines = [pad + "try:", *self.body(s.body, fn, scope, depth + 1)]
             if s.kind == "except":
@@ -157,7 +163,7 @@ class _Renderer:
         if isinstance(s, ir.Raise):
             return block(f'raise ValueError("ngb deliberate {s.tag} {tag}")')
         if isinstance(s, ir.Return):
-            cond = "x.dim() == 2" if s.taken else "x.dim() == 3"
+            cond = f"x.dim() == {self.rank if s.taken else self.rank + 1}"
             return [pad + f"if {cond}:", pad + IND + "return torch.tanh(x)"]
         if isinstance(s, ir.SideEffect):
             if s.kind == "global":
@@ -183,10 +189,22 @@ class _Renderer:
         call_c = self.call_expr(fn.module, s.callee, f"x + c{k}", cm_var)
         deco = CTX.get(s.cm or "no_grad", "torch.no_grad()").format(tag=tag + ".deco")
         text = CONTEXTS[s.context].format(
-            call=call, call_c=call_c, k=k, tag=tag, deco=deco, fn=self.ref(fn.module, s.callee)
+            call=call, call_c=call_c, k=k, tag=tag, deco=deco, fn=self.ref(fn.module, s.callee), rank=self.rank
         )
         lines.extend(pad + line for line in text.split("\n"))
         return lines
+
+    def tensor_loop(self, s: ir.TensorLoop, fn, scope, depth, k) -> list[str]:
+        """Iterate over the slices of ``x`` (as it is at the loop head), accumulate them, run the body on ``x``."""
+        pad = IND * depth
+        over = "x" if s.kind == "iter" else "x.unbind(0)"
+        head = f"for i{k}, r{k} in enumerate({over}):" if s.exit == "index" else f"for r{k} in {over}:"
+        lines = [pad + f"acc{k} = torch.zeros_like(x)", pad + head, pad + IND + f"acc{k} = acc{k} + r{k}"]
+        lines += self.body(s.body, fn, scope, depth + 1)
+        if s.exit:
+            cond = f"i{k} >= 1" if s.exit == "index" else f"r{k}.sum() > 0"
+            lines += [pad + IND + f"if {cond}:", pad + IND * 2 + "break"]
+        return lines + [pad + f"x = x * 0.5 + acc{k} * 0.125"]
 
     def generator(self, s: ir.Generator, fn, scope, depth, tag, k) -> list[str]:
         pad = IND * depth
@@ -302,10 +320,16 @@ def _helper_source(renderer: _Renderer, module: ir.HelperModule) -> str:
 
 
 def _make_inputs(inputs: ir.Inputs) -> list[str]:
+    shape = inputs.shape
+    dtype = "" if inputs.dtype == "float32" else f", dtype=torch.{inputs.dtype}"
     if inputs.layout == "contiguous":
-        x = f"torch.randn({inputs.rows}, {inputs.cols}, generator=g)"
-    else:
-        x = f"torch.randn({inputs.cols}, {inputs.rows}, generator=g).t()"
+        x = f"torch.randn({', '.join(map(str, shape))}, generator=g{dtype})"
+    elif inputs.rank == 1:  # every other element of a (cols, 2) tensor: stride 2
+        x = f"torch.randn({inputs.cols}, 2, generator=g{dtype})[:, 0]"
+    else:  # the last two dimensions swapped
+        dims = ", ".join(map(str, (*shape[:-2], shape[-1], shape[-2])))
+        view = ".t()" if inputs.rank == 2 else ".transpose(-1, -2)"
+        x = f"torch.randn({dims}, generator=g{dtype}){view}"
     lines = ["def make_inputs(device):", IND + f"g = torch.Generator().manual_seed({inputs.seed})", IND + f"x = {x}"]
     names = ["x"]
     for i, kind in enumerate(inputs.extras):
@@ -315,14 +339,6 @@ def _make_inputs(inputs: ir.Inputs) -> list[str]:
     outs = [x_dev] + [f"{n}.to(device)" for n in names[1:]]
     lines.append(IND + f"return ({', '.join(outs)},)")
     return lines
-
-
-def _footer() -> str:
-    try:
-        from oracle import standalone_footer
-    except ImportError:  # TODO(generator): drop once oracle.standalone_footer lands
-        return ""
-    return standalone_footer()
 
 
 def render(program: ir.Program, *, found_by: str | None = None, features: frozenset[str] | None = None) -> str:
@@ -375,7 +391,5 @@ def render(program: ir.Program, *, found_by: str | None = None, features: frozen
         items = ", ".join(f'"{name.rsplit(".", 1)[-1]}": {name}' for name in links)
         out.append(f"ngb_{module.name}.__dict__.update({{{items}}})")
     out += ["", "", *_make_inputs(program.inputs), ""]
-    footer = _footer()
-    if footer:
-        out += ["", footer.rstrip("\n")]
+    out += ["", standalone_footer().rstrip("\n")]
     return "\n".join(out) + "\n"

@@ -172,6 +172,10 @@ def _inputs_impl(draw, config: GenerationConfig) -> tuple[ir.Inputs, bool]:
     requires_grad = wants_grad or chance(draw, w("input.requires_grad") * 0.1)
     layout = "transposed" if chance(draw, w("input.noncontiguous") * 0.12) else "contiguous"
     extras = tuple(k for k in ("scalar", "empty", "double", "int") if chance(draw, w("input." + k) * 0.08))
+    dtype = weighted(
+        draw, [("float32", 7.0), ("float64", w("input.main_float64")), ("bfloat16", w("input.main_bfloat16"))]
+    )
+    rank = weighted(draw, [(2, 5.0), (1, w("input.rank1")), (3, w("input.rank3"))])
     record = ir.Inputs(
         seed=integer(draw, 0, 9999),
         rows=integer(draw, 2, 5),
@@ -179,6 +183,9 @@ def _inputs_impl(draw, config: GenerationConfig) -> tuple[ir.Inputs, bool]:
         layout=layout,
         requires_grad=requires_grad,
         extras=extras,
+        dtype=dtype,
+        rank=rank,
+        batch=integer(draw, 2, 3) if rank == 3 else 2,
     )
     return record, wants_grad
 
@@ -205,6 +212,7 @@ def _programs_impl(draw, config: GenerationConfig | None = None) -> ir.Program:
         parents=parents,
         children=children,
         cols=record.cols,
+        lead=record.shape[0],
         requires_grad=record.requires_grad,
         allow_inference=not record.requires_grad,
         # Decided per program: torch 2.13 cannot inline functions of modules missing from sys.modules (one crash

@@ -24,10 +24,11 @@ class Gen:
     config: GenerationConfig
     parents: tuple[int, ...]
     children: list[list[int]]
-    cols: int
+    cols: int  # x's last dimension (what a sum over dim=-1 adds up)
     requires_grad: bool
     allow_inference: bool
     helpers: bool = False  # may functions live in helper modules?
+    lead: int = 2  # x's leading dimension: the iterations of a TensorLoop over x
     n: int = 0
     sigs: dict[int, str] = field(default_factory=dict)
     decorators: dict[int, tuple[str, ...]] = field(default_factory=dict)

@@ -186,7 +186,7 @@ def ctx_kind(draw, body: Body, exclude: tuple[str, ...] = ()) -> str:
 _WRAPPERS = (
     ("with", None), ("closure", "closure.nonlocal"), ("data_if", "break.data_if"), ("loop", "flow.loop"),
     ("try_except", "flow.try_except"), ("try_finally", "flow.try_finally"), ("generator", "flow.generator"),
-    ("counter_if", "flow.recompile"),
+    ("counter_if", "flow.recompile"), ("tensor_loop", "flow.tensor_loop"),
 )
 
 
@@ -202,7 +202,7 @@ def _wrapped_impl(draw, body: Body, core) -> tuple:
                 w = 2.5 * (gen.w("ctx.no_grad") + gen.w("ctx.user_class")) / 3.0
             else:
                 w = gen.w(feature) * (0.7 if kind == "data_if" else 1.2)
-            if kind != "loop" or loops:
+            if kind not in ("loop", "tensor_loop") or loops:
                 options.append((kind, w))
         options = gen.memo["wrap", loops] = tuple(options)
     kind = weighted(draw, options)
@@ -243,6 +243,8 @@ def _wrapped_impl(draw, body: Body, core) -> tuple:
         stmts = inside() + (_squash_impl(draw, body),)
         body.mult = saved
         return (ir.Loop(count, stmts, weighted(draw, [("range", 3), ("list", 1), ("while", 1)])),)
+    if kind == "tensor_loop":
+        return (_tensor_loop_impl(draw, body, inside, before),)
     if kind == "try_except":
         stmts = inside() + (ir.Raise(),)
         handler = (_filler_impl(draw, body),) if chance(draw, 0.5) else ()
@@ -258,6 +260,22 @@ def _wrapped_impl(draw, body: Body, core) -> tuple:
     if body.bound > LIMIT:
         return (ir.Generator(mode, stmts), _squash_impl(draw, body))
     return (ir.Generator(mode, stmts),)
+
+
+def _tensor_loop_impl(draw, body: Body, inside, before: float) -> ir.TensorLoop:
+    """A loop over ``x``'s leading dimension; ``exit="index"`` (two slices at most) where every slice would run
+    the body too often."""
+    lead = body.gen.lead
+    exits = [("", 3), ("index", 1), ("data", 1)] if body.mult * lead <= MULT_LIMIT else [("index", 1)]
+    exit_ = weighted(draw, exits)
+    kind = weighted(draw, [("iter", 2), ("unbind", 1)])
+    saved = body.mult
+    body.mult *= 2 if exit_ == "index" else lead
+    stmts = inside() + (_squash_impl(draw, body),)
+    body.mult = saved
+    # x = x * 0.5 + acc * 0.125, acc a sum of at most `lead` slices of x as it was at the loop head
+    body.bound = 0.5 * body.bound + 0.125 * lead * before
+    return ir.TensorLoop(kind, stmts, exit_)
 
 
 # Public construct strategies; ``wrapped`` takes the core as a strategy of statement tuples.
