@@ -52,23 +52,7 @@ def load_program(source: str) -> types.ModuleType:
     for name in ("entry", "make_inputs", "EFFECTS"):
         if not hasattr(module, name):
             raise AttributeError(f"program defines no {name!r} (see docs/program-format.md)")
-    # The program and its ngb_* helper modules are importable while it runs, as a user's modules are: a module
-    # missing from sys.modules is a known torch bug (corpus/torch-import-module-crash.py) that would otherwise
-    # swamp every program whose compiled code makes Dynamo import its module.
-    sys.modules.update({m.__name__: m for m in program_modules(module)})
     return module
-
-
-def program_modules(module: types.ModuleType) -> list[types.ModuleType]:
-    """The program's module and the helper modules it made (named ``ngb_*``, as the standalone footer sees them)."""
-    return [module] + [m for m in vars(module).values()
-                       if isinstance(m, types.ModuleType) and m.__name__.startswith("ngb_")]
-
-
-def forget_program(module: types.ModuleType) -> None:
-    for m in program_modules(module):
-        if sys.modules.get(m.__name__) is m:
-            del sys.modules[m.__name__]
 
 
 def compiler_frame(exc: BaseException) -> str | None:
@@ -201,15 +185,12 @@ def run_job(job: dict, default_state: dict, default_dispatch) -> dict:
         module = load_program(job["source"])
     except Exception as exc:  # noqa: BLE001 - an invalid program is reported, not fatal
         return {"load_error": obs.observe_exception(exc)}
-    try:
-        fn, context, stats = build(job["target"], module)
-        calls = []
-        for _ in range(job.get("calls", 2)):
-            calls.append(run_call(fn, context, module, job.get("device", "cpu")))
-            # The next call starts from the state eager would leave, which is what the record holds.
-        result = {"calls": calls, "stats": stats()}
-    finally:
-        forget_program(module)
+    fn, context, stats = build(job["target"], module)
+    calls = []
+    for _ in range(job.get("calls", 2)):
+        calls.append(run_call(fn, context, module, job.get("device", "cpu")))
+        # The next call starts from the state eager would leave, which is what the record holds.
+    result = {"calls": calls, "stats": stats()}
     result["clean"] = obs.restore_torch_state(default_state) and obs.healthy(default_dispatch)
     return result
 

@@ -67,52 +67,6 @@ def test_standalone_file_exits_0_on_match_and_1_on_mismatch(tmp_path):
     assert "call 1: result differs" in bad.stdout and "MISMATCH" in bad.stdout
 
 
-CONTEXTMANAGER_DECORATOR = """
-import contextlib
-import types
-import torch
-
-EFFECTS = []
-helper = types.ModuleType("ngb_helper")
-exec("import torch\\ndef g(x):\\n    torch._dynamo.graph_break()\\n    return x * 2\\n", helper.__dict__)
-
-
-@contextlib.contextmanager
-def ctx():
-    yield
-    EFFECTS.append(torch.is_grad_enabled())
-
-
-@ctx()
-def f(x):
-    return helper.g(x) + 1
-
-
-def entry(x):
-    return f(x)
-
-
-def make_inputs(device):
-    return (torch.ones(2, device=device),)
-"""
-
-
-def test_programs_and_their_helper_modules_are_importable_while_they_run(runner, tmp_path):
-    # Dynamo imports the module of a @contextmanager function and of inlined helpers; one missing from
-    # sys.modules is a known torch crash (corpus/torch-import-module-crash.py) the harness must not cause itself.
-    import subprocess
-    import sys
-
-    import oracle
-
-    report = runner.check(CONTEXTMANAGER_DECORATOR, ["torch", "torch:ngb=off"])
-    assert {k: v.signature for k, v in report.verdicts.items()} == {"torch": "ok", "torch:ngb=off": "ok"}
-    path = tmp_path / "prog.py"
-    path.write_text(CONTEXTMANAGER_DECORATOR + "\n\n" + oracle.standalone_footer())
-    alone = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300)
-    assert alone.returncode == 0, alone.stdout + alone.stderr
-
-
 def test_oracle_sees_the_same_difference_the_standalone_check_sees(runner):
     differs = SEED_CHAIN.replace("    x = x + 1\n", "    x = x + int(torch.compiler.is_compiling())\n", 1)
     verdict = runner.check(differs, ["torch"]).verdicts["torch"]
