@@ -76,6 +76,7 @@ class Bucket:
     first_program: int
     lines: int | None = None  # code lines of the repro once reduced
     root_cause: str | None = None  # buckets sharing it are one bug (second bucketing; see root_cause())
+    same_as: str | None = None  # repro of the earlier bucket with this root cause (then not reduced again)
 
 
 class Campaign:
@@ -160,7 +161,8 @@ class Campaign:
                 "programs": self.programs,
                 "verdicts": dict(self.verdicts),
                 "buckets": [{"signature": b.signature, "target": b.target, "count": b.count, "repro": b.repro,
-                             "first_program": b.first_program, "lines": b.lines, "root_cause": b.root_cause}
+                             "first_program": b.first_program, "lines": b.lines, "root_cause": b.root_cause,
+                             "same_as": b.same_as}
                             for b in self.buckets.values()],
                 "root_causes": len({b.root_cause or f"{b.target}|{b.signature}" for b in self.buckets.values()}),
                 "seconds": round(self.seconds, 3),
@@ -252,14 +254,18 @@ class Campaign:
                 bucket = self.buckets.get((spec, verdict.signature))
                 if bucket is None:
                     name = f"{len(self.buckets) + 1:03d}-{slug(verdict.signature)}-{slug(spec, 30)}.py"
-                    bucket = Bucket(spec, verdict.signature, 0, name, index, root_cause=root_cause(verdict.signature))
+                    cause = root_cause(verdict.signature)
+                    earlier = next((b for b in self.buckets.values() if cause and b.root_cause == cause), None)
+                    bucket = Bucket(spec, verdict.signature, 0, name, index, root_cause=cause,
+                                    same_as=earlier.repro if earlier else None)
                     self.buckets[(spec, verdict.signature)] = bucket
                     new.append((bucket, self._repro_source(program, spec, verdict, index)))
-                else:
+                if bucket.count or bucket.same_as:  # nothing new: a bucket, or a root cause, seen before
                     repeats += 1
                 bucket.count += 1
             if self.bias is not None:
-                for event in self.bias.observe(program.features, report.stats, len(new), repeats):
+                fresh = sum(1 for bucket, _ in new if bucket.same_as is None)
+                for event in self.bias.observe(program.features, report.stats, fresh, repeats):
                     self.stats[f"bias.{event}"] += 1
             for bucket, source in new:
                 (self.config.out / bucket.repro).write_text(source)
@@ -267,7 +273,7 @@ class Campaign:
         for bucket, source in new:
             if self.on_new_bucket:
                 self.on_new_bucket(bucket, source)
-            if self.config.reduce_seconds > 0 and not self._stop.is_set():
+            if self.config.reduce_seconds > 0 and not self._stop.is_set() and bucket.same_as is None:
                 self._reduce(bucket, source, program)
         if self.on_progress:
             self.on_progress(self)

@@ -157,6 +157,8 @@ def _print_summary(summary: dict, out: Path, interrupted: bool) -> None:
         path = out / bucket["repro"]
         size = f"  ({bucket['lines']} lines)" if bucket.get("lines") else ""
         print(f"  {bucket['count']:5d}  {bucket['signature']}  [{bucket['target']}]{size}")
+        if bucket.get("same_as"):
+            print(f"         same root cause as {bucket['same_as']} (not reduced again)")
         print(f"         replay: ngb-fuzz repro {path} --target '{bucket['target']}'")
     if "bias" in summary:
         events = " ".join(f"{k}={v}" for k, v in sorted(summary["bias"]["events"].items())) or "none"

@@ -101,3 +101,23 @@ def test_root_causes_merge_targets_and_calls_of_one_crash_but_mismatches_need_th
     assert root_cause("mismatch:value:values", "abc") == root_cause("mismatch:second_call:value:values", "abc")
     assert root_cause("mismatch:value:values", "abc") != root_cause("mismatch:value:values", "abd")
     assert root_cause("mismatch:value:values", "abc") != root_cause("mismatch:effects:value", "abc")
+
+
+def test_a_crash_already_bucketed_on_another_target_is_not_reduced_again(tmp_path):
+    from oracle._verdict import ProgramReport, Verdict
+
+    crash = "crash:KeyError@torch._dynamo.symbolic_convert:step"
+
+    class CrashingRunner:
+        def check(self, source, targets):
+            signatures = {"torch": crash, "torch:backend=aot_eager": crash.replace(":", ":second_call:", 1)}
+            return ProgramReport({t: Verdict("crash", "", signatures[t]) for t in targets}, False, {})
+
+    reduced = []
+    config = CampaignConfig(("torch", "torch:backend=aot_eager"), tmp_path, programs=2, seed=1, reduce_seconds=5)
+    campaign = Campaign(config, CrashingRunner(), generate=generate)
+    campaign._reduce = lambda bucket, source, program: reduced.append(bucket.target)
+    summary = campaign.run()
+    assert reduced == ["torch"] and summary["root_causes"] == 1
+    first, second = summary["buckets"]
+    assert second["same_as"] == first["repro"] and first["same_as"] is None
