@@ -203,6 +203,8 @@ class Runner:
             job = {"op": "run", "source": source, "target": target.payload(), "device": target.device,
                    "calls": calls}
             result = worker.request(job, self.timeout)
+            if result.get("clean") is False:
+                worker.close()  # it exits by itself after a job it could not clean up: never hand it another
         finally:
             pool.release(worker)
         if "harness_error" in result:
