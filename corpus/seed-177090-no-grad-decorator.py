@@ -89,7 +89,13 @@ if __name__ == "__main__":
                 return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
             return a == b or (a != a and b != b)
 
-        eager, compiled = run(False), run(True)
+        eager = run(False)
+        try:
+            compiled = run(True)
+        except Exception as e:  # noqa: BLE001 - e.g. a compiler error that left torch unusable in this process
+            print(f"compiled run broke the process: {type(e).__name__}: {str(e).splitlines()[0][:200]}")
+            print(f"MISMATCH: eager vs torch.compile ({spec}), torch {torch.__version__}")
+            return 1
         bad = [(i, k) for i in range(2) for k in eager[i] if not same(eager[i][k], compiled[i][k])]
         for i, k in bad:
             print(f"call {i + 1}: {k} differs\n  eager:    {eager[i][k]}\n  compiled: {compiled[i][k]}")

@@ -1,6 +1,6 @@
 """For each feature family: render an example and run it under eager, torch.compile and our engine.
 
-The examples avoid two torch 2.13 bugs the generator found (``test_torch_findings.py``): a grad-mode leak when
+The examples avoid two torch 2.13 bugs the generator found (see ``corpus/``): a grad-mode leak when
 a context-manager object created by a caller is entered by a callee after a nested break (``ctx.as_value``), and
 the crash inlining functions of modules missing from ``sys.modules`` (worked around by registering the helper
 modules while compiling, see ``_exec.load``).
