@@ -39,6 +39,22 @@ def root_cause(signature: str, shape: str | None = None) -> str | None:
     return f"{kind}:{rest}|{shape}" if shape else None
 
 
+class _StoppableRunner:
+    """The campaign's runner as the reducer sees it: once the campaign stops (Ctrl-C, budget), every further check
+    interrupts the reduction, which then returns its best so far at once instead of running out its budget."""
+
+    def __init__(self, runner, stop: threading.Event):
+        self._runner, self._stop = runner, stop
+
+    def check(self, *args, **kwargs):
+        if self._stop.is_set():
+            raise KeyboardInterrupt
+        return self._runner.check(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._runner, name)
+
+
 class CampaignError(Exception):
     """A campaign that cannot start (e.g. its directory holds a different campaign)."""
 
@@ -284,7 +300,8 @@ class Campaign:
         from .reduce import ReduceError, reduce_program
 
         try:
-            result = reduce_program(source, bucket.target, signature=bucket.signature, runner=self.runner,
+            result = reduce_program(source, bucket.target, signature=bucket.signature,
+                                    runner=_StoppableRunner(self.runner, self._stop),
                                     budget_s=self.config.reduce_seconds, rechecks=1, timeout=self.config.timeout,
                                     ir=getattr(program, "ir", None))
         except ReduceError:

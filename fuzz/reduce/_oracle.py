@@ -107,6 +107,8 @@ def reduce_program(
             passes=ir_result.passes + result.passes,
         )
     final = with_header(result.source, spec, signature)
+    if result.stopped == "interrupted":  # Ctrl-C (or a stopping campaign): no fresh-process re-checks
+        rechecks = 0
     reproduced = recheck(final, spec, signature, rechecks, timeout=timeout, workers=workers)
     return dataclasses.replace(
         result, source=final, target=spec, signature=signature, rechecks=rechecks, reproduced=reproduced,

@@ -121,3 +121,19 @@ def test_a_crash_already_bucketed_on_another_target_is_not_reduced_again(tmp_pat
     assert reduced == ["torch"] and summary["root_causes"] == 1
     first, second = summary["buckets"]
     assert second["same_as"] == first["repro"] and first["same_as"] is None
+
+
+def test_a_stopping_campaign_interrupts_the_reduction_in_progress(runner):
+    # Ctrl-C must not wait for a reduction to spend its budget: the reducer's next check is interrupted
+    import threading
+
+    from fuzz.campaign import _StoppableRunner
+    from fuzz.reduce import reduce_program
+
+    stop = threading.Event()
+    stoppable = _StoppableRunner(runner, stop)
+    source = BASE.replace("    x = x + 1\n", "    x = x + int(torch.compiler.is_compiling())\n", 1)
+    stop.set()
+    result = reduce_program(source, "torch", signature="mismatch:value:values", runner=stoppable, budget_s=600,
+                            rechecks=3)
+    assert result.stopped == "interrupted" and result.rechecks == 0 and result.elapsed_s < 60
