@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -43,6 +44,8 @@ def run(args) -> int:
     reduce_seconds = 0.0 if args.reduce_budget.strip() == "0" else parse_duration(args.reduce_budget)
     config = CampaignConfig(tuple(targets), Path(args.out), programs, seconds, args.workers, args.seed,
                             args.timeout, reduce_seconds, args.bias)
+    # Ctrl-C must stop a campaign even where the parent started us with SIGINT ignored (pytest-xdist workers)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     view = _Progress(config)
     with oracle.Runner(workers=args.workers, timeout=args.timeout) as runner:
         try:

@@ -24,8 +24,9 @@ def test_usage_errors_are_one_line_and_exit_2(args, message):
 
 def test_ctrl_c_stops_cleanly_and_writes_the_summary(tmp_path):
     out = tmp_path / "run"
+    log = (tmp_path / "stderr.txt").open("w")  # a file, not a pipe nobody reads while we wait: it cannot fill up
     proc = subprocess.Popen(NGB + ["run", "--target", "torch", "--budget", "10m", "--workers", "1",
-                                   "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                   "--out", str(out)], stdout=subprocess.PIPE, stderr=log, text=True)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         state = out / "state.json"
@@ -33,7 +34,9 @@ def test_ctrl_c_stops_cleanly_and_writes_the_summary(tmp_path):
             break
         time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=120)
+    stdout, _ = proc.communicate(timeout=120)
+    log.close()
+    stderr = (tmp_path / "stderr.txt").read_text()
     assert proc.returncode == 130, stderr
     summary = json.loads((out / "summary.json").read_text())
     assert summary["programs"] >= 1
