@@ -28,8 +28,9 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-__all__ = ["Corpus", "CorpusError", "Entry", "CheckOutcome", "STATUSES", "next_status", "shape_key",
-           "with_current_footer"]
+from oracle._footer import with_footer
+
+__all__ = ["Corpus", "CorpusError", "Entry", "CheckOutcome", "STATUSES", "next_status", "shape_key"]
 
 MANIFEST = "manifest.json"
 STATUSES = ("NEW", "KNOWN", "REGRESSION", "FIXED")
@@ -82,14 +83,6 @@ def next_status(entry: Entry, observed: str) -> tuple[str, bool]:
     if observed == entry.signature:
         return ("REGRESSION" if entry.status in ("FIXED", "REGRESSION") else "KNOWN"), False
     return entry.status, True
-
-
-def with_current_footer(source: str) -> str:
-    """``source`` with its standalone footer (if any) replaced by the one ngb-fuzz writes now."""
-    from oracle._footer import FOOTER_MARKER, standalone_footer
-
-    body = source.split(FOOTER_MARKER)[0].rstrip("\n")
-    return body + "\n\n\n" + standalone_footer()
 
 
 def shape_key(source: str) -> str:
@@ -181,7 +174,7 @@ class Corpus:
                     return entry, False
         name = name or f"{_slug(signature)}-{key[:8]}.py"
         self.root.mkdir(parents=True, exist_ok=True)
-        (self.root / name).write_text(with_current_footer(source))
+        (self.root / name).write_text(with_footer(source))
         entry = Entry(name, signature, target, torch_version or _torch_version(), _today(), status, note)
         self.entries[name] = entry
         return entry, True
@@ -191,7 +184,7 @@ class Corpus:
         changed = []
         for path in self.files():
             source = path.read_text()
-            fresh = with_current_footer(source)
+            fresh = with_footer(source)
             if fresh != source:
                 path.write_text(fresh)
                 changed.append(path)

@@ -9,7 +9,7 @@ import importlib
 
 _EXPORTS = {
     "OracleError": "_errors", "TargetError": "_errors", "WorkerError": "_errors",
-    "FOOTER_MARKER": "_footer", "standalone_footer": "_footer",
+    "FOOTER_MARKER": "_footer", "standalone_footer": "_footer", "with_footer": "_footer",
     "Runner": "_runner", "check_source": "_runner",
     "Target": "_targets", "TargetKind": "_targets", "check_available": "_targets", "parse_target": "_targets",
     "register_target_kind": "_targets", "resolve_targets": "_targets", "target_kinds": "_targets",

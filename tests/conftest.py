@@ -13,7 +13,7 @@ def program_source(name: str) -> str:
     """A test program with the standalone footer appended, as generated files have it."""
     import oracle
 
-    return (PROGRAMS / name).read_text().rstrip() + "\n\n\n" + oracle.standalone_footer()
+    return oracle.with_footer((PROGRAMS / name).read_text())
 
 
 @pytest.fixture(scope="module")

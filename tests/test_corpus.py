@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.corpus import with_current_footer
+from oracle import with_footer
 
 CORPUS = Path(__file__).parent.parent / "corpus"
 ENTRIES = json.loads((CORPUS / "manifest.json").read_text())["files"]
@@ -32,7 +32,7 @@ def test_seed_cases_pass_on_our_engine_too(runner, entry):
 @pytest.mark.parametrize("path", sorted(CORPUS.glob("*.py")), ids=lambda p: p.name)
 def test_every_file_has_the_current_standalone_footer(path):
     # the footer is generated code: `ngb-fuzz corpus footers` rewrites it after a change of oracle/_footer.py
-    assert with_current_footer(path.read_text()) == path.read_text()
+    assert with_footer(path.read_text()) == path.read_text()
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e["file"] for e in ENTRIES])

@@ -26,8 +26,8 @@ __all__ = [
     "stmt_lists",
 ]
 
-# Top-level names a program file must keep defining (when the original defined them). ``torch`` too: the
-# standalone footer uses the program's own ``import torch``, though the oracle would not miss it.
+# Top-level names a program file must keep defining (when the original defined them). ``torch`` too, so a repro
+# reads as the program it was (the standalone footer and the oracle would not miss it).
 REQUIRED_NAMES = ("entry", "make_inputs", "EFFECTS", "torch")
 
 _PLACEHOLDER = "__ngb_nested_{}__"
