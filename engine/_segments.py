@@ -62,6 +62,8 @@ class Record:
         self.breaks = 0
         self.recompiles = 0
         self.frames_traced = 0
+        self.eager_calls = 0  # calls that ran the whole function eagerly (its entry could not be compiled)
+        self.restarts = 0  # traces started again with an inlined call made eager (see Restart)
         self.break_records = []
         self.graph_modules = []
         self.sources = []
@@ -111,6 +113,7 @@ class Compiled:
     def __call__(self, *args, **kwargs):
         key = (len(args), tuple(kwargs))
         if key in self.eager_keys:
+            self.record.eager_calls += 1
             return self.fn(*args, **kwargs)
         bp = self.roots.get(key)
         if bp is None:
@@ -141,6 +144,7 @@ class Compiled:
                 if seg is not None:
                     out = seg.fn(env, False)
             if seg is None or out is R.MISS:  # the function runs eagerly (only ever at its entry)
+                self.record.eager_calls += 1
                 return self.fn(*args, **kwargs)
             kind = seg.kind
             if kind == "return":
@@ -194,6 +198,8 @@ class Compiled:
                 seg = self._build(vm, ending, len(env))
             except Restart as r:
                 self.record.frames_traced += vm.frames_traced
+                if r.how == "eager":
+                    self.record.restarts += 1
                 forced[r.call_no] = r.how
                 continue
             except (Fatal, CannotCompile):

@@ -8,6 +8,7 @@ import operator
 import types
 
 from .._errors import Unsupported
+from . import _version as V
 from ._calls import seq_items
 from ._values import (
     BoundMethodVar,
@@ -313,6 +314,43 @@ def _all_any(want):
     return model
 
 
+def _operator_binary(fn, sym):
+    """operator.add(a, b) and friends mean exactly `a + b`: the same model as the BINARY_OP instruction."""
+
+    def model(vm, args, kwargs):
+        from ._arith import binary
+
+        if len(args) != 2 or kwargs:
+            return NotImplemented
+        return binary(vm, fn, sym, args[0], args[1])
+
+    return model
+
+
+def _operator_compare(fn, sym):
+    def model(vm, args, kwargs):
+        from ._arith import compare
+
+        if len(args) != 2 or kwargs:
+            return NotImplemented
+        return compare(vm, fn, sym, args[0], args[1])
+
+    return model
+
+
+def _operator_getitem(vm, args, kwargs):
+    from ._attrs import get_item
+
+    if len(args) != 2 or kwargs:
+        return NotImplemented
+    return get_item(vm, args[0], args[1])
+
+
+for _sym, _fn in V.BINARY_OPS.values():
+    MODELS[_fn] = _operator_binary(_fn, _sym)
+for _sym, _fn in V.COMPARE_OPS.items():
+    MODELS[_fn] = _operator_compare(_fn, _sym)
+MODELS[operator.getitem] = _operator_getitem
 MODELS[all] = _all_any(False)
 MODELS[any] = _all_any(True)
 MODELS[str] = _text(str)

@@ -1,73 +1,152 @@
-"""Assertions shared by the engine tests: every result is compared with eager, never with a closed form."""
+"""Assertions shared by the engine tests: every result is compared with eager, never with a closed form.
+
+`check` / `run_both` also assert that the engine compiled something: a test that passes while the engine
+runs the function eagerly proves nothing about the engine. By default a check wants at least one graph, no
+call that ran the whole function eagerly, and no trace restarted with a callee made eager; tests that cover
+a fallback on purpose say so (`graphs=0`, `eager=n`, `restarts=n`).
+"""
 
 from __future__ import annotations
 
 import copy
+import math
 
 import torch
 
 import engine
 
+_DEVICES = ("cpu", "cuda")
+
+
+def torch_state() -> dict:
+    """The global torch state a call can leave behind; eager's and the engine's must be equal."""
+    state = {
+        "grad": torch.is_grad_enabled(),
+        "inference": torch.is_inference_mode_enabled(),
+        "default_dtype": torch.get_default_dtype(),
+        "function_modes": torch._C._len_torch_function_stack(),
+    }
+    for dev in _DEVICES:
+        state[f"autocast_{dev}"] = torch.is_autocast_enabled(dev)
+        state[f"autocast_dtype_{dev}"] = torch.get_autocast_dtype(dev)
+    return state
+
+
+def set_torch_state(state: dict) -> None:
+    """Put back what `torch_state` read (inference mode cannot be set from Python: it must not have leaked)."""
+    torch._C._set_grad_enabled(state["grad"])
+    torch.set_default_dtype(state["default_dtype"])
+    for dev in _DEVICES:
+        torch.set_autocast_enabled(dev, state[f"autocast_{dev}"])
+        torch.set_autocast_dtype(dev, state[f"autocast_dtype_{dev}"])
+
+
+def tensors_equal(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Bitwise-style equality: NaN only matches NaN at the same place, and -0.0 only matches -0.0."""
+    a, b = a.detach(), b.detach()
+    if a.dtype != b.dtype or a.shape != b.shape or a.device != b.device:
+        return False
+    if not (a.is_floating_point() or a.is_complex()):
+        return torch.equal(a, b)
+    na, nb = torch.isnan(a), torch.isnan(b)
+    if not torch.equal(na, nb):
+        return False
+    a, b = a.masked_fill(na, 0), b.masked_fill(nb, 0)
+    if not torch.equal(a, b):
+        return False
+    if a.is_complex():
+        a, b = torch.view_as_real(a), torch.view_as_real(b)
+    return torch.equal(torch.signbit(a), torch.signbit(b))
+
 
 def same(a, b):
-    """Bitwise equality of nested results (tensors: dtype, shape, values incl. NaN, requires_grad)."""
+    """Exact equality of nested results (tensors: dtype, shape, device, values incl. NaN and the sign of
+    zero, requires_grad; floats: NaN only equals NaN)."""
     __tracebackhide__ = True
     if isinstance(a, torch.Tensor):
         assert isinstance(b, torch.Tensor), f"{type(b)} is not a tensor"
         assert a.dtype == b.dtype and a.shape == b.shape, f"{a.dtype}{tuple(a.shape)} != {b.dtype}{tuple(b.shape)}"
-        assert a.requires_grad == b.requires_grad
-        assert torch.equal(a.detach(), b.detach()) or (
-            torch.isnan(a).any() and torch.equal(torch.nan_to_num(a.detach()), torch.nan_to_num(b.detach())))
+        assert a.requires_grad == b.requires_grad, "requires_grad differs"
+        assert tensors_equal(a, b), f"values differ:\n{a}\n{b}"
         return
     assert type(a) is type(b), f"{type(a).__name__} != {type(b).__name__}"
     if isinstance(a, (tuple, list)):
-        assert len(a) == len(b)
+        assert len(a) == len(b), f"lengths {len(a)} != {len(b)}"
         for x, y in zip(a, b):
             same(x, y)
     elif isinstance(a, dict):
-        assert list(a) == list(b)
+        assert list(a) == list(b), f"keys {list(a)} != {list(b)}"
         for k in a:
             same(a[k], b[k])
+    elif isinstance(a, float):
+        assert (math.isnan(a) and math.isnan(b)) or (a == b and math.copysign(1, a) == math.copysign(1, b)), \
+            f"{a!r} != {b!r}"
     else:
         assert a == b, f"{a!r} != {b!r}"
 
 
-def run_both(fn, make_args, nested=True, backend="eager", calls=2):
-    """Run fn eagerly and compiled (`calls` times each, fresh args each time); compare results/exceptions."""
+def assert_compiled(c, graphs=None, breaks=None, eager=0, restarts=0):
+    """What the engine did: `graphs` None means at least one, an int exactly that many; `breaks` likewise
+    exact when given; `eager` is the exact number of calls that ran the whole function eagerly; `restarts`
+    the exact number of traces restarted with a callee made eager (None: any)."""
+    __tracebackhide__ = True
+    rec = c.record
+    assert rec.eager_calls == eager, f"{rec.eager_calls} call(s) ran the whole function eagerly, expected {eager}"
+    if not eager:
+        assert rec.frames_traced >= 1, "nothing was traced"
+    if graphs is None:
+        assert rec.graphs >= 1, "no graph was compiled"
+    else:
+        assert rec.graphs == graphs, f"{rec.graphs} graphs, expected {graphs} ({rec.break_records})"
+    if breaks is not None:
+        assert rec.breaks == breaks, f"{rec.breaks} breaks, expected {breaks}: {rec.break_records}"
+    if restarts is not None:
+        assert rec.restarts == restarts, f"{rec.restarts} restarts, expected {restarts}"
+    for gm in rec.graph_modules:
+        gm.graph.lint()
+
+
+def _call(fn, args):
+    try:
+        return fn(*args), None
+    except Exception as e:
+        return None, e
+
+
+def run_both(fn, make_args, nested=True, backend="eager", calls=2, graphs=None, breaks=None, eager=0,
+             restarts=0):
+    """Run fn eagerly and compiled (`calls` times each, fresh args each time); compare results, exceptions,
+    the arguments afterwards (effect logs passed in included) and the global torch state left behind; then
+    assert what was compiled (see `assert_compiled`)."""
     __tracebackhide__ = True
     c = engine.compile(fn, backend=backend, nested=nested)
     for _ in range(calls):
-        grad = torch.is_grad_enabled()
+        before = torch_state()
         eager_args = make_args()
         comp_args = copy.deepcopy(eager_args)
-        try:
-            ref, ref_exc = fn(*eager_args), None
-        except Exception as e:
-            ref, ref_exc = None, e
-        eager_grad = torch.is_grad_enabled()
-        torch._C._set_grad_enabled(grad)
-        try:
-            out, exc = c(*comp_args), None
-        except Exception as e:
-            out, exc = None, e
-        assert torch.is_grad_enabled() == eager_grad, "grad mode after the call differs"
-        torch._C._set_grad_enabled(grad)
+        ref, ref_exc = _call(fn, eager_args)
+        eager_state = torch_state()
+        set_torch_state(before)
+        out, exc = _call(c, comp_args)
+        comp_state = torch_state()
+        set_torch_state(before)
+        assert comp_state == eager_state, f"torch state after the call: eager {eager_state}, engine {comp_state}"
         if ref_exc is not None or exc is not None:
             assert type(exc) is type(ref_exc), f"eager raised {ref_exc!r}, engine {exc!r}"
             assert str(exc) == str(ref_exc)
         else:
             same(ref, out)
         same(list(eager_args), list(comp_args))
-    for gm in c.record.graph_modules:
-        gm.graph.lint()
+    assert_compiled(c, graphs, breaks, eager, restarts)
     return c
 
 
-def check(fn, make_args, **kw):
-    """Both modes agree with eager; returns the NGB compiled function (for stats)."""
+def check(fn, make_args, graphs=None, breaks=None, eager=0, restarts=0, **kw):
+    """Both modes agree with eager; returns the NGB compiled function (for stats). `graphs`/`breaks` are
+    checked on the NGB run; classic mode must compile too (at least one graph unless graphs=0)."""
     __tracebackhide__ = True
-    c = run_both(fn, make_args, nested=True, **kw)
-    run_both(fn, make_args, nested=False, **kw)
+    c = run_both(fn, make_args, nested=True, graphs=graphs, breaks=breaks, eager=eager, restarts=restarts, **kw)
+    run_both(fn, make_args, nested=False, graphs=0 if graphs == 0 else None, eager=eager, restarts=None, **kw)
     return c
 
 

@@ -104,16 +104,16 @@ def slicing(x):
     return s[::2], s[-3:], lst, x[1:], x[::-1] if False else x.flip(0)
 
 
-@pytest.mark.parametrize("fn,args", [
-    (algorithms, lambda: (20,)),
-    (objects, lambda: (torch.ones(2),)),
-    (exceptions, lambda: (7,)),
-    (while_loops, lambda: (torch.ones(2),)),
-    (unpacking, lambda: (torch.ones(2),)),
-    (slicing, lambda: (torch.arange(4.0),)),
+@pytest.mark.parametrize("fn,args,graphs,restarts", [
+    (algorithms, lambda: (20,), 0, 1),  # ", ".join(genexpr): the generator is made eagerly
+    (objects, lambda: (torch.ones(2),), None, 0),
+    (exceptions, lambda: (7,), 0, 0),
+    (while_loops, lambda: (torch.ones(2),), None, 0),
+    (unpacking, lambda: (torch.ones(2),), None, 0),
+    (slicing, lambda: (torch.arange(4.0),), None, 0),
 ], ids=lambda v: getattr(v, "__name__", ""))
-def test_plain_python(fn, args):
-    check(fn, args)
+def test_plain_python(fn, args, graphs, restarts):
+    check(fn, args, graphs=graphs, restarts=restarts)  # graphs=0: integer-only programs, traced but with no tensor op
 
 
 class Tracked:
@@ -249,5 +249,5 @@ def calls_introspecting(x):
 
 
 def test_frame_introspection_runs_eagerly():
-    check(introspects, lambda: (torch.ones(2),))
+    check(introspects, lambda: (torch.ones(2),), graphs=0, eager=2)  # both calls run it eagerly, as a whole
     check(calls_introspecting, lambda: (torch.ones(2),))

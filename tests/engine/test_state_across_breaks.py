@@ -227,7 +227,7 @@ def iterator_not_consumed_on_break(x):
         p, q = it  # three items: eager unpack raises, the iterator must still be fresh
     except ValueError as e:
         p, q = str(e), None
-    return p, q, list(it), x
+    return p, q, list(it), x + 1
 
 
 def test_iterator_restored_when_instruction_runs_eagerly():
@@ -250,7 +250,7 @@ def zip_enumerate_live(x):
         z = list(zip(it, [10]))
     except Exception as e:
         z = str(e)
-    return out, pairs, z, list(it), x
+    return out, pairs, z, list(it), x + 1
 
 
 def test_zip_enumerate_live():
