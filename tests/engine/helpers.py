@@ -78,6 +78,8 @@ def same(a, b):
         assert list(a) == list(b), f"keys {list(a)} != {list(b)}"
         for k in a:
             same(a[k], b[k])
+    elif type(a).__eq__ is object.__eq__ and hasattr(a, "__dict__") and not isinstance(a, type):
+        same(vars(a), vars(b))  # a user object: its attributes are what a call could have changed
     elif isinstance(a, float):
         assert (math.isnan(a) and math.isnan(b)) or (a == b and math.copysign(1, a) == math.copysign(1, b)), \
             f"{a!r} != {b!r}"
