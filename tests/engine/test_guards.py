@@ -74,6 +74,7 @@ def test_generator_function_runs_eagerly():
 
     c = engine.compile(gen)
     same(list(c(t(3))), list(gen(t(3))))
+    assert c.record.eager_calls == 1
 
 
 def test_generator_called_inside_is_a_break():
@@ -149,6 +150,7 @@ def test_user_objects_and_side_effects():
     ref1, ref2 = fn(x), fn(x)
     same((out1, out2), (ref1, ref2))
     assert log_c == log
+    assert c.record.graphs >= 2 and c.record.eager_calls == 0
 
 
 def test_keyword_arguments_and_bound_methods():
@@ -162,6 +164,7 @@ def test_keyword_arguments_and_bound_methods():
     same(c(x, 3), fn(x, 3))
     same(c(x, shift=5), fn(x, shift=5))
     same(c(x, scale=4, shift=5), fn(x, scale=4, shift=5))
+    assert c.record.graphs >= 4 and c.record.eager_calls == 0  # one trace per argument layout
     with pytest.raises(TypeError):
         c(x, bad=1)
 
@@ -234,3 +237,4 @@ def test_engine_errors_in_handlers_fall_back_to_eager(monkeypatch):
     same(c(x), fn(x))
     same(c(x), fn(x))
     assert all(b.gb_id in ("internal", "graph_break") for b in c.record.break_records)
+    assert any(b.gb_id == "internal" for b in c.record.break_records)

@@ -101,6 +101,7 @@ def test_aot_eager_backend():
     c = engine.compile(f, backend="aot_eager")
     x = t(3)
     torch.testing.assert_close(c(x), f(x))
+    assert c.stats()["graphs"] == 2
 
 
 def test_decorator_forms():
