@@ -109,6 +109,18 @@ class CellSrc(Src):
         return f"{self.base.expr(ns)}.cell_contents"
 
 
+class CallSrc(Src):
+    """The result of calling the base with no arguments: a weak reference's referent."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: Src) -> None:
+        self.base = base
+
+    def expr(self, ns: Namespace) -> str:
+        return f"{self.base.expr(ns)}()"
+
+
 def tensor_meta(t):
     return (type(t), t.dtype, t.device, t.shape, t.stride(), t.requires_grad)
 
@@ -178,5 +190,12 @@ def _module_plain(m):
     return module_plain(m)
 
 
-GUARD_GLOBALS = {"_torch_state": torch_state, "_module_plain": _module_plain, "_tmeta": tensor_meta, "_MISSING": MISSING, "_grad_enabled": torch.is_grad_enabled,
+def _module_hooks(m):
+    from ._vm._modules import module_hooks
+
+    return module_hooks(m)
+
+
+GUARD_GLOBALS = {"_torch_state": torch_state, "_module_plain": _module_plain, "_module_hooks": _module_hooks,
+                 "_tmeta": tensor_meta, "_MISSING": MISSING, "_grad_enabled": torch.is_grad_enabled,
                  "_inference_mode": torch.is_inference_mode_enabled}

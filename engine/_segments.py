@@ -72,8 +72,15 @@ class Record:
 
 
 class Compiled:
+    """A compiled function: its break points (roots by argument layout), their trace trees, and stats.
+
+    Calling it runs the one runtime loop below; as a class attribute (`@engine.compile def forward(self,
+    x)`) it binds like a function, so `self` is an argument the guards see like any other.
+    """
+
     def __init__(self, fn, backend, nested=True, fullgraph=False, record=None):
         self.fn = fn
+        self.module = None  # the nn.Module for engine.compile(module)
         self.backend = backend
         self.nested = nested
         self.fullgraph = fullgraph
@@ -82,6 +89,9 @@ class Compiled:
         self.classic_cache = {}
         self.eager_keys = set()
         functools.update_wrapper(self, fn, updated=())
+
+    def __get__(self, obj: object, objtype: type | None = None) -> Compiled | types.MethodType:
+        return self if obj is None else types.MethodType(self, obj)
 
     # -- stats hooks used by the VM ----------------------------------------------------------------------
     def record_break(self, rec):

@@ -70,12 +70,21 @@ def compare(vm, fn, sym, a, b):
         raise Unsupported("tensor-compare", "comparison of a tensor with a non-constant", "")
     if ta is ConstVar and tb is ConstVar:
         return _fold(fn, a.value, b.value)
-    if ta is TupleVar and tb is TupleVar and all(type(x) is ConstVar for x in a.items + b.items):
-        return _fold(fn, tuple(x.value for x in a.items), tuple(x.value for x in b.items))
+    ca, cb = _const_tuple(a), _const_tuple(b)  # tuples of constants, torch.Size included
+    if ca is not None and cb is not None:
+        return _fold(fn, ca, cb)
     if ta is ObjVar and tb is ObjVar and fn in (operator.eq, operator.ne) and \
             type(a.obj).__eq__ is object.__eq__:
         return ConstVar((a.obj is b.obj) == (fn is operator.eq))
     raise Unsupported("compare", f"{ta.__name__} {sym} {tb.__name__}", "it runs eagerly")
+
+
+def _const_tuple(v):
+    if type(v) is ConstVar and isinstance(v.value, tuple):
+        return v.value
+    if type(v) is TupleVar and all(type(x) is ConstVar for x in v.items):
+        return tuple(x.value for x in v.items)
+    return None
 
 
 _NEW_KINDS = (TupleVar, FuncVar, CellVar, BoundMethodVar)
