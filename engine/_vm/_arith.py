@@ -104,6 +104,8 @@ def is_same(vm, a, b):
         return type(other) is ConstVar and other.value is None
     if ta is TensorVar and tb is TensorVar:
         return a.fake is b.fake
+    if ta is FuncVar and tb is FuncVar and a.real is not None and b.real is not None:
+        return a.real is b.real  # real functions are read with identity guards
     if ta is ListVar and tb is ListVar:
         return a.real is not None and a.real is b.real
     if ta is not tb and {ta, tb} <= {TensorVar, ConstVar, ListVar, DictVar, TupleVar, FuncVar}:

@@ -299,6 +299,12 @@ def dict_items(vm, v):
 
 def _call_object(vm, fv, args, kwargs):
     obj = fv.obj
+    if isinstance(obj, torch.nn.Module):  # decided by its type (guarded when read) and hooks, not identity
+        from ._modules import call_module
+
+        res = call_module(vm, fv, args, kwargs)
+        if res is not NotImplemented:
+            return res
     if fv.src is not None and not isinstance(fv.src, ConstSrc):
         vm.guards.identity(fv.src, obj)  # what the call does is decided by which object it is
     rule = rule_for(obj)
@@ -335,12 +341,6 @@ def _call_object(vm, fv, args, kwargs):
                 getattr(tp, args[1].value, None), (property,)):
             object_setattr(vm, args[0], args[1].value, args[2])
             return ConstVar(None)
-    if isinstance(obj, torch.nn.Module):
-        from ._modules import call_module
-
-        res = call_module(vm, fv, args, kwargs)
-        if res is not NotImplemented:
-            return res
     if obj is super and not args and not kwargs:
         from ._objects import zero_arg_super
 

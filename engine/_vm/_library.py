@@ -124,8 +124,8 @@ def _has_attr(vm: Any, v: Var, name: str) -> bool | None:
     t = type(v)
     if t is ConstVar:
         return hasattr(v.value, name)
-    if t is TensorVar:
-        return True if hasattr(v.pytype, name) else None
+    if t is TensorVar:  # a tensor made by the graph has no instance attributes; an input may have
+        return True if hasattr(v.pytype, name) else (False if v.src is None else None)
     if t is NewObjVar:
         return name in v.attrs or hasattr(v.cls, name)
     if t is not ObjVar:
