@@ -7,6 +7,7 @@ segment runs. Constants they compare against are bound by name in a `Namespace`.
 from __future__ import annotations
 
 import torch
+import torch.nn.modules.module as _mm
 
 from ._runtime import MISSING
 
@@ -184,18 +185,26 @@ def torch_state():
             torch.get_default_dtype(), torch._C._len_torch_function_stack())
 
 
-def _module_plain(m):
-    from ._vm._torchops import module_plain
-
-    return module_plain(m)
-
-
-def _module_hooks(m):
-    from ._vm._modules import module_hooks
-
-    return module_hooks(m)
+def module_plain(m) -> bool:
+    """Calling the module is calling its forward: no hooks anywhere, not compiled, not traced by jit."""
+    return (m._compiled_call_impl is None and "forward" not in m.__dict__
+            and not (m._backward_hooks or m._backward_pre_hooks or m._forward_hooks or m._forward_pre_hooks
+                     or _mm._global_backward_pre_hooks or _mm._global_backward_hooks
+                     or _mm._global_forward_hooks or _mm._global_forward_pre_hooks)
+            and not torch._C._get_tracing_state())
 
 
-GUARD_GLOBALS = {"_torch_state": torch_state, "_module_plain": _module_plain, "_module_hooks": _module_hooks,
+def module_hooks(m) -> tuple[tuple, tuple] | None:
+    """(pre-hooks, hooks) when they are the module's only hooks and take no kwargs; None otherwise."""
+    if (m._compiled_call_impl is not None or "forward" in m.__dict__ or m._backward_hooks
+            or m._backward_pre_hooks or m._forward_pre_hooks_with_kwargs or m._forward_hooks_with_kwargs
+            or m._forward_hooks_always_called or _mm._global_backward_pre_hooks or _mm._global_backward_hooks
+            or _mm._global_forward_hooks or _mm._global_forward_pre_hooks
+            or torch._C._get_tracing_state()):
+        return None
+    return tuple(m._forward_pre_hooks.values()), tuple(m._forward_hooks.values())
+
+
+GUARD_GLOBALS = {"_torch_state": torch_state, "_module_plain": module_plain, "_module_hooks": module_hooks,
                  "_tmeta": tensor_meta, "_MISSING": MISSING, "_grad_enabled": torch.is_grad_enabled,
                  "_inference_mode": torch.is_inference_mode_enabled}

@@ -63,7 +63,9 @@ T, G, M, E = Decision.TRACE, Decision.GRAPH_OP, Decision.MODEL, Decision.EAGER
 _TORCH_FUNCTION_CHECK = Rule(M, "False when every argument is a plain tensor or a constant and no torch-function "
                                 "mode is active (the mode stack is part of every segment's guards)",
                              L.torch_function_check)
-_FOLD_FALSE = Rule(M, "TorchScript and the JIT tracer never run under the engine: always False", L.always_false)
+_FOLD_FALSE = Rule(M, "TorchScript never runs the engine's code: always False", L.always_false)
+_TRACING = Rule(M, "whether the JIT tracer is running: read now and guarded", L.tracing_state)
+_OPERATOR = Rule(M, "operator functions are the operators: modeled as the opcodes are", L.operator_model)
 _MATH = Rule(M, "pure functions of numbers: folded on constants", L.fold_constants)
 
 CALLABLES: dict[object, Rule] = {
@@ -71,15 +73,14 @@ CALLABLES: dict[object, Rule] = {
     torch._C._has_torch_function_unary: _TORCH_FUNCTION_CHECK,
     torch._C._has_torch_function_variadic: _TORCH_FUNCTION_CHECK,
     torch._jit_internal.is_scripting: _FOLD_FALSE,
-    torch.jit.is_tracing: _FOLD_FALSE,
-    torch._C._is_tracing: _FOLD_FALSE,
+    torch.jit.is_tracing: _TRACING,
+    torch._C._is_tracing: _TRACING,
     hasattr: Rule(M, "answered from the trace's own attribute lookup, guarded on the object", L.hasattr_model),
     getattr: Rule(M, "LOAD_ATTR's lookup; with a default, answered like hasattr first", L.getattr_model),
     builtins.print: Rule(E, "output is a side effect at its point in the program"),
     warnings.warn: Rule(E, "a warning is output (or an exception under an 'error' filter) at its point"),
     **{getattr(math, n): _MATH for n in dir(math) if isinstance(getattr(math, n), types.BuiltinFunctionType)},
-    **{f: Rule(M, "operator functions are the operators: modeled as the opcodes are", L.operator_model)
-       for f in (operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod,
+    **{f: _OPERATOR for f in (operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod,
                  operator.pow, operator.neg, operator.eq, operator.ne, operator.lt, operator.le, operator.gt,
                  operator.ge, operator.getitem, operator.index, operator.not_, operator.and_, operator.or_)},
 }
@@ -172,14 +173,14 @@ def rule_for(obj: object) -> Rule | None:
 def describe() -> str:
     """The whole policy as text (for docs and `python -m engine._policy`)."""
     lines = ["callables:"]
-    seen = set()
+    groups: dict[int, tuple[Rule, list[str]]] = {}
     for obj, rule in CALLABLES.items():
-        key = (rule.decision, rule.reason)
-        name = getattr(obj, "__qualname__", repr(obj))
         mod = getattr(obj, "__module__", "") or ""
-        lines.append(f"  {mod + '.' if mod else ''}{name}: {rule.decision.value}"
-                     + ("" if key in seen else f" — {rule.reason}"))
-        seen.add(key)
+        name = f"{mod + '.' if mod and not mod.startswith('torch._C.') else ''}{getattr(obj, '__qualname__', obj)}"
+        groups.setdefault(id(rule), (rule, []))[1].append(name)
+    for rule, names in groups.values():
+        shown = ", ".join(names[:6]) + (f" (+{len(names) - 6} more)" if len(names) > 6 else "")
+        lines.append(f"  {shown}: {rule.decision.value} — {rule.reason}")
     lines += [f"  calling a {t.__module__}.{t.__qualname__}: {r.decision.value} — {r.reason}"
               for t, r in INSTANCE_CALLS.items()]
     lines.append(f"graph ops: public functions of {', '.join(sorted(GRAPH_MODULES))}")

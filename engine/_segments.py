@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import types
 import warnings
+from collections.abc import Callable
+from typing import Any
 
 import torch
 
@@ -66,7 +68,7 @@ class Record:
         self.graph_modules = []
         self.sources = []
 
-    def stats(self):
+    def stats(self) -> dict[str, int]:
         return {"graphs": self.graphs, "breaks": self.breaks, "recompiles": self.recompiles,
                 "frames_traced": self.frames_traced}
 
@@ -78,7 +80,8 @@ class Compiled:
     x)`) it binds like a function, so `self` is an argument the guards see like any other.
     """
 
-    def __init__(self, fn, backend, nested=True, fullgraph=False, record=None):
+    def __init__(self, fn: Callable, backend: Callable, nested: bool = True, fullgraph: bool = False,
+                 record: Record | None = None) -> None:
         self.fn = fn
         self.module = None  # the nn.Module for engine.compile(module)
         self.backend = backend
@@ -100,7 +103,7 @@ class Compiled:
         if self.fullgraph:
             raise EngineError(f"graph break with fullgraph=True: {rec}")
 
-    def stats(self):
+    def stats(self) -> dict[str, int]:
         return self.record.stats()
 
     def classic_callee(self, fn):
@@ -118,7 +121,7 @@ class Compiled:
         return sub
 
     # -- the runtime loop ----------------------------------------------------------------------------
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         key = (len(args), tuple(kwargs))
         if key in self.eager_keys:
             return self.fn(*args, **kwargs)

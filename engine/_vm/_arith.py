@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
 from ._graph_ops import graph_fn
@@ -21,8 +23,12 @@ from ._values import (
     ObjVar,
     TensorVar,
     TupleVar,
+    Var,
 )
 from ._wrap import is_const_value
+
+if TYPE_CHECKING:
+    from ._interp import VM
 
 _INPLACE_TO_BINARY = {operator.iadd: operator.add, operator.imul: operator.mul}
 
@@ -62,7 +68,7 @@ def binary(vm, fn, sym, a, b):
     raise Unsupported("binary-op", f"{ta.__name__} {sym} {tb.__name__}", "it runs eagerly")
 
 
-def compare(vm, fn, sym, a, b):
+def compare(vm: VM, fn: Callable, sym: str, a: Var, b: Var) -> Var:
     ta, tb = type(a), type(b)
     if ta is TensorVar or tb is TensorVar:
         if ta in (TensorVar, ConstVar) and tb in (TensorVar, ConstVar):
@@ -79,7 +85,7 @@ def compare(vm, fn, sym, a, b):
     raise Unsupported("compare", f"{ta.__name__} {sym} {tb.__name__}", "it runs eagerly")
 
 
-def _const_tuple(v):
+def _const_tuple(v: Var) -> tuple | None:
     if type(v) is ConstVar and isinstance(v.value, tuple):
         return v.value
     if type(v) is TupleVar and all(type(x) is ConstVar for x in v.items):
@@ -90,7 +96,7 @@ def _const_tuple(v):
 _NEW_KINDS = (TupleVar, FuncVar, CellVar, BoundMethodVar)
 
 
-def is_same(vm, a, b):
+def is_same(vm: VM, a: Var, b: Var) -> bool | None:
     """`a is b` where the trace can tell; None if it cannot."""
     if a is b:
         return True

@@ -6,6 +6,7 @@ import builtins
 import math
 import operator
 import types
+from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
 from ._calls import seq_items
@@ -26,8 +27,12 @@ from ._values import (
     ObjVar,
     TensorVar,
     TupleVar,
+    Var,
 )
 from ._wrap import is_const_value
+
+if TYPE_CHECKING:
+    from ._interp import VM
 
 # Pure on constant arguments: folded while tracing.
 PURE = {abs, all, any, ascii, bin, bool, chr, divmod, float, format, hex, int, len, max, min, oct, ord, pow,
@@ -149,7 +154,7 @@ def _enumerate(vm, args, kwargs):
     return IterVar(ZipView([as_sequence(vm, args[0])], start))
 
 
-def _zip(vm, args, kwargs):
+def _zip(vm: VM, args: list[Var], kwargs: dict[str, Var]) -> Var:
     strict = kwargs.get("strict", ConstVar(False))
     if set(kwargs) - {"strict"} or type(strict) is not ConstVar:
         return NotImplemented

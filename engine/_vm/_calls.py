@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import types
+from typing import TYPE_CHECKING
 
 import torch
 
@@ -34,7 +35,11 @@ from ._values import (
     ObjVar,
     TensorVar,
     TupleVar,
+    Var,
 )
+
+if TYPE_CHECKING:
+    from ._interp import VM
 
 
 class Inline:
@@ -47,7 +52,7 @@ class Inline:
         self.grad = grad
 
 
-def call(vm, fn, args, kwargs):
+def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inline:
     """Returns a Var (the call was modeled) or an Inline (a frame to push)."""
     t = type(fn)
     if t is FuncVar:
@@ -87,7 +92,7 @@ def call(vm, fn, args, kwargs):
     raise Unsupported("call", f"calling a {type(fn).__name__} is not modeled", "it runs eagerly")
 
 
-def _call_function(vm, fv, args, kwargs, for_cm=False):
+def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var], for_cm: bool = False) -> Var | Inline:
     real = fv.real
     if real is not None and real.__code__ is _CM_HELPER_CODE:
         return _contextmanager_call(vm, fv, args, kwargs)
@@ -297,7 +302,7 @@ def dict_items(vm, v):
     return dict_view(vm, v)
 
 
-def _call_object(vm, fv, args, kwargs):
+def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> Var | Inline:
     obj = fv.obj
     if isinstance(obj, torch.nn.Module):  # decided by its type (guarded when read) and hooks, not identity
         from ._modules import call_module

@@ -31,7 +31,7 @@ class ZipView:
 
     __slots__ = ("seqs", "start", "strict")
 
-    def __init__(self, seqs, start, strict=False):
+    def __init__(self, seqs: list, start: int | None, strict: bool = False) -> None:
         self.seqs = seqs
         self.start = start  # enumerate's start; None for zip
         self.strict = strict  # zip(..., strict=True): unequal lengths raise (eagerly, at that step)

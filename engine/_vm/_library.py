@@ -100,6 +100,14 @@ def always_false(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> V
     return ConstVar(False) if not args and not kwargs else NotImplemented
 
 
+def tracing_state(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+    if args or kwargs:
+        return NotImplemented
+    value = torch._C._is_tracing()
+    vm.guards.add(f"{vm.ns.const(torch._C._is_tracing, 'fn')}() is {value!r}")
+    return ConstVar(value)
+
+
 def fold_constants(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
     """A pure function of constants, evaluated now (math.*)."""
     from ._wrap import is_const_value

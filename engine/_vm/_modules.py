@@ -17,10 +17,8 @@ import types
 from typing import Any
 
 import torch
-import torch.nn.modules.module as _mm
 
-from .._guards import ConstSrc
-from ._torchops import module_plain
+from .._guards import ConstSrc, module_hooks, module_plain
 from ._values import BoundMethodVar, DictVar, ObjVar, TupleVar, Var
 
 
@@ -43,17 +41,6 @@ def call_with_hooks(module, forward, pre_hooks, post_hooks, args, kwargs):
         if result is not None:
             out = result
     return out
-
-
-def module_hooks(m: torch.nn.Module) -> tuple[tuple, tuple] | None:
-    """(pre-hooks, hooks) when they are the module's only hooks and take no kwargs; None otherwise."""
-    if (m._compiled_call_impl is not None or "forward" in m.__dict__ or m._backward_hooks
-            or m._backward_pre_hooks or m._forward_pre_hooks_with_kwargs or m._forward_hooks_with_kwargs
-            or m._forward_hooks_always_called or _mm._global_backward_pre_hooks or _mm._global_backward_hooks
-            or _mm._global_forward_hooks or _mm._global_forward_pre_hooks
-            or torch._C._get_tracing_state()):
-        return None
-    return tuple(m._forward_pre_hooks.values()), tuple(m._forward_hooks.values())
 
 
 def forward_function(tp: type) -> types.FunctionType | None:

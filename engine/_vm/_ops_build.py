@@ -6,7 +6,7 @@ from .._errors import Unsupported
 from ._calls import seq_items
 from ._methods import dict_view, key_of, list_items
 from ._opcodes import EagerSpec, handles
-from ._values import ConstVar, DictVar, ListVar, SliceVar, TupleVar
+from ._values import ConstVar, DictVar, ListVar, SliceVar, TupleVar, Var
 
 
 @handles("BUILD_TUPLE")
@@ -111,7 +111,7 @@ _SCALARS = (int, float, str, bool, type(None))
 _FORMATTABLE = _SCALARS + (tuple,)
 
 
-def _plain_const(v):
+def _plain_const(v: Var) -> Var:
     """A tuple of scalar constants (e.g. `tuple(x.shape)`) formats like the constant tuple it is."""
     if type(v) is TupleVar and v.pytype is tuple and all(
             type(x) is ConstVar and type(x.value) in _SCALARS for x in v.items):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import torch
 import torch._dynamo
 
+from .._guards import module_plain  # noqa: F401  (a guard predicate: lives with the guards)
 from .._policy import is_graph_op, skip_inline  # noqa: F401  (what is a graph op / traced: one table)
 
 TENSOR_METHOD_DENY = {"item", "tolist", "numpy", "data_ptr", "backward", "register_hook", "retain_grad",
@@ -37,14 +38,3 @@ def is_tensor_method(name):
         return False
     attr = getattr(torch.Tensor, name, None)
     return callable(attr)
-
-
-def module_plain(m):
-    """Calling the module is calling its forward: no hooks anywhere, not compiled, not traced by jit."""
-    import torch.nn.modules.module as mm
-
-    return (m._compiled_call_impl is None and "forward" not in m.__dict__
-            and not (m._backward_hooks or m._backward_pre_hooks or m._forward_hooks or m._forward_pre_hooks
-                     or mm._global_backward_pre_hooks or mm._global_backward_hooks
-                     or mm._global_forward_hooks or mm._global_forward_pre_hooks)
-            and not torch._C._get_tracing_state())
