@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
+
+import torch
 
 from ._errors import EngineError
 from ._segments import Compiled
+from ._vm._modules import module_entry
 
 _ALL_COMPILED = []
 
 
-def _resolve_backend(backend):
+def _resolve_backend(backend: str | Callable) -> Callable:
     if callable(backend):
         return backend
     if isinstance(backend, str):
@@ -23,19 +29,32 @@ def _resolve_backend(backend):
     raise EngineError(f"backend must be a name or a callable, not {type(backend).__name__}")
 
 
-def compile(fn=None, *, backend="eager", nested=True, fullgraph=False):  # noqa: A001
+def compile(fn: Callable | None = None, *, backend: str | Callable = "eager", nested: bool = True,  # noqa: A001
+            fullgraph: bool = False) -> Any:
     """Compile `fn` with nested graph breaks (or classic top-level-only resume with nested=False).
 
-    Usable as `engine.compile(fn)`, `@engine.compile` and `@engine.compile(nested=False)`. The result is
-    callable and has `.stats()`: graphs, breaks, recompiles, frames_traced (cumulative since compile).
+    Usable as `engine.compile(fn)`, `@engine.compile` (on functions and on methods such as `forward`) and
+    `@engine.compile(nested=False)`. An `nn.Module` compiles its call: `Module.__call__` with its hooks,
+    then `forward`; parameters and buffers are graph inputs, re-read at each call and guarded on their
+    metadata, so `train()`/`eval()` or a `requires_grad` change recompiles. The result is callable and has
+    `.stats()`: graphs, breaks, recompiles, frames_traced (cumulative since compile).
     """
     if fn is None:
         return lambda f: compile(f, backend=backend, nested=nested, fullgraph=fullgraph)
     if not callable(fn):
         raise EngineError(f"engine.compile needs a callable, got {type(fn).__name__}")
-    c = Compiled(fn, _resolve_backend(backend), nested=nested, fullgraph=fullgraph)
+    c = _make(fn, backend, nested, fullgraph)
     _ALL_COMPILED.append(c)
     return c
+
+
+def _make(fn: Callable, backend: str | Callable, nested: bool, fullgraph: bool) -> Compiled:
+    if isinstance(fn, torch.nn.Module):  # its call, not just forward: Module.__call__ runs the hooks
+        c = Compiled(types.MethodType(module_entry, fn), _resolve_backend(backend), nested=nested,
+                     fullgraph=fullgraph)
+        c.module = fn
+        return c
+    return Compiled(fn, _resolve_backend(backend), nested=nested, fullgraph=fullgraph)
 
 
 @dataclass
@@ -64,11 +83,11 @@ class ExplainOutput:
         return "\n".join(lines) + "\n" + self.residual
 
 
-def explain(fn, *, backend="eager", nested=True):
+def explain(fn: Callable, *, backend: str | Callable = "eager", nested: bool = True) -> Callable:
     """`engine.explain(fn)(*args)`: compile fn afresh, run it once, report graphs, breaks and residual code."""
 
     def run(*args, **kwargs):
-        c = Compiled(fn, _resolve_backend(backend), nested=nested)
+        c = _make(fn, backend, nested, False)
         result = c(*args, **kwargs)
         rec = c.record
         breaks = [BreakInfo(b.reason, b.where, b.depth, b.gb_id, b.hint) for b in rec.break_records]
@@ -78,7 +97,7 @@ def explain(fn, *, backend="eager", nested=True):
     return run
 
 
-def reset():
+def reset() -> None:
     """Forget every compiled artifact (segments, graphs, continuation trees) of every compiled function."""
     for c in _ALL_COMPILED:
         c.roots.clear()

@@ -7,6 +7,7 @@ segment runs. Constants they compare against are bound by name in a `Namespace`.
 from __future__ import annotations
 
 import torch
+import torch.nn.modules.module as _mm
 
 from ._runtime import MISSING
 
@@ -109,6 +110,18 @@ class CellSrc(Src):
         return f"{self.base.expr(ns)}.cell_contents"
 
 
+class CallSrc(Src):
+    """The result of calling the base with no arguments: a weak reference's referent."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: Src) -> None:
+        self.base = base
+
+    def expr(self, ns: Namespace) -> str:
+        return f"{self.base.expr(ns)}()"
+
+
 def tensor_meta(t):
     return (type(t), t.dtype, t.device, t.shape, t.stride(), t.requires_grad)
 
@@ -172,11 +185,26 @@ def torch_state():
             torch.get_default_dtype(), torch._C._len_torch_function_stack())
 
 
-def _module_plain(m):
-    from ._vm._torchops import module_plain
+def module_plain(m) -> bool:
+    """Calling the module is calling its forward: no hooks anywhere, not compiled, not traced by jit."""
+    return (m._compiled_call_impl is None and "forward" not in m.__dict__
+            and not (m._backward_hooks or m._backward_pre_hooks or m._forward_hooks or m._forward_pre_hooks
+                     or _mm._global_backward_pre_hooks or _mm._global_backward_hooks
+                     or _mm._global_forward_hooks or _mm._global_forward_pre_hooks)
+            and not torch._C._get_tracing_state())
 
-    return module_plain(m)
+
+def module_hooks(m) -> tuple[tuple, tuple] | None:
+    """(pre-hooks, hooks) when they are the module's only hooks and take no kwargs; None otherwise."""
+    if (m._compiled_call_impl is not None or "forward" in m.__dict__ or m._backward_hooks
+            or m._backward_pre_hooks or m._forward_pre_hooks_with_kwargs or m._forward_hooks_with_kwargs
+            or m._forward_hooks_always_called or _mm._global_backward_pre_hooks or _mm._global_backward_hooks
+            or _mm._global_forward_hooks or _mm._global_forward_pre_hooks
+            or torch._C._get_tracing_state()):
+        return None
+    return tuple(m._forward_pre_hooks.values()), tuple(m._forward_hooks.values())
 
 
-GUARD_GLOBALS = {"_torch_state": torch_state, "_module_plain": _module_plain, "_tmeta": tensor_meta, "_MISSING": MISSING, "_grad_enabled": torch.is_grad_enabled,
+GUARD_GLOBALS = {"_torch_state": torch_state, "_module_plain": module_plain, "_module_hooks": module_hooks,
+                 "_tmeta": tensor_meta, "_MISSING": MISSING, "_grad_enabled": torch.is_grad_enabled,
                  "_inference_mode": torch.is_inference_mode_enabled}

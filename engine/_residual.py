@@ -206,7 +206,7 @@ class Emitter:
                 if type(seq) is ZipView:
                     parts = ", ".join(f"_SeqIter({self._seq(s)}, {v.index})" for s in seq.seqs)
                     if seq.start is None:
-                        self.body.append(f"{e} = zip({parts})")
+                        self.body.append(f"{e} = zip({parts}{', strict=True' if seq.strict else ''})")
                     else:
                         self.body.append(f"{e} = enumerate({parts}, {seq.start + v.index})")
                 else:

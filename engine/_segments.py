@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import types
 import warnings
+from collections.abc import Callable
+from typing import Any
 
 import torch
 
@@ -68,14 +70,22 @@ class Record:
         self.graph_modules = []
         self.sources = []
 
-    def stats(self):
+    def stats(self) -> dict[str, int]:
         return {"graphs": self.graphs, "breaks": self.breaks, "recompiles": self.recompiles,
                 "frames_traced": self.frames_traced}
 
 
 class Compiled:
-    def __init__(self, fn, backend, nested=True, fullgraph=False, record=None):
+    """A compiled function: its break points (roots by argument layout), their trace trees, and stats.
+
+    Calling it runs the one runtime loop below; as a class attribute (`@engine.compile def forward(self,
+    x)`) it binds like a function, so `self` is an argument the guards see like any other.
+    """
+
+    def __init__(self, fn: Callable, backend: Callable, nested: bool = True, fullgraph: bool = False,
+                 record: Record | None = None) -> None:
         self.fn = fn
+        self.module = None  # the nn.Module for engine.compile(module)
         self.backend = backend
         self.nested = nested
         self.fullgraph = fullgraph
@@ -85,6 +95,9 @@ class Compiled:
         self.eager_keys = set()
         functools.update_wrapper(self, fn, updated=())
 
+    def __get__(self, obj: object, objtype: type | None = None) -> Compiled | types.MethodType:
+        return self if obj is None else types.MethodType(self, obj)
+
     # -- stats hooks used by the VM ----------------------------------------------------------------------
     def record_break(self, rec):
         self.record.breaks += 1
@@ -92,7 +105,7 @@ class Compiled:
         if self.fullgraph:
             raise EngineError(f"graph break with fullgraph=True: {rec}")
 
-    def stats(self):
+    def stats(self) -> dict[str, int]:
         return self.record.stats()
 
     def classic_callee(self, fn):
@@ -110,7 +123,7 @@ class Compiled:
         return sub
 
     # -- the runtime loop ----------------------------------------------------------------------------
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         key = (len(args), tuple(kwargs))
         if key in self.eager_keys:
             self.record.eager_calls += 1

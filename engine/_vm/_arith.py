@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
 from ._graph_ops import graph_fn
@@ -21,8 +23,12 @@ from ._values import (
     ObjVar,
     TensorVar,
     TupleVar,
+    Var,
 )
 from ._wrap import is_const_value
+
+if TYPE_CHECKING:
+    from ._interp import VM
 
 _INPLACE_TO_BINARY = {operator.iadd: operator.add, operator.imul: operator.mul}
 
@@ -62,7 +68,7 @@ def binary(vm, fn, sym, a, b):
     raise Unsupported("binary-op", f"{ta.__name__} {sym} {tb.__name__}", "it runs eagerly")
 
 
-def compare(vm, fn, sym, a, b):
+def compare(vm: VM, fn: Callable, sym: str, a: Var, b: Var) -> Var:
     ta, tb = type(a), type(b)
     if ta is TensorVar or tb is TensorVar:
         if ta in (TensorVar, ConstVar) and tb in (TensorVar, ConstVar):
@@ -70,18 +76,27 @@ def compare(vm, fn, sym, a, b):
         raise Unsupported("tensor-compare", "comparison of a tensor with a non-constant", "")
     if ta is ConstVar and tb is ConstVar:
         return _fold(fn, a.value, b.value)
-    if ta is TupleVar and tb is TupleVar and all(type(x) is ConstVar for x in a.items + b.items):
-        return _fold(fn, tuple(x.value for x in a.items), tuple(x.value for x in b.items))
+    ca, cb = _const_tuple(a), _const_tuple(b)  # tuples of constants, torch.Size included
+    if ca is not None and cb is not None:
+        return _fold(fn, ca, cb)
     if ta is ObjVar and tb is ObjVar and fn in (operator.eq, operator.ne) and \
             type(a.obj).__eq__ is object.__eq__:
         return ConstVar((a.obj is b.obj) == (fn is operator.eq))
     raise Unsupported("compare", f"{ta.__name__} {sym} {tb.__name__}", "it runs eagerly")
 
 
+def _const_tuple(v: Var) -> tuple | None:
+    if type(v) is ConstVar and isinstance(v.value, tuple):
+        return v.value
+    if type(v) is TupleVar and all(type(x) is ConstVar for x in v.items):
+        return tuple(x.value for x in v.items)
+    return None
+
+
 _NEW_KINDS = (TupleVar, FuncVar, CellVar, BoundMethodVar)
 
 
-def is_same(vm, a, b):
+def is_same(vm: VM, a: Var, b: Var) -> bool | None:
     """`a is b` where the trace can tell; None if it cannot."""
     if a is b:
         return True
@@ -95,6 +110,8 @@ def is_same(vm, a, b):
         return type(other) is ConstVar and other.value is None
     if ta is TensorVar and tb is TensorVar:
         return a.fake is b.fake
+    if ta is FuncVar and tb is FuncVar and a.real is not None and b.real is not None:
+        return a.real is b.real  # real functions are read with identity guards
     if ta is ListVar and tb is ListVar:
         return a.real is not None and a.real is b.real
     if ta is not tb and {ta, tb} <= {TensorVar, ConstVar, ListVar, DictVar, TupleVar, FuncVar}:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 import types
+from typing import TYPE_CHECKING
 
 import torch
 
@@ -27,8 +28,12 @@ from ._values import (
     SuperVar,
     TensorVar,
     TupleVar,
+    Var,
 )
 from ._wrap import is_const_value, wrap, wrap_fixed
+
+if TYPE_CHECKING:
+    from ._interp import VM
 
 _LIST_METHODS = {n for n in dir(list) if not n.startswith("_")}
 _DICT_METHODS = {n for n in dir(dict) if not n.startswith("_")}
@@ -150,7 +155,7 @@ def _obj_attr(vm, v, name):
 _MODULE_STORES = ("_parameters", "_buffers", "_modules")
 
 
-def _module_attr(vm, v, obj, tp, name):
+def _module_attr(vm: VM, v: ObjVar, obj: torch.nn.Module, tp: type, name: str) -> Var:
     """nn.Module attributes: instance dict, then parameters/buffers/submodules (Module.__getattr__),
     then the class."""
     cls_attr = _class_lookup(tp, name)
@@ -161,9 +166,9 @@ def _module_attr(vm, v, obj, tp, name):
     if name in d:
         return wrap(vm, d[name], AttrSrc(src, name))
     vm.guards.add(f"{name!r} not in {src.expr(vm.ns)}.__dict__")
-    for store in _MODULE_STORES:
+    for store in _MODULE_STORES:  # read from the store itself: Module.__getattr__ is a Python call
         if name in d.get(store, ()):
-            return wrap(vm, d[store][name], AttrSrc(src, name))
+            return wrap(vm, d[store][name], ItemSrc(AttrSrc(src, store), name))
     if cls_attr is _ABSENT:
         raise Unsupported("attr-missing", f"{tp.__name__} has no attribute {name}", "")
     for store in _MODULE_STORES:

@@ -6,6 +6,7 @@ import builtins
 import math
 import operator
 import types
+from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
 from . import _version as V
@@ -27,8 +28,12 @@ from ._values import (
     ObjVar,
     TensorVar,
     TupleVar,
+    Var,
 )
 from ._wrap import is_const_value
+
+if TYPE_CHECKING:
+    from ._interp import VM
 
 # Pure on constant arguments: folded while tracing.
 PURE = {abs, all, any, ascii, bin, bool, chr, divmod, float, format, hex, int, len, max, min, oct, ord, pow,
@@ -150,12 +155,13 @@ def _enumerate(vm, args, kwargs):
     return IterVar(ZipView([as_sequence(vm, args[0])], start))
 
 
-def _zip(vm, args, kwargs):
-    if kwargs:
+def _zip(vm: VM, args: list[Var], kwargs: dict[str, Var]) -> Var:
+    strict = kwargs.get("strict", ConstVar(False))
+    if set(kwargs) - {"strict"} or type(strict) is not ConstVar:
         return NotImplemented
     from ._iters import ZipView, as_sequence
 
-    return IterVar(ZipView([as_sequence(vm, a) for a in args], None))
+    return IterVar(ZipView([as_sequence(vm, a) for a in args], None, bool(strict.value)))
 
 
 def _reversed(vm, args, kwargs):
@@ -270,20 +276,11 @@ def _callable(vm, args, kwargs):
     return NotImplemented if t is None else ConstVar(any("__call__" in k.__dict__ for k in t.__mro__))
 
 
-def _getattr(vm, args, kwargs):
-    if kwargs or len(args) not in (2, 3) or type(args[1]) is not ConstVar:
-        return NotImplemented
-    from ._attrs import load_attr
-
-    return load_attr(vm, args[0], args[1].value)
-
-
 MODELS = {
     isinstance: _isinstance, len: _len, range: _range, enumerate: _enumerate, zip: _zip, reversed: _reversed,
     iter: _iter, next: _next, tuple: _container(tuple), list: _container(list), dict: _container(dict),
     min: _minmax(min), max: _minmax(max), sum: _sum, abs: _abs, type: _type, callable: _callable,
-    getattr: _getattr,
-}
+}  # getattr/hasattr: engine/_policy.py
 
 
 def _text(fn):

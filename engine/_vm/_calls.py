@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import contextlib
 import types
+from typing import TYPE_CHECKING
 
 import torch
 
 from .._errors import Unsupported
 from .._guards import AttrSrc, ConstSrc, ItemSrc
+from .._policy import Decision, code_rule, rule_for
 from . import _version as V
 from ._code import code_info
-from ._torchops import GRAPH_BREAK_FNS, is_disabled, is_graph_op, module_plain, skip_inline
+from ._library import apply_rule
+from ._torchops import GRAPH_BREAK_FNS, is_disabled, is_graph_op
 from ._values import (
     BoundMethodVar,
     CMExitVar,
@@ -32,7 +35,11 @@ from ._values import (
     ObjVar,
     TensorVar,
     TupleVar,
+    Var,
 )
+
+if TYPE_CHECKING:
+    from ._interp import VM
 
 
 class Inline:
@@ -45,7 +52,7 @@ class Inline:
         self.grad = grad
 
 
-def call(vm, fn, args, kwargs):
+def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inline:
     """Returns a Var (the call was modeled) or an Inline (a frame to push)."""
     t = type(fn)
     if t is FuncVar:
@@ -85,7 +92,7 @@ def call(vm, fn, args, kwargs):
     raise Unsupported("call", f"calling a {type(fn).__name__} is not modeled", "it runs eagerly")
 
 
-def _call_function(vm, fv, args, kwargs, for_cm=False):
+def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var], for_cm: bool = False) -> Var | Inline:
     real = fv.real
     if real is not None and real.__code__ is _CM_HELPER_CODE:
         return _contextmanager_call(vm, fv, args, kwargs)
@@ -98,6 +105,11 @@ def _call_function(vm, fv, args, kwargs, for_cm=False):
             raise Unsupported("graph_break", f"{real.__name__}() called", "remove the graph break")
         if is_disabled(real):
             raise Unsupported("disabled", f"{fv.qualname} is marked torch._dynamo.disable", "")
+        rule = rule_for(real)
+        if rule is not None:
+            res = apply_rule(vm, rule, fv, args, kwargs)
+            if res is not None:
+                return res
         if is_graph_op(real):
             return vm.op("call_function", real, args, kwargs, vm.grad, real.__name__)
     info = code_info(fv.code)
@@ -106,9 +118,10 @@ def _call_function(vm, fv, args, kwargs, for_cm=False):
     if info.generator and info.gen_handlers and not for_cm:
         raise Unsupported("frame-unsupported", f"{fv.qualname}: a generator with try/with blocks",
                           "the call runs eagerly")
-    if skip_inline(fv.code):
-        raise Unsupported("library-call", f"{fv.qualname} is library code ({fv.code.co_filename})",
-                          "library functions run eagerly")
+    decision, why = code_rule(fv.code)
+    if decision is not Decision.TRACE:
+        raise Unsupported("library-call", f"{fv.qualname} runs eagerly: {why} ({fv.code.co_filename})",
+                          "the policy table (engine/_policy.py) decides what library code is traced")
     localsplus = bind(vm, fv, info, args, kwargs)
     vm.call_no += 1
     how = vm.forced.get(vm.call_no)
@@ -289,10 +302,21 @@ def dict_items(vm, v):
     return dict_view(vm, v)
 
 
-def _call_object(vm, fv, args, kwargs):
+def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> Var | Inline:
     obj = fv.obj
+    if isinstance(obj, torch.nn.Module):  # decided by its type (guarded when read) and hooks, not identity
+        from ._modules import call_module
+
+        res = call_module(vm, fv, args, kwargs)
+        if res is not NotImplemented:
+            return res
     if fv.src is not None and not isinstance(fv.src, ConstSrc):
         vm.guards.identity(fv.src, obj)  # what the call does is decided by which object it is
+    rule = rule_for(obj)
+    if rule is not None:
+        res = apply_rule(vm, rule, fv, args, kwargs)
+        if res is not None:
+            return res
     if is_graph_op(obj):
         return vm.op("call_function", obj, args, kwargs, vm.grad, getattr(obj, "__name__", "op"))
     if obj in GRAPH_BREAK_FNS:
@@ -322,16 +346,6 @@ def _call_object(vm, fv, args, kwargs):
                 getattr(tp, args[1].value, None), (property,)):
             object_setattr(vm, args[0], args[1].value, args[2])
             return ConstVar(None)
-    if isinstance(obj, torch.nn.Module) and type(obj).__call__ is torch.nn.Module.__call__:
-        from ._objects import class_lookup
-
-        if module_plain(obj):
-            vm.guards.add(f"_module_plain({(fv.src or ConstSrc(obj)).expr(vm.ns)})")
-            forward = class_lookup(type(obj), "forward")
-            if isinstance(forward, types.FunctionType):
-                from ._wrap import wrap_fixed
-
-                return call(vm, BoundMethodVar(fv, wrap_fixed(vm, forward)), args, kwargs)
     if obj is super and not args and not kwargs:
         from ._objects import zero_arg_super
 

@@ -29,11 +29,12 @@ class ZipView:
     """The live element sequence of enumerate()/zip() over sequences (not a VM value: lives in IterVar.seq).
     Elements are recomputed at each step, so a list mutated inside the loop is seen as eagerly."""
 
-    __slots__ = ("seqs", "start")
+    __slots__ = ("seqs", "start", "strict")
 
-    def __init__(self, seqs, start):
+    def __init__(self, seqs: list, start: int | None, strict: bool = False) -> None:
         self.seqs = seqs
         self.start = start  # enumerate's start; None for zip
+        self.strict = strict  # zip(..., strict=True): unequal lengths raise (eagerly, at that step)
 
 
 def as_sequence(vm, v):
@@ -58,7 +59,10 @@ def _element(vm, seq, k):
 def _length_and_get(vm, seq):
     t = type(seq)
     if t is ZipView:
-        n = min((len(_length_and_get(vm, s)) for s in seq.seqs), default=0)
+        lengths = {len(_length_and_get(vm, s)) for s in seq.seqs}
+        if seq.strict and len(lengths) > 1:
+            raise Unsupported("zip-strict", "zip(strict=True) over sequences of different lengths", "")
+        n = min(lengths, default=0)
         out = []
         for k in range(n):
             parts = [_element(vm, s, k) for s in seq.seqs]

@@ -6,7 +6,7 @@ from .._errors import Unsupported
 from ._calls import seq_items
 from ._methods import dict_view, key_of, list_items
 from ._opcodes import EagerSpec, handles
-from ._values import ConstVar, DictVar, ListVar, SliceVar, TupleVar
+from ._values import ConstVar, DictVar, ListVar, SliceVar, TupleVar, Var
 
 
 @handles("BUILD_TUPLE")
@@ -107,14 +107,25 @@ def _format_adapter(conv, has_spec):
     return format_value
 
 
+_SCALARS = (int, float, str, bool, type(None))
+_FORMATTABLE = _SCALARS + (tuple,)
+
+
+def _plain_const(v: Var) -> Var:
+    """A tuple of scalar constants (e.g. `tuple(x.shape)`) formats like the constant tuple it is."""
+    if type(v) is TupleVar and v.pytype is tuple and all(
+            type(x) is ConstVar and type(x.value) in _SCALARS for x in v.items):
+        return ConstVar(tuple(x.value for x in v.items))
+    return v
+
+
 @handles("FORMAT_VALUE")
 def _format_value(vm, frame, ins):
     conv = _CONVERSIONS[ins.arg & 3]
     has_spec = bool(ins.arg & 4)
     n = 2 if has_spec else 1
-    items = vm.peek(n)
-    if all(type(x) is ConstVar for x in items) and type(items[0].value) in (int, float, str, bool,
-                                                                            type(None)):
+    items = [_plain_const(x) for x in vm.peek(n)]
+    if all(type(x) is ConstVar for x in items) and type(items[0].value) in _FORMATTABLE:
         out = _format_adapter(conv, has_spec)(*[x.value for x in items])
         vm.popn(n)
         frame.stack.append(ConstVar(out))

@@ -1,22 +1,13 @@
-"""Which torch callables become graph nodes, which are markers, which must run eagerly. Tables, not ifs."""
+"""Tensor methods and attributes the VM traces, and the markers. Which callables are graph ops, traced or
+run eagerly is the policy table's job (engine/_policy.py)."""
 
 from __future__ import annotations
-
-import os
-import sys
-import types
 
 import torch
 import torch._dynamo
 
-GRAPH_MODULES = {"torch", "torch._C._nn", "torch._C._linalg", "torch._C._special", "torch._C._fft",
-                 "torch.nn.functional", "torch.functional", "torch._C._VariableFunctions"}
-
-# Names that look like ops but have global effects, touch data, or are compiler machinery.
-DENY_PREFIXES = ("_", "set_", "get_", "use_", "manual_seed", "is_grad", "is_inference", "is_autocast",
-                 "is_deterministic", "is_warn", "is_anomaly", "compile", "save", "load", "from_numpy",
-                 "from_file", "frombuffer", "seed", "initial_seed", "vmap", "cond", "autocast", "inference",
-                 "enable_grad", "no_grad", "is_storage", "typename", "is_nonzero", "equal", "allclose")
+from .._guards import module_plain  # noqa: F401  (a guard predicate: lives with the guards)
+from .._policy import is_graph_op, skip_inline  # noqa: F401  (what is a graph op / traced: one table)
 
 TENSOR_METHOD_DENY = {"item", "tolist", "numpy", "data_ptr", "backward", "register_hook", "retain_grad",
                       "storage", "untyped_storage", "requires_grad_", "share_memory_", "pin_memory", "apply_",
@@ -36,21 +27,6 @@ if hasattr(torch._dynamo, "step_unsupported"):
     GRAPH_BREAK_FNS.add(torch._dynamo.step_unsupported)
 
 
-def is_graph_op(obj):
-    """A torch callable whose call becomes one graph node (its metadata is computed on fake tensors)."""
-    if not isinstance(obj, (types.BuiltinFunctionType, types.FunctionType)):
-        return False
-    mod = getattr(obj, "__module__", None)
-    name = getattr(obj, "__name__", "")
-    if mod not in GRAPH_MODULES:
-        return False
-    if name.startswith(DENY_PREFIXES):
-        return False
-    if mod in ("torch", "torch._C._VariableFunctions") and getattr(torch, name, None) is not obj:
-        return False
-    return True
-
-
 def is_disabled(obj):
     return bool(getattr(obj, "_torchdynamo_disable", False))
 
@@ -62,31 +38,3 @@ def is_tensor_method(name):
         return False
     attr = getattr(torch.Tensor, name, None)
     return callable(attr)
-
-
-_STDLIB = os.path.dirname(os.__file__)
-_TORCH = os.path.dirname(torch.__file__)
-_SKIP_PREFIXES = tuple(p for p in {_STDLIB, _TORCH, sys.prefix + "/lib"} if p)
-
-
-_NN_MODULES = os.path.join(_TORCH, "nn", "modules") + os.sep
-
-
-def skip_inline(code):
-    """Library code (stdlib, torch, site-packages) is called eagerly, never traced; torch.nn's module
-    classes are the exception (their forward methods are short Python over functional ops)."""
-    fn = code.co_filename
-    if fn.startswith(_NN_MODULES):
-        return False
-    return fn.startswith(_SKIP_PREFIXES) or "site-packages" in fn or fn.startswith("<frozen")
-
-
-def module_plain(m):
-    """Calling the module is calling its forward: no hooks anywhere, not compiled, not traced by jit."""
-    import torch.nn.modules.module as mm
-
-    return (m._compiled_call_impl is None and "forward" not in m.__dict__
-            and not (m._backward_hooks or m._backward_pre_hooks or m._forward_hooks or m._forward_pre_hooks
-                     or mm._global_backward_pre_hooks or mm._global_backward_hooks
-                     or mm._global_forward_hooks or mm._global_forward_pre_hooks)
-            and not torch._C._get_tracing_state())

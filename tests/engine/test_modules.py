@@ -48,6 +48,10 @@ def test_hooks_are_respected():
         x = t(2, 4)
         same(c(x), uses_modules(x))
         assert calls == [1, 1]
+        # The hooked module was traced, not called eagerly: its forward's graph_break is a break of the
+        # compiled function (an eager call of BLOCK would hide it), and both calls gave graphs.
+        assert [b.gb_id for b in c.record.break_records] == ["graph_break"]
+        assert c.stats()["graphs"] == 2
     finally:
         h.remove()
 
@@ -69,3 +73,6 @@ def test_library_modules_with_buffers():
         torch.testing.assert_close(net[1].running_mean, ref_net[1].running_mean)
         assert int(net[1].num_batches_tracked) == int(ref_net[1].num_batches_tracked) == 2
         assert c.stats()["breaks"] == 0, c.record.break_records
+        assert c.stats()["graphs"] == 1  # compiled once (not run eagerly), warm on the second call
+        ops = [n.target for n in c.record.graph_modules[0].graph.nodes if n.op == "call_function"]
+        assert torch.nn.functional.batch_norm in ops  # the running stats are updated by the graph

@@ -1,0 +1,234 @@
+"""Models of the library callables the policy table marks MODEL, and the one place a policy rule is applied.
+
+A model computes a call's result from VM values (folding constants, answering a query from the trace, or
+turning the call into the operation it stands for). It returns NotImplemented when it cannot answer for
+these arguments; the call then runs eagerly, as every call the VM does not model does.
+"""
+
+from __future__ import annotations
+
+import operator
+import types
+from typing import Any
+
+import torch
+
+from .._errors import Unsupported
+from .._guards import AttrSrc, CallSrc, ConstSrc, ItemSrc, Src
+from ._values import (
+    ConstVar,
+    FuncVar,
+    ListVar,
+    NewObjVar,
+    ObjVar,
+    TensorVar,
+    TupleVar,
+    Var,
+)
+
+_PLAIN_TENSOR_TYPES = (torch.Tensor, torch.nn.Parameter)
+
+
+def apply_rule(vm: Any, rule: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
+    """Apply a MODEL or EAGER rule of the policy table to a call (TRACE/GRAPH_OP go the usual way: None)."""
+    from .._policy import Decision
+
+    name = _name(fv)
+    if rule.decision is Decision.EAGER:
+        raise Unsupported("print" if name == "print" else "library-eager", f"{name}() runs eagerly: {rule.reason}",
+                          "it runs for real at its point in the program")
+    if rule.decision is Decision.MODEL and rule.model is not None:
+        res = rule.model(vm, fv, args, kwargs)
+        if res is NotImplemented:
+            raise Unsupported("library-model", f"{name}() with these arguments is not modeled ({rule.reason})",
+                              "it runs eagerly")
+        return res
+    return None
+
+
+def _name(fv: Var) -> str:
+    obj = fv.real if type(fv) is FuncVar else getattr(fv, "obj", None)
+    return getattr(obj, "__qualname__", None) or type(obj).__name__
+
+
+def _real(fv: Var) -> Any:
+    return fv.real if type(fv) is FuncVar else fv.obj
+
+
+def _src(fv: Var) -> Src:
+    return fv.src if fv.src is not None else ConstSrc(_real(fv))
+
+
+# -- torch queries ------------------------------------------------------------------------------------------
+
+def _plain(vm: Any, v: Var) -> bool:
+    """No __torch_function__ override can be reached through v."""
+    t = type(v)
+    if t is TensorVar:
+        return v.pytype in _PLAIN_TENSOR_TYPES
+    if t is ConstVar:
+        return True
+    if t is TupleVar:
+        return all(_plain(vm, x) for x in v.items)
+    if t is ListVar:
+        from ._methods import list_items
+
+        return all(_plain(vm, x) for x in list_items(vm, v))
+    if t in (ObjVar, NewObjVar):
+        tp = type(v.obj) if t is ObjVar else v.cls
+        return not isinstance(v.obj if t is ObjVar else None, torch.Tensor) and \
+            getattr(tp, "__torch_function__", torch._C._disabled_torch_function_impl) is \
+            torch._C._disabled_torch_function_impl
+    return False
+
+
+def torch_function_check(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+    """has_torch_function(args) / _unary(x) / _variadic(*xs): False on plain tensors with no mode active."""
+    if kwargs or torch._C._len_torch_function_stack():
+        return NotImplemented
+    items = args
+    if _real(fv) is torch._C._has_torch_function:
+        if len(args) != 1:
+            return NotImplemented
+        from ._calls import seq_items
+
+        items = seq_items(vm, args[0])
+    return ConstVar(False) if all(_plain(vm, x) for x in items) else NotImplemented
+
+
+def always_false(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+    return ConstVar(False) if not args and not kwargs else NotImplemented
+
+
+def tracing_state(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+    if args or kwargs:
+        return NotImplemented
+    value = torch._C._is_tracing()
+    vm.guards.add(f"{vm.ns.const(torch._C._is_tracing, 'fn')}() is {value!r}")
+    return ConstVar(value)
+
+
+def fold_constants(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+    """A pure function of constants, evaluated now (math.*)."""
+    from ._wrap import is_const_value
+
+    vals = [a.value for a in args if type(a) is ConstVar]
+    kv = {k: v.value for k, v in kwargs.items() if type(v) is ConstVar}
+    if len(vals) != len(args) or len(kv) != len(kwargs):
+        return NotImplemented
+    try:
+        out = _real(fv)(*vals, **kv)
+    except Exception:
+        return NotImplemented  # the eager call raises it at the right point
+    return ConstVar(out) if is_const_value(out) else NotImplemented
+
+
+# -- attribute queries --------------------------------------------------------------------------------------
+
+def _has_attr(vm: Any, v: Var, name: str) -> bool | None:
+    """hasattr(v, name) as the trace can answer it, with the guard that keeps the answer; None: cannot."""
+    from ._objects import _ABSENT, class_lookup
+
+    t = type(v)
+    if t is ConstVar:
+        return hasattr(v.value, name)
+    if t is TensorVar:  # a tensor made by the graph has no instance attributes; an input may have
+        return True if hasattr(v.pytype, name) else (False if v.src is None else None)
+    if t is NewObjVar:
+        return name in v.attrs or hasattr(v.cls, name)
+    if t is not ObjVar:
+        return None
+    if v.attrs is not None and name in v.attrs:
+        return True
+    obj, tp = v.obj, type(v.obj)
+    if tp.__getattribute__ is not object.__getattribute__ and not isinstance(obj, type):
+        return None
+    getattr_hook = class_lookup(tp, "__getattr__")
+    if getattr_hook is not _ABSENT and getattr_hook is not torch.nn.Module.__getattr__:
+        return None  # a user __getattr__ may compute anything
+    cls_attr = class_lookup(tp, name)
+    if cls_attr is not _ABSENT and hasattr(type(cls_attr), "__get__") and \
+            not isinstance(cls_attr, (types.FunctionType, staticmethod, classmethod)):
+        return None  # a property or other descriptor runs code
+    result = hasattr(obj, name)
+    vm.guards.add(f"hasattr({_src(v).expr(vm.ns)}, {name!r}) is {result!r}")
+    return result
+
+
+def hasattr_model(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+    if len(args) != 2 or kwargs or type(args[1]) is not ConstVar or type(args[1].value) is not str:
+        return NotImplemented
+    res = _has_attr(vm, args[0], args[1].value)
+    return NotImplemented if res is None else ConstVar(res)
+
+
+def getattr_model(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
+    """getattr(obj, name[, default]): LOAD_ATTR's lookup; with a default, hasattr decides first."""
+    if kwargs or len(args) not in (2, 3) or type(args[1]) is not ConstVar or type(args[1].value) is not str:
+        return NotImplemented
+    from ._attrs import load_attr
+
+    if len(args) == 3:
+        res = _has_attr(vm, args[0], args[1].value)
+        if res is None:
+            return NotImplemented
+        if not res:
+            return args[2]
+    return load_attr(vm, args[0], args[1].value)
+
+
+# -- operator, weakref, functools.partial -------------------------------------------------------------------
+
+def operator_model(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
+    """operator.add(a, b) is `a + b`: the same model as the opcode."""
+    from . import _version as V
+    from ._arith import binary, compare, unary
+
+    fn = _real(fv)
+    if kwargs:
+        return NotImplemented
+    if len(args) == 2:
+        for sym, f in V.BINARY_OPS.values():
+            if f is fn:
+                return binary(vm, fn, sym, *args)
+        for sym, f in V.COMPARE_OPS.items():
+            if f is fn:
+                return compare(vm, fn, sym, *args)
+        if fn is operator.getitem:
+            from ._attrs import get_item
+
+            return get_item(vm, *args)
+    if len(args) == 1:
+        if fn in (operator.neg, operator.not_):
+            return unary(vm, fn, args[0])
+        if fn is operator.index and type(args[0]) is ConstVar:
+            return fold_constants(vm, fv, args, kwargs)
+    return NotImplemented
+
+
+def weakref_call(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
+    """ref(): the referent, re-read through the reference (guarded) when the segment starts."""
+    from ._wrap import wrap
+
+    if args or kwargs:
+        return NotImplemented
+    target = fv.obj()
+    src = CallSrc(_src(fv))
+    if target is None:
+        vm.guards.add(f"{src.expr(vm.ns)} is None")
+        return ConstVar(None)
+    return wrap(vm, target, src)
+
+
+def partial_call(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
+    """partial(f, *a, **k)(*args, **kw) is f(*a, *args, **k, **kw); a partial's parts are read-only."""
+    from ._calls import call
+    from ._wrap import wrap
+
+    p, base = fv.obj, _src(fv)
+    func = wrap(vm, p.func, AttrSrc(base, "func"), fixed=True)
+    pargs = [wrap(vm, a, ItemSrc(AttrSrc(base, "args"), k), fixed=True) for k, a in enumerate(p.args)]
+    if not all(type(k) is str for k in p.keywords):
+        return NotImplemented
+    pkw = {k: wrap(vm, a, ItemSrc(AttrSrc(base, "keywords"), k), fixed=True) for k, a in p.keywords.items()}
+    return call(vm, func, pargs + list(args), {**pkw, **kwargs})
