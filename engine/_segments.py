@@ -269,8 +269,10 @@ def _start_continuation(vm, bp, env):
         for li, ei in sh.locals:
             loc[li] = LazyVar(ei)
         st = [LazyVar(ei) for ei in sh.stack]
+        # call_no -1: a resumed frame was not made by a call of this trace, so no re-trace can run it
+        # eagerly instead (see VM._on_unsupported)
         frames.append(Frame(sh.info, sh.fglobals, sh.builtins, loc, st, sh.ip, None, sh.exit_grad,
-                            sh.call_index, sh.call_no, sh.name,
+                            sh.call_index, -1, sh.name,
                             LazyVar(sh.ret_override) if sh.ret_override >= 0 else None))
     vm.frames = frames
     vm.cur_exc = LazyVar(0)

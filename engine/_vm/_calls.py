@@ -8,7 +8,7 @@ import types
 
 import torch
 
-from .._errors import Unsupported
+from .._errors import FrameBound, Unsupported
 from .._guards import AttrSrc, ConstSrc, ItemSrc
 from . import _version as V
 from ._code import code_info
@@ -295,6 +295,12 @@ def _call_object(vm, fv, args, kwargs):
         vm.guards.identity(fv.src, obj)  # what the call does is decided by which object it is
     if is_graph_op(obj):
         return vm.op("call_function", obj, args, kwargs, vm.grad, getattr(obj, "__name__", "op"))
+    if V.reads_calling_frame(obj, len(args)):
+        modeled = _frame_namespace(vm, obj, args, kwargs)
+        if modeled is not None:
+            return modeled
+        raise FrameBound("frame-introspection", f"{getattr(obj, '__qualname__', obj)}() reads its frame",
+                         "the frame that calls it runs eagerly")
     if obj in GRAPH_BREAK_FNS:
         raise Unsupported("graph_break", "graph_break() called", "")
     if is_disabled(obj):
@@ -364,3 +370,33 @@ def _call_object(vm, fv, args, kwargs):
 _STATE_QUERIES = {torch.is_inference_mode_enabled, torch.is_autocast_enabled, torch.get_default_dtype}
 
 
+
+
+def _frame_namespace(vm, obj, args, kwargs):
+    """locals(), vars(), dir() and globals() of the calling frame, built from the VM's own frame, as
+    CPython 3.11 builds them (bound locals, cell contents and free variables, in localsplus order)."""
+    from ._ops_locals import cell_get
+    from ._values import EMPTY, CellVar, DictVar, ListVar
+    from ._wrap import wrap_fixed
+
+    frame = vm.frames[-1]
+    if args or kwargs or frame.call_no < 0:  # a resumed frame kept only its live locals
+        return None
+    if obj is globals:
+        return wrap_fixed(vm, frame.fglobals)
+    if obj not in (locals, vars, dir):
+        return None
+    items = {}
+    for k, name in enumerate(frame.info.names):
+        v = frame.locals[k]
+        if v is None:
+            continue
+        v = vm.resolve(v)
+        if k in frame.info.cells and type(v) is CellVar:
+            v = cell_get(vm, v)
+            if v is EMPTY:
+                continue
+        items[name] = v
+    if obj is dir:
+        return ListVar([ConstVar(n) for n in sorted(items)])
+    return DictVar(items)

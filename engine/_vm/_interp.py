@@ -173,7 +173,7 @@ class VM:
         if self.ctx.nested is False and depth > 0:
             raise Restart(self.frames[1].call_no, "classic")
         if u.eager is None:
-            if depth > 0:
+            if depth > 0 and frame.call_no > 0:
                 raise Restart(frame.call_no, "eager")
             raise _Fatal(u)
         return Ending("break", spec=u.eager, reason=u)
