@@ -12,7 +12,7 @@ from .._errors import FrameBound, Unsupported
 from .._guards import AttrSrc, ConstSrc, ItemSrc
 from . import _version as V
 from ._code import code_info
-from ._torchops import GRAPH_BREAK_FNS, is_disabled, is_graph_op, module_plain, skip_inline
+from ._torchops import COMPILING_MARKERS, GRAPH_BREAK_FNS, is_disabled, is_graph_op, module_plain, skip_inline
 from ._values import (
     BoundMethodVar,
     CMExitVar,
@@ -94,6 +94,8 @@ def _call_function(vm, fv, args, kwargs, for_cm=False):
         if wrapped is not None:
             return call(vm, wrapped, args, kwargs)
     if real is not None:
+        if real in COMPILING_MARKERS:
+            return ConstVar(True)
         if real in GRAPH_BREAK_FNS:
             raise Unsupported("graph_break", f"{real.__name__}() called", "remove the graph break")
         if is_disabled(real):
@@ -295,6 +297,8 @@ def _call_object(vm, fv, args, kwargs):
         vm.guards.identity(fv.src, obj)  # what the call does is decided by which object it is
     if is_graph_op(obj):
         return vm.op("call_function", obj, args, kwargs, vm.grad, getattr(obj, "__name__", "op"))
+    if obj in COMPILING_MARKERS:
+        return ConstVar(True)
     if V.reads_calling_frame(obj, len(args)):
         modeled = _frame_namespace(vm, obj, args, kwargs)
         if modeled is not None:

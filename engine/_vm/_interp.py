@@ -115,7 +115,7 @@ class VM:
 
     def set_grad(self, enabled):
         if enabled != self.grad:
-            self.graph.set_grad(enabled)
+            self.graph.set_grad(enabled, self.grad)
             self.grad_set_in_graph = True
             self.grad = enabled
 
