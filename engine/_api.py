@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ._errors import EngineError
+from ._faults import check_fault
 from ._segments import Compiled
 
 _ALL_COMPILED = []
@@ -23,17 +24,19 @@ def _resolve_backend(backend):
     raise EngineError(f"backend must be a name or a callable, not {type(backend).__name__}")
 
 
-def compile(fn=None, *, backend="eager", nested=True, fullgraph=False):  # noqa: A001
+def compile(fn=None, *, backend="eager", nested=True, fullgraph=False, fault=None):  # noqa: A001
     """Compile `fn` with nested graph breaks (or classic top-level-only resume with nested=False).
 
     Usable as `engine.compile(fn)`, `@engine.compile` and `@engine.compile(nested=False)`. The result is
     callable and has `.stats()`: graphs, breaks, recompiles, frames_traced (cumulative since compile).
+    `fault` turns on one of the deliberate bugs of `engine._faults.FAULTS` (for measuring the fuzzer).
     """
     if fn is None:
-        return lambda f: compile(f, backend=backend, nested=nested, fullgraph=fullgraph)
+        return lambda f: compile(f, backend=backend, nested=nested, fullgraph=fullgraph, fault=fault)
     if not callable(fn):
         raise EngineError(f"engine.compile needs a callable, got {type(fn).__name__}")
     c = Compiled(fn, _resolve_backend(backend), nested=nested, fullgraph=fullgraph)
+    c.fault = check_fault(fault)
     _ALL_COMPILED.append(c)
     return c
 

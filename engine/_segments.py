@@ -16,6 +16,7 @@ import torch
 
 from . import _runtime as R
 from ._errors import CannotCompile, EngineError
+from ._faults import fault
 from ._guards import ConstSrc
 from ._residual import RUNTIME_GLOBALS, generate
 from ._vm import _handlers  # noqa: F401  (registers the opcode handlers)
@@ -81,6 +82,7 @@ class Compiled:
         self.roots = {}
         self.classic_cache = {}
         self.eager_keys = set()
+        self.fault = None  # a deliberate bug (engine._faults), off by default
         functools.update_wrapper(self, fn, updated=())
 
     # -- stats hooks used by the VM ----------------------------------------------------------------------
@@ -105,6 +107,7 @@ class Compiled:
         sub = self.classic_cache.get(f)
         if sub is None:
             sub = self.classic_cache[f] = Compiled(f, self.backend, nested=False, record=self.record)
+            sub.fault = self.fault
         return sub
 
     # -- the runtime loop ----------------------------------------------------------------------------
@@ -167,6 +170,8 @@ class Compiled:
                 env.append(result)
             result = None
             bp = seg.next_ok
+            if fault(self, "forget-upper-cm"):
+                _forget_upper_grad_block(bp, env)
 
     def _new_segment(self, bp, env, key, eager_ops=False):
         cache = not eager_ops
@@ -319,3 +324,12 @@ def _base_len(bp):
         n += len(sh.locals) + len(sh.stack) + (sh.ret_override >= 0)
     return n
 
+
+
+def _forget_upper_grad_block(bp, env):
+    """Fault "forget-upper-cm": resume under the mode from before a grad-mode with-block of a caller."""
+    for sh in bp.shapes[:-1]:
+        for ei in sh.stack:
+            if isinstance(env[ei], R.GradModeExit):
+                torch._C._set_grad_enabled(env[ei].prev)
+                return

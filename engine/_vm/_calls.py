@@ -9,6 +9,7 @@ import types
 import torch
 
 from .._errors import FrameBound, Unsupported
+from .._faults import fault
 from .._guards import AttrSrc, ConstSrc, ItemSrc
 from . import _version as V
 from ._code import code_info
@@ -76,6 +77,8 @@ def call(vm, fn, args, kwargs):
         raise Unsupported("grad-ctx-call", "calling a grad-mode object with these arguments", "")
     if t is GradWrappedVar:
         res = call(vm, fn.fn, args, kwargs)
+        if fault(vm.ctx, "drop-decorator-cm"):
+            return res
         if isinstance(res, Inline):
             res.frame.exit_grad = vm.grad  # the mode before the outermost decorator
             if res.grad is None:  # stacked decorators: the innermost one decides the mode inside
@@ -119,7 +122,10 @@ def _call_function(vm, fv, args, kwargs, for_cm=False):
         u.forced = True
         u.classic = how == "classic" and not info.generator
         raise u
-    frame = vm.new_frame(info, fv.fglobals, localsplus, fv.qualname)
+    fglobals = fv.fglobals
+    if fault(vm.ctx, "closure-root-globals") and "<locals>" in fv.qualname and vm.frames:
+        fglobals = vm.frames[0].fglobals
+    frame = vm.new_frame(info, fglobals, localsplus, fv.qualname)
     if info.generator:
         frame.ip = info.gen_start
         gen = frame.gen = GenVar(frame, vm.call_no)
