@@ -145,3 +145,13 @@ def test_fault_on_differs_off_is_right(name):
 def test_unknown_fault_is_a_clear_error():
     with pytest.raises(engine.EngineError, match="unknown engine fault"):
         engine.compile(upper_no_grad, fault="nope")
+
+
+def test_engine_target_takes_a_fault_by_name():
+    import oracle
+    from oracle._errors import TargetError
+
+    assert oracle.parse_target("engine:fault=lose-cell-write").spec == "engine:fault=lose-cell-write"
+    assert oracle.parse_target("engine").spec == "engine"
+    with pytest.raises(TargetError, match="valid: none, forget-upper-cm"):
+        oracle.parse_target("engine:fault=nope")
