@@ -90,7 +90,8 @@ class Compiled:
         self.record.breaks += 1
         self.record.break_records.append(rec)
         if self.fullgraph:
-            raise EngineError(f"graph break with fullgraph=True: {rec}")
+            hint = f"; hint: {rec.hint}" if rec.hint else ""
+            raise EngineError(f"[{rec.gb_id}] graph break at {rec.where} with fullgraph=True: {rec.reason}{hint}")
 
     def stats(self):
         return self.record.stats()

@@ -73,3 +73,21 @@ def test_grad_block_with_an_op_keeps_its_nodes():
     c = check(grad_block_with_op, lambda: (t(3, requires_grad=True),))
     targets = [n.target for gm in c.record.graph_modules for n in gm.graph.nodes]
     assert targets.count(torch._C._set_grad_enabled) == 2
+
+
+def breaks_in_callee(x):
+    return callee_asks(x)
+
+
+def test_fullgraph_error_names_the_user_line_the_reason_an_id_and_a_hint():
+    import re
+
+    try:
+        engine.compile(breaks_in_callee, fullgraph=True)(t(3))
+    except engine.EngineError as e:
+        msg = str(e)
+    else:
+        raise AssertionError("fullgraph=True let a graph break through")
+    line = callee_asks.__code__.co_firstlineno + 1
+    assert re.search(rf"^\[graph_break\] graph break at .*test_markers\.py:{line} ", msg), msg
+    assert "graph_break() called" in msg and "hint: " in msg, msg
