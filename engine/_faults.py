@@ -13,8 +13,8 @@ FAULTS: dict[str, str] = {
     "closure-root-globals": "a nested function (a closure) traced inside runs with the root frame's globals",
     "drop-decorator-cm": "a grad-mode decorator (@torch.no_grad(), torch.enable_grad()(f)) is dropped: the "
                          "decorated function is traced under the caller's mode",
-    "corrupt-parent-slot": "on a step break (step_unsupported), a caller's topmost operand-stack slot is "
-                           "persisted from the slot below it",
+    "corrupt-parent-slot": "on a step break (step_unsupported), a caller's top operand-stack slot (a tensor) "
+                           "is persisted from the tensor slot below it",
     "replay-effect-twice": "a replayed mutating call on a pre-existing object (list.append...) runs twice",
     "lose-cell-write": "a store into a cell that existed before the segment (nonlocal) is not replayed",
     "leave-grad-changed": "a segment that returns after a grad-mode block leaves grad mode flipped",

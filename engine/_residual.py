@@ -286,11 +286,19 @@ def snapshot(vm, em, env_exprs, step=False):
         for v in f.stack:
             st.append(len(env_exprs))
             env_exprs.append(em.expr(v))
-        if step and f is not vm.frames[-1] and len(st) >= 2 and fault(vm.ctx, "corrupt-parent-slot"):
-            st[-1] = st[-2]
+        if step and f is not vm.frames[-1] and fault(vm.ctx, "corrupt-parent-slot"):
+            _corrupt_top_slot(f.stack, st)
         shapes.append(FrameShape(f.info, f.fglobals, f.builtins, f.ip, tuple(locs), tuple(st), None,
                                  f.exit_grad, f.call_index, f.call_no, f.name, ret))
     return shapes
+
+
+def _corrupt_top_slot(stack, st):
+    """Fault "corrupt-parent-slot": the top tensor slot is persisted from the tensor slot below it (a value
+    of the same kind, so the bug shows as a wrong result rather than a crash)."""
+    tensors = [k for k, v in enumerate(stack) if type(v) is TensorVar]
+    if len(tensors) >= 2 and tensors[-1] == len(stack) - 1:
+        st[-1] = st[tensors[-2]]
 
 
 def generate(vm, ending, env_len):
