@@ -390,11 +390,11 @@ def _frame_namespace(vm, obj, args, kwargs):
     from ._wrap import wrap_fixed
 
     frame = vm.frames[-1]
-    if args or kwargs or frame.call_no < 0:  # a resumed frame kept only its live locals
+    if args or kwargs:
         return None
     if obj is globals:
         return wrap_fixed(vm, frame.fglobals)
-    if obj not in (locals, vars, dir):
+    if obj not in (locals, vars, dir) or frame.call_no < 0:  # a resumed frame kept only its live locals
         return None
     items = {}
     for k, name in enumerate(frame.info.names):
