@@ -14,7 +14,7 @@ FAULTS: dict[str, str] = {
     "drop-decorator-cm": "a grad-mode decorator (@torch.no_grad(), torch.enable_grad()(f)) is dropped: the "
                          "decorated function is traced under the caller's mode",
     "corrupt-parent-slot": "on a step break (step_unsupported), a caller's top operand-stack slot (a tensor) "
-                           "is persisted from the tensor slot below it",
+                           "is persisted from another tensor of that frame (a slot below, else a local)",
     "replay-effect-twice": "a replayed mutating call on a pre-existing object (list.append...) runs twice",
     "lose-cell-write": "a store into a cell that existed before the segment (nonlocal) is not replayed",
     "leave-grad-changed": "a segment that returns after a grad-mode block leaves grad mode flipped",

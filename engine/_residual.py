@@ -287,18 +287,32 @@ def snapshot(vm, em, env_exprs, step=False):
             st.append(len(env_exprs))
             env_exprs.append(em.expr(v))
         if step and f is not vm.frames[-1] and fault(vm.ctx, "corrupt-parent-slot"):
-            _corrupt_top_slot(f.stack, st)
+            _corrupt_top_slot(vm, f, st, locs)
         shapes.append(FrameShape(f.info, f.fglobals, f.builtins, f.ip, tuple(locs), tuple(st), None,
                                  f.exit_grad, f.call_index, f.call_no, f.name, ret))
     return shapes
 
 
-def _corrupt_top_slot(stack, st):
-    """Fault "corrupt-parent-slot": the top tensor slot is persisted from the tensor slot below it (a value
-    of the same kind, so the bug shows as a wrong result rather than a crash)."""
-    tensors = [k for k, v in enumerate(stack) if type(v) is TensorVar]
-    if len(tensors) >= 2 and tensors[-1] == len(stack) - 1:
-        st[-1] = st[tensors[-2]]
+def _corrupt_top_slot(vm, f, st, locs):
+    """Fault "corrupt-parent-slot": a top stack slot holding a tensor is persisted from another tensor of the
+    frame (a stack slot below, else a local), so the bug shows as a wrong result rather than a crash."""
+
+    def tensor(v):
+        if type(v) is LazyVar:
+            v = vm.lazy.get(v.index)
+        return type(v) is TensorVar
+
+    if not f.stack or not tensor(f.stack[-1]):
+        return
+    top = f.stack[-1]
+    for k in range(len(f.stack) - 2, -1, -1):
+        if tensor(f.stack[k]) and f.stack[k] is not top:
+            st[-1] = st[k]
+            return
+    for k, ei in locs:
+        if tensor(f.locals[k]) and f.locals[k] is not top:
+            st[-1] = ei
+            return
 
 
 def generate(vm, ending, env_len):
