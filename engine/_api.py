@@ -10,6 +10,7 @@ from typing import Any
 import torch
 
 from ._errors import EngineError
+from ._faults import check_fault
 from ._segments import Compiled
 from ._vm._modules import module_entry
 
@@ -30,7 +31,7 @@ def _resolve_backend(backend: str | Callable) -> Callable:
 
 
 def compile(fn: Callable | None = None, *, backend: str | Callable = "eager", nested: bool = True,  # noqa: A001
-            fullgraph: bool = False) -> Any:
+            fullgraph: bool = False, fault: str | None = None) -> Any:
     """Compile `fn` with nested graph breaks (or classic top-level-only resume with nested=False).
 
     Usable as `engine.compile(fn)`, `@engine.compile` (on functions and on methods such as `forward`) and
@@ -38,12 +39,14 @@ def compile(fn: Callable | None = None, *, backend: str | Callable = "eager", ne
     then `forward`; parameters and buffers are graph inputs, re-read at each call and guarded on their
     metadata, so `train()`/`eval()` or a `requires_grad` change recompiles. The result is callable and has
     `.stats()`: graphs, breaks, recompiles, frames_traced (cumulative since compile).
+    `fault` turns on one of the deliberate bugs of `engine._faults.FAULTS` (for measuring the fuzzer).
     """
     if fn is None:
-        return lambda f: compile(f, backend=backend, nested=nested, fullgraph=fullgraph)
+        return lambda f: compile(f, backend=backend, nested=nested, fullgraph=fullgraph, fault=fault)
     if not callable(fn):
         raise EngineError(f"engine.compile needs a callable, got {type(fn).__name__}")
     c = _make(fn, backend, nested, fullgraph)
+    c.fault = check_fault(fault)
     _ALL_COMPILED.append(c)
     return c
 

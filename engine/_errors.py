@@ -23,5 +23,10 @@ class Unsupported(EngineError):
         self.eager = eager
 
 
+class FrameBound(Unsupported):
+    """An instruction that reads its own frame (`locals()`, `sys._getframe()`, an unmodeled zero-argument
+    `super()`...): it has no eager form outside that frame, so the frame itself runs for real."""
+
+
 class CannotCompile(EngineError):
     """The whole function runs eagerly (e.g. a generator function as the compiled entry)."""

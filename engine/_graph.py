@@ -28,6 +28,7 @@ class GraphBuilder:
         self.inputs = []  # (src, real tensor) per placeholder, in order
         self.n_ops = 0
         self._last_ph = None
+        self._grad_node = None  # the last grad-mode node, with the mode before it
 
     # -- inputs ---------------------------------------------------------------------------------------
     def placeholder(self, real, src):
@@ -96,8 +97,17 @@ class GraphBuilder:
         self.n_ops += 1
         return self._wrap_out(node, out, args)
 
-    def set_grad(self, enabled):
-        self.graph.call_function(torch._C._set_grad_enabled, (enabled,))
+    def set_grad(self, enabled, before):
+        """A grad-mode change. One that directly follows another (no op saw the mode between) replaces it,
+        and a pair that cancels out leaves no node: an empty `with torch.no_grad():` adds nothing."""
+        last = self._grad_node
+        if last is not None and next(reversed(self.graph.nodes)) is last[0]:
+            self.graph.erase_node(last[0])
+            self._grad_node = None
+            before = last[1]
+            if before == enabled:
+                return
+        self._grad_node = (self.graph.call_function(torch._C._set_grad_enabled, (enabled,)), before)
 
     def _wrap_out(self, node, out, args):
         if isinstance(out, torch.Tensor):

@@ -12,6 +12,7 @@ import re
 import types
 
 from . import _runtime as R
+from ._faults import fault
 from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, literal
 from ._vm._code import is_live
 from ._vm._frame import FrameShape
@@ -233,6 +234,8 @@ class Emitter:
                 _, obj, name, args = eff
                 a = ", ".join(self.expr(x) for x in args)
                 self.body.append(f"{self.expr(obj)}.{name}({a})")
+                if fault(self.vm.ctx, "replay-effect-twice"):
+                    self.body.append(self.body[-1])
             elif kind == "setitem":
                 _, obj, k, val = eff
                 self.body.append(f"{self.expr(obj)}[{self.expr(k)}] = {self.expr(val)}")
@@ -247,6 +250,8 @@ class Emitter:
                 self.body.append(f"{self.ns.const(g, 'G')}[{name!r}] = {self.expr(val)}")
             elif kind == "cell":
                 _, cell, val = eff
+                if fault(self.vm.ctx, "lose-cell-write"):
+                    continue
                 self.body.append(f"{self.expr(cell)}.cell_contents = {self.expr(val)}")
         for c in self.vm.writeback:
             if type(c) is ListVar:
@@ -259,7 +264,7 @@ class Emitter:
                 self.body.append(f"{self.expr(c)}.index = {c.index}")
 
 
-def snapshot(vm, em, env_exprs):
+def snapshot(vm, em, env_exprs, step=False):
     """Persist the frame stack: every live local and stack slot becomes one env entry."""
     shapes = []
     env_exprs.append(em.expr(vm.cur_exc))
@@ -281,9 +286,33 @@ def snapshot(vm, em, env_exprs):
         for v in f.stack:
             st.append(len(env_exprs))
             env_exprs.append(em.expr(v))
+        if step and f is not vm.frames[-1] and fault(vm.ctx, "corrupt-parent-slot"):
+            _corrupt_top_slot(vm, f, st, locs)
         shapes.append(FrameShape(f.info, f.fglobals, f.builtins, f.ip, tuple(locs), tuple(st), None,
                                  f.exit_grad, f.call_index, f.call_no, f.name, ret))
     return shapes
+
+
+def _corrupt_top_slot(vm, f, st, locs):
+    """Fault "corrupt-parent-slot": a top stack slot holding a tensor is persisted from another tensor of the
+    frame (a stack slot below, else a local), so the bug shows as a wrong result rather than a crash."""
+
+    def tensor(v):
+        if type(v) is LazyVar:
+            v = vm.lazy.get(v.index)
+        return type(v) is TensorVar
+
+    if not f.stack or not tensor(f.stack[-1]):
+        return
+    top = f.stack[-1]
+    for k in range(len(f.stack) - 2, -1, -1):
+        if tensor(f.stack[k]) and f.stack[k] is not top:
+            st[-1] = st[k]
+            return
+    for k, ei in locs:
+        if tensor(f.locals[k]) and f.locals[k] is not top:
+            st[-1] = ei
+            return
 
 
 def generate(vm, ending, env_len):
@@ -292,7 +321,8 @@ def generate(vm, ending, env_len):
     shapes = None
     if ending.kind == "break":
         env_exprs = []
-        shapes = snapshot(vm, em, env_exprs)
+        step = ending.reason is not None and ending.reason.explanation.startswith("step_unsupported")
+        shapes = snapshot(vm, em, env_exprs, step)
         tail = "return [" + ", ".join(env_exprs) + "]"
     else:
         tail = f"return {em.expr(ending.value)}"
@@ -313,7 +343,8 @@ def generate(vm, ending, env_len):
     # after its loop, a temporary) are released now, as eager would have by this point.
     body.append("env.clear()")
     if vm.grad != vm.grad0 or vm.grad_set_in_graph:
-        body.append(f"_set_grad({vm.grad!r})")
+        flip = ending.kind == "return" and vm.grad_set_in_graph and fault(vm.ctx, "leave-grad-changed")
+        body.append(f"_set_grad({(vm.grad != flip)!r})")
     body += em.body
     body.append(tail)
     text = "\n".join(body)

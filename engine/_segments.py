@@ -18,6 +18,7 @@ import torch
 
 from . import _runtime as R
 from ._errors import CannotCompile, EngineError
+from ._faults import fault
 from ._guards import ConstSrc
 from ._residual import RUNTIME_GLOBALS, generate
 from ._vm import _handlers  # noqa: F401  (registers the opcode handlers)
@@ -93,6 +94,7 @@ class Compiled:
         self.roots = {}
         self.classic_cache = {}
         self.eager_keys = set()
+        self.fault = None  # a deliberate bug (engine._faults), off by default
         functools.update_wrapper(self, fn, updated=())
 
     def __get__(self, obj: object, objtype: type | None = None) -> Compiled | types.MethodType:
@@ -103,7 +105,8 @@ class Compiled:
         self.record.breaks += 1
         self.record.break_records.append(rec)
         if self.fullgraph:
-            raise EngineError(f"graph break with fullgraph=True: {rec}")
+            hint = f"; hint: {rec.hint}" if rec.hint else ""
+            raise EngineError(f"[{rec.gb_id}] graph break at {rec.where} with fullgraph=True: {rec.reason}{hint}")
 
     def stats(self) -> dict[str, int]:
         return self.record.stats()
@@ -120,6 +123,7 @@ class Compiled:
         sub = self.classic_cache.get(f)
         if sub is None:
             sub = self.classic_cache[f] = Compiled(f, self.backend, nested=False, record=self.record)
+            sub.fault = self.fault
         return sub
 
     # -- the runtime loop ----------------------------------------------------------------------------
@@ -184,6 +188,8 @@ class Compiled:
                 env.append(result)
             result = None
             bp = seg.next_ok
+            if fault(self, "forget-upper-cm"):
+                _forget_upper_grad_block(bp, env)
 
     def _new_segment(self, bp, env, key, eager_ops=False):
         cache = not eager_ops
@@ -288,8 +294,10 @@ def _start_continuation(vm, bp, env):
         for li, ei in sh.locals:
             loc[li] = LazyVar(ei)
         st = [LazyVar(ei) for ei in sh.stack]
+        # call_no -1: a resumed frame was not made by a call of this trace, so no re-trace can run it
+        # eagerly instead (see VM._on_unsupported)
         frames.append(Frame(sh.info, sh.fglobals, sh.builtins, loc, st, sh.ip, None, sh.exit_grad,
-                            sh.call_index, sh.call_no, sh.name,
+                            sh.call_index, -1, sh.name,
                             LazyVar(sh.ret_override) if sh.ret_override >= 0 else None))
     vm.frames = frames
     vm.cur_exc = LazyVar(0)
@@ -336,3 +344,12 @@ def _base_len(bp):
         n += len(sh.locals) + len(sh.stack) + (sh.ret_override >= 0)
     return n
 
+
+
+def _forget_upper_grad_block(bp, env):
+    """Fault "forget-upper-cm": resume under the mode from before a grad-mode with-block of a caller."""
+    for sh in bp.shapes[:-1]:
+        for ei in sh.stack:
+            if isinstance(env[ei], R.GradModeExit):
+                torch._C._set_grad_enabled(env[ei].prev)
+                return

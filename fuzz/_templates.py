@@ -115,6 +115,11 @@ SIDE: dict[str, str] = {
         "class Sub{k}(_Base):\n    def scale(self, v):\n        return super().scale(v) * 0.5\n"
         "x = Sub{k}().scale(x)"
     ),
+    # zero-argument super() with graph breaks before and after it, in the methods of the preamble's _Sup*
+    "super_setattr": 'o{k} = _SupSetBefore("{tag}")\no{k}.v = x\np{k} = _SupSetAfter("{tag}")\np{k}.v = o{k}.v\nx = p{k}.v',
+    "super_dict": 'd{k} = _SupDict()\nd{k}["{tag}"] = x\nx = d{k}["{tag}"] * 0.5',
+    "super_list": "l{k} = _SupList()\nl{k}.append(x)\nx = l{k}[0] + l{k}[1] * 0.01",
+    "super_hierarchy": "c{k} = _SupChild(x)\nx = c{k}.scale(c{k}.half)",
 }
 
 PREAMBLE = '''
@@ -240,6 +245,69 @@ class _Base:
         return v * 0.5 + 0.1
 
 
+class _SupSetBefore:
+    def __init__(self, tag):
+        super().__setattr__("tag", tag)
+
+    def __setattr__(self, name, value):
+        torch._dynamo.graph_break()
+        _effect(self.tag + ".sset." + name, value)
+        super().__setattr__(name, value * 1.0)
+
+
+class _SupSetAfter(_SupSetBefore):
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value * 0.5)
+        torch._dynamo.graph_break()
+
+
+class _SupDict(dict):
+    def __setitem__(self, key, value):
+        torch._dynamo.graph_break()
+        super().__setitem__(key, value * 0.5)
+
+    def __getitem__(self, key):
+        value = super().__getitem__(key)
+        torch._dynamo.graph_break()
+        return value + 0.25
+
+
+class _SupList(list):
+    def append(self, value):
+        super().append(value * 0.5)
+        torch._dynamo.graph_break()
+        super().append(len(self))
+
+
+class _SupBase:
+    def __init__(self, value):
+        self.value = value * 0.5
+
+    def scale(self, v):
+        return v * 0.5
+
+    @property
+    def half(self):
+        return self.value * 0.5
+
+
+class _SupChild(_SupBase):
+    def __init__(self, value):
+        torch._dynamo.graph_break()
+        super().__init__(value)
+        self.extra = 0.25
+
+    def scale(self, v):
+        w = super().scale(v)
+        torch._dynamo.graph_break()
+        return w + super().scale(self.extra)
+
+    @property
+    def half(self):
+        torch._dynamo.graph_break()
+        return super().half + self.extra
+
+
 class _Mod(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -255,5 +323,6 @@ _MOD = _Mod()
 
 PREAMBLE_NAMES = (
     "_effect", "_keep", "_ngb_disabled", "_Ctx", "_cm", "_cm_disabled", "_Box", "_Tracked", "_Bag", "_Prop",
-    "_Pair", "_Named", "_Base", "_MOD", "STATE",
+    "_Pair", "_Named", "_Base", "_MOD", "STATE", "_SupSetBefore", "_SupSetAfter", "_SupDict", "_SupList",
+    "_SupChild",
 )

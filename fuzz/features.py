@@ -124,6 +124,10 @@ CATALOG: tuple[Feature, ...] = (
     _f("class.str", 0.3, "a class with __str__ formatted into the effect log"),
     _f("class.local", 0.3, "a class defined inside a generated function"),
     _f("class.super", 0.3, "a local subclass calling super()"),
+    _f("class.super_setattr", 0.3, "__setattr__ calling super().__setattr__ after / before a graph break"),
+    _f("class.super_dict", 0.3, "a dict subclass whose __setitem__/__getitem__ break around super()"),
+    _f("class.super_list", 0.3, "a list subclass whose append calls super().append around a break"),
+    _f("class.super_hierarchy", 0.3, "super() in __init__, a method and a property, breaks before and after"),
     _f("nn.module", 0.4, "calling a small torch.nn.Module"),
     # inputs and gradients
     _f("grad.backward", 0.5, "WANTS_GRAD: backward through the result"),
@@ -248,6 +252,10 @@ _SIDE = {
     "class_str": "class.str",
     "class_local": "class.local",
     "class_super": "class.super",
+    "super_setattr": "class.super_setattr",
+    "super_dict": "class.super_dict",
+    "super_list": "class.super_list",
+    "super_hierarchy": "class.super_hierarchy",
     "nn_module": "nn.module",
 }
 

@@ -80,9 +80,17 @@ register_target_kind(TargetKind(
     {"ngb": ("on", "off"), "backend": ("eager", "aot_eager", "inductor")},
     {"ngb": "on", "backend": "eager"},
 ))
+def _engine_faults() -> tuple:
+    """The engine's fault switches (engine._faults.FAULTS), read only when a spec names one: the engine
+    imports torch, which listing or parsing other targets must not."""
+    from engine._faults import FAULTS
+
+    return ("none", *FAULTS)
+
+
 register_target_kind(TargetKind(
-    "engine", "ngb-fuzz's own nested-graph-break compiler", {"backend": ("eager", "aot_eager")},
-    {"backend": "eager", "mode": "nested"},
+    "engine", "ngb-fuzz's own nested-graph-break compiler; fault=NAME turns on a deliberate bug",
+    {"backend": ("eager", "aot_eager"), "fault": _engine_faults}, {"backend": "eager", "mode": "nested", "fault": "none"},
 ))
 register_target_kind(TargetKind(
     "engine-classic", "ngb-fuzz's compiler resuming only in the top frame (A/B against engine)",
@@ -93,6 +101,11 @@ register_target_kind(TargetKind(
     {"fault": ("perturb", "drop-effect", "flip-grad", "raise", "hang", "kill"), "ngb": ("on", "off")},
     {"ngb": "on"}, positional="fault",
 ))
+
+
+def option_choices(values):
+    """An option's allowed values: a tuple, None (free text), or a function giving them when needed."""
+    return values() if callable(values) else values
 
 
 def parse_target(spec: str) -> Target:
@@ -115,15 +128,17 @@ def parse_target(spec: str) -> Target:
             key, value = kind.positional, item
         if key not in allowed:
             raise TargetError(f"unknown option {key!r} for target {name!r}; valid: {', '.join(allowed)}")
-        if allowed[key] is not None and value not in allowed[key]:
-            raise TargetError(f"bad value {value!r} for {name}:{key}; valid: {', '.join(allowed[key])}")
+        choices = option_choices(allowed[key])
+        if choices is not None and value not in choices:
+            raise TargetError(f"bad value {value!r} for {name}:{key}; valid: {', '.join(choices)}")
         if key in given:
             raise TargetError(f"option {key!r} given twice in {spec!r}")
         given.add(key)
         values[key] = value
     for key in kind.options:
         if key not in values:
-            raise TargetError(f"target {name!r} needs {key}=...; valid: {', '.join(kind.options[key])}")
+            raise TargetError(f"target {name!r} needs {key}=...; valid: "
+                              f"{', '.join(option_choices(kind.options[key]))}")
     python = values.pop("python", None)
     device = values.pop("device", "cpu")
     if python is not None:

@@ -122,7 +122,8 @@ def build(target: dict, module: types.ModuleType):
         engine = importlib.import_module("engine")
         engine.reset()
         compiled = engine.compile(entry, backend=options.get("backend", "eager"),
-                                  nested=options.get("mode", "nested") == "nested")
+                                  nested=options.get("mode", "nested") == "nested",
+                                  fault=None if options.get("fault", "none") == "none" else options["fault"])
 
         def engine_stats():
             return {**compiled.stats(),

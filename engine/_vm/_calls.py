@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from .._errors import Unsupported
+from .._errors import FrameBound, Unsupported
+from .._faults import fault
 from .._guards import AttrSrc, ConstSrc, ItemSrc
 from .._policy import Decision, code_rule, rule_for
 from . import _version as V
 from ._code import code_info
 from ._library import apply_rule
-from ._torchops import GRAPH_BREAK_FNS, is_disabled, is_graph_op
+from ._torchops import COMPILING_MARKERS, GRAPH_BREAK_FNS, is_disabled, is_graph_op
 from ._values import (
     BoundMethodVar,
     CMExitVar,
@@ -83,6 +84,8 @@ def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inli
         raise Unsupported("grad-ctx-call", "calling a grad-mode object with these arguments", "")
     if t is GradWrappedVar:
         res = call(vm, fn.fn, args, kwargs)
+        if fault(vm.ctx, "drop-decorator-cm"):
+            return res
         if isinstance(res, Inline):
             res.frame.exit_grad = vm.grad  # the mode before the outermost decorator
             if res.grad is None:  # stacked decorators: the innermost one decides the mode inside
@@ -101,6 +104,8 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
         if wrapped is not None:
             return call(vm, wrapped, args, kwargs)
     if real is not None:
+        if real in COMPILING_MARKERS:
+            return ConstVar(True)
         if real in GRAPH_BREAK_FNS:
             raise Unsupported("graph_break", f"{real.__name__}() called", "remove the graph break")
         if is_disabled(real):
@@ -130,7 +135,10 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
         u.forced = True
         u.classic = how == "classic" and not info.generator
         raise u
-    frame = vm.new_frame(info, fv.fglobals, localsplus, fv.qualname)
+    fglobals = fv.fglobals
+    if fault(vm.ctx, "closure-root-globals") and "<locals>" in fv.qualname and vm.frames:
+        fglobals = vm.frames[0].fglobals
+    frame = vm.new_frame(info, fglobals, localsplus, fv.qualname)
     if info.generator:
         frame.ip = info.gen_start
         gen = frame.gen = GenVar(frame, vm.call_no)
@@ -319,6 +327,14 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
             return res
     if is_graph_op(obj):
         return vm.op("call_function", obj, args, kwargs, vm.grad, getattr(obj, "__name__", "op"))
+    if obj in COMPILING_MARKERS:
+        return ConstVar(True)
+    if V.reads_calling_frame(obj, len(args)):
+        modeled = _frame_namespace(vm, obj, args, kwargs)
+        if modeled is not None:
+            return modeled
+        raise FrameBound("frame-introspection", f"{getattr(obj, '__qualname__', obj)}() reads its frame",
+                         "the frame that calls it runs eagerly")
     if obj in GRAPH_BREAK_FNS:
         raise Unsupported("graph_break", "graph_break() called", "")
     if is_disabled(obj):
@@ -378,3 +394,33 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
 _STATE_QUERIES = {torch.is_inference_mode_enabled, torch.is_autocast_enabled, torch.get_default_dtype}
 
 
+
+
+def _frame_namespace(vm, obj, args, kwargs):
+    """locals(), vars(), dir() and globals() of the calling frame, built from the VM's own frame, as
+    CPython 3.11 builds them (bound locals, cell contents and free variables, in localsplus order)."""
+    from ._ops_locals import cell_get
+    from ._values import EMPTY, CellVar, DictVar, ListVar
+    from ._wrap import wrap_fixed
+
+    frame = vm.frames[-1]
+    if args or kwargs:
+        return None
+    if obj is globals:
+        return wrap_fixed(vm, frame.fglobals)
+    if obj not in (locals, vars, dir) or frame.call_no < 0:  # a resumed frame kept only its live locals
+        return None
+    items = {}
+    for k, name in enumerate(frame.info.names):
+        v = frame.locals[k]
+        if v is None:
+            continue
+        v = vm.resolve(v)
+        if k in frame.info.cells and type(v) is CellVar:
+            v = cell_get(vm, v)
+            if v is EMPTY:
+                continue
+        items[name] = v
+    if obj is dir:
+        return ListVar([ConstVar(n) for n in sorted(items)])
+    return DictVar(items)

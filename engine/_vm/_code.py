@@ -104,14 +104,19 @@ def _liveness(info):
     """live[k]: locals (indices) that may be read before being written, starting at instruction k.
 
     A backward may-analysis over the instruction graph, exception edges included. Cells are always live
-    (closures share them), so they are simply not tracked here.
+    (closures share them), so they are simply not tracked here. Zero-argument super() reads the first
+    argument's slot without a LOAD_FAST: in a method that may call it, every call reads local 0.
     """
     n = len(info.instrs)
     use = [0] * n
     kill = [0] * n
+    code = info.code
+    super_reads = 1 if V.may_call_zero_arg_super(code) else 0
     for k, ins in enumerate(info.instrs):
         if ins.opname in ("LOAD_FAST", "LOAD_CLOSURE", "LOAD_DEREF", "MAKE_CELL"):
             use[k] = 1 << ins.arg
+        elif ins.opname in V.CALL_OPS:
+            use[k] = super_reads
         elif ins.opname in ("STORE_FAST", "DELETE_FAST"):
             kill[k] = 1 << ins.arg
     succ = [_successors(info, k) for k in range(n)]

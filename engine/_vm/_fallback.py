@@ -1,7 +1,8 @@
 """Eager forms by opcode, for when a handler failed with an engine error (not an Unsupported).
 
 Handlers compute before they commit, so the frame is still in the state before the instruction: running
-the instruction for real from that state is always right, and better than giving up on the frame.
+the instruction for real from that state is right, and better than giving up on the frame -- except for a
+call that reads the calling frame (zero-argument super(), locals()...), which has no eager form outside it.
 """
 
 from __future__ import annotations
@@ -20,8 +21,12 @@ def eager_form(frame, ins):
 
     op = ins.opname
     if op == "CALL":
+        if _reads_frame(frame, ins.arg + 2):
+            return None
         return EagerSpec(call_adapter(frame.kw_names or ()), ins.arg + 2, label="call")
     if op == "CALL_FUNCTION_EX":
+        if _reads_frame(frame, 4 if ins.arg & 1 else 3):
+            return None
         return EagerSpec(_call_ex, 4 if ins.arg & 1 else 3, label="call")
     if op == "BINARY_OP":
         return EagerSpec(V.BINARY_OPS[ins.arg][1], 2)
@@ -48,3 +53,15 @@ def eager_form(frame, ins):
     if op in V.CONDITIONAL_POP_JUMPS and V.CONDITIONAL_POP_JUMPS[op] in ("true", "false"):
         return EagerSpec(bool, 1, resume="retry")
     return None
+
+
+def _reads_frame(frame, nitems):
+    """The callable of the top `nitems` stack items ([NULL|callable, callable|self, ...]) reads the
+    calling frame. Only a known object is looked at: anything else keeps the call as its eager form."""
+    from ._values import NULL, ObjVar
+
+    items = frame.stack[len(frame.stack) - nitems:]
+    fn = items[1] if items[0] is NULL else items[0]
+    if type(fn) is not ObjVar:
+        return False
+    return fn.obj is super or V.reads_calling_frame(fn.obj, 0)

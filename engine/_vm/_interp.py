@@ -115,7 +115,7 @@ class VM:
 
     def set_grad(self, enabled):
         if enabled != self.grad:
-            self.graph.set_grad(enabled)
+            self.graph.set_grad(enabled, self.grad)
             self.grad_set_in_graph = True
             self.grad = enabled
 
@@ -173,7 +173,7 @@ class VM:
         if self.ctx.nested is False and depth > 0:
             raise Restart(self.frames[1].call_no, "classic")
         if u.eager is None:
-            if depth > 0:
+            if depth > 0 and frame.call_no > 0:
                 raise Restart(frame.call_no, "eager")
             raise _Fatal(u)
         return Ending("break", spec=u.eager, reason=u)

@@ -6,7 +6,8 @@ import types
 
 import torch
 
-from .._errors import Unsupported
+from .._errors import FrameBound, Unsupported
+from ._opcodes import EagerSpec
 from ._torchops import skip_inline
 from ._values import BoundMethodVar, NewObjVar
 
@@ -128,22 +129,34 @@ def is_plain_exception(cls):
 
 
 def zero_arg_super(vm):
-    """super() with no arguments, as CPython does it: the frame's __class__ cell and first argument."""
-    from ._ops_locals import cell_get
-    from ._values import CellVar, ObjVar, SuperVar
+    """super() with no arguments, as CPython 3.11 does it: the frame's local 0 and `__class__` cell.
+
+    It reads the calling frame, so it has no eager form outside it: each way CPython fails is an eager op
+    raising CPython's own error, and what cannot be modeled makes the whole frame run for real."""
+    from ._ops_locals import _raiser, cell_get
+    from ._values import EMPTY, CellVar, ObjVar, SuperVar
+
+    def fail(msg):  # the CALL's [NULL, super] items are dropped, then CPython's error is raised
+        return Unsupported("super", msg, "", EagerSpec(_raiser(RuntimeError, msg), 0, npop=2, label="super"))
 
     frame = vm.frames[-1]
     code = frame.info.code
-    if "__class__" not in code.co_freevars or code.co_argcount + code.co_posonlyargcount < 1:
-        raise Unsupported("super", "super() outside a method", "")
-    cell = vm.resolve(frame.locals[frame.info.names.index("__class__", len(code.co_varnames))])
-    cls = cell_get(vm, cell) if type(cell) is CellVar else None
+    if code.co_argcount == 0:
+        raise fail("super(): no arguments")
     first = frame.locals[0]
     first = vm.resolve(first) if first is not None else None
-    if type(first) is CellVar:
+    if type(first) is CellVar and 0 in frame.info.cells:
         first = cell_get(vm, first)
-    if type(cls) is not ObjVar or not isinstance(cls.obj, type) or first is None:
-        raise Unsupported("super", "super() with an unknown class or self", "")
+    if first is None or first is EMPTY:
+        raise fail("super(): arg[0] deleted")
+    if "__class__" not in code.co_freevars:
+        raise fail("super(): __class__ cell not found")
+    cell = vm.resolve(frame.locals[frame.info.names.index("__class__", len(code.co_varnames))])
+    cls = cell_get(vm, cell) if type(cell) is CellVar else None
+    if cls is EMPTY:
+        raise fail("super(): empty __class__ cell")
+    if type(cls) is not ObjVar or not isinstance(cls.obj, type):
+        raise FrameBound("super", "super() with a __class__ cell the VM does not know", "")
     return SuperVar(cls.obj, first)
 
 

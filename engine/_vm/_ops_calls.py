@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 
 from .. import _runtime as R
-from .._errors import Unsupported
+from .._errors import FrameBound, Unsupported
 from . import _version as V
 from ._calls import Inline, call, seq_items
 from ._methods import dict_view
@@ -68,7 +68,7 @@ def _call(vm, frame, ins):
     try:
         res = call(vm, fn, pos, kwargs)
     except Unsupported as u:
-        if u.eager is None:
+        if u.eager is None and not isinstance(u, FrameBound):
             classic = vm.ctx if getattr(u, "classic", False) else None
             u.eager = EagerSpec(call_adapter(kw, classic), argc + 2, label="call")
         raise
@@ -107,7 +107,7 @@ def _call_function_ex(vm, frame, ins):
             kwargs = dict(d)
         res = call(vm, fn, list(args), kwargs)
     except Unsupported as u:
-        if u.eager is None:
+        if u.eager is None and not isinstance(u, FrameBound):
             adapter = _call_ex_classic(vm.ctx) if getattr(u, "classic", False) else _call_ex
             u.eager = EagerSpec(adapter, n, label="call")
         raise

@@ -27,6 +27,15 @@ if hasattr(torch._dynamo, "step_unsupported"):
     GRAPH_BREAK_FNS.add(torch._dynamo.step_unsupported)
 
 
+# "Am I being compiled?" markers: True while traced, as under torch.compile; code that runs eagerly (an eager
+# op, a frame run for real) sees False there too. A program branching on them gives torch.compile's result.
+COMPILING_MARKERS = {f for f in (getattr(torch.compiler, "is_compiling", None),
+                                 getattr(torch.compiler, "is_dynamo_compiling", None),
+                                 getattr(torch._dynamo, "is_compiling", None),
+                                 getattr(torch._dynamo.external_utils, "is_compiling", None)) if f is not None}
+
+
+
 def is_disabled(obj):
     return bool(getattr(obj, "_torchdynamo_disable", False))
 

@@ -94,9 +94,49 @@ def is_plain_generator(code):
         inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE)
 
 
+CALL_OPS = {"CALL", "CALL_FUNCTION_EX"}
+
+
+def may_call_zero_arg_super(code):
+    """The compiler gives a function a `__class__` cell when it names `super` (or `__class__`); super() with
+    no arguments then reads that cell and local 0, which it requires to be an argument."""
+    return "__class__" in code.co_freevars and code.co_argcount >= 1
+
+
 # Builtins and functions that look at the calling frame: they cannot run as an eager op outside it, so a
 # function using them runs eagerly as a whole (zero-argument super() is modeled instead). The exception
 # being handled is frame state too (sys.exc_info()).
-FRAME_INTROSPECTING_GLOBALS = {"locals", "vars", "dir", "eval", "exec", "globals", "breakpoint"}
+FRAME_INTROSPECTING_GLOBALS = {"_getframe", "currentframe", "exc_info", "locals", "vars", "dir", "eval", "exec", "globals", "breakpoint"}
 FRAME_INTROSPECTING_ATTRS = {"_getframe", "currentframe", "getouterframes", "exc_info", "exception", "format_exc",
                              "print_exc"}
+
+
+def _frame_readers():
+    import inspect
+    import sys
+    import traceback
+
+    always = {locals, globals, breakpoint, sys._getframe, sys.exc_info, inspect.currentframe, inspect.stack,
+              inspect.trace, traceback.format_exc, traceback.print_exc, traceback.extract_stack,
+              traceback.format_stack, traceback.print_stack}
+    for name in ("exception", "_getframemodulename"):
+        if hasattr(sys, name):
+            always.add(getattr(sys, name))
+    # without these many positional arguments they default to the calling frame's namespace
+    positional = {vars: 1, dir: 1, eval: 2, exec: 2}
+    return always, positional
+
+
+_FRAME_READERS, _FRAME_READERS_POSITIONAL = _frame_readers()
+
+
+def reads_calling_frame(obj, nargs):
+    """Whether calling `obj` with `nargs` positional arguments reads the calling frame: such a call cannot
+    run as an eager op outside its frame (the names the bytecode scan sees, reached under other names)."""
+    try:
+        if obj in _FRAME_READERS:
+            return True
+        need = _FRAME_READERS_POSITIONAL.get(obj)
+    except TypeError:  # unhashable callables read no frame
+        return False
+    return need is not None and nargs < need

@@ -23,6 +23,7 @@ def targets(args) -> int:
     import torch
 
     import oracle
+    from oracle._targets import option_choices
 
     print(f"torch {torch.__version__}; CUDA {'available' if torch.cuda.is_available() else 'not available'} here")
     print("spec: KIND[:KEY=VALUE,...]; every kind also takes device=cpu|cuda and python=/path/to/python\n")
@@ -30,6 +31,7 @@ def targets(args) -> int:
         print(f"{name:15} {kind.description}  [{_availability(name)}]")
         for key, values in kind.options.items():
             default = kind.defaults.get(key)
+            values = option_choices(values)
             choices = "|".join(values) if values else "TEXT"
             bare = " (bare word allowed)" if key == kind.positional else ""
             print(f"{'':15}   {key}={choices}" + (f"  default {default}" if default else "") + bare)

@@ -87,6 +87,10 @@ _SIDE_BOUND = {
     "class_str": lambda b: b,
     "class_local": lambda b: 0.5 * b + 0.25,
     "class_super": lambda b: 0.25 * b + 0.05,
+    "super_setattr": lambda b: 0.5 * b,
+    "super_dict": lambda b: 0.25 * b + 0.125,
+    "super_list": lambda b: 0.5 * b + 0.01,
+    "super_hierarchy": lambda b: 0.125 * b + 0.25,
     "nn_module": lambda b: 1.0,
 }
 _SIDE_FEATURE = {
@@ -102,6 +106,10 @@ _SIDE_FEATURE = {
     "class_str": "class.str",
     "class_local": "class.local",
     "class_super": "class.super",
+    "super_setattr": "class.super_setattr",
+    "super_dict": "class.super_dict",
+    "super_list": "class.super_list",
+    "super_hierarchy": "class.super_hierarchy",
     "nn_module": "nn.module",
 }
 
