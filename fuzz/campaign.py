@@ -488,6 +488,10 @@ class Campaign:
         except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread by run()
             self._errors.append(exc)
 
+    def close(self) -> None:
+        """Release the directory without running (``run()`` and ``finish()`` release it themselves)."""
+        self.dir.close()
+
     def finish(self) -> dict:
         """Write the snapshot and summary.json (what can be written) and release the directory."""
         summary = self.summary()

@@ -91,13 +91,13 @@ class CampaignDir:
     """The directory of one campaign, locked for this process until ``close()``."""
 
     def __init__(self, out: Path | str, *, on_notice=None):
+        self._lock_fd: int | None = None
+        self._journal = None
+        self.seq = 0
         if str(out).strip() == "":
             raise CampaignError("--out is empty; name a campaign directory")
         self.root = Path(out)
         self._notice = on_notice or (lambda message: None)
-        self._lock_fd: int | None = None
-        self._journal = None
-        self.seq = 0
         if self.root.exists() and not self.root.is_dir():
             raise CampaignError(f"{self.root} is not a directory; --out needs a directory")
         try:
@@ -130,6 +130,9 @@ class CampaignDir:
             os.close(fd)
             raise CampaignError(f"cannot write in {self.root}: {_os_reason(exc)}") from None
         self._lock_fd = fd
+
+    def __del__(self):
+        self.close()  # an abandoned campaign (an exception before run()) must not keep its directory locked
 
     def close(self) -> None:
         """Release the lock (the lock file stays: a later run reads whose it was)."""

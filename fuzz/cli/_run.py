@@ -60,6 +60,8 @@ def run(args) -> int:
     from ..campaign import Campaign, CampaignConfig, CampaignError, StorageError
     from ._signals import exit_code, stop_on_signals
 
+    if not args.out.strip():
+        raise UsageError("--out is empty; name a campaign directory")
     check_workers(args.workers, args.oversubscribe)
     programs, seconds = parse_budget(args.budget)
     check_timeout(args.timeout)
