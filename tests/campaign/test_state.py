@@ -3,7 +3,6 @@ run on the same directory. A scripted runner stands in for the oracle (no worker
 campaign's bookkeeping, and fast."""
 
 import dataclasses
-import json
 import os
 import signal
 import subprocess
