@@ -272,9 +272,53 @@ def test_an_interrupted_reduction_is_done_by_the_next_run_and_said_until_then(tm
     first = run(tmp_path, programs=2, reduce_seconds=600)  # program 1: the crash bucket, reduction interrupted
     crash = next(b for b in first["buckets"] if b["target"] == "torch")
     assert crash["reduction"] == "pending" and first["not_reduced"] == 1
+    assert "not reduced: ngb-fuzz reduce --campaign" in _printed_summary(first, tmp_path)
+    view = _live_view(tmp_path)
+    assert "not reduced" in view and "worker MB" in view
     assert not (tmp_path / crash["repro"].replace(".py", ".orig.py")).exists()
     second = run(tmp_path, programs=2, reduce_seconds=600)  # no program left: only the reduction
     crash = next(b for b in second["buckets"] if b["target"] == "torch")
     assert crash["reduction"] == "done" and crash["lines"] == 3 and second["not_reduced"] == 0
     assert (tmp_path / crash["repro"].replace(".py", ".orig.py")).exists()
     assert calls == ["torch", "torch"]  # the ngb=off crash shares its root cause: never reduced
+
+
+def _printed_summary(summary, out) -> str:
+    import contextlib
+    import io
+
+    from fuzz.cli._run import _print_summary
+
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        _print_summary(summary, out, "done")
+    return text.getvalue()
+
+
+def _live_view(out) -> str:
+    from rich.console import Console
+
+    from fuzz.cli._run import _Progress
+
+    campaign = Campaign(config(out, programs=2), ScriptedRunner(), generate=generate)
+    console = Console(record=True, width=200)
+    console.print(_Progress(campaign.config)._table(campaign))
+    campaign.close()
+    return console.export_text()
+
+
+def test_reduce_pending_finishes_what_a_stopped_campaign_left(tmp_path, monkeypatch):
+    import fuzz.reduce as reduce_module
+
+    results = iter(["interrupted", "fixpoint", "fixpoint"])
+
+    def fake_reduce(source, target, **kwargs):
+        return type("R", (), {"stopped": next(results), "reproduced": 1, "lines": 2,
+                              "source": "import torch\n\ndef entry(x):\n    return x\n"})()
+
+    monkeypatch.setattr(reduce_module, "reduce_program", fake_reduce)
+    assert run(tmp_path, programs=3, reduce_seconds=600)["not_reduced"] == 1  # the crash: interrupted
+    campaign = Campaign(config(tmp_path, programs=3, reduce_seconds=600), ScriptedRunner(), generate=generate)
+    summary = campaign.reduce_pending()
+    assert summary["not_reduced"] == 0 and summary["programs"] == 3
+    assert {b["reduction"] for b in summary["buckets"]} == {"done", None}
