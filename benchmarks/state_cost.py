@@ -50,7 +50,8 @@ class _Scripted:
 
 
 def cost(sizes: list[int], sample: int) -> None:
-    print(f"{'completed':>10} {'us/program':>11} {'p95 us':>8} {'state.json':>11} {'journal':>9}")
+    print(f"{'completed':>10} {'mean us':>8} {'median':>7} {'p95':>6} {'max us':>8} {'state.json':>11} "
+          f"{'journal':>9}")
     for n in sizes:
         with tempfile.TemporaryDirectory() as out:
             config = CampaignConfig(("torch",), Path(out), programs=n, seed=0)
@@ -67,8 +68,9 @@ def cost(sizes: list[int], sample: int) -> None:
             journal = (Path(out) / "journal.jsonl").stat().st_size
             campaign.finish()
         times.sort()
-        print(f"{n:>10} {statistics.mean(times) * 1e6:>11.0f} {times[int(len(times) * .95)] * 1e6:>8.0f} "
-              f"{state:>10}B {journal:>8}B", flush=True)
+        print(f"{n:>10} {statistics.mean(times) * 1e6:>8.0f} {statistics.median(times) * 1e6:>7.0f} "
+              f"{times[int(len(times) * .95)] * 1e6:>6.0f} {times[-1] * 1e6:>8.0f} {state:>10}B {journal:>8}B",
+              flush=True)
 
 
 def rss(programs: int, recycle_after: int, target: str, workers: int) -> None:
