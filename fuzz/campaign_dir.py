@@ -224,7 +224,7 @@ class CampaignDir:
         """Journal one record (a sequence number is added); StorageError if it cannot be written."""
         self.seq += 1
         record = {"n": self.seq, **record}
-        line = json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n"
+        line = json.dumps(record, separators=(",", ":"), sort_keys=True, default=str) + "\n"
         path = self.root / JOURNAL
         try:
             if self._journal is None:
@@ -258,7 +258,7 @@ class CampaignDir:
             pass  # the snapshot's sequence number already says these lines are applied
 
     def write_json(self, name: str, data: dict) -> None:
-        self.write_text(name, json.dumps(data, indent=1, sort_keys=True))
+        self.write_text(name, json.dumps(data, indent=1, sort_keys=True, default=str))
 
     def write_text(self, name: str, text: str) -> None:
         """Write a file of the campaign atomically (a temp file renamed over it)."""

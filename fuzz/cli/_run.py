@@ -43,7 +43,8 @@ def register(subparsers) -> None:
     p.add_argument("--out", default="runs/latest", help="campaign directory (resumed if it holds this campaign)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per program and target before 'hang'")
     p.add_argument("--recycle-after", type=int, default=RECYCLE_AFTER, metavar="N",
-                   help=f"replace a worker after it ran N programs (default {RECYCLE_AFTER})")
+                   help=f"replace a worker after N program runs (each program runs twice under eager and once per "
+                        f"target; default {RECYCLE_AFTER})")
     p.add_argument("--max-worker-mb", type=float, default=MAX_RSS_MB, metavar="MB",
                    help=f"replace a worker whose resident memory passed MB (default {MAX_RSS_MB:.0f})")
     p.add_argument("--reduce-budget", default="60s",
