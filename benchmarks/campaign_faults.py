@@ -92,21 +92,15 @@ def mount_small(path: Path, size: str) -> bool:
 
 
 def fill(path: Path) -> Path:
+    """Fill the file system of ``path`` to the last byte (unbuffered: closing has nothing left to write)."""
     filler = path / "filler.bin"
-    with open(filler, "wb") as f:
+    for chunk in (b"\0" * 4096, b"\0"):
         try:
-            while True:
-                f.write(b"\0" * 4096)
-                f.flush()
+            with open(filler, "ab", buffering=0) as f:
+                while True:
+                    f.write(chunk)
         except OSError:
             pass
-    try:
-        with open(filler, "ab") as f:  # the last bytes too
-            while True:
-                f.write(b"\0")
-                f.flush()
-    except OSError:
-        pass
     return filler
 
 
