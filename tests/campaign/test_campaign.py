@@ -136,4 +136,4 @@ def test_a_stopping_campaign_interrupts_the_reduction_in_progress(runner):
     stop.set()
     result = reduce_program(source, "torch", signature="mismatch:value:values", runner=stoppable, budget_s=600,
                             rechecks=3)
-    assert result.stopped == "interrupted" and result.rechecks == 0 and result.invocations == 0
+    assert result.stopped == "interrupted" and result.rechecks == 0
