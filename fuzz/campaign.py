@@ -1,27 +1,28 @@
 """Campaigns: generate programs, check them against targets in parallel, bucket and keep what differs.
 
-A campaign's directory holds ``state.json`` (rewritten atomically after every program, so an interrupted campaign
-resumes where it stopped), one repro file per bucket, and ``summary.json`` at the end. A bucket is
-(target spec, verdict signature); its repro is the first program that showed it, with a header saying so.
+A campaign's directory (``fuzz.campaign_dir``) holds its state: a journal line per completed program and a
+compact snapshot, so an interrupted campaign (any signal, SIGKILL, a full disk) resumes where it stopped and
+loses at most the programs in flight; one repro file per bucket, never overwritten; ``summary.json`` at the end.
+A bucket is (target spec, verdict signature); its repro is the first program that showed it, with a header
+saying so.
 """
 
 from __future__ import annotations
 
 import collections
 import dataclasses
-import json
-import os
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from .bias import Bias, weights_header
+from .campaign_dir import CampaignDir, CampaignError, IndexSet, StorageError
 from .programfile import set_header, slug
 
-__all__ = ["CampaignConfig", "Campaign", "Bucket", "CampaignError", "root_cause"]
+__all__ = ["CampaignConfig", "Campaign", "Bucket", "CampaignError", "StorageError", "root_cause"]
 
-STATE_VERSION = 1
+SNAPSHOT_EVERY = 1000  # journal lines between snapshots: bounds the journal a resume replays
 
 
 def root_cause(signature: str, shape: str | None = None) -> str | None:
@@ -55,16 +56,12 @@ class _StoppableRunner:
         return getattr(self._runner, name)
 
 
-class CampaignError(Exception):
-    """A campaign that cannot start (e.g. its directory holds a different campaign)."""
-
-
 @dataclasses.dataclass(frozen=True)
 class CampaignConfig:
     targets: tuple[str, ...]
     out: Path
     programs: int | None = None  # stop after this many programs ...
-    seconds: float | None = None  # ... or after this much wall time (whichever comes first)
+    seconds: float | None = None  # ... or this much campaign time, counted across resumes (whichever first)
     workers: int = 1
     seed: int = 0
     timeout: float = 60.0
@@ -83,6 +80,9 @@ class CampaignConfig:
         return f"ngb-fuzz run --seed {self.seed}" + (" --bias" if self.bias else "")
 
 
+# Bucket.reduction: None (nothing to reduce: it shares an earlier bucket's root cause), "pending" (not reduced
+# yet: reduction off, or interrupted; the next run or `ngb-fuzz reduce --campaign DIR` does it), "done", or
+# "failed" (nothing smaller kept the signature in a fresh process: the original stays).
 @dataclasses.dataclass
 class Bucket:
     target: str
@@ -93,13 +93,15 @@ class Bucket:
     lines: int | None = None  # code lines of the repro once reduced
     root_cause: str | None = None  # buckets sharing it are one bug (second bucketing; see root_cause())
     same_as: str | None = None  # repro of the earlier bucket with this root cause (then not reduced again)
+    reduction: str | None = "pending"
 
 
 class Campaign:
     def __init__(self, config: CampaignConfig, runner, generate: Callable | None = None,
                  on_progress: Callable[[Campaign], None] | None = None,
                  on_new_bucket: Callable[[Bucket, str], None] | None = None,
-                 on_reduced: Callable[[Bucket], None] | None = None):
+                 on_reduced: Callable[[Bucket], None] | None = None,
+                 on_notice: Callable[[str], None] | None = None):
         if generate is None:
             from .generate import generate_program as generate
         self.config, self.runner, self.generate = config, runner, generate
@@ -111,16 +113,24 @@ class Campaign:
         self.break_reasons: collections.Counter = collections.Counter()  # "spec: reason" -> programs
         self.bias = Bias() if config.bias else None
         self.buckets: dict[tuple[str, str], Bucket] = {}
-        self.completed: set[int] = set()
+        self.completed = IndexSet()
         self.previous_seconds = 0.0
         self.started = time.monotonic()
+        self.storage_error: StorageError | None = None  # set when a write failed: the campaign stopped on it
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._next = 0
         self._in_flight = 0  # programs taken but not yet recorded
+        self._reducing: set[str] = set()  # repros being reduced now
         self._errors: list[BaseException] = []  # raised in worker threads, re-raised by run()
-        config.out.mkdir(parents=True, exist_ok=True)
-        self._load_state()
+        self._since_snapshot = 0
+        self._finished = False
+        self.dir = CampaignDir(config.out, on_notice=on_notice)
+        try:
+            self._load_state()
+        except BaseException:
+            self.dir.close()
+            raise
 
     # -- state on disk ---------------------------------------------------------------------------------------
     @property
@@ -128,28 +138,35 @@ class Campaign:
         return self.config.out / "state.json"
 
     def _load_state(self) -> None:
-        if not self.state_path.exists():
+        snapshot, records = self.dir.load(self.config.identity())
+        if snapshot is None:
+            self.dir.write_snapshot(self._snapshot())  # --out is writable before the first program runs
             return
-        state = json.loads(self.state_path.read_text())
-        if state.get("identity") != self.config.identity():
-            raise CampaignError(
-                f"{self.config.out} holds another campaign ({state.get('identity')}); use a new --out directory")
-        self.completed = set(state["completed"])
-        self.verdicts.update(state["verdicts"])
-        self.features.update(state["features"])
-        self.families.update(state.get("families", {}))
-        self.stats.update(state.get("stats", {}))
-        self.break_reasons.update(state.get("break_reasons", {}))
-        if self.bias is not None:
-            self.bias.load_json(state.get("bias", {}))
-        self.previous_seconds = state["seconds"]
-        for b in state["buckets"]:
-            bucket = Bucket(**b)
-            self.buckets[(bucket.target, bucket.signature)] = bucket
+        try:
+            self.completed = IndexSet.from_json(snapshot["completed"])
+            self.verdicts.update(snapshot["verdicts"])
+            self.features.update(snapshot["features"])
+            self.families.update(snapshot.get("families", {}))
+            self.stats.update(snapshot.get("stats", {}))
+            self.break_reasons.update(snapshot.get("break_reasons", {}))
+            if self.bias is not None:
+                self.bias.load_json(snapshot.get("bias", {}))
+            self.previous_seconds = float(snapshot["seconds"])
+            for b in snapshot["buckets"]:
+                if snapshot.get("version") == 1:  # before reductions were tracked: a reduced repro has its lines
+                    b = {**b, "reduction": None if b.get("same_as") else ("done" if b.get("lines") else "pending")}
+                bucket = Bucket(**b)
+                self.buckets[(bucket.target, bucket.signature)] = bucket
+            for record in records:
+                self._apply(record)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise CampaignError(f"{self.state_path} (or its journal) does not hold a campaign state this ngb-fuzz "
+                                f"reads ({type(exc).__name__}: {exc}); move state.json and journal.jsonl away to "
+                                "start afresh there, or use another --out") from None
 
-    def _state(self) -> dict:
+    def _snapshot(self) -> dict:
         return {
-            "version": STATE_VERSION, "identity": self.config.identity(), "completed": sorted(self.completed),
+            "identity": self.config.identity(), "completed": self.completed.to_json(),
             "verdicts": dict(self.verdicts), "features": dict(self.features),
             "families": dict(self.families), "stats": dict(self.stats),
             "break_reasons": dict(self.break_reasons), "seconds": self.seconds,
@@ -157,10 +174,59 @@ class Campaign:
             **({"bias": self.bias.to_json()} if self.bias is not None else {}),
         }
 
-    def _write_json(self, path: Path, data: dict) -> None:
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
-        os.replace(tmp, path)
+    def _journal(self, record: dict) -> None:
+        """Append ``record`` (under the lock), apply it, and snapshot now and then."""
+        self.dir.append({**record, "t": round(self.seconds, 3)})
+        self._apply(record)
+        self._since_snapshot += 1
+        if self._since_snapshot >= SNAPSHOT_EVERY:
+            self._since_snapshot = 0
+            self.dir.write_snapshot(self._snapshot())
+
+    def _apply(self, record: dict) -> list[Bucket]:
+        """Apply one journal record to the in-memory state (live, and when resuming); returns new buckets."""
+        if "t" in record:
+            self.previous_seconds = max(self.previous_seconds, record["t"])
+        kind = record["k"]
+        if kind == "reduced":
+            bucket = next(b for b in self.buckets.values() if b.repro == record["repro"])
+            bucket.reduction, bucket.lines = record["reduction"], record.get("lines", bucket.lines)
+            bucket.root_cause = record.get("root_cause", bucket.root_cause)
+            return []
+        self.completed.add(record["i"])
+        if kind == "error":
+            self.verdicts["error"] += 1
+            return []
+        features = record["features"]
+        self.features.update(features)
+        self.families.update({tag.split(".", 1)[0] for tag in features})
+        new, repeats = [], 0
+        for spec, (verdict_kind, signature) in record["verdicts"].items():
+            self.verdicts[verdict_kind] += 1
+            for key, value in record["stats"].get(spec, {}).items():
+                if key == "break_reasons":
+                    self.break_reasons.update(f"{spec}: {reason}" for reason in value)
+                else:
+                    self.stats[f"{spec}.{key}"] += value
+            if signature is None:
+                continue
+            bucket = self.buckets.get((spec, signature))
+            if bucket is None:
+                cause = root_cause(signature)
+                earlier = next((b for b in self.buckets.values() if cause and b.root_cause == cause), None)
+                bucket = Bucket(spec, signature, 0, record["new"][spec], record["i"], root_cause=cause,
+                                same_as=earlier.repro if earlier else None,
+                                reduction=None if earlier else "pending")
+                self.buckets[(spec, signature)] = bucket
+                new.append(bucket)
+            if bucket.count or bucket.same_as:  # nothing new: a bucket, or a root cause, seen before
+                repeats += 1
+            bucket.count += 1
+        if self.bias is not None:
+            fresh = sum(1 for bucket in new if bucket.same_as is None)
+            for event in self.bias.observe(features, record["stats"], fresh, repeats):
+                self.stats[f"bias.{event}"] += 1
+        return new
 
     # -- progress --------------------------------------------------------------------------------------------
     @property
@@ -171,16 +237,22 @@ class Campaign:
     def programs(self) -> int:
         return len(self.completed)
 
+    @property
+    def not_reduced(self) -> int:
+        return sum(1 for b in self.buckets.values() if b.reduction == "pending")
+
     def summary(self) -> dict:
         with self._lock:
+            memory = getattr(self.runner, "memory", None)
             return {
                 "programs": self.programs,
                 "verdicts": dict(self.verdicts),
                 "buckets": [{"signature": b.signature, "target": b.target, "count": b.count, "repro": b.repro,
                              "first_program": b.first_program, "lines": b.lines, "root_cause": b.root_cause,
-                             "same_as": b.same_as}
+                             "same_as": b.same_as, "reduction": b.reduction}
                             for b in self.buckets.values()],
                 "root_causes": len({b.root_cause or f"{b.target}|{b.signature}" for b in self.buckets.values()}),
+                "not_reduced": self.not_reduced,
                 "seconds": round(self.seconds, 3),
                 "features": dict(self.features.most_common()),
                 "families": dict(self.families.most_common()),
@@ -188,12 +260,14 @@ class Campaign:
                 "break_reasons": dict(self.break_reasons.most_common()),
                 **({"bias": {"events": dict(self.bias.events), "boosted_now": dict(list(self.bias.boosts().items())[:15])}}
                    if self.bias is not None else {}),
+                **({"workers": memory()} if callable(memory) else {}),
                 "seed": self.config.seed,
                 "targets": list(self.config.targets),
             }
 
-    def stop(self) -> None:
-        """Ask the campaign to stop; programs in flight are discarded, never half-recorded."""
+    def stop(self, *_) -> None:
+        """Ask the campaign to stop; programs in flight are discarded, never half-recorded. Safe from a signal
+        handler (it only sets an event)."""
         self._stop.set()
 
     # -- the loop --------------------------------------------------------------------------------------------
@@ -211,9 +285,10 @@ class Campaign:
         taken = self.programs + (self._in_flight if in_flight else 0)
         if self.config.programs is not None and taken >= self.config.programs:
             return True
-        return self.config.seconds is not None and time.monotonic() - self.started >= self.config.seconds
+        return self.config.seconds is not None and self.seconds >= self.config.seconds
 
     def _worker_loop(self) -> None:
+        self._reduce_pending()
         while (index := self._take_index()) is not None:
             program = None
             try:
@@ -240,83 +315,132 @@ class Campaign:
 
     def _harness_error(self, index: int, program, exc: Exception) -> None:
         """Count the program as 'error' and keep what is needed to debug ngb-fuzz: never a finding."""
-        folder = self.config.out / "harness-errors"
-        folder.mkdir(exist_ok=True)
         text = f"# ngb-fuzz harness error on program {index} (seed {self.config.seed})\n# " + \
             "\n# ".join(f"{type(exc).__name__}: {exc}".splitlines()[-30:]) + "\n"
         if program is not None:
             text += program.source
-        (folder / f"{index:06d}.py").write_text(text)
         with self._lock:
-            self.completed.add(index)
-            self.verdicts["error"] += 1
-            self._write_json(self.state_path, self._state())
+            if self._stop.is_set():
+                return
+            self._storing(lambda: (self.dir.root / "harness-errors").mkdir(exist_ok=True))
+            self._storing(self.dir.write_text, f"harness-errors/{index:06d}.py", text)
+            self._storing(self._journal, {"k": "error", "i": index})
+
+    def _storing(self, write, *args):
+        """Run a write of the campaign's state or files; on failure stop the campaign with one clear reason."""
+        if self.storage_error is not None:
+            raise self.storage_error
+        try:
+            return write(*args)
+        except OSError as exc:  # a directory could not be made: as any other write
+            self.storage_error = StorageError(f"cannot write in {self.dir.root}: {exc.strerror or exc}; the state "
+                                              "on disk is intact: free space or fix permissions, then run the same "
+                                              "command again to resume")
+        except StorageError as exc:
+            self.storage_error = exc
+        self._stop.set()
+        raise self.storage_error
 
     def _record(self, index: int, program, report) -> None:
-        new, repeats = [], 0
+        findings = {spec: v for spec, v in report.verdicts.items() if v.is_finding}
         with self._lock:
-            self.completed.add(index)
-            self.features.update(program.features)
-            self.families.update({tag.split(".", 1)[0] for tag in program.features})
-            for spec, verdict in report.verdicts.items():
-                self.verdicts[verdict.kind] += 1
-                for key, value in report.stats.get(spec, {}).items():
-                    if key == "break_reasons":
-                        self.break_reasons.update(f"{spec}: {reason}" for reason in value)
-                    else:
-                        self.stats[f"{spec}.{key}"] += value
-                if not verdict.is_finding:
+            if self._stop.is_set():
+                return  # the campaign is being written out: this program counts as in flight
+            names: dict[str, str] = {}
+            taken = [b.repro for b in self.buckets.values()]
+            for spec, verdict in findings.items():
+                if (spec, verdict.signature) in self.buckets:
                     continue
-                bucket = self.buckets.get((spec, verdict.signature))
-                if bucket is None:
-                    name = f"{len(self.buckets) + 1:03d}-{slug(verdict.signature)}-{slug(spec, 30)}.py"
-                    cause = root_cause(verdict.signature)
-                    earlier = next((b for b in self.buckets.values() if cause and b.root_cause == cause), None)
-                    bucket = Bucket(spec, verdict.signature, 0, name, index, root_cause=cause,
-                                    same_as=earlier.repro if earlier else None)
-                    self.buckets[(spec, verdict.signature)] = bucket
-                    new.append((bucket, self._repro_source(program, spec, verdict, index)))
-                if bucket.count or bucket.same_as:  # nothing new: a bucket, or a root cause, seen before
-                    repeats += 1
-                bucket.count += 1
-            if self.bias is not None:
-                fresh = sum(1 for bucket, _ in new if bucket.same_as is None)
-                for event in self.bias.observe(program.features, report.stats, fresh, repeats):
-                    self.stats[f"bias.{event}"] += 1
-            for bucket, source in new:
-                (self.config.out / bucket.repro).write_text(source)
-            self._write_json(self.state_path, self._state())
-        for bucket, source in new:
+                name = self.dir.free_name(f"{len(self.buckets) + len(names) + 1:03d}-{slug(verdict.signature)}-"
+                                          f"{slug(spec, 30)}.py", taken + list(names.values()))
+                # the repro first: a program journaled with a finding always has its file
+                self._storing(self.dir.write_text, name, self._repro_source(program, spec, verdict, index))
+                names[spec] = name
+            record = {"k": "program", "i": index, "features": sorted(program.features),
+                      "verdicts": {spec: [v.kind, v.signature if v.is_finding else None]
+                                   for spec, v in report.verdicts.items()},
+                      "stats": {spec: report.stats[spec] for spec in report.verdicts if spec in report.stats},
+                      **({"new": names} if names else {})}
+            self._storing(self._journal, record)
+            new = [b for b in self.buckets.values() if b.repro in names.values()]
+            reduce = {b.repro for b in new if b.reduction == "pending" and self.config.reduce_seconds > 0}
+            self._reducing |= reduce
+        for bucket in new:
             if self.on_new_bucket:
-                self.on_new_bucket(bucket, source)
-            if self.config.reduce_seconds > 0 and not self._stop.is_set() and bucket.same_as is None:
-                self._reduce(bucket, source, program)
+                self.on_new_bucket(bucket, (self.dir.root / bucket.repro).read_text())
+            if bucket.repro in reduce:
+                try:
+                    self._reduce(bucket, getattr(program, "ir", None))
+                finally:
+                    with self._lock:
+                        self._reducing.discard(bucket.repro)
         if self.on_progress:
             self.on_progress(self)
 
-    def _reduce(self, bucket: Bucket, source: str, program) -> None:
-        """Shrink a new bucket's repro in place (the original stays as ``*.orig.py``) and find its root cause."""
+    def _reduce_pending(self) -> None:
+        """Reduce the buckets whose reduction an earlier run did not finish (or never started)."""
+        while self.config.reduce_seconds > 0 and not self._stop.is_set():
+            with self._lock:
+                bucket = next((b for b in self.buckets.values()
+                               if b.reduction == "pending" and b.repro not in self._reducing), None)
+                if bucket is None:
+                    return
+                self._reducing.add(bucket.repro)
+            try:
+                self._reduce(bucket, self._regenerated_ir(bucket))
+            finally:
+                with self._lock:
+                    self._reducing.discard(bucket.repro)
+
+    def reduce_pending(self) -> dict:
+        """Reduce every bucket not reduced yet (``ngb-fuzz reduce --campaign DIR``); the summary after."""
+        try:
+            self._reduce_pending()
+        finally:
+            self.finish()
+        return self.summary()
+
+    def _regenerated_ir(self, bucket: Bucket):
+        if self.bias is not None:
+            return None  # a biased program depends on the weights of its moment: reduce its source alone
+        try:
+            return getattr(self.generate(self.config.seed, bucket.first_program), "ir", None)
+        except Exception:  # noqa: BLE001 - the IR only speeds reduction up; the source stage does without it
+            return None
+
+    def _reduce(self, bucket: Bucket, ir=None) -> None:
+        """Shrink a bucket's repro in place (the original stays as ``*.orig.py``) and find its root cause."""
         from .corpus import shape_key
         from .reduce import ReduceError, reduce_program
 
+        path = self.config.out / bucket.repro
         try:
+            source = path.read_text()
             result = reduce_program(source, bucket.target, signature=bucket.signature,
                                     runner=_StoppableRunner(self.runner, self._stop),
                                     budget_s=self.config.reduce_seconds, rechecks=1, timeout=self.config.timeout,
-                                    ir=getattr(program, "ir", None))
+                                    ir=ir)
         except ReduceError:
-            return
-        if self._stop.is_set() or result.reproduced < 1:
-            return  # interrupted, or the reduced program no longer reproduces in a fresh process: keep original
-        header = dict(found_by=f"{self.config.found_by} (program {bucket.first_program}), reduced")
-        reduced = set_header(result.source, **header)
-        path = self.config.out / bucket.repro
+            result = None
+        except (KeyboardInterrupt, OSError):
+            return  # stopped (or the repro is unreadable): the bucket stays "not reduced" for the next run
+        if self._stop.is_set() or (result is not None and result.stopped == "interrupted"):
+            return  # interrupted: stays pending, the next run reduces it again
         with self._lock:
-            path.with_suffix(".orig.py").write_text(path.read_text())
-            path.write_text(reduced)
-            bucket.lines = result.lines
-            bucket.root_cause = root_cause(bucket.signature, shape_key(reduced))
-            self._write_json(self.state_path, self._state())
+            if self._stop.is_set():
+                return
+            if result is None or result.reproduced < 1:  # nothing smaller reproduces in a fresh process
+                self._storing(self._journal, {"k": "reduced", "repro": bucket.repro, "reduction": "failed"})
+                return
+            header = dict(found_by=f"{self.config.found_by} (program {bucket.first_program}), reduced")
+            reduced = set_header(result.source, **header)
+            orig = path.name.removesuffix(".py") + ".orig.py"
+            if not (self.dir.root / orig).exists():  # a reduction redone after a crash keeps the first original
+                self._storing(self.dir.write_text, orig, source)
+            self._storing(self.dir.write_text, bucket.repro, reduced)
+            self._storing(self._journal, {"k": "reduced", "repro": bucket.repro, "reduction": "done",
+                                          "lines": result.lines,
+                                          "root_cause": root_cause(bucket.signature, shape_key(reduced))})
         if self.on_reduced:
             self.on_reduced(bucket)
 
@@ -330,14 +454,20 @@ class Campaign:
         return source
 
     def run(self) -> dict:
-        """Run until the budget is spent or ``stop()``; returns the summary (also written to summary.json)."""
+        """Run until the budget is spent or ``stop()``; returns the summary (also written to summary.json).
+
+        The directory's lock is released at the end. A write that failed stops the campaign and is raised as
+        ``StorageError`` once what can be written is written.
+        """
         self.started = time.monotonic()
         threads = [threading.Thread(target=self._guarded_loop, daemon=True, name=f"campaign-{i}")
                    for i in range(self.config.workers)]
         for t in threads:
             t.start()
         try:
-            while any(t.is_alive() for t in threads):
+            # On stop() (a signal, a failed write) return at once: threads blocked on a hanging program end when
+            # the runner is closed, and anything they bring back after this is discarded.
+            while not self._stop.is_set() and any(t.is_alive() for t in threads):
                 for t in threads:
                     t.join(timeout=0.2)
                 if self.on_progress:
@@ -345,8 +475,11 @@ class Campaign:
         finally:
             self._stop.set()
             self.finish()
-        if self._errors:
-            raise self._errors[0]
+        errors = [e for e in self._errors if not isinstance(e, StorageError)]
+        if errors:
+            raise errors[0]
+        if self.storage_error is not None:
+            raise self.storage_error
         return self.summary()
 
     def _guarded_loop(self) -> None:
@@ -355,9 +488,22 @@ class Campaign:
         except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread by run()
             self._errors.append(exc)
 
+    def close(self) -> None:
+        """Release the directory without running (``run()`` and ``finish()`` release it themselves)."""
+        self.dir.close()
+
     def finish(self) -> dict:
+        """Write the snapshot and summary.json (what can be written) and release the directory."""
         summary = self.summary()
         with self._lock:
-            self._write_json(self.state_path, self._state())
-            self._write_json(self.config.out / "summary.json", summary)
+            self._stop.set()
+            if self._finished:
+                return summary
+            self._finished = True
+            try:
+                self.dir.write_snapshot(self._snapshot())
+                self.dir.write_json("summary.json", summary)
+            except StorageError as exc:
+                self.storage_error = self.storage_error or exc  # the journal still holds every program recorded
+            self.dir.close()
         return summary

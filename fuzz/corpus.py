@@ -15,6 +15,10 @@ of another kind (a torch bug on the engine) reports the verdict but moves no sta
 compiler the bug was found in, under any version or options (``torch:python=/newer/venv/bin/python`` does
 move it). The pytest plugin
 marks open bugs ``xfail(strict=True)``, so a fix turns CI red until the manifest says FIXED.
+
+A corpus cannot shrink silently: ``Corpus.problems()`` names every manifest entry without its file and every
+program file without an entry, and a file that does not load is a broken check (``BROKEN_SIGNATURES``); the
+CLI and the pytest plugin treat each as an error, and a check with one rewrites nothing.
 """
 
 from __future__ import annotations
@@ -30,11 +34,15 @@ from pathlib import Path
 
 from oracle._footer import with_footer
 
-__all__ = ["Corpus", "CorpusError", "Entry", "CheckOutcome", "STATUSES", "next_status", "shape_key"]
+__all__ = ["Corpus", "CorpusError", "Entry", "CheckOutcome", "STATUSES", "BROKEN_SIGNATURES", "next_status",
+           "shape_key"]
 
 MANIFEST = "manifest.json"
 STATUSES = ("NEW", "KNOWN", "REGRESSION", "FIXED")
 OPEN = ("NEW", "KNOWN")
+# What a corpus file shows when nothing could be compared: it does not load, eager fails or disagrees with itself,
+# or its file is gone. Never a status change; always an error.
+BROKEN_SIGNATURES = ("missing", "skip:invalid-program", "skip:eager-failed", "flaky")
 
 
 class CorpusError(Exception):
@@ -127,10 +135,12 @@ def _slug(text: str) -> str:
 class Corpus:
     """A corpus directory and its manifest (created on first save)."""
 
-    def __init__(self, root: str | Path):
+    def __init__(self, root: str | Path, *, must_exist: bool = False):
         self.root = Path(root)
         if self.root.exists() and not self.root.is_dir():
             raise CorpusError(f"{self.root} is not a directory")
+        if must_exist and not self.root.is_dir():
+            raise CorpusError(f"no corpus at {self.root}: no such directory")
         self.entries: dict[str, Entry] = {}
         path = self.root / MANIFEST
         if path.exists():
@@ -153,6 +163,15 @@ class Corpus:
         if not self.root.is_dir():
             return []
         return sorted(p for p in self.root.rglob("*.py") if not p.name.startswith(("_", "conftest", "test_")))
+
+    def problems(self) -> list[tuple[str, str]]:
+        """(file, what is wrong) for manifest entries whose file is gone and program files the manifest lacks."""
+        found = {p.relative_to(self.root).as_posix() for p in self.files()}
+        gone = [(e.file, "listed in the manifest, but the file is missing") for e in self.select()
+                if e.file not in found]
+        strays = [(f, "not in the manifest (add it with `ngb-fuzz corpus add` or delete it)")
+                  for f in sorted(found - set(self.entries))]
+        return gone + strays
 
     def entry_for(self, path: Path) -> Entry | None:
         return self.entries.get(path.relative_to(self.root).as_posix())
@@ -205,6 +224,9 @@ class Corpus:
                 outcomes.append(CheckOutcome(entry.file, spec, "missing", entry.status, entry.status, False))
                 continue
             observed, detail = check(path.read_text(), spec)
+            if observed in BROKEN_SIGNATURES:  # nothing was compared: no status moves on it
+                outcomes.append(CheckOutcome(entry.file, spec, observed, entry.status, entry.status, False, detail))
+                continue
             status, changed = next_status(entry, observed)
             if _kind(spec) != _kind(entry.target):
                 # Another compiler (a torch bug checked on the engine): report, but the bug's status stays.

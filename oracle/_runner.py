@@ -2,13 +2,16 @@
 
 One ``Runner`` keeps a pool of workers per interpreter, each with torch already imported. A worker that hangs is
 killed (verdict ``hang``), one that dies is reported (``crash``), and either is replaced: the harness never dies
-with a target. ``check`` runs eager twice (a program whose eager runs disagree is ``flaky``, never a finding), then
+with a target. Workers die with the runner's process, however it ends (see ``_worker.die_with_parent``), and
+are replaced after ``recycle_after`` runs or once their memory passes ``max_rss_mb`` (Dynamo's caches and the
+allocator only grow in a long campaign). ``check`` runs eager twice (a program whose eager runs disagree is ``flaky``, never a finding), then
 every target; it is thread-safe, so a campaign calls it from as many threads as it has workers.
 """
 
 from __future__ import annotations
 
 import collections
+import concurrent.futures
 import os
 import pickle
 import queue
@@ -24,10 +27,56 @@ from ._errors import OracleError, WorkerError
 from ._targets import Target, parse_target
 from ._verdict import ProgramReport, Verdict, judge
 
-__all__ = ["Runner", "check_source"]
+__all__ = ["Runner", "check_source", "RECYCLE_AFTER", "MAX_RSS_MB"]
+
+RECYCLE_AFTER = 1000  # runs per worker before it is replaced (a worker starts in a few seconds: < 1% of its life)
+MAX_RSS_MB = 2048.0  # ... or once its resident memory passes this (a fresh worker holds about 330 MB)
 
 _WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_worker.py")
 _PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class _Spawner:
+    """Starts worker processes from one thread that lives as long as the process.
+
+    Linux sends a process its parent-death signal when the *thread* that forked it exits, not only when the
+    whole parent does: a worker started from a campaign thread would be killed when that thread ends while the
+    runner (and its pool) lives on. So every worker is forked here instead.
+    """
+
+    def __init__(self):
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def popen(self, *args, **kwargs) -> subprocess.Popen:
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._serve, daemon=True, name="ngb-fuzz-spawner")
+                self._thread.start()
+        done: concurrent.futures.Future = concurrent.futures.Future()
+        self._jobs.put((args, kwargs, done))
+        return done.result()
+
+    def _serve(self) -> None:
+        while True:
+            args, kwargs, done = self._jobs.get()
+            try:
+                done.set_result(subprocess.Popen(*args, **kwargs))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                done.set_exception(exc)
+
+
+_SPAWNER = _Spawner()
+
+
+def rss_mb(pid: int) -> float | None:
+    """Resident memory of a process in MB (Linux /proc; None elsewhere or once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 class _Worker:
@@ -36,11 +85,14 @@ class _Worker:
     def __init__(self, python: str | None, startup_timeout: float):
         # One intra-op thread per worker: workers run side by side, one per core, instead of fighting over
         # cores. Eager and target run in the same worker, so both see the same thread count (and reduction order).
-        env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
-        self.proc = subprocess.Popen(
+        env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
+                   NGB_FUZZ_PARENT=str(os.getpid()))
+        self.proc = _SPAWNER.popen(
             [python or sys.executable, _WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, env=env, start_new_session=True,
         )
+        self.runs = 0  # programs run (each eager or target run counts)
+        self.peak_mb = 0.0
         self.stderr = collections.deque(maxlen=40)
         threading.Thread(target=self._drain_stderr, daemon=True).start()
         self.info = self._receive(startup_timeout)
@@ -92,6 +144,7 @@ class _Worker:
         return {"died": code, "stderr": self.stderr_tail()}
 
     def request(self, job: dict, timeout: float) -> dict:
+        self.runs += 1
         try:
             self._send(job)
         except (BrokenPipeError, OSError):
@@ -101,6 +154,12 @@ class _Worker:
     @property
     def alive(self) -> bool:
         return self.proc.poll() is None
+
+    def memory_mb(self) -> float | None:
+        mb = rss_mb(self.proc.pid) if self.alive else None
+        if mb is not None:
+            self.peak_mb = max(self.peak_mb, mb)
+        return mb
 
     def kill(self) -> None:
         if self.proc.poll() is None:
@@ -120,17 +179,24 @@ class _Worker:
 
 
 class _Pool:
-    """Up to ``size`` workers for one interpreter, started on demand, replaced when they die."""
+    """Up to ``size`` workers for one interpreter, started on demand, replaced when they die or are worn."""
 
-    def __init__(self, python: str | None, size: int, startup_timeout: float):
+    def __init__(self, python: str | None, size: int, startup_timeout: float, recycle_after: int | None,
+                 max_rss_mb: float | None):
         self.python, self.size, self.startup_timeout = python, size, startup_timeout
+        self.recycle_after, self.max_rss_mb = recycle_after, max_rss_mb
         self.idle: queue.LifoQueue[_Worker] = queue.LifoQueue()
         self.started = 0
+        self.recycled = 0
+        self.peak_mb = 0.0  # of any worker this pool had
+        self.closed = False
         self.lock = threading.Lock()
         self.all: list[_Worker] = []
 
     def acquire(self) -> _Worker:
         with self.lock:
+            if self.closed:
+                raise WorkerError("the runner is closed")
             start = self.idle.empty() and self.started < self.size
             if start:
                 self.started += 1
@@ -143,29 +209,68 @@ class _Pool:
                 raise
             with self.lock:
                 self.all.append(worker)
+                if self.closed:  # closed while it started
+                    worker.kill()
+                    raise WorkerError("the runner is closed")
             return worker
         return self.idle.get()
 
     def release(self, worker: _Worker) -> None:
+        if worker.alive and self._worn(worker):
+            worker.close()
+            with self.lock:
+                self.recycled += 1
         if worker.alive:
             self.idle.put(worker)
         else:
             with self.lock:
                 self.started -= 1
                 self.all.remove(worker)
+                self.peak_mb = max(self.peak_mb, worker.peak_mb)
+
+    def _worn(self, worker: _Worker) -> bool:
+        if self.recycle_after is not None and worker.runs >= self.recycle_after:
+            return True
+        mb = worker.memory_mb()
+        return self.max_rss_mb is not None and mb is not None and mb > self.max_rss_mb
+
+    def memory(self) -> list[dict]:
+        with self.lock:
+            workers = list(self.all)
+        rows = []
+        for w in workers:
+            mb = w.memory_mb()
+            if mb is not None:
+                rows.append({"pid": w.proc.pid, "rss_mb": round(mb, 1), "runs": w.runs})
+        return rows
 
     def close(self) -> None:
-        for worker in list(self.all):
-            worker.close()
+        with self.lock:
+            self.closed = True
+            workers = list(self.all)
+        idle = set()
+        while not self.idle.empty():
+            idle.add(self.idle.get_nowait())
+        for worker in workers:
+            if worker in idle:
+                worker.close()
+            else:
+                worker.kill()  # busy (maybe in a hanging program): it would not read its stdin closing
 
 
 class Runner:
     """A pool of worker processes; ``check(source, targets)`` gives a ProgramReport."""
 
-    def __init__(self, workers: int = 1, timeout: float = 60.0, startup_timeout: float = 180.0):
+    def __init__(self, workers: int = 1, timeout: float = 60.0, startup_timeout: float = 180.0,
+                 recycle_after: int | None = RECYCLE_AFTER, max_rss_mb: float | None = MAX_RSS_MB):
         if workers < 1:
             raise OracleError(f"workers must be >= 1, got {workers}")
+        if not timeout > 0 or timeout == float("inf"):
+            raise OracleError(f"timeout must be a finite number of seconds > 0, got {timeout}")
+        if recycle_after is not None and recycle_after < 1:
+            raise OracleError(f"recycle_after must be >= 1 (or None), got {recycle_after}")
         self.workers, self.timeout, self.startup_timeout = workers, timeout, startup_timeout
+        self.recycle_after, self.max_rss_mb = recycle_after, max_rss_mb
         self._pools: dict[str | None, _Pool] = {}
         self._lock = threading.Lock()
 
@@ -176,8 +281,20 @@ class Runner:
         self.close()
 
     def close(self) -> None:
-        for pool in self._pools.values():
+        with self._lock:
+            pools = list(self._pools.values())
+        for pool in pools:
             pool.close()
+
+    def memory(self) -> dict:
+        """Memory of the workers now (MB, per worker), the peak of any worker so far, and how many were
+        recycled."""
+        with self._lock:
+            pools = list(self._pools.values())
+        rows = [row for pool in pools for row in pool.memory()]
+        peak = max([p.peak_mb for p in pools] + [r["rss_mb"] for r in rows], default=0.0)
+        return {"rss_mb": [r["rss_mb"] for r in rows], "peak_rss_mb": round(peak, 1),
+                "recycled": sum(p.recycled for p in pools)}
 
     def warm_up(self, python: str | None = None) -> dict:
         """Start one worker (e.g. before timing) and return what it reported about itself."""
@@ -191,7 +308,8 @@ class Runner:
     def _pool(self, python: str | None) -> _Pool:
         with self._lock:
             if python not in self._pools:
-                self._pools[python] = _Pool(python, self.workers, self.startup_timeout)
+                self._pools[python] = _Pool(python, self.workers, self.startup_timeout, self.recycle_after,
+                                            self.max_rss_mb)
             return self._pools[python]
 
     def run(self, source: str, target: Target | str, calls: int = 2) -> dict:

@@ -3,7 +3,8 @@
 Started by ``oracle._runner`` as ``python _worker.py`` with any interpreter that has torch (so it imports only the
 standard library, torch and its sibling ``_observe``). It speaks length-prefixed pickle frames on private copies of
 its stdin/stdout; the program's own prints go to /dev/null. The parent kills it on timeout and replaces it when it
-dies, so nothing here guards against hangs or hard crashes.
+dies, so nothing here guards against hangs or hard crashes; but a worker must not outlive its parent, even one
+stuck in a hanging program (``die_with_parent``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,11 @@ import linecache
 import os
 import pickle
 import re
+import signal
 import struct
 import sys
+import threading
+import time
 import traceback
 import types
 
@@ -44,11 +48,40 @@ def write_frame(stream, message) -> None:
     stream.flush()
 
 
+def die_with_parent() -> None:
+    """Make sure this worker ends when the process that started it does, however that one ends (SIGKILL too).
+
+    Linux: the kernel sends SIGKILL on the parent's death (``PR_SET_PDEATHSIG``), which also ends a program
+    stuck in a hang. Everywhere: a thread polls the parent PID (the one the runner passed, so a parent that died
+    before this line is seen too) and ends the process when the worker is re-parented.
+    """
+    parent = int(os.environ.get("NGB_FUZZ_PARENT") or os.getppid())
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=watch, daemon=True, name="ngb-fuzz-parent-watch").start()
+
+
 def load_program(source: str) -> types.ModuleType:
     module = types.ModuleType("ngb_program")
     module.__file__ = PROGRAM_FILE
     linecache.cache[PROGRAM_FILE] = (len(source), None, source.splitlines(True), PROGRAM_FILE)
-    exec(compile(source, PROGRAM_FILE, "exec"), module.__dict__)
+    try:
+        exec(compile(source, PROGRAM_FILE, "exec"), module.__dict__)
+    except SystemExit as exc:  # sys.exit()/exit() at import: the program does not load (the worker lives on)
+        raise RuntimeError(f"the program exits at import (SystemExit: {exc.code!r})") from None
     for name in ("entry", "make_inputs", "EFFECTS"):
         if not hasattr(module, name):
             raise AttributeError(f"program defines no {name!r} (see docs/program-format.md)")
@@ -203,6 +236,7 @@ def warm_up() -> None:
 
 
 def main() -> None:
+    die_with_parent()
     proto_in = os.fdopen(os.dup(0), "rb")
     proto_out = os.fdopen(os.dup(1), "wb")
     devnull = os.open(os.devnull, os.O_RDWR)

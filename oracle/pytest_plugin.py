@@ -6,6 +6,8 @@ Thin by design: it registers options and imports the oracle (and with it torch) 
   The test passes when the target's verdict is ``ok``. Files the manifest lists as open bugs (NEW/KNOWN) on that
   target are ``xfail(strict=True)``: they xfail while the bug reproduces with its signature, and the test turns
   red when the bug is fixed (XPASS) until the manifest says FIXED, or when it fails with another signature.
+  A corpus cannot shrink silently: a manifest entry whose file is gone, a file the manifest lacks, and a file
+  that does not load (or whose eager run fails or is flaky) are failing tests, never skips.
 - ``--ngb-fuzz N``: N generated programs (``--ngb-seed``) as tests; each must be ``ok`` on every target.
 - ``ngb_check(fn, *inputs, targets=("torch",))``: writes ``fn`` into a program file (its source via ``inspect``,
   plus the module-level functions, constants and imports it reads, and the inputs as literals) and checks that
@@ -94,6 +96,9 @@ def pytest_collection_modifyitems(session, config, items):
             node.entry = store.entry_for(path)
             node.targets = targets
             items.extend(node.collect())
+        if (root / "manifest.json").exists():
+            for file, why in store.problems():
+                items.append(CorpusProblem.from_parent(session, name=f"{directory}/{file}", why=why))
     if smoke:
         node = SmokeRun.from_parent(session, name="ngb-fuzz-smoke")
         node.count, node.seed, node.targets = smoke, config.getoption("ngb_seed"), targets
@@ -131,14 +136,30 @@ class CorpusFile(pytest.File):
             yield item
 
 
-def _check(config, source: str, target: str, replay: str, expect: str = "ok"):
+class CorpusProblem(pytest.Item):
+    """A manifest entry without its file, or a file without an entry: the corpus would shrink silently."""
+
+    def __init__(self, *, why: str, **kwargs):
+        super().__init__(**kwargs)
+        self.why = why
+
+    def runtest(self):
+        pytest.fail(f"{self.name}: {self.why}", pytrace=False)
+
+    def reportinfo(self):
+        return self.name, None, self.name
+
+
+def _check(config, source: str, target: str, replay: str, expect: str = "ok", strict: bool = False):
+    """``strict`` (corpus files): a program that cannot be compared fails instead of skipping."""
     __tracebackhide__ = True
     report = _runner(config).check(source, [target])
+    skip = (lambda reason: pytest.fail(reason, pytrace=False)) if strict else pytest.skip
     if report.flaky:
-        pytest.skip("flaky program: two eager runs disagree")
+        skip("flaky program: two eager runs disagree")
     verdict = report.verdicts[target]
     if verdict.kind == "skip":
-        pytest.skip(f"{target} refused the program: {verdict.detail}")
+        skip(f"{target} could not check the program: {verdict.detail}")
     if verdict.kind != "ok":
         if expect != "ok" and verdict.signature == expect:
             raise KnownBugReproduced(target, verdict, replay)
@@ -162,7 +183,7 @@ class CorpusItem(_NgbItem):
         entry = self.parent.entry
         expect = entry.signature if entry is not None and entry.is_open and entry.target == self.target else "ok"
         replay = f"ngb-fuzz repro {self.path} --target {self.target}"
-        _check(self.config, self.path.read_text(), self.target, replay, expect)
+        _check(self.config, self.path.read_text(), self.target, replay, expect, strict=True)
 
     def reportinfo(self):
         return self.path, None, f"{self.path.name} on {self.target}"

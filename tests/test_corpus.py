@@ -43,3 +43,55 @@ def test_entry_runs_alone_with_only_torch(entry):
     expected = 0 if entry["status"] in ("FIXED", "REGRESSION") else 1
     assert proc.returncode == expected, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert ("match:" if expected == 0 else "MISMATCH:") in proc.stdout
+
+
+# -- a corpus that cannot silently shrink ------------------------------------------------------------------------
+
+def _broken_corpus(root: Path) -> Path:
+    """A corpus with one good entry, one entry whose file is gone, a file with a syntax error and a stray."""
+    from tests.conftest import program_source
+
+    root.mkdir()
+    good = program_source("seed_chain.py")
+    (root / "good.py").write_text(good)
+    (root / "syntax.py").write_text(good.replace("def entry(", "def entry((", 1))
+    (root / "stray.py").write_text(good)
+    entry = {"signature": "ok", "target": "eager", "torch": "2.13.0", "first_seen": "2026-11-22", "status": "FIXED"}
+    files = [{"file": f, **entry} for f in ("good.py", "syntax.py", "gone.py")]
+    (root / "manifest.json").write_text(json.dumps({"version": 1, "files": files}, indent=2) + "\n")
+    return root
+
+
+def test_corpus_check_makes_every_way_of_shrinking_an_error_and_rewrites_nothing(tmp_path, capsys):
+    from fuzz.cli import main
+
+    root = _broken_corpus(tmp_path / "corpus")
+    manifest = (root / "manifest.json").read_bytes()
+    assert main(["corpus", "check", "--dir", str(root)]) == 1
+    out = capsys.readouterr()
+    errors = {line.split()[1] for line in out.out.splitlines() if line.startswith("ERROR")}
+    assert errors == {"gone.py", "syntax.py", "stray.py"}, out.out
+    assert "3 errors" in out.err and "the manifest was not updated" in out.err
+    assert (root / "manifest.json").read_bytes() == manifest
+    assert main(["corpus", "list", "--dir", str(root)]) == 1
+    assert "MISSING    gone.py" in capsys.readouterr().out
+
+
+def test_corpus_commands_on_a_missing_directory_are_usage_errors(tmp_path, capsys):
+    from fuzz.cli import main
+
+    for action in ("check", "list", "stats"):
+        assert main(["corpus", action, "--dir", str(tmp_path / "typo")]) == 2
+        assert "no corpus at" in capsys.readouterr().err
+    assert not (tmp_path / "typo").exists()
+
+
+def test_corpus_add_refuses_a_program_that_does_not_load(tmp_path, capsys):
+    from fuzz.cli import main
+    from tests.conftest import program_source
+
+    exits = tmp_path / "exits.py"
+    exits.write_text(program_source("seed_chain.py").replace("import torch\n", "import torch\nraise SystemExit(3)\n", 1))
+    assert main(["corpus", "add", str(exits), "--target", "eager", "--dir", str(tmp_path / "c")]) == 2
+    assert "exits at import" in capsys.readouterr().err
+    assert not (tmp_path / "c").exists()

@@ -1,7 +1,8 @@
 """The ``ngb-fuzz`` command line: a thin layer over library functions.
 
 Each subcommand lives in its own module, which exposes ``register(subparsers)``; registering adds a parser whose
-``handler`` default is a function ``(args) -> int`` (the exit code). Usage errors exit with code 2 and one line.
+``handler`` default is a function ``(args) -> int`` (the exit code). Usage errors exit with code 2 and one line;
+SIGINT, SIGTERM and SIGHUP stop any command with exit code 128 + the signal number (``_signals``).
 """
 
 from __future__ import annotations
@@ -45,19 +46,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import signal
+    import threading
+
+    from ._signals import exit_code, install
+
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
+    previous = install() if threading.current_thread() is threading.main_thread() else {}
     try:
         return int(args.handler(args) or 0)
     except UsageError as exc:
         print(f"ngb-fuzz {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        signum = getattr(exc, "signum", signal.SIGINT)
+        print(f"stopped by {signal.Signals(signum).name}", file=sys.stderr)
+        return exit_code(signum)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 if __name__ == "__main__":

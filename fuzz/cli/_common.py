@@ -1,22 +1,34 @@
-"""Argument helpers shared by subcommands: budgets, target lists, worker counts."""
+"""Argument helpers shared by subcommands: budgets, durations, timeouts, worker counts, files, targets.
+
+Every option is checked here, at the boundary, before any long work starts: a bad value is one line and exit 2.
+"""
 
 from __future__ import annotations
 
+import ast
+import math
+import os
 import re
+from pathlib import Path
 
 from . import UsageError
 
-__all__ = ["parse_budget", "parse_duration", "parse_targets"]
+__all__ = ["parse_budget", "parse_duration", "parse_targets", "check_timeout", "check_workers", "read_program",
+           "check_output_file", "add_workers_option", "WORKER_MB"]
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)(s|m|h)$")
+WORKER_MB = 500  # what one worker holds (torch imported, a program running), for the bound on --workers
 
 
-def parse_duration(text: str) -> float:
-    """'90s', '10m', '1.5h' -> seconds."""
+def parse_duration(text: str, option: str = "duration") -> float:
+    """'90s', '10m', '1.5h' -> seconds (> 0)."""
     match = _DURATION.match(text.strip())
     if not match:
-        raise UsageError(f"bad duration {text!r}; use e.g. 30s, 10m or 1h")
-    return float(match.group(1)) * {"s": 1, "m": 60, "h": 3600}[match.group(2)]
+        raise UsageError(f"bad {option} {text!r}; use e.g. 30s, 10m or 1h")
+    seconds = float(match.group(1)) * {"s": 1, "m": 60, "h": 3600}[match.group(2)]
+    if seconds <= 0:
+        raise UsageError(f"{option} {text!r} must be more than 0")
+    return seconds
 
 
 def parse_budget(text: str) -> tuple[int | None, float | None]:
@@ -26,10 +38,98 @@ def parse_budget(text: str) -> tuple[int | None, float | None]:
         if int(text) < 1:
             raise UsageError("budget must be at least 1 program")
         return int(text), None
+    if not _DURATION.match(text):
+        raise UsageError(f"bad budget {text!r}; use a program count (500) or a duration (30s, 10m, 1h)")
+    return None, parse_duration(text, "budget")
+
+
+def check_timeout(seconds: float, option: str = "--timeout") -> float:
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise UsageError(f"{option} {seconds} must be a finite number of seconds > 0")
+    return seconds
+
+
+def add_workers_option(parser, default: int, help: str) -> None:
+    parser.add_argument("--workers", type=int, default=default, help=help)
+    parser.add_argument("--oversubscribe", action="store_true",
+                        help="allow more --workers than the cores and memory here hold")
+
+
+def machine_workers() -> tuple[int, int, int | None]:
+    """(bound, cores, available MB or None): workers this machine runs side by side."""
     try:
-        return None, parse_duration(text)
-    except UsageError:
-        raise UsageError(f"bad budget {text!r}; use a program count (500) or a duration (30s, 10m, 1h)") from None
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    available = None
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    available = int(line.split()[1]) // 1024
+    except (OSError, ValueError):
+        pass
+    bound = cores if available is None else min(cores, available // WORKER_MB)
+    return max(1, bound), cores, available
+
+
+def check_workers(workers: int, oversubscribe: bool = False) -> int:
+    if workers < 1:
+        raise UsageError("--workers must be at least 1")
+    bound, cores, available = machine_workers()
+    if workers > bound and not oversubscribe:
+        memory = f" and {available} MB of available memory (about {WORKER_MB} MB a worker)" if available else ""
+        raise UsageError(f"--workers {workers} is more than this machine runs side by side: {cores} cores{memory}; "
+                         f"use at most {bound}, or pass --oversubscribe")
+    return workers
+
+
+def read_program(path: str | Path) -> str:
+    """The text of a program file; UsageError for a missing, unreadable, binary or non-UTF-8 file."""
+    path = Path(path)
+    if not path.is_file():
+        raise UsageError(f"no such file: {path}")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not a program file: not UTF-8 text") from None
+    if "\0" in text:
+        raise UsageError(f"{path} is not a program file: it holds NUL bytes (a binary file?)")
+    return text
+
+
+def program_problem(source: str) -> str | None:
+    """Why ``source`` cannot load as a program (syntax error, no top-level entry/make_inputs), or None."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        return f"syntax error at line {exc.lineno}: {exc.msg}"
+    defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
+    defined |= {t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets
+                if isinstance(t, ast.Name)}
+    missing = [name for name in ("entry", "make_inputs") if name not in defined]
+    if missing:
+        return f"it defines no {' and no '.join(missing)} at top level (see docs/program-format.md)"
+    return None
+
+
+def check_output_file(out: str) -> Path:
+    """An output path that can be written: its directory exists and is writable, and it is no directory."""
+    path = Path(out)
+    if out.strip() == "":
+        raise UsageError("--out is empty")
+    if path.is_dir():
+        raise UsageError(f"--out {out} is a directory; name a file")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"--out {out}: no such directory {parent}")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(f"--out {out}: not writable")
+    return path
 
 
 def parse_targets(specs: list[str] | None, default: str = "torch", check: bool = True) -> list[str]:

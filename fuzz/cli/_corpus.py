@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from . import UsageError
+from ._common import add_workers_option, check_workers, program_problem, read_program
 
 
 def register(subparsers) -> None:
@@ -20,24 +21,23 @@ def register(subparsers) -> None:
     p.add_argument("--signature", help="add: expected signature (default: the file's verdict; 'ok' for a "
                                        "regression case)")
     p.add_argument("--status", default=None, help="add: initial status (NEW; FIXED for regression cases)")
-    p.add_argument("--workers", type=int, default=1, help="check/add: oracle worker processes")
+    add_workers_option(p, 1, "check/add: oracle worker processes")
     p.add_argument("--dry-run", action="store_true", help="check: do not update the manifest")
     p.set_defaults(handler=corpus)
 
 
-def _open(path: str):
+def _open(path: str, must_exist: bool):
     from fuzz.corpus import Corpus, CorpusError
 
     try:
-        return Corpus(path)
+        return Corpus(path, must_exist=must_exist)
     except CorpusError as exc:
         raise UsageError(str(exc)) from None
 
 
 def corpus(args) -> int:
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
-    store = _open(args.dir)
+    check_workers(args.workers, args.oversubscribe)
+    store = _open(args.dir, must_exist=args.action != "add")
     if args.action == "list":
         return _list(store, args)
     if args.action == "stats":
@@ -61,15 +61,17 @@ def _canonical(spec: str | None) -> str | None:
 
 def _list(store, args) -> int:
     entries = store.select(_canonical(args.target))
+    problems = dict(store.problems())
     for e in entries:
         last = f"  last: {e.last_signature} on {e.last_target} ({e.last_checked})" if e.last_checked else ""
-        print(f"{e.status:<10} {e.file:<52} {e.target:<22} {e.signature}{last}")
-    listed = {e.file for e in store.entries.values()}
-    strays = [p for p in store.files() if p.relative_to(store.root).as_posix() not in listed]
-    for p in strays:
-        print(f"{'?':<10} {p.relative_to(store.root).as_posix():<52} (not in the manifest)")
-    print(f"{len(entries)} entries in {store.root}")
-    return 0
+        status = "MISSING" if e.file in problems else e.status
+        print(f"{status:<10} {e.file:<52} {e.target:<22} {e.signature}{last}")
+    strays = [f for f in problems if f not in store.entries]
+    for f in strays:
+        print(f"{'?':<10} {f:<52} (not in the manifest)")
+    print(f"{len(entries)} entries in {store.root}" + (f"; {len(problems)} problem(s): see `ngb-fuzz corpus check`"
+                                                         if problems else ""))
+    return 1 if problems else 0
 
 
 def _stats(store, args) -> int:
@@ -88,7 +90,7 @@ def _stats(store, args) -> int:
 
 def _check(store, args) -> int:
     import oracle
-    from fuzz.corpus import oracle_check
+    from fuzz.corpus import BROKEN_SIGNATURES, oracle_check
 
     target = _canonical(args.target)
     if target:
@@ -100,13 +102,23 @@ def _check(store, args) -> int:
     for o in outcomes:
         move = o.old_status if o.old_status == o.new_status else f"{o.old_status} -> {o.new_status}"
         flag = "  (fails differently)" if o.changed else ""
+        if o.signature in BROKEN_SIGNATURES:
+            move, flag = "ERROR", f"  ({o.detail.splitlines()[0][:100] if o.detail else 'file missing'})"
         print(f"{move:<20} {o.file:<52} {o.target:<22} {o.signature}{flag}")
-    if not args.dry_run:
+    listed = {o.file for o in outcomes}
+    strays = [(f, why) for f, why in store.problems() if f not in listed]
+    for f, why in strays:
+        print(f"{'ERROR':<20} {f:<52} {why}")
+    broken = [o for o in outcomes if o.signature in BROKEN_SIGNATURES]
+    errors = len(broken) + len(strays)
+    if not args.dry_run and not errors:
         store.save()
     regressions = [o for o in outcomes if o.new_status == "REGRESSION"]
     print(f"{len(outcomes)} checked, {sum(o.old_status != o.new_status for o in outcomes)} changed status, "
-          f"{len(regressions)} regressions", file=sys.stderr)
-    return 1 if regressions else 0
+          f"{len(regressions)} regressions, {errors} errors" +
+          ("; the manifest was not updated: fix the errors first" if errors and not args.dry_run else ""),
+          file=sys.stderr)
+    return 1 if regressions or errors else 0
 
 
 def _add(store, args) -> int:
@@ -122,27 +134,30 @@ def _add(store, args) -> int:
     from ._common import parse_targets
 
     target = parse_targets([args.target])[0]
+    checked = []  # every file is checked before any is added: a refused one leaves the corpus as it was
     with oracle.Runner(workers=args.workers) as runner:
         for name in args.files:
-            try:
-                source = open(name).read()
-            except OSError as exc:
-                raise UsageError(f"cannot read {name}: {exc.strerror}") from None
-            signature = args.signature
-            if signature is None:
-                report = runner.check(source, [target])
-                if report.flaky:
-                    raise UsageError(f"{name} is flaky under eager; not added")
-                signature = report.verdicts[target].signature
-            status = args.status or ("FIXED" if signature == "ok" else "NEW")
-            base = Path(name).name
-            keep = None if (store.root / base).exists() or base in store.entries else base
-            note = header_fields(source).get("found-by", "")
-            try:
-                entry, added = store.add(with_header(source, target, signature), target, signature, status=status,
-                                         name=keep, note=note)
-            except CorpusError as exc:
-                raise UsageError(str(exc)) from None
-            print(f"{'added' if added else 'already there as'} {entry.file}: {entry.status} {signature} on {target}")
+            source = read_program(name)
+            problem = program_problem(source)
+            if problem:
+                raise UsageError(f"{name} is not a program that loads: {problem}; nothing added")
+            report = runner.check(source, [target])
+            if report.flaky:
+                raise UsageError(f"{name} is flaky under eager; nothing added")
+            verdict = report.verdicts[target]
+            if verdict.kind == "skip":  # it does not load, or eager fails: there is nothing to keep checking
+                raise UsageError(f"{name}: {verdict.detail.splitlines()[0][:160]}; nothing added")
+            checked.append((name, source, args.signature or verdict.signature))
+    for name, source, signature in checked:
+        status = args.status or ("FIXED" if signature == "ok" else "NEW")
+        base = Path(name).name
+        keep = None if (store.root / base).exists() or base in store.entries else base
+        note = header_fields(source).get("found-by", "")
+        try:
+            entry, added = store.add(with_header(source, target, signature), target, signature, status=status,
+                                     name=keep, note=note)
+        except CorpusError as exc:
+            raise UsageError(str(exc)) from None
+        print(f"{'added' if added else 'already there as'} {entry.file}: {entry.status} {signature} on {target}")
     store.save()
     return 0

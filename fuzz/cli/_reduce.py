@@ -1,4 +1,7 @@
-"""``ngb-fuzz reduce FILE --target SPEC``: shrink a failing program keeping its verdict signature."""
+"""``ngb-fuzz reduce FILE --target SPEC``: shrink a failing program keeping its verdict signature.
+
+``ngb-fuzz reduce --campaign DIR`` reduces the buckets of a campaign whose reduction did not finish.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +10,19 @@ import time
 from pathlib import Path
 
 from . import UsageError
+from ._common import add_workers_option, check_output_file, check_workers, program_problem, read_program
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("reduce", help="shrink a failing program while it fails the same way")
-    p.add_argument("file", metavar="FILE", help="program file (docs/program-format.md)")
-    p.add_argument("--target", required=True, metavar="SPEC", help="target it fails on, e.g. torch:ngb=off")
+    p.add_argument("file", metavar="FILE", nargs="?", help="program file (docs/program-format.md)")
+    p.add_argument("--target", metavar="SPEC", help="target it fails on, e.g. torch:ngb=off (required with FILE)")
+    p.add_argument("--campaign", metavar="DIR",
+                   help="instead of FILE: reduce every bucket of the campaign in DIR not reduced yet (the budget "
+                        "is per bucket)")
     p.add_argument("--signature", help="signature to keep (default: the file's verdict on the target)")
     p.add_argument("--budget", default="60s", help="time budget, e.g. 60s, 5m (default 60s)")
-    p.add_argument("--workers", type=int, default=1, help="oracle worker processes (default 1)")
+    add_workers_option(p, 1, "oracle worker processes (default 1)")
     p.add_argument("--rechecks", type=int, default=3, help="re-checks of the result in fresh processes (default 3)")
     p.add_argument("--out", metavar="FILE", help="where to write the result (default FILE.reduced.py; - for stdout)")
     p.add_argument("--corpus", metavar="DIR", help="also add the result to this corpus (status NEW)")
@@ -28,15 +35,31 @@ def register(subparsers) -> None:
 def reduce(args) -> int:
     from ._common import parse_duration, parse_targets
 
-    budget = parse_duration(args.budget) if not args.budget.replace(".", "").isdigit() else float(args.budget)
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
+    text = args.budget.strip()
+    budget = float(text) if text.replace(".", "", 1).isdigit() else parse_duration(text, "--budget")
+    if not budget > 0:
+        raise UsageError(f"--budget {args.budget!r} must be more than 0")
+    check_workers(args.workers, args.oversubscribe)
+    if args.rechecks < 0:
+        raise UsageError("--rechecks must be 0 or more")
+    if args.campaign:
+        if args.file or args.out or args.corpus:
+            raise UsageError("--campaign DIR takes no FILE, --out or --corpus: it reduces the campaign's repros "
+                             "in place")
+        return _reduce_campaign(Path(args.campaign), budget, args.workers)
+    if not args.file or not args.target:
+        raise UsageError("give FILE and --target SPEC, or --campaign DIR")
     target = parse_targets([args.target])[0]
     path = Path(args.file)
-    try:
-        source = path.read_text()
-    except OSError as exc:
-        raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
+    source = read_program(path)
+    problem = program_problem(source)
+    if problem:
+        raise UsageError(f"{path} is not a program that loads: {problem}")
+    out = args.out or str(path.with_suffix("")) + ".reduced.py"
+    if out != "-":
+        check_output_file(out)  # before the long work, not after it
+    if args.corpus and Path(args.corpus).exists() and not Path(args.corpus).is_dir():
+        raise UsageError(f"--corpus {args.corpus} is not a directory")
     from fuzz.reduce import ReduceError, reduce_program
     from fuzz.reduce._oracle import generator_ir
 
@@ -56,11 +79,15 @@ def reduce(args) -> int:
                                 rechecks=args.rechecks, progress=progress, ir=ir)
     except ReduceError as exc:
         raise UsageError(str(exc)) from None
-    out = args.out or str(path.with_suffix("")) + ".reduced.py"
     if out == "-":
         sys.stdout.write(result.source)
     else:
-        Path(out).write_text(result.source)
+        try:
+            Path(out).write_text(result.source)
+        except OSError as exc:  # the reduction is not lost: it goes to stdout
+            sys.stdout.write(result.source)
+            raise UsageError(f"cannot write {out}: {exc.strerror}; the reduced program was printed instead") \
+                from None
     print(result.summary(), file=sys.stderr)
     if out != "-":
         print(f"wrote {out}; replay: ngb-fuzz repro {out} --target {target}  (or: python {out})", file=sys.stderr)
@@ -72,3 +99,32 @@ def reduce(args) -> int:
         store.save()
         print(f"corpus: {'added' if added else 'already there as'} {entry.file}", file=sys.stderr)
     return 0 if result.reproduced == result.rechecks else 1
+
+
+def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
+    import json
+
+    import oracle
+
+    from ..campaign import Campaign, CampaignConfig, CampaignError
+
+    try:
+        identity = json.loads((out / "state.json").read_text())["identity"]
+        config = CampaignConfig(tuple(identity["targets"]), out, seed=identity["seed"], workers=workers,
+                                reduce_seconds=budget, bias=bool(identity.get("bias")))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"{out} holds no campaign state ngb-fuzz can read ({type(exc).__name__})") from None
+    with oracle.Runner(workers=workers) as runner:
+        try:
+            campaign = Campaign(config, runner)
+        except CampaignError as exc:
+            raise UsageError(str(exc)) from None
+        before = campaign.not_reduced
+        summary = campaign.reduce_pending()
+    left = summary["not_reduced"]
+    print(f"reduced {before - left} of {before} bucket(s) not reduced before; {left} left", file=sys.stderr)
+    for bucket in summary["buckets"]:
+        if bucket["reduction"] in ("done", "failed"):
+            state = f"{bucket['lines']} lines" if bucket["reduction"] == "done" else "kept as found"
+            print(f"  {bucket['repro']}: {state}", file=sys.stderr)
+    return 0 if left == 0 else 1

@@ -1,15 +1,27 @@
-"""``ngb-fuzz repro FILE``: re-run a program file and print a readable diff (exit 1 on a finding)."""
+"""``ngb-fuzz repro FILE``: re-run a program file and print a readable diff.
+
+Exit codes never say "no mismatch" for a program that did not run: 0 only when the program ran and matched on
+every target.
+"""
 
 from __future__ import annotations
 
+import argparse
+import sys
 from pathlib import Path
 
-from . import UsageError
-from ._common import parse_targets
+from ._common import check_timeout, parse_targets, program_problem, read_program
+
+EXIT_OK, EXIT_FINDING, EXIT_USAGE, EXIT_NO_LOAD, EXIT_EAGER_FAILED = 0, 1, 2, 3, 4
+EXIT_CODES = """exit codes: 0 the program ran and matched eager on every target; 1 a finding (mismatch, crash or hang);
+2 a usage error (bad option, no such file, not a text file); 3 the program does not load (syntax error, no
+top-level entry/make_inputs, raises or exits at import); 4 its eager run failed, hung or disagrees with itself
+(flaky): nothing could be compared."""
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("repro", help="re-run a repro file against a target and show what differs")
+    p = subparsers.add_parser("repro", help="re-run a repro file against a target and show what differs",
+                              epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", help="program file (see docs/program-format.md)")
     p.add_argument("--target", action="append", metavar="SPEC",
                    help="target spec, repeatable (default: the file's '# target:' line, else torch)")
@@ -23,16 +35,16 @@ def repro(args) -> int:
     from ..programfile import header_fields
 
     path = Path(args.file)
-    if not path.is_file():
-        raise UsageError(f"no such file: {path}")
-    source = path.read_text()
-    if "def entry(" not in source or "def make_inputs(" not in source:
-        raise UsageError(f"{path} is not a program file: it needs entry() and make_inputs() "
-                         "(see docs/program-format.md)")
+    check_timeout(args.timeout)
+    source = read_program(path)
+    problem = program_problem(source)
+    if problem:
+        print(f"ngb-fuzz repro: {path} does not load: {problem}", file=sys.stderr)
+        return EXIT_NO_LOAD
     header = header_fields(source)
     targets = parse_targets(args.target, default=header.get("target", "torch"))
     report = oracle.check_source(source, targets, timeout=args.timeout)
-    status = 0
+    status = EXIT_OK
     for spec, verdict in report.verdicts.items():
         stats = report.stats.get(spec, {})
         figures = "  ".join(f"{k}={v}" for k, v in stats.items() if k != "break_reasons")
@@ -42,9 +54,13 @@ def repro(args) -> int:
         if verdict.detail and verdict.kind != "ok":
             print("  " + verdict.detail.replace("\n", "\n  "))
         if verdict.is_finding:
-            status = 1
+            status = max(status, EXIT_FINDING)
             expected = header.get("signature")
             if expected and expected != verdict.signature:
                 print(f"  note: the file's header names {expected}")
             print(f"  replay: ngb-fuzz repro {path} --target '{spec}'")
+        elif verdict.signature == "skip:invalid-program":
+            status = max(status, EXIT_NO_LOAD)
+        elif verdict.kind != "ok":  # eager failed or hung, flaky: nothing was compared
+            status = max(status, EXIT_EAGER_FAILED)
     return status

@@ -3,27 +3,50 @@
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import time
 from pathlib import Path
 
 from . import UsageError
-from ._common import parse_budget, parse_duration, parse_targets
+from ._common import (
+    add_workers_option,
+    check_timeout,
+    check_workers,
+    parse_budget,
+    parse_duration,
+    parse_targets,
+)
+
+EXIT_CODES = """exit codes: 0 the budget was spent; 1 the campaign stopped because its state or files could not be written
+(disk full, read-only: what is on disk resumes); 2 a usage error (bad option, --out unusable or in use by
+another run); 128+N stopped by signal N (130 SIGINT/Ctrl-C, 143 SIGTERM, 129 SIGHUP), after writing the summary
+and state. Re-running the same command resumes a stopped campaign."""
 
 
 def register(subparsers) -> None:
+    import argparse
+
+    from oracle._runner import MAX_RSS_MB, RECYCLE_AFTER
+
     p = subparsers.add_parser("run", help="run a fuzz campaign against one or more targets",
                               description="Generate programs, run them under eager and each target, bucket "
-                                          "what differs and write one repro file per bucket.")
+                                          "what differs and write one repro file per bucket.",
+                              epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--target", action="append", metavar="SPEC",
                    help="target spec, repeatable (default: torch); see `ngb-fuzz targets`")
-    p.add_argument("--budget", default="100", help="programs (500) or wall time (30s, 10m, 1h); default 100")
-    p.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) // 2),
-                   help="worker processes (default: half the cores)")
+    p.add_argument("--budget", default="100",
+                   help="programs (500) or campaign time (30s, 10m, 1h), both counted across resumes: a resumed "
+                        "campaign runs what is left; default 100")
+    add_workers_option(p, max(1, (os.cpu_count() or 2) // 2),
+                       "worker processes (default: half the cores; at most the cores and memory here hold)")
     p.add_argument("--seed", type=int, default=0, help="campaign seed (program i of seed s is always the same)")
     p.add_argument("--out", default="runs/latest", help="campaign directory (resumed if it holds this campaign)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per program and target before 'hang'")
+    p.add_argument("--recycle-after", type=int, default=RECYCLE_AFTER, metavar="N",
+                   help=f"replace a worker after N program runs (each program runs twice under eager and once per "
+                        f"target; default {RECYCLE_AFTER})")
+    p.add_argument("--max-worker-mb", type=float, default=MAX_RSS_MB, metavar="MB",
+                   help=f"replace a worker whose resident memory passed MB (default {MAX_RSS_MB:.0f})")
     p.add_argument("--reduce-budget", default="60s",
                    help="reduce each new bucket's repro within this time (e.g. 60s; 0 turns reduction off)")
     p.add_argument("--bias", action="store_true",
@@ -35,33 +58,49 @@ def register(subparsers) -> None:
 def run(args) -> int:
     import oracle
 
-    from ..campaign import Campaign, CampaignConfig, CampaignError
+    from ..campaign import Campaign, CampaignConfig, CampaignError, StorageError
+    from ._signals import exit_code, stop_on_signals
 
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
+    if not args.out.strip():
+        raise UsageError("--out is empty; name a campaign directory")
+    check_workers(args.workers, args.oversubscribe)
     programs, seconds = parse_budget(args.budget)
+    check_timeout(args.timeout)
+    if args.recycle_after < 1:
+        raise UsageError("--recycle-after must be at least 1")
+    check_timeout(args.max_worker_mb, "--max-worker-mb")
     targets = parse_targets(args.target)
-    reduce_seconds = 0.0 if args.reduce_budget.strip() == "0" else parse_duration(args.reduce_budget)
+    reduce_seconds = 0.0 if args.reduce_budget.strip() in ("0", "0s") else \
+        parse_duration(args.reduce_budget, "--reduce-budget")
     config = CampaignConfig(tuple(targets), Path(args.out), programs, seconds, args.workers, args.seed,
                             args.timeout, reduce_seconds, args.bias)
-    # Ctrl-C must stop a campaign even where the parent started us with SIGINT ignored (pytest-xdist workers)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
     view = _Progress(config)
-    with oracle.Runner(workers=args.workers, timeout=args.timeout) as runner:
-        try:
-            campaign = Campaign(config, runner, on_progress=view.update, on_new_bucket=view.new_bucket,
-                                on_reduced=view.reduced)
-        except CampaignError as exc:
-            raise UsageError(str(exc)) from None
-        interrupted = False
-        try:
-            with view:
+    try:  # the directory is locked and writable (state written) before any worker starts
+        campaign = Campaign(config, None, on_progress=view.update, on_new_bucket=view.new_bucket,
+                            on_reduced=view.reduced, on_notice=view.notice)
+    except CampaignError as exc:
+        raise UsageError(str(exc)) from None
+    failed = None
+    with stop_on_signals(campaign.stop) as received:
+        with oracle.Runner(workers=args.workers, timeout=args.timeout, recycle_after=args.recycle_after,
+                           max_rss_mb=args.max_worker_mb) as runner, view:
+            campaign.runner = runner
+            try:
                 summary = campaign.run()
-        except KeyboardInterrupt:
-            interrupted = True
-            summary = campaign.finish()
-    _print_summary(summary, config.out, interrupted)
-    return 130 if interrupted else 0
+            except StorageError as exc:
+                failed, summary = exc, campaign.summary()
+    state = f"stopped by {_signal_name(received.signum)}" if received.signum else "stopped" if failed else "done"
+    _print_summary(summary, config.out, state)
+    if failed is not None:
+        print(f"ngb-fuzz run: error: {failed}", file=sys.stderr)
+        return 1
+    return exit_code(received.signum) if received.signum else 0
+
+
+def _signal_name(signum: int) -> str:
+    import signal
+
+    return signal.Signals(signum).name
 
 
 class _Progress:
@@ -99,10 +138,11 @@ class _Progress:
 
         programs, rate, verdicts, buckets = self._figures(campaign)
         table = Table(title=f"ngb-fuzz run  seed {self.config.seed}  targets {', '.join(self.config.targets)}")
-        for col in ("programs", "rate", *sorted(verdicts), "buckets", "elapsed"):
+        for col in ("programs", "rate", *sorted(verdicts), "buckets", "not reduced", "worker MB", "elapsed"):
             table.add_column(col, justify="right")
         table.add_row(str(programs), f"{rate:.2f}/s", *(str(verdicts[k]) for k in sorted(verdicts)),
-                      str(buckets), f"{campaign.seconds:.0f}s")
+                      str(buckets), str(campaign.not_reduced), worker_memory(campaign.runner),
+                      f"{campaign.seconds:.0f}s")
         return Group(table, self._features_table(campaign))
 
     def _features_table(self, campaign):
@@ -129,8 +169,9 @@ class _Progress:
             self.last_line = time.monotonic()
             programs, rate, verdicts, buckets = self._figures(campaign)
             counts = " ".join(f"{k}={v}" for k, v in sorted(verdicts.items()))
-            print(f"[ngb-fuzz] {programs} programs  {rate:.2f}/s  {counts}  buckets={buckets}", file=sys.stderr,
-                  flush=True)
+            print(f"[ngb-fuzz] {programs} programs  {rate:.2f}/s  {counts}  buckets={buckets}  "
+                  f"not reduced={campaign.not_reduced}  worker MB={worker_memory(campaign.runner)}",
+                  file=sys.stderr, flush=True)
             if programs and time.monotonic() - self.last_features >= 60:
                 self.last_features = time.monotonic()
                 with campaign._lock:
@@ -144,6 +185,9 @@ class _Progress:
         else:
             print(f"[ngb-fuzz] {message}", file=sys.stderr, flush=True)
 
+    def notice(self, message: str) -> None:
+        print(f"[ngb-fuzz] {message}", file=sys.stderr, flush=True)
+
     def new_bucket(self, bucket, source) -> None:
         self._say(f"new bucket {bucket.signature} on {bucket.target}: {bucket.repro}")
 
@@ -151,9 +195,15 @@ class _Progress:
         self._say(f"reduced {bucket.repro} to {bucket.lines} lines")
 
 
-def _print_summary(summary: dict, out: Path, interrupted: bool) -> None:
+def worker_memory(runner) -> str:
+    """Resident MB of each worker now, e.g. '412 398' ('-' before any started)."""
+    memory = getattr(runner, "memory", None)
+    rows = memory()["rss_mb"] if callable(memory) else []
+    return " ".join(f"{mb:.0f}" for mb in rows) or "-"
+
+
+def _print_summary(summary: dict, out: Path, state: str) -> None:
     verdicts = " ".join(f"{k}={v}" for k, v in sorted(summary["verdicts"].items()))
-    state = "interrupted" if interrupted else "done"
     print(f"{state}: {summary['programs']} programs in {summary['seconds']:.1f}s  {verdicts}  "
           f"buckets={len(summary['buckets'])} root causes={summary['root_causes']}")
     for bucket in summary["buckets"]:
@@ -162,11 +212,16 @@ def _print_summary(summary: dict, out: Path, interrupted: bool) -> None:
         print(f"  {bucket['count']:5d}  {bucket['signature']}  [{bucket['target']}]{size}")
         if bucket.get("same_as"):
             print(f"         same root cause as {bucket['same_as']} (not reduced again)")
+        elif bucket.get("reduction") == "pending":
+            print(f"         not reduced: ngb-fuzz reduce --campaign {out}  (or the next run) reduces it")
         print(f"         replay: ngb-fuzz repro {path} --target '{bucket['target']}'")
     if "bias" in summary:
         events = " ".join(f"{k}={v}" for k, v in sorted(summary["bias"]["events"].items())) or "none"
         boosted = " ".join(f"{t}x{m:.1f}" for t, m in list(summary["bias"]["boosted_now"].items())[:6]) or "nothing"
         print(f"bias: interesting programs {events}; boosted now: {boosted}")
+    if summary.get("workers"):
+        w = summary["workers"]
+        print(f"workers: peak {w['peak_rss_mb']:.0f} MB resident, {w['recycled']} recycled")
     print(f"summary: {out / 'summary.json'}")
 
 

@@ -61,7 +61,8 @@ def corpus(pytester):
 
 
 def _assert_corpus_outcomes(result):
-    result.assert_outcomes(passed=3, xfailed=1, failed=2)
+    # unlisted.py passes its own check but is not in the manifest: one more failure (the corpus cannot shrink)
+    result.assert_outcomes(passed=3, xfailed=1, failed=3)
     # One pattern at a time: under xdist the summary lines come in completion order.
     for pattern in ("*XFAIL corpus/known_bug.py::fault:perturb*known bug (KNOWN in the manifest)*",
                     "*FAILED corpus/fails_differently.py::fault:perturb*",
@@ -76,6 +77,16 @@ def test_corpus_files_become_tests_with_strict_xfail_for_open_bugs(pytester, cor
     result.stdout.fnmatch_lines(["*fixed_upstream.py*XPASS(strict)*"])
     result.stdout.fnmatch_lines(["*mismatch on fault:perturb: mismatch:value:values*",
                                  "*replay: ngb-fuzz repro *fails_differently.py --target fault:perturb*"])
+
+
+def test_a_corpus_that_would_shrink_fails_instead_of_skipping(pytester, corpus):
+    (corpus / "known_bug.py").unlink()  # an entry without its file
+    (corpus / "regression_ok.py").write_text("def entry(:\n")  # an entry that does not load
+    result = pytester.runpytest("--ngb-corpus", "corpus", "--ngb-target", "fault:perturb", "-rf")
+    result.assert_outcomes(passed=2, failed=5, skipped=0)
+    result.stdout.fnmatch_lines(["*corpus/known_bug.py: listed in the manifest, but the file is missing*"])
+    result.stdout.fnmatch_lines(["*corpus/unlisted.py: not in the manifest*"])
+    result.stdout.fnmatch_lines(["*fault:perturb could not check the program: program does not load*"])
 
 
 def test_corpus_under_xdist(pytester, corpus):

@@ -65,7 +65,7 @@ def failing_file(tmp_path):
 
 def test_reduce_cli_keeps_the_signature_and_rechecks_in_fresh_processes(failing_file, tmp_path, capsys):
     out = tmp_path / "small.py"
-    code = main(["reduce", str(failing_file), "--target", "fault:drop-effect", "--budget", "60s",
+    code = main(["reduce", str(failing_file), "--target", "fault:drop-effect", "--budget", "600s",
                  "--rechecks", "1", "--workers", "2", "--out", str(out), "--corpus", str(tmp_path / "corpus")])
     err = capsys.readouterr().err
     assert code == 0, err
