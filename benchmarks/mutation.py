@@ -380,25 +380,33 @@ def main(argv=None) -> int:
         print(text, flush=True)
 
     results: dict[str, list[Result]] = {}
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so that the finally below ends what we started
     with tempfile.TemporaryDirectory(prefix="ngb-mutation-") as base:
-        sandboxes = []
-        for job in range(args.jobs):
-            (Path(base) / str(job)).mkdir()
-            sandboxes.append(Sandbox(root, Path(base) / str(job)))
-        for module in modules:
-            paths = args.tests.split() if args.tests else DEFAULT_MAP[module]
-            if module.startswith("engine/") and args.engine_subset and not args.tests:
-                paths = ENGINE_SUBSET
-            tests = test_paths(sandboxes[0].tree, paths)
-            if not tests:
-                parser.error(f"none of the tests mapped to {module} exist: {' '.join(paths)}")
-            log(f"{module}: {len(chosen[module])} of {len(found[module])} mutants; tests: {' '.join(tests)}")
-            outcome, seconds, detail = sandboxes[0].run(tests, args.timeout)
-            if outcome != "survived":
-                log(f"  the unmutated tree does not pass these tests ({outcome}, {seconds:.0f}s): {detail}")
-                return 1
-            log(f"  unmutated: pass in {seconds:.1f}s")
-            results[module] = run_module(module, chosen[module], tests, sandboxes, args.timeout, log)
+        try:
+            return _run_all(args, parser, root, modules, found, chosen, Path(base), results, log)
+        finally:
+            _kill_strays(Path(base))
+
+
+def _run_all(args, parser, root, modules, found, chosen, base: Path, results, log) -> int:
+    sandboxes = []
+    for job in range(args.jobs):
+        (base / str(job)).mkdir()
+        sandboxes.append(Sandbox(root, base / str(job)))
+    for module in modules:
+        paths = args.tests.split() if args.tests else DEFAULT_MAP[module]
+        if module.startswith("engine/") and args.engine_subset and not args.tests:
+            paths = ENGINE_SUBSET
+        tests = test_paths(sandboxes[0].tree, paths)
+        if not tests:
+            parser.error(f"none of the tests mapped to {module} exist: {' '.join(paths)}")
+        log(f"{module}: {len(chosen[module])} of {len(found[module])} mutants; tests: {' '.join(tests)}")
+        outcome, seconds, detail = sandboxes[0].run(tests, args.timeout)
+        if outcome != "survived":
+            log(f"  the unmutated tree does not pass these tests ({outcome}, {seconds:.0f}s): {detail}")
+            return 1
+        log(f"  unmutated: pass in {seconds:.1f}s")
+        results[module] = run_module(module, chosen[module], tests, sandboxes, args.timeout, log)
     print()
     print(report(results, {m: len(found[m]) for m in modules}))
     return 0

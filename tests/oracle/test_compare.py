@@ -178,5 +178,7 @@ def test_describe_names_the_call_aspect_class_and_both_sides():
     assert text.startswith("second call: value differs (values)")
     assert "eager:  tensor(dtype=torch.float32, shape=[2], requires_grad=False, values=[1.0, 1.0])" in text
     assert "target: tensor(dtype=torch.float32, shape=[2], requires_grad=False, values=[0.0, 0.0])" in text
+    many = compare_calls([call(torch.arange(10.0))], [call(torch.zeros(10))], None)[0]
+    assert "values=[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0])" in many.expected  # the first 8 values only
     long = compare_calls([call("x" * 500)], [call("y")], None)[0]
     assert len(long.expected) == 300 and long.expected.endswith("...")

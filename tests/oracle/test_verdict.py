@@ -162,3 +162,15 @@ def test_finding_kinds_and_report_findings():
     verdicts = {k: Verdict(k, "", k) for k in KINDS}
     assert set(ProgramReport(verdicts, False, {}).findings()) == set(FINDING_KINDS)
     assert [k for k in KINDS if Verdict(k, "", k).is_finding] == [k for k in KINDS if k in FINDING_KINDS]
+
+
+def test_verdicts_and_reports_are_frozen_records():
+    import dataclasses
+
+    v = Verdict("ok", "", "ok")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        v.kind = "crash"
+    report = ProgramReport({}, False, {})
+    assert report.seconds == 0.0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        report.flaky = True
