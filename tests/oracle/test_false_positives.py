@@ -2,8 +2,11 @@
 
 40 programs of ``fuzz.generate`` seed 0, chosen once: the first ones for which eager raises nothing (so values,
 effects and state are all compared, not only an exception) and that have no helper module (``module.helper``),
-whose functions torch.compile 2.13 cannot import (corpus/torch-import-module-crash.py, KNOWN): torch gets the
-rest right, so any non-ok verdict below is a false finding of the oracle, or a new bug to triage. The targets are
+whose functions torch.compile 2.13 cannot import (corpus/torch-import-module-crash.py, KNOWN). torch 2.13 still
+hits two KNOWN corpus bugs on some of them (the same import crash, and aot_eager's python_mod crash,
+corpus/torch-aot-eager-python-mod-crash.py): for the torch targets a verdict is right when it is ok or exactly the
+signature of a KNOWN corpus entry of that target kind; eager and engine must be ok on all. Any other verdict is
+a false finding of the oracle, or a new bug to triage. The targets are
 eager (the oracle against itself: two runs of a deterministic program must match), our engine, torch.compile
 with NGB, and aot_eager, whose decomposed kernels are compared with tolerances: that checks the tolerances end
 to end. All checks run once, in a module fixture, two workers side by side.
@@ -12,6 +15,8 @@ to end. All checks run once, in a module fixture, two workers side by side.
 from __future__ import annotations
 
 import concurrent.futures
+import json
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +25,12 @@ SEED = 0
 INDICES = (0, 1, 2, 5, 6, 7, 8, 9, 10, 12, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 27, 28, 29, 30, 31, 34, 36, 38,
            39, 41, 42, 43, 44, 46, 47, 50, 51, 52, 53, 54)
 TARGETS = ("eager", "engine", "torch", "torch:backend=aot_eager")
+MANIFEST = Path(__file__).parents[2] / "corpus" / "manifest.json"
+
+
+def known_torch_signatures() -> set[str]:
+    entries = json.loads(MANIFEST.read_text())["files"]
+    return {e["signature"] for e in entries if e["status"] == "KNOWN" and e["target"].startswith("torch")}
 
 
 @pytest.fixture(scope="module")
@@ -45,9 +56,20 @@ def test_the_programs_are_the_chosen_ones():
 def test_generated_program_is_ok_on_every_correct_target(reports, index):
     program, report = reports[index]
     assert not report.flaky
-    wrong = {spec: f"{v.signature}\n{v.detail}" for spec, v in report.verdicts.items() if v.signature != "ok"}
+    known = known_torch_signatures()
+
+    def right(spec, signature):
+        return signature == "ok" or (spec.startswith("torch") and signature.replace(":second_call", "") in known)
+
+    wrong = {spec: f"{v.signature}\n{v.detail}" for spec, v in report.verdicts.items()
+             if not right(spec, v.signature)}
     assert not wrong, f"seed {SEED} program {index}: {wrong}"
     assert set(report.verdicts) == set(TARGETS)
+
+
+def test_most_programs_are_ok_on_torch_too(reports):
+    for target in ("torch", "torch:backend=aot_eager"):
+        assert sum(r.verdicts[target].signature == "ok" for _, r in reports.values()) >= 30
 
 
 def test_the_compilers_compiled_something(reports):
