@@ -59,6 +59,10 @@ def test_named_tuples_functions_types_modules_objects_and_cycles():
     assert obs.observe(loop) == ("list", [("cycle", "list")])
     deep = [[[[[[[[[[1]]]]]]]]]]
     assert "deep" in repr(obs.observe(deep))
+    deep_tuple = 1
+    for _ in range(10):
+        deep_tuple = (deep_tuple,)
+    assert "deep" in repr(obs.observe({deep_tuple}))  # sets count depth like every other container
     module = torch.nn.Linear(1, 1)
     assert obs.observe(module)[:2] == ("nn.Module", "Linear")
     assert obs.observe(object())[0] == "opaque"
@@ -72,6 +76,9 @@ def test_globals_of_the_program_and_its_helper_modules_but_not_functions_or_priv
     program.f, program.helper, program.alias = (lambda: 0), helper, helper
     program.table = {"a": [1, 2]}
     program.unobservable_mix = [1, len]
+    other = types.ModuleType("not_a_helper")  # e.g. an imported library module: its globals are not the program's
+    other.X = 1
+    program.other = other
     assert obs.observe_globals(program) == ("dict", [
         (("str", "COUNTER"), ("int", 3)),
         (("str", "ngb_helper.SCALE"), ("float", 2.0)),
