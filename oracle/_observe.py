@@ -17,7 +17,10 @@ import torch
 
 MAX_DEPTH = 8
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
-_PATH = re.compile(r"(/[^\s'\":,()]+)+\.py")
+# Absolute paths of two or more parts (sources, temp files and directories), not a ratio such as "3/4".
+_PATH = re.compile(r"(?<![\w.~-])(?:/[\w.+~@-]+){2,}/?")
+# Object ids (id(obj) is an address: 12+ digits on 64-bit builds), as some messages print them in decimal.
+_OBJECT_ID = re.compile(r"(?<![\w.])\d{12,}(?![\w.])")
 _SCALARS = (type(None), bool, int, float, complex, str, bytes)
 
 
@@ -83,9 +86,14 @@ def observe_tensor(t: torch.Tensor):
 
 
 def observe_exception(exc: BaseException):
-    """(type name, normalized message): no addresses, no file paths."""
-    message = _PATH.sub("<file>", _ADDRESS.sub("0x?", str(exc)))
+    """(type name, normalized message): no addresses, object ids or absolute paths, which differ between runs
+    (temp directories, site-packages of another install) and would make eager and target messages differ."""
+    message = _OBJECT_ID.sub("<id>", _PATH.sub(_path_kind, _ADDRESS.sub("0x?", str(exc))))
     return (type(exc).__qualname__, message[:2000])
+
+
+def _path_kind(match: re.Match) -> str:
+    return "<file>" if match.group(0).endswith(".py") else "<path>"
 
 
 def is_data(value, depth: int = 0) -> bool:

@@ -1,9 +1,10 @@
 """Why oracle workers check their own health after every job (``oracle/_worker.py``: ``obs.healthy`` after
 ``run_job``; a worker that fails it exits and the parent starts a fresh one).
 
-A torch 2.13 bug, kept here as an xfail so the suite shows when a torch upgrade fixes it (an XPASS): a generated
-program (seed 12, program 6, not reduced) makes aot_eager raise BackendCompilerFailed (RuntimeError: Cannot set
-version_counter for inference tensor), and afterwards *every* torch op in the process fails (INTERNAL ASSERT ...
+A torch 2.13 bug, kept here as a strict xfail: a torch upgrade that fixes it fails this test (XPASS(strict)),
+so it gets noticed and this becomes a plain assertion. A generated program (seed 12, program 6, not reduced)
+makes aot_eager raise BackendCompilerFailed (RuntimeError: Cannot set version_counter for inference tensor), and
+afterwards *every* torch op in the process fails (INTERNAL ASSERT ...
 PythonDispatcherTLS was not set). It is no program verdict (the failing compile is an ordinary crash finding); it
 is about the process: without the health check, a worker that saw it would turn every later program it runs into
 a spurious crash.
@@ -35,7 +36,7 @@ print(torch.ones(2) + 1)  # plain eager torch must still work afterwards
 
 @pytest.mark.xfail(reason="torch 2.13 bug: a BackendCompilerFailed of aot_eager on inference tensors leaves the "
                           "process unable to run any torch op; the reason oracle workers check their health after "
-                          "every job", strict=False)
+                          "every job", strict=True)
 def test_aot_eager_failure_on_inference_tensors_poisons_the_process():
     out = subprocess.run([sys.executable, "-c", _POISON_CHECK, str(PROGRAM)], capture_output=True, text=True)
     assert "compile failed" not in out.stdout and out.returncode == 0, out.stdout + out.stderr[-500:]

@@ -1,0 +1,128 @@
+"""What the worker observes: comparable data, deterministic, with nothing of one run (addresses, ids, paths)."""
+
+import types
+
+import torch
+
+from oracle import _observe as obs
+
+
+def test_exception_messages_lose_addresses_ids_and_paths_so_runs_compare_equal():
+    def normalized(text):
+        return obs.observe_exception(ValueError(text))
+
+    assert normalized("<Foo object at 0x7f3a2b9c10d0>") == ("ValueError", "<Foo object at 0x?>")
+    assert normalized("bad <Foo object at 0x7f3a2b9c10d0>") == normalized("bad <Foo object at 0x55d1e2f3a4b0>")
+    assert normalized('File "/tmp/tmpk2j3x/ngb_x.py", line 3') == ("ValueError", 'File "<file>", line 3')
+    assert normalized("/usr/lib/python3.11/site-packages/torch/_dynamo/x.py:12: oops") == \
+        ("ValueError", "<file>:12: oops")
+    assert normalized("no such file: '/tmp/pytest-of-root/pytest-3/test0/data.txt'") == \
+        ("ValueError", "no such file: '<path>'")
+    assert normalized("tensor with id 140234567891234 was freed") == ("ValueError", "tensor with id <id> was freed")
+    # not addresses, ids or paths: kept, so a real difference in them still shows
+    for kept in ("ratio 3/4 of a/b", "size 1000000 at index 7", "version 2.13.0", "/x", "0.5"):
+        assert normalized(kept) == ("ValueError", kept)
+    assert obs.observe_exception(KeyError("k")) == ("KeyError", "'k'")
+    assert len(normalized("x" * 5000)[1]) == 2000
+
+
+def test_scalars_containers_and_tensors_are_tagged():
+    assert obs.observe(None) == ("NoneType", None)
+    assert obs.observe(True) == ("bool", True)
+    assert obs.observe(3) == ("int", 3)
+    assert obs.observe("s") == ("str", "s")
+    assert obs.observe([1, (2,)]) == ("list", [("int", 1), ("tuple", [("int", 2)])])
+    assert obs.observe({"k": 1}) == ("dict", [(("str", "k"), ("int", 1))])
+    assert obs.observe({2, 1}) == ("set", [("int", 1), ("int", 2)])
+    assert obs.observe(torch.float32) == ("torch", "torch.float32")
+    assert obs.observe(torch.Size([2, 3])) == ("size", (2, 3))
+    tag, dtype, shape, device, requires_grad, data = obs.observe(torch.ones(2, 3, requires_grad=True))
+    assert (tag, dtype, shape, device, requires_grad) == ("tensor", "torch.float32", (2, 3), "cpu", True)
+    assert not data.requires_grad and torch.equal(data, torch.ones(2, 3))
+    assert obs.observe(torch.ones(2).to_sparse())[-1] is None
+
+
+def test_named_tuples_functions_types_modules_objects_and_cycles():
+    values, indices = torch.tensor([3.0, 1.0]).max(0)
+    assert obs.observe(torch.tensor([3.0, 1.0]).max(0))[0] == "max"
+    assert obs.observe(obs.observe)[0] == "function" and obs.observe(int) == ("type", "int")
+    assert obs.observe(types) == ("module", "types")
+
+    class Thing:
+        def __init__(self):
+            self.a = 1
+
+    thing = Thing()
+    assert obs.observe(thing) == ("object", Thing.__qualname__, ("dict", [(("str", "a"), ("int", 1))]))
+    loop = []
+    loop.append(loop)
+    assert obs.observe(loop) == ("list", [("cycle", "list")])
+    deep = [[[[[[[[[[1]]]]]]]]]]
+    assert "deep" in repr(obs.observe(deep))
+    deep_tuple = 1
+    for _ in range(10):
+        deep_tuple = (deep_tuple,)
+    assert "deep" in repr(obs.observe({deep_tuple}))  # sets count depth like every other container
+    module = torch.nn.Linear(1, 1)
+    assert obs.observe(module)[:2] == ("nn.Module", "Linear")
+    assert obs.observe(object())[0] == "opaque"
+
+
+def test_globals_of_the_program_and_its_helper_modules_but_not_functions_or_private_names():
+    helper = types.ModuleType("ngb_helper")
+    helper.SCALE = 2.0
+    program = types.ModuleType("ngb_program")
+    program.COUNTER, program._private, program.EFFECTS = 3, 1, [1]
+    program.f, program.helper, program.alias = (lambda: 0), helper, helper
+    program.table = {"a": [1, 2]}
+    program.unobservable_mix = [1, len]
+    other = types.ModuleType("not_a_helper")  # e.g. an imported library module: its globals are not the program's
+    other.X = 1
+    program.other = other
+    assert obs.observe_globals(program) == ("dict", [
+        (("str", "COUNTER"), ("int", 3)),
+        (("str", "ngb_helper.SCALE"), ("float", 2.0)),
+        (("str", "table"), ("dict", [(("str", "a"), ("list", [("int", 1), ("int", 2)]))])),
+    ])
+
+
+def test_is_data():
+    assert obs.is_data(1) and obs.is_data(torch.ones(1)) and obs.is_data([1, {"a": (2,)}])
+    assert not obs.is_data(len) and not obs.is_data([1, len]) and not obs.is_data({"a": len})
+    assert not obs.is_data([[[[[1]]]]])  # deeper than is worth observing
+
+
+def test_torch_state_is_observed_and_restored():
+    default = obs.torch_state()
+    assert default["grad_enabled"] and not default["inference_mode"] and default["default_dtype"] == "torch.float32"
+    try:
+        torch.set_grad_enabled(False)
+        torch.set_default_dtype(torch.float64)
+        torch.set_autocast_enabled("cpu", True)
+        leaked = obs.torch_state()
+        assert (leaked["grad_enabled"], leaked["default_dtype"], leaked["autocast_cpu"]) == \
+            (False, "torch.float64", True)
+        assert obs.restore_torch_state(default)
+        assert obs.torch_state() == default
+    finally:
+        torch.set_grad_enabled(True)
+        torch.set_default_dtype(torch.float32)
+        torch.set_autocast_enabled("cpu", False)
+
+
+def test_health_check_sees_a_leaked_dispatch_mode():
+    from torch.utils._python_dispatch import TorchDispatchMode, _pop_mode, _push_mode
+
+    default = obs.dispatch_state()
+    assert obs.healthy(default)
+
+    class Spy(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    _push_mode(Spy())
+    try:
+        assert not obs.healthy(default)
+    finally:
+        _pop_mode()
+    assert obs.healthy(default)

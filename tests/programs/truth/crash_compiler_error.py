@@ -1,0 +1,30 @@
+# ngb-fuzz program
+# truth table: eager raises ValueError, the compiled run a torch error: a compiler crash, not a mismatch
+import torch
+
+EFFECTS = []
+
+
+def _effect(tag, value):
+    if isinstance(value, torch.Tensor):
+        value = value.detach().clone()
+    EFFECTS.append((tag, value))
+
+
+def compiled():
+    # True only while torch.compile traces: a genuine, deterministic eager/compiled difference
+    return torch.compiler.is_compiling()
+
+
+def entry(x):
+    flag = compiled()
+    x = x + 1
+    torch._dynamo.graph_break()
+    if flag:
+        raise torch._dynamo.exc.TorchRuntimeError("compiler error")
+    raise ValueError("on purpose")
+
+
+def make_inputs(device):
+    g = torch.Generator().manual_seed(0)
+    return (torch.randn(3, generator=g).to(device),)

@@ -1,0 +1,25 @@
+# ngb-fuzz program
+# truth table: the compiled run returns a tensor that requires grad
+import torch
+
+EFFECTS = []
+
+
+def _effect(tag, value):
+    if isinstance(value, torch.Tensor):
+        value = value.detach().clone()
+    EFFECTS.append((tag, value))
+
+
+def compiled():
+    # True only while torch.compile traces: a genuine, deterministic eager/compiled difference
+    return torch.compiler.is_compiling()
+
+
+def entry(x):
+    return x.clone().requires_grad_() if compiled() else x.clone()
+
+
+def make_inputs(device):
+    g = torch.Generator().manual_seed(0)
+    return (torch.randn(3, generator=g).to(device),)
