@@ -54,6 +54,7 @@ class Entry:
     last_target: str = ""
     last_signature: str = ""
     last_torch: str = ""
+    matrix: dict = dataclasses.field(default_factory=dict)  # the blame ladder (``ngb-fuzz corpus matrix``)
 
     @property
     def is_open(self) -> bool:
