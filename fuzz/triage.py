@@ -54,8 +54,11 @@ class Triage:
 
 
 def rung_spec(python: str | None, ngb: str, backend: str) -> str:
+    """The canonical target spec of one rung (as the oracle's reports name it)."""
+    from oracle import parse_target
+
     spec = f"torch:ngb={ngb},backend={backend}"
-    return spec + (f",python={python}" if python else "")
+    return parse_target(spec + (f",python={python}" if python else "")).spec
 
 
 def _version_key(version: str) -> tuple:
@@ -74,7 +77,7 @@ def installations(runner, pythons: Sequence[str | None]) -> list[tuple[str, str 
 
 def triage(source: str, runner, pythons: Sequence[str | None] = (None,), backends: Sequence[str] = BACKENDS,
            ngb: Sequence[str] = NGB, on_rung=None) -> Triage:
-    """Check ``source`` on every (installation, NGB, backend); ``on_rung(rung)`` is told as each one ends.
+    """Check ``source`` on every (installation, NGB, backend); ``on_rung(rung)`` is told each rung's answer.
 
     Inductor is skipped with a reason where this machine has no C++ compiler. Rungs run one at a time against
     each installation's own eager reference (the runner checks eager twice first: a flaky program answers
@@ -84,18 +87,19 @@ def triage(source: str, runner, pythons: Sequence[str | None] = (None,), backend
     rungs = []
     installs = installations(runner, pythons)
     for version, python in installs:
-        for mode in ngb:
-            for backend in backends:
-                if backend == "inductor" and skip_inductor:
-                    signature = f"skip:{skip_inductor}"
-                else:
-                    spec = rung_spec(python, mode, backend)
-                    report = runner.check(source, [spec])
-                    signature = "flaky" if report.flaky else next(iter(report.verdicts.values())).signature
-                rung = Rung(version, python, mode, backend, signature)
-                rungs.append(rung)
-                if on_rung:
-                    on_rung(rung)
+        # One check per installation: its eager reference runs once (twice, for flakiness) for all its rungs.
+        configs = [(mode, backend) for mode in ngb for backend in backends]
+        specs = {c: rung_spec(python, *c) for c in configs if not (c[1] == "inductor" and skip_inductor)}
+        report = runner.check(source, list(specs.values()))
+        for mode, backend in configs:
+            if (mode, backend) not in specs:
+                signature = f"skip:{skip_inductor}"
+            else:
+                signature = "flaky" if report.flaky else report.verdicts[specs[mode, backend]].signature
+            rung = Rung(version, python, mode, backend, signature)
+            rungs.append(rung)
+            if on_rung:
+                on_rung(rung)
     return Triage(tuple(rungs), tuple(v for v, _ in installs))
 
 
