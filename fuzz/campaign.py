@@ -18,25 +18,11 @@ from pathlib import Path
 
 from .bias import Bias, weights_header
 from .programfile import set_header, slug
+from .rootcause import root_cause
 
 __all__ = ["CampaignConfig", "Campaign", "Bucket", "CampaignError", "root_cause"]
 
 STATE_VERSION = 1
-
-
-def root_cause(signature: str, shape: str | None = None) -> str | None:
-    """The second bucketing: which buckets are one bug, whatever target showed them and on which call.
-
-    A crash (or hang) is named by its exception type and innermost compiler frame, which pins the bug on its own:
-    ``crash:second_call:E@f`` on aot_eager and ``crash:E@f`` on torch are one root cause. A mismatch only says
-    what differed, so it also needs the shape of its reduced repro (``shape``; None before reduction: no root
-    cause yet, the bucket counts alone).
-    """
-    kind, _, rest = signature.partition(":")
-    rest = rest.removeprefix("second_call:")
-    if kind in ("crash", "hang"):
-        return f"{kind}:{rest}"
-    return f"{kind}:{rest}|{shape}" if shape else None
 
 
 class _StoppableRunner:
@@ -93,17 +79,23 @@ class Bucket:
     lines: int | None = None  # code lines of the repro once reduced
     root_cause: str | None = None  # buckets sharing it are one bug (second bucketing; see root_cause())
     same_as: str | None = None  # repro of the earlier bucket with this root cause (then not reduced again)
+    known: str | None = None  # corpus file of the known bug with this root cause (see fuzz.known)
+
+    @property
+    def status(self) -> str:
+        return "KNOWN" if self.known else "NEW"
 
 
 class Campaign:
     def __init__(self, config: CampaignConfig, runner, generate: Callable | None = None,
                  on_progress: Callable[[Campaign], None] | None = None,
                  on_new_bucket: Callable[[Bucket, str], None] | None = None,
-                 on_reduced: Callable[[Bucket], None] | None = None):
+                 on_reduced: Callable[[Bucket], None] | None = None, known=None):
         if generate is None:
             from .generate import generate_program as generate
         self.config, self.runner, self.generate = config, runner, generate
         self.on_progress, self.on_new_bucket, self.on_reduced = on_progress, on_new_bucket, on_reduced
+        self.known = known  # fuzz.known.KnownBugs: findings with a corpus entry's root cause are KNOWN
         self.verdicts: collections.Counter = collections.Counter()
         self.features: collections.Counter = collections.Counter()  # programs per feature tag
         self.families: collections.Counter = collections.Counter()  # programs per feature family
@@ -178,7 +170,7 @@ class Campaign:
                 "verdicts": dict(self.verdicts),
                 "buckets": [{"signature": b.signature, "target": b.target, "count": b.count, "repro": b.repro,
                              "first_program": b.first_program, "lines": b.lines, "root_cause": b.root_cause,
-                             "same_as": b.same_as}
+                             "same_as": b.same_as, "status": b.status, "known": b.known}
                             for b in self.buckets.values()],
                 "root_causes": len({b.root_cause or f"{b.target}|{b.signature}" for b in self.buckets.values()}),
                 "seconds": round(self.seconds, 3),
@@ -272,15 +264,16 @@ class Campaign:
                     name = f"{len(self.buckets) + 1:03d}-{slug(verdict.signature)}-{slug(spec, 30)}.py"
                     cause = root_cause(verdict.signature)
                     earlier = next((b for b in self.buckets.values() if cause and b.root_cause == cause), None)
+                    match = self.known.match(verdict.signature) if self.known else None
                     bucket = Bucket(spec, verdict.signature, 0, name, index, root_cause=cause,
-                                    same_as=earlier.repro if earlier else None)
+                                    same_as=earlier.repro if earlier else None, known=match and match.file)
                     self.buckets[(spec, verdict.signature)] = bucket
                     new.append((bucket, self._repro_source(program, spec, verdict, index)))
-                if bucket.count or bucket.same_as:  # nothing new: a bucket, or a root cause, seen before
+                if bucket.count or bucket.same_as or bucket.known:  # nothing new: seen before, or a known bug
                     repeats += 1
                 bucket.count += 1
             if self.bias is not None:
-                fresh = sum(1 for bucket, _ in new if bucket.same_as is None)
+                fresh = sum(1 for bucket, _ in new if bucket.same_as is None and bucket.known is None)
                 for event in self.bias.observe(program.features, report.stats, fresh, repeats):
                     self.stats[f"bias.{event}"] += 1
             for bucket, source in new:
@@ -289,15 +282,16 @@ class Campaign:
         for bucket, source in new:
             if self.on_new_bucket:
                 self.on_new_bucket(bucket, source)
-            if self.config.reduce_seconds > 0 and not self._stop.is_set() and bucket.same_as is None:
+            if (self.config.reduce_seconds > 0 and not self._stop.is_set() and bucket.same_as is None
+                    and bucket.known is None):
                 self._reduce(bucket, source, program)
         if self.on_progress:
             self.on_progress(self)
 
     def _reduce(self, bucket: Bucket, source: str, program) -> None:
         """Shrink a new bucket's repro in place (the original stays as ``*.orig.py``) and find its root cause."""
-        from .corpus import shape_key
         from .reduce import ReduceError, reduce_program
+        from .rootcause import behaviour_shape
 
         try:
             result = reduce_program(source, bucket.target, signature=bucket.signature,
@@ -315,7 +309,10 @@ class Campaign:
             path.with_suffix(".orig.py").write_text(path.read_text())
             path.write_text(reduced)
             bucket.lines = result.lines
-            bucket.root_cause = root_cause(bucket.signature, shape_key(reduced))
+            shape = behaviour_shape(reduced)
+            bucket.root_cause = root_cause(bucket.signature, shape)
+            match = self.known.match(bucket.signature, shape) if self.known else None
+            bucket.known = match.file if match else None
             self._write_json(self.state_path, self._state())
         if self.on_reduced:
             self.on_reduced(bucket)
