@@ -22,7 +22,7 @@ def register(subparsers) -> None:
     p.add_argument("--signature", help="add: expected signature (default: the file's verdict; 'ok' for a "
                                        "regression case)")
     p.add_argument("--status", default=None, help="add: initial status (NEW; FIXED for regression cases)")
-    p.add_argument("--workers", type=int, default=1, help="check/add: oracle worker processes")
+    p.add_argument("--workers", type=int, default=1, help="check/add: oracle worker processes; matrix: entries at a time")
     p.add_argument("--dry-run", action="store_true", help="check: do not update the manifest")
     add_ladder_options(p)  # matrix: --python, --backend, --timeout
     p.set_defaults(handler=corpus)

@@ -64,7 +64,9 @@ def triage(args) -> int:
 
 def corpus_matrix(store, args) -> int:
     """``ngb-fuzz corpus matrix``: the ladder of every entry (fault-target entries aside), kept in the manifest."""
+    import concurrent.futures
     import datetime
+    import threading
 
     import oracle
     from fuzz.triage import entry_backends, format_matrix, matrix_record
@@ -75,18 +77,27 @@ def corpus_matrix(store, args) -> int:
     if args.files:
         wanted = {Path(f).name for f in args.files}
         entries = [e for e in entries if Path(e.file).name in wanted]
-    rows = []
     today = datetime.date.today().isoformat()
-    with oracle.Runner(workers=1, timeout=args.timeout) as runner:
-        for entry in entries:
-            path = store.root / entry.file
-            if not path.exists():
-                print(f"  {entry.file}: missing", file=sys.stderr)
-                continue
-            result = run_ladder(path.read_text(), runner, interpreters, entry_backends(entry.target, args.backend))
+    results: dict[str, object] = {}
+    lock = threading.Lock()
+
+    def ladder(entry) -> None:
+        path = store.root / entry.file
+        if not path.exists():
+            print(f"  {entry.file}: missing", file=sys.stderr)
+            return
+        result = run_ladder(path.read_text(), runner, interpreters, entry_backends(entry.target, args.backend))
+        with lock:
             entry.matrix = matrix_record(result, today)
-            rows.append((entry.file.removesuffix(".py"), result))
-            print(f"  {entry.file}: {entry.matrix['conclusion']}", file=sys.stderr)
+            results[entry.file] = result
+            print(f"  {entry.file}: {entry.matrix['conclusion']}", file=sys.stderr, flush=True)
             store.save()  # an interrupted matrix keeps what it has
+
+    # --workers entries at a time: the runner's pools hold that many worker processes per installation.
+    with oracle.Runner(workers=args.workers, timeout=args.timeout) as runner:
+        with concurrent.futures.ThreadPoolExecutor(args.workers) as pool:
+            for future in [pool.submit(ladder, entry) for entry in entries]:
+                future.result()
+    rows = [(e.file.removesuffix(".py"), results[e.file]) for e in entries if e.file in results]
     print(format_matrix(rows))
     return 0
