@@ -135,6 +135,9 @@ def conclude(result: Triage) -> str:
     else:
         parts.append(f"fails with {_join(fail_backends)} (no other backend answered)")
     parts.append(_versions(result, failing, answered))
+    signatures = sorted({r.signature for r in failing})
+    if len(signatures) > 1:  # e.g. an older torch fails the same program another way: maybe another bug
+        parts.append(f"{len(signatures)} different failures (see the table)")
     return "; ".join(parts)
 
 

@@ -43,6 +43,13 @@ def test_versions_say_regression_and_fixed_since():
     assert conclude(ladder(lambda v, n, b: False, versions)).startswith("fails nowhere")
 
 
+def test_a_version_failing_another_way_is_pointed_out():
+    result = Triage((Rung("2.10.0", None, "on", "eager", "mismatch:exception:message"),
+                     Rung("2.13.0", None, "on", "eager", BUG)), ("2.10.0", "2.13.0"))
+    assert conclude(result).endswith("in every version tried (2.10.0, 2.13.0); 2 different failures (see the table)")
+    assert "2 different" not in conclude(ladder(lambda v, n, b: True, ("2.10.0", "2.13.0")))
+
+
 def test_ngb_off_only_and_skipped_rungs():
     result = ladder(lambda v, n, b: n == "off")
     assert conclude(result).startswith("fails only with NGB off (NGB on is correct)")
