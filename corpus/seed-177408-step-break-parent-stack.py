@@ -54,6 +54,7 @@ if __name__ == "__main__":
             exec(compile(src, __file__, "exec"), mod.__dict__)
             mods = [("", mod)] + [(m.__name__ + ".", m) for m in list(vars(mod).values())
                                   if isinstance(m, types.ModuleType) and m.__name__.startswith("ngb_")]
+            _sys.modules.update({m.__name__: m for _, m in mods})  # importable, as a user's are (else a torch crash)
             fn = torch.compile(mod.entry, backend=backend) if compiled else mod.entry
             calls = []
             for _ in range(2):

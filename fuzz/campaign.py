@@ -19,25 +19,11 @@ from pathlib import Path
 from .bias import Bias, weights_header
 from .campaign_dir import CampaignDir, CampaignError, IndexSet, StorageError
 from .programfile import set_header, slug
+from .rootcause import root_cause
 
 __all__ = ["CampaignConfig", "Campaign", "Bucket", "CampaignError", "StorageError", "root_cause"]
 
 SNAPSHOT_EVERY = 1000  # journal lines between snapshots: bounds the journal a resume replays
-
-
-def root_cause(signature: str, shape: str | None = None) -> str | None:
-    """The second bucketing: which buckets are one bug, whatever target showed them and on which call.
-
-    A crash (or hang) is named by its exception type and innermost compiler frame, which pins the bug on its own:
-    ``crash:second_call:E@f`` on aot_eager and ``crash:E@f`` on torch are one root cause. A mismatch only says
-    what differed, so it also needs the shape of its reduced repro (``shape``; None before reduction: no root
-    cause yet, the bucket counts alone).
-    """
-    kind, _, rest = signature.partition(":")
-    rest = rest.removeprefix("second_call:")
-    if kind in ("crash", "hang"):
-        return f"{kind}:{rest}"
-    return f"{kind}:{rest}|{shape}" if shape else None
 
 
 class _StoppableRunner:
@@ -94,6 +80,11 @@ class Bucket:
     root_cause: str | None = None  # buckets sharing it are one bug (second bucketing; see root_cause())
     same_as: str | None = None  # repro of the earlier bucket with this root cause (then not reduced again)
     reduction: str | None = "pending"
+    known: str | None = None  # corpus file of the known bug with this root cause (see fuzz.known)
+
+    @property
+    def status(self) -> str:
+        return "KNOWN" if self.known else "NEW"
 
 
 class Campaign:
@@ -101,11 +92,13 @@ class Campaign:
                  on_progress: Callable[[Campaign], None] | None = None,
                  on_new_bucket: Callable[[Bucket, str], None] | None = None,
                  on_reduced: Callable[[Bucket], None] | None = None,
-                 on_notice: Callable[[str], None] | None = None):
+                 on_notice: Callable[[str], None] | None = None, known=None):
         if generate is None:
             from .generate import generate_program as generate
         self.config, self.runner, self.generate = config, runner, generate
         self.on_progress, self.on_new_bucket, self.on_reduced = on_progress, on_new_bucket, on_reduced
+        self.known = known  # fuzz.known.KnownBugs: findings with a corpus entry's root cause are KNOWN
+        self.known = known  # fuzz.known.KnownBugs: findings with a corpus entry's root cause are KNOWN
         self.verdicts: collections.Counter = collections.Counter()
         self.features: collections.Counter = collections.Counter()  # programs per feature tag
         self.families: collections.Counter = collections.Counter()  # programs per feature family
@@ -192,6 +185,7 @@ class Campaign:
             bucket = next(b for b in self.buckets.values() if b.repro == record["repro"])
             bucket.reduction, bucket.lines = record["reduction"], record.get("lines", bucket.lines)
             bucket.root_cause = record.get("root_cause", bucket.root_cause)
+            bucket.known = record.get("known", bucket.known)
             return []
         self.completed.add(record["i"])
         if kind == "error":
@@ -214,16 +208,17 @@ class Campaign:
             if bucket is None:
                 cause = root_cause(signature)
                 earlier = next((b for b in self.buckets.values() if cause and b.root_cause == cause), None)
+                match = self.known.match(signature) if self.known else None
                 bucket = Bucket(spec, signature, 0, record["new"][spec], record["i"], root_cause=cause,
                                 same_as=earlier.repro if earlier else None,
-                                reduction=None if earlier else "pending")
+                                reduction=None if earlier or match else "pending", known=match and match.file)
                 self.buckets[(spec, signature)] = bucket
                 new.append(bucket)
-            if bucket.count or bucket.same_as:  # nothing new: a bucket, or a root cause, seen before
+            if bucket.count or bucket.same_as or bucket.known:  # nothing new: seen before, or a known bug
                 repeats += 1
             bucket.count += 1
         if self.bias is not None:
-            fresh = sum(1 for bucket in new if bucket.same_as is None)
+            fresh = sum(1 for bucket in new if bucket.same_as is None and bucket.known is None)
             for event in self.bias.observe(features, record["stats"], fresh, repeats):
                 self.stats[f"bias.{event}"] += 1
         return new
@@ -249,7 +244,8 @@ class Campaign:
                 "verdicts": dict(self.verdicts),
                 "buckets": [{"signature": b.signature, "target": b.target, "count": b.count, "repro": b.repro,
                              "first_program": b.first_program, "lines": b.lines, "root_cause": b.root_cause,
-                             "same_as": b.same_as, "reduction": b.reduction}
+                             "same_as": b.same_as, "reduction": b.reduction,
+                              "status": b.status, "known": b.known}
                             for b in self.buckets.values()],
                 "root_causes": len({b.root_cause or f"{b.target}|{b.signature}" for b in self.buckets.values()}),
                 "not_reduced": self.not_reduced,
@@ -410,8 +406,8 @@ class Campaign:
 
     def _reduce(self, bucket: Bucket, ir=None) -> None:
         """Shrink a bucket's repro in place (the original stays as ``*.orig.py``) and find its root cause."""
-        from .corpus import shape_key
         from .reduce import ReduceError, reduce_program
+        from .rootcause import behaviour_shape
 
         path = self.config.out / bucket.repro
         try:
@@ -438,9 +434,11 @@ class Campaign:
             if not (self.dir.root / orig).exists():  # a reduction redone after a crash keeps the first original
                 self._storing(self.dir.write_text, orig, source)
             self._storing(self.dir.write_text, bucket.repro, reduced)
+            shape = behaviour_shape(reduced)
+            match = self.known.match(bucket.signature, shape) if self.known else None
             self._storing(self._journal, {"k": "reduced", "repro": bucket.repro, "reduction": "done",
-                                          "lines": result.lines,
-                                          "root_cause": root_cause(bucket.signature, shape_key(reduced))})
+                                          "lines": result.lines, "root_cause": root_cause(bucket.signature, shape),
+                                          "known": match.file if match else None})
         if self.on_reduced:
             self.on_reduced(bucket)
 

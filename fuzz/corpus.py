@@ -62,6 +62,7 @@ class Entry:
     last_target: str = ""
     last_signature: str = ""
     last_torch: str = ""
+    matrix: dict = dataclasses.field(default_factory=dict)  # the blame ladder (``ngb-fuzz corpus matrix``)
 
     @property
     def is_open(self) -> bool:
@@ -154,7 +155,8 @@ class Corpus:
 
     def save(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
-        files = [dataclasses.asdict(e) for e in sorted(self.entries.values(), key=lambda e: e.file)]
+        files = [{k: v for k, v in dataclasses.asdict(e).items() if v or k != "matrix"}  # additive: only once run
+                 for e in sorted(self.entries.values(), key=lambda e: e.file)]
         text = json.dumps({"version": 1, "files": files}, indent=2) + "\n"
         (self.root / MANIFEST).write_text(text)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import itertools
 import linecache
 import os
 import pickle
@@ -86,6 +87,66 @@ def load_program(source: str) -> types.ModuleType:
         if not hasattr(module, name):
             raise AttributeError(f"program defines no {name!r} (see docs/program-format.md)")
     return module
+
+
+_RUNS = itertools.count(1)  # jobs run by this process: the suffix that makes module names unique per run
+
+
+def program_modules(module: types.ModuleType) -> list[types.ModuleType]:
+    """The program's module and the helper modules it made (named ``ngb_*``, as the standalone footer sees them)."""
+    return [module] + [m for m in vars(module).values()
+                       if isinstance(m, types.ModuleType) and m.__name__.startswith("ngb_")]
+
+
+def _retag(module: types.ModuleType, old: str, new: str) -> None:
+    """Rename ``module`` to ``new``, with the ``__module__`` of the functions and classes it defined so far."""
+    module.__name__ = new  # also the __name__ its functions' globals hold: what Dynamo imports
+    for value in list(vars(module).values()):
+        for obj in (value, *vars(value).values()) if isinstance(value, type) else (value,):
+            while obj is not None:
+                if isinstance(obj, types.FunctionType | type) and getattr(obj, "__module__", None) == old:
+                    obj.__module__ = new
+                obj = getattr(obj, "__wrapped__", None) if isinstance(obj, types.FunctionType) else None
+
+
+@contextlib.contextmanager
+def registered(module: types.ModuleType):
+    """The program and its helper modules in ``sys.modules`` for one job, under names no other job uses.
+
+    Dynamo imports the module of a function it inlines by its ``__name__``; one missing from ``sys.modules`` is a
+    known torch crash (corpus/torch-import-module-crash.py) that would otherwise eat a third of all programs.
+    The names are unique per job (``ngb_program__run7``): with one fixed name, Dynamo resolved globals of an
+    earlier program's module of the same name in the same worker. Yields {unique name: program's name}, which
+    ``unalias`` maps back in what is observed, so eager and target jobs observe the same names.
+    """
+    run = next(_RUNS)
+    aliases = {}
+    for m in program_modules(module):
+        old, new = m.__name__, f"{m.__name__}__run{run}"
+        _retag(m, old, new)
+        aliases[new] = old
+        sys.modules[new] = m
+    try:
+        yield aliases
+    finally:
+        for new in aliases:
+            sys.modules.pop(new, None)
+
+
+def unalias(value, aliases: dict[str, str]):
+    """``value`` (observed data) with every unique module name of this job replaced by the program's own."""
+    if not aliases:
+        return value
+    if isinstance(value, str):
+        if "__run" in value:
+            for new, old in aliases.items():
+                value = value.replace(new, old)
+        return value
+    if type(value) in (list, tuple):
+        return type(value)(unalias(v, aliases) for v in value)
+    if isinstance(value, dict):
+        return {unalias(k, aliases): unalias(v, aliases) for k, v in value.items()}
+    return value
 
 
 def compiler_frame(exc: BaseException) -> str | None:
@@ -219,12 +280,13 @@ def run_job(job: dict, default_state: dict, default_dispatch) -> dict:
         module = load_program(job["source"])
     except Exception as exc:  # noqa: BLE001 - an invalid program is reported, not fatal
         return {"load_error": obs.observe_exception(exc)}
-    fn, context, stats = build(job["target"], module)
-    calls = []
-    for _ in range(job.get("calls", 2)):
-        calls.append(run_call(fn, context, module, job.get("device", "cpu")))
-        # The next call starts from the state eager would leave, which is what the record holds.
-    result = {"calls": calls, "stats": stats()}
+    with registered(module) as aliases:
+        fn, context, stats = build(job["target"], module)
+        calls = []
+        for _ in range(job.get("calls", 2)):
+            calls.append(unalias(run_call(fn, context, module, job.get("device", "cpu")), aliases))
+            # The next call starts from the state eager would leave, which is what the record holds.
+        result = {"calls": calls, "stats": unalias(stats(), aliases)}
     result["clean"] = obs.restore_torch_state(default_state) and obs.healthy(default_dispatch)
     return result
 

@@ -21,6 +21,7 @@ _COMMANDS = (
     "fuzz.cli._features",
     "fuzz.cli._reduce",
     "fuzz.cli._corpus",
+    "fuzz.cli._triage",
 )
 
 

@@ -7,13 +7,15 @@ from pathlib import Path
 
 from . import UsageError
 from ._common import add_workers_option, check_workers, program_problem, read_program
+from ._triage import add_ladder_options, corpus_matrix
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("corpus", help="list, re-check or add to the corpus of reduced repros")
-    p.add_argument("action", choices=("list", "check", "stats", "add", "footers"),
-                   help="what to do (footers: give every file the current standalone footer)")
-    p.add_argument("files", nargs="*", metavar="FILE", help="add: program files to add")
+    p.add_argument("action", choices=("list", "check", "stats", "add", "footers", "matrix"),
+                   help="what to do (footers: give every file the current standalone footer; matrix: the "
+                        "blame ladder of every entry, kept in the manifest)")
+    p.add_argument("files", nargs="*", metavar="FILE", help="add: program files to add; matrix: only these entries")
     p.add_argument("--dir", default="corpus", help="corpus directory (default: corpus)")
     p.add_argument("--target", metavar="SPEC",
                    help="list/stats: only entries found on SPEC; check: run every entry on SPEC instead of its own "
@@ -21,8 +23,9 @@ def register(subparsers) -> None:
     p.add_argument("--signature", help="add: expected signature (default: the file's verdict; 'ok' for a "
                                        "regression case)")
     p.add_argument("--status", default=None, help="add: initial status (NEW; FIXED for regression cases)")
-    add_workers_option(p, 1, "check/add: oracle worker processes")
+    add_workers_option(p, 1, "check/add: oracle worker processes; matrix: entries at a time")
     p.add_argument("--dry-run", action="store_true", help="check: do not update the manifest")
+    add_ladder_options(p)  # matrix: --python, --backend, --timeout
     p.set_defaults(handler=corpus)
 
 
@@ -44,6 +47,8 @@ def corpus(args) -> int:
         return _stats(store, args)
     if args.action == "add":
         return _add(store, args)
+    if args.action == "matrix":
+        return corpus_matrix(store, args)
     if args.action == "footers":
         changed = store.refresh_footers()
         print(f"refreshed the footer of {len(changed)} file(s)" + "".join(f"\n  {p}" for p in changed))

@@ -52,6 +52,9 @@ def register(subparsers) -> None:
     p.add_argument("--bias", action="store_true",
                    help="lean generation toward the features of programs that opened new buckets, met new break "
                         "reasons or unusual graph/break counts (programs then depend on the campaign's history)")
+    p.add_argument("--corpus", default="corpus", metavar="DIR",
+                   help="findings with the root cause of a bug in this corpus are KNOWN: not reduced, not news "
+                        "for --bias (default: corpus, where it exists; 'none' turns it off)")
     p.set_defaults(handler=run)
 
 
@@ -75,9 +78,10 @@ def run(args) -> int:
     config = CampaignConfig(tuple(targets), Path(args.out), programs, seconds, args.workers, args.seed,
                             args.timeout, reduce_seconds, args.bias)
     view = _Progress(config)
+    known = _known_bugs(args.corpus)
     try:  # the directory is locked and writable (state written) before any worker starts
         campaign = Campaign(config, None, on_progress=view.update, on_new_bucket=view.new_bucket,
-                            on_reduced=view.reduced, on_notice=view.notice)
+                            on_reduced=view.reduced, on_notice=view.notice, known=known)
     except CampaignError as exc:
         raise UsageError(str(exc)) from None
     failed = None
@@ -101,6 +105,21 @@ def _signal_name(signum: int) -> str:
     import signal
 
     return signal.Signals(signum).name
+
+
+def _known_bugs(corpus: str):
+    """The known bugs of ``--corpus`` (None for 'none', or the default directory where there is none)."""
+    from ..corpus import CorpusError
+    from ..known import KnownBugs
+
+    if corpus.strip().lower() == "none" or (corpus == "corpus" and not Path(corpus).is_dir()):
+        return None
+    if not Path(corpus).is_dir():
+        raise UsageError(f"--corpus {corpus}: no such directory")
+    try:
+        return KnownBugs.from_corpus(corpus)
+    except CorpusError as exc:
+        raise UsageError(str(exc)) from None
 
 
 class _Progress:
@@ -128,9 +147,11 @@ class _Progress:
                 self.live.update(self._table(self.campaign))
             self.live.__exit__(*exc)
 
-    def _figures(self, campaign) -> tuple[int, float, dict, int]:
+    def _figures(self, campaign) -> tuple[int, float, dict, str]:
         seconds = max(campaign.seconds, 1e-9)
-        return campaign.programs, campaign.programs / seconds, dict(campaign.verdicts), len(campaign.buckets)
+        known = sum(1 for b in list(campaign.buckets.values()) if b.known)
+        buckets = f"{len(campaign.buckets)}" + (f" ({known} KNOWN)" if known else "")
+        return campaign.programs, campaign.programs / seconds, dict(campaign.verdicts), buckets
 
     def _table(self, campaign):
         from rich.console import Group
@@ -189,10 +210,12 @@ class _Progress:
         print(f"[ngb-fuzz] {message}", file=sys.stderr, flush=True)
 
     def new_bucket(self, bucket, source) -> None:
-        self._say(f"new bucket {bucket.signature} on {bucket.target}: {bucket.repro}")
+        known = f" (corpus/{bucket.known}; not reduced)" if bucket.known else ""
+        self._say(f"new bucket, {bucket.status}{known}: {bucket.signature} on {bucket.target}: {bucket.repro}")
 
     def reduced(self, bucket) -> None:
-        self._say(f"reduced {bucket.repro} to {bucket.lines} lines")
+        known = f", KNOWN: corpus/{bucket.known}" if bucket.known else ""
+        self._say(f"reduced {bucket.repro} to {bucket.lines} lines{known}")
 
 
 def worker_memory(runner) -> str:
@@ -209,7 +232,10 @@ def _print_summary(summary: dict, out: Path, state: str) -> None:
     for bucket in summary["buckets"]:
         path = out / bucket["repro"]
         size = f"  ({bucket['lines']} lines)" if bucket.get("lines") else ""
-        print(f"  {bucket['count']:5d}  {bucket['signature']}  [{bucket['target']}]{size}")
+        print(f"  {bucket['count']:5d}  {bucket.get('status', 'NEW'):<5}  {bucket['signature']}  "
+              f"[{bucket['target']}]{size}")
+        if bucket.get("known"):
+            print(f"         known bug: corpus/{bucket['known']}")
         if bucket.get("same_as"):
             print(f"         same root cause as {bucket['same_as']} (not reduced again)")
         elif bucket.get("reduction") == "pending":

@@ -1,0 +1,103 @@
+"""``ngb-fuzz triage FILE``: the blame ladder of one repro (NGB on/off × backends × torch installations)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from . import UsageError
+from ._common import parse_targets
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "triage", help="run one repro across NGB on/off, backends and torch installations; say what fails",
+        description="Check a program file with NGB on and off, on each backend and on each torch installation "
+                    "given, print which configurations fail and conclude: NGB-specific or not, "
+                    "backend-specific or not, which torch versions have it.")
+    p.add_argument("file", help="program file (see docs/program-format.md)")
+    add_ladder_options(p)
+    p.set_defaults(handler=triage)
+
+
+def add_ladder_options(p) -> None:
+    p.add_argument("--python", action="append", metavar="PATH", default=[],
+                   help="another interpreter with torch (repeatable); this interpreter's torch is always tried")
+    p.add_argument("--backend", action="append", choices=("eager", "aot_eager", "inductor"),
+                   help="backend, repeatable (default: eager, aot_eager and inductor)")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds per configuration before 'hang'")
+
+
+def pythons(args) -> list[str | None]:
+    """This interpreter plus each --python, validated (exit 2 on one without torch)."""
+    from fuzz.triage import rung_spec
+
+    for python in args.python:
+        parse_targets([rung_spec(python, "on", "eager")])
+    return [None, *args.python]
+
+
+def triage(args) -> int:
+    import oracle
+    from fuzz.triage import conclude, format_table
+    from fuzz.triage import triage as run_ladder
+
+    path = Path(args.file)
+    if not path.is_file():
+        raise UsageError(f"no such file: {path}")
+    source = path.read_text()
+    if "def entry(" not in source or "def make_inputs(" not in source:
+        raise UsageError(f"{path} is not a program file: it needs entry() and make_inputs() "
+                         "(see docs/program-format.md)")
+    interpreters = pythons(args)
+    backends = tuple(dict.fromkeys(args.backend or ("eager", "aot_eager", "inductor")))
+
+    def progress(rung) -> None:
+        print(f"  torch {rung.torch} ngb={rung.ngb} backend={rung.backend}: {rung.signature}", file=sys.stderr)
+
+    with oracle.Runner(workers=1, timeout=args.timeout) as runner:
+        result = run_ladder(source, runner, interpreters, backends, on_rung=progress)
+    print(format_table(result))
+    print("conclusion: " + conclude(result))
+    return 1 if result.failing() else 0
+
+
+def corpus_matrix(store, args) -> int:
+    """``ngb-fuzz corpus matrix``: the ladder of every entry (fault-target entries aside), kept in the manifest."""
+    import concurrent.futures
+    import datetime
+    import threading
+
+    import oracle
+    from fuzz.triage import entry_backends, format_matrix, matrix_record
+    from fuzz.triage import triage as run_ladder
+
+    interpreters = pythons(args)
+    entries = [e for e in store.select() if not e.target.startswith("fault")]
+    if args.files:
+        wanted = {Path(f).name for f in args.files}
+        entries = [e for e in entries if Path(e.file).name in wanted]
+    today = datetime.date.today().isoformat()
+    results: dict[str, object] = {}
+    lock = threading.Lock()
+
+    def ladder(entry) -> None:
+        path = store.root / entry.file
+        if not path.exists():
+            print(f"  {entry.file}: missing", file=sys.stderr)
+            return
+        result = run_ladder(path.read_text(), runner, interpreters, entry_backends(entry.target, args.backend))
+        with lock:
+            entry.matrix = matrix_record(result, today)
+            results[entry.file] = result
+            print(f"  {entry.file}: {entry.matrix['conclusion']}", file=sys.stderr, flush=True)
+            store.save()  # an interrupted matrix keeps what it has
+
+    # --workers entries at a time: the runner's pools hold that many worker processes per installation.
+    with oracle.Runner(workers=args.workers, timeout=args.timeout) as runner:
+        with concurrent.futures.ThreadPoolExecutor(args.workers) as pool:
+            for future in [pool.submit(ladder, entry) for entry in entries]:
+                future.result()
+    rows = [(e.file.removesuffix(".py"), results[e.file]) for e in entries if e.file in results]
+    print(format_matrix(rows))
+    return 0

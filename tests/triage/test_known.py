@@ -1,0 +1,98 @@
+"""Known bugs: findings with a corpus entry's root cause are KNOWN, not reduced, not news for --bias."""
+
+import dataclasses
+import shutil
+from pathlib import Path
+
+from fuzz.campaign import Campaign, CampaignConfig
+from fuzz.corpus import Corpus
+from fuzz.known import KnownBugs
+from fuzz.rootcause import behaviour_shape, root_cause
+from oracle._verdict import ProgramReport, Verdict
+
+ROOT = Path(__file__).resolve().parents[2]
+CRASH = "crash:TypeError@torch._dynamo.eval_frame:compile_wrapper"  # the generator-return-value entry's
+LEAK = "mismatch:effects:value"  # the grad-ctx-object entry's
+
+
+def corpus(tmp_path) -> Path:
+    """A corpus of two real entries (a crash and a mismatch) and one regression case."""
+    root = tmp_path / "corpus"
+    store = Corpus(ROOT / "corpus")
+    keep = ("torch-ngb-generator-return-value-lost.py", "torch-grad-ctx-object-entered-after-break.py",
+            "seed-ngb-doc-chain.py")
+    copy = Corpus(root)
+    root.mkdir()
+    for name in keep:
+        shutil.copy(ROOT / "corpus" / name, root)
+        copy.entries[name] = store.entries[name]
+    copy.save()
+    return root
+
+
+def test_crashes_match_at_once_mismatches_once_reduced(tmp_path):
+    known = KnownBugs.from_corpus(corpus(tmp_path))
+    assert len(known) == 2  # the regression case is no bug
+    assert known.match(CRASH).file == "torch-ngb-generator-return-value-lost.py"
+    assert known.match(CRASH.replace("crash:", "crash:second_call:")).file == "torch-ngb-generator-return-value-lost.py"
+    assert known.match("crash:KeyError@torch._dynamo.symbolic_convert:step") is None
+    assert known.match(LEAK) is None  # a mismatch has no root cause before reduction
+    source = (ROOT / "corpus" / "torch-grad-ctx-object-entered-after-break.py").read_text()
+    shape = behaviour_shape(source)
+    assert known.match(LEAK, shape).file == "torch-grad-ctx-object-entered-after-break.py"
+    # the same behaviour seen through another symptom is the same known bug
+    assert known.match("mismatch:torch_state:grad_enabled", shape).file == "torch-grad-ctx-object-entered-after-break.py"
+    assert known.match(LEAK, behaviour_shape(source.replace("torch.no_grad()", "torch.enable_grad()"))) is None
+
+
+def test_behaviour_shape_ignores_names_constants_and_observations_but_not_what_the_program_does():
+    a = "import torch\nEFFECTS = []\ndef f(x):\n    _effect('f.1', x)\n    return x * 2.0\n"
+    b = "import torch\nEFFECTS = []\ndef g(y):\n    return y * 3.0\n"
+    c = "import torch\nEFFECTS = []\ndef g(y):\n    torch._dynamo.graph_break()\n    return y * 3.0\n"
+    assert behaviour_shape(a) == behaviour_shape(b) != behaviour_shape(c)
+    helper = 'import types\nm = types.ModuleType("ngb_m")\nexec(compile({!r}, "ngb_m", "exec"), m.__dict__)\n'
+    assert behaviour_shape(helper.format(b)) != behaviour_shape(helper.format(c))  # helper code counts
+
+
+@dataclasses.dataclass(frozen=True)
+class FakeProgram:
+    source: str
+    features: frozenset
+
+
+def generate(seed, index, weights=None):
+    source = (ROOT / "corpus" / "torch-ngb-generator-return-value-lost.py").read_text()
+    return FakeProgram(source, frozenset({"call.chain", "break.graph_break"}))
+
+
+class CrashingRunner:
+    """Every program crashes on torch with the known bug and on aot_eager with an unknown one."""
+
+    def check(self, source, targets):
+        signatures = {"torch": CRASH, "torch:backend=aot_eager": "crash:KeyError@torch._dynamo.symbolic_convert:step"}
+        return ProgramReport({t: Verdict("crash", "", signatures[t]) for t in targets}, False, {})
+
+
+def test_a_known_finding_is_reported_known_not_reduced_and_not_news_for_bias(tmp_path):
+    known = KnownBugs.from_corpus(corpus(tmp_path))
+    config = CampaignConfig(("torch", "torch:backend=aot_eager"), tmp_path / "run", programs=2, seed=1,
+                            reduce_seconds=5, bias=True)
+    campaign = Campaign(config, CrashingRunner(), generate=generate, known=known)
+    reduced = []
+    campaign._reduce = lambda bucket, source, program: reduced.append(bucket.target)
+    summary = campaign.run()
+    by_target = {b["target"]: b for b in summary["buckets"]}
+    assert by_target["torch"]["status"] == "KNOWN"
+    assert by_target["torch"]["known"] == "torch-ngb-generator-return-value-lost.py"
+    assert by_target["torch:backend=aot_eager"]["status"] == "NEW"
+    assert reduced == ["torch:backend=aot_eager"]  # the known one is not reduced
+    assert summary["bias"]["events"].get("new_bucket") == 1  # only the unknown bucket was news
+
+
+def test_without_the_corpus_the_same_finding_is_new(tmp_path):
+    config = CampaignConfig(("torch",), tmp_path / "run", programs=1, seed=1, bias=True)
+    campaign = Campaign(config, CrashingRunner(), generate=generate)
+    campaign._reduce = lambda *a: None
+    summary = campaign.run()
+    assert summary["buckets"][0]["status"] == "NEW" and summary["bias"]["events"].get("new_bucket") == 1
+    assert root_cause(CRASH) == summary["buckets"][0]["root_cause"]
