@@ -14,7 +14,7 @@ import pytest
 # torch, and a second import of torch in one process fails.
 import torch
 
-import oracle.pytest_plugin as plugin
+import fuzz.pytest_plugin as plugin
 
 pytest_plugins = ["pytester"]
 
