@@ -16,8 +16,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from oracle import set_header, slug
+
 from .bias import Bias, weights_header
-from .programfile import set_header, slug
 
 __all__ = ["CampaignConfig", "Campaign", "Bucket", "CampaignError", "root_cause"]
 

@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from oracle._footer import with_footer
+from oracle import split_source, with_footer
 
 __all__ = ["Corpus", "CorpusError", "Entry", "CheckOutcome", "STATUSES", "next_status", "shape_key"]
 
@@ -90,8 +90,6 @@ def shape_key(source: str) -> str:
 
     Two reduced repros with the same shape key and signature are one bug (the design's second bucketing).
     """
-    from fuzz.reduce._tree import split_source
-
     _, code, _ = split_source(source)
     tree = ast.parse(code)
     for node in ast.walk(tree):

@@ -19,8 +19,7 @@ def register(subparsers) -> None:
 
 def repro(args) -> int:
     import oracle
-
-    from ..programfile import header_fields
+    from oracle import header_fields
 
     path = Path(args.file)
     if not path.is_file():

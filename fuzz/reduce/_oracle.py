@@ -9,7 +9,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from fuzz.reduce._driver import ReduceError, ReduceResult, reduce_source
-from fuzz.reduce._tree import split_source
+from oracle import set_header, split_source
 
 __all__ = ["generator_ir", "oracle_predicate", "reduce_program", "with_header"]
 
@@ -135,18 +135,6 @@ def recheck(source: str, target: str, signature: str, times: int, *, timeout: fl
 
 
 def with_header(source: str, target: str, signature: str, found_by: str | None = None) -> str:
-    """``source`` with its ``# signature:`` and ``# target:`` header lines set; ``# features:`` dropped (stale
-    after reduction); other comment lines kept in order."""
-    comments, code, footer = split_source(source)
-    keep = [
-        line for line in comments.splitlines()
-        if not line.startswith(("# signature:", "# target:", "# ngb-fuzz program", "# features:"))
-        and not (found_by and line.startswith("# found-by:"))
-    ]
-    head = ["# ngb-fuzz program", f"# signature: {signature}", f"# target: {target}"]
-    if found_by:
-        head.append(f"# found-by: {found_by}")
-    text = "\n".join(head + keep) + "\n" + code.rstrip() + "\n"
-    if footer:
-        text += "\n\n" + footer
-    return text
+    """``source`` with its ``# signature:`` and ``# target:`` header lines set (and ``# found-by:`` when given);
+    ``# features:`` dropped (stale after reduction); other comment lines kept in order."""
+    return set_header(source, signature=signature, target=target, found_by=found_by, drop=("features",))

@@ -14,15 +14,13 @@ import hashlib
 import warnings
 from collections.abc import Iterator
 
-from oracle._footer import FOOTER_MARKER  # the program-file contract's one definition (no torch import)
+from oracle._programfile import split_source  # the program-file format's one definition (no torch import)
 
 __all__ = [
-    "FOOTER_MARKER",
     "REQUIRED_NAMES",
     "Program",
     "code_lines",
     "iter_nodes",
-    "split_source",
     "stmt_lists",
 ]
 
@@ -32,18 +30,6 @@ REQUIRED_NAMES = ("entry", "make_inputs", "EFFECTS", "torch")
 
 _PLACEHOLDER = "__ngb_nested_{}__"
 _STMT_FIELDS = ("body", "orelse", "finalbody")
-
-
-def split_source(source: str) -> tuple[str, str, str]:
-    """Split a program file into (leading comment block, code, footer). The footer starts at the marker line."""
-    lines = source.splitlines(keepends=True)
-    cut = next((i for i, line in enumerate(lines) if line.startswith(FOOTER_MARKER)), len(lines))
-    head, footer = lines[:cut], "".join(lines[cut:])
-    n = 0
-    while n < len(head) and (head[n].startswith("#") or not head[n].strip()):
-        n += 1
-    comments = "".join(line for line in head[:n] if line.startswith("#"))
-    return comments, "".join(head[n:]), footer
 
 
 def code_lines(source: str) -> int:

@@ -9,7 +9,8 @@ import types
 import pytest
 
 from fuzz.reduce import PASSES, ReduceError, code_lines, pass_names, reduce_source
-from fuzz.reduce._tree import FOOTER_MARKER, Program
+from fuzz.reduce._tree import Program
+from oracle import FOOTER_MARKER
 
 FOOTER = FOOTER_MARKER + " (generated; do not edit below) ----\nif __name__ == '__main__':\n    print('footer')\n"
 
