@@ -19,6 +19,7 @@ from pathlib import Path
 from oracle import set_header, slug
 
 from .bias import Bias, weights_header
+from .errors import FuzzError
 
 __all__ = ["CampaignConfig", "Campaign", "Bucket", "CampaignError", "root_cause"]
 
@@ -56,7 +57,7 @@ class _StoppableRunner:
         return getattr(self._runner, name)
 
 
-class CampaignError(Exception):
+class CampaignError(FuzzError):
     """A campaign that cannot start (e.g. its directory holds a different campaign)."""
 
 

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from fuzz.errors import FuzzError
 from oracle import split_source, with_footer
 
 __all__ = ["Corpus", "CorpusError", "Entry", "CheckOutcome", "STATUSES", "next_status", "shape_key"]
@@ -37,7 +38,7 @@ STATUSES = ("NEW", "KNOWN", "REGRESSION", "FIXED")
 OPEN = ("NEW", "KNOWN")
 
 
-class CorpusError(Exception):
+class CorpusError(FuzzError):
     """A corpus directory or manifest that cannot be used (one-line message)."""
 
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from fuzz.reduce._driver import ReduceError, ReduceResult, reduce_source
+from fuzz.reduce._driver import ReduceError, ReduceResult, reduce_ir, reduce_source
 from oracle import set_header, split_source
 
 __all__ = ["generator_ir", "oracle_predicate", "reduce_program", "with_header"]
@@ -82,8 +82,6 @@ def reduce_program(
         stages: tuple[str, ...] = ()
         ir_result = None
         if ir is not None:
-            from fuzz.reduce._ir import reduce_ir
-
             found_by = next((line[len("# found-by:"):].strip() for line in split_source(source)[0].splitlines()
                              if line.startswith("# found-by:")), None)
             ir_result = reduce_ir(ir, predicate, budget_s=budget_s / 3, workers=workers, found_by=found_by,

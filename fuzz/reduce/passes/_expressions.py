@@ -1,4 +1,4 @@
-"""Expression-level reduction passes (registered after the statement-level ones in ``_passes``)."""
+"""Expression-level source passes: operands, variables, tensor sizes, names."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import builtins
 import keyword
 from collections.abc import Callable, Iterator
 
-from fuzz.reduce._passes import (
+from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes
+from fuzz.reduce.passes._edits import (
     Edit,
     _edit_at,
     _fill,
@@ -17,9 +18,8 @@ from fuzz.reduce._passes import (
     _stmt_sites,
     reduction_pass,
 )
-from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes
 
-__all__: list[str] = []
+__all__ = ["inline_variables", "rename", "shrink_tensors", "simplify_expressions"]
 
 _SIMPLE_INTS = (0, 1)
 
