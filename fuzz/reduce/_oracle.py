@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import re
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -32,13 +33,21 @@ def generator_ir(source: str):
     return program.ir if mine.strip() == theirs.strip() else None
 
 
-def oracle_predicate(runner, target: str, signature: str) -> Callable[[str], bool]:
-    """``is_interesting`` for the reducer: same signature on ``target``, and eager not flaky."""
+def oracle_predicate(runner, target: str, signature: str,
+                     eager_outcome: str | None = None) -> Callable[[str], bool]:
+    """``is_interesting`` for the reducer: same signature on ``target`` and, when given, the same eager outcome
+    (returned, or raised the same type) as the original, so a repro cannot drift into another program.
+
+    Cheap on purpose: one eager run (no determinism re-run) and one call per run unless the signature is about
+    the second call. ``reduce_program`` re-checks the final program in full, in a fresh process.
+    """
+    calls = 2 if "second_call" in signature else 1
 
     def is_interesting(source: str) -> bool:
-        report = runner.check(source, [target])
+        report = runner.check(source, [target], calls=calls, repeat_eager=False)
         verdict = report.verdicts.get(target)
-        return not report.flaky and verdict is not None and verdict.signature == signature
+        return (not report.flaky and verdict is not None and verdict.signature == signature
+                and (eager_outcome is None or report.eager_outcome == eager_outcome))
 
     return is_interesting
 
@@ -67,18 +76,23 @@ def reduce_program(
     import oracle
 
     spec = oracle.parse_target(target).spec
+    started = time.monotonic()
     with contextlib.ExitStack() as stack:
         if runner is None:
             runner = stack.enter_context(oracle.Runner(workers=workers, timeout=timeout))
+        # The original, checked in full once: its signature (unless given) and eager's outcome, both kept.
+        report = runner.check(source, [spec])
+        verdict = report.verdicts[spec]
+        if report.flaky:
+            raise ReduceError("the program is flaky under eager (two eager runs differ); nothing to reduce")
         if signature is None:
-            report = runner.check(source, [spec])
-            verdict = report.verdicts[spec]
-            if report.flaky:
-                raise ReduceError("the program is flaky under eager (two eager runs differ); nothing to reduce")
             if not verdict.is_finding:
                 raise ReduceError(f"the program does not fail on {spec} (verdict {verdict.signature})")
             signature = verdict.signature
-        predicate = oracle_predicate(runner, spec, signature)
+        elif verdict.signature != signature:
+            raise ReduceError(f"the program gives {verdict.signature} on {spec}, not {signature}")
+        eager_outcome = report.eager_outcome
+        predicate = oracle_predicate(runner, spec, signature, eager_outcome)
         stages: tuple[str, ...] = ()
         ir_result = None
         if ir is not None:
@@ -92,7 +106,7 @@ def reduce_program(
         interrupted = ir_result is not None and ir_result.interrupted
         result = reduce_source(
             source, predicate, budget_s=0.0 if interrupted else max(left, 1.0), workers=workers,
-            progress=progress, check_original=ir_result is None,
+            progress=progress, check_original=False,
         )
         if interrupted:  # Ctrl-C in the IR stage: no source stage, best-so-far from the IR
             result = dataclasses.replace(result, stopped="interrupted")
@@ -101,21 +115,25 @@ def reduce_program(
             result,
             original_lines=ir_result.original_lines,
             invocations=result.invocations + ir_result.invocations,
-            elapsed_s=result.elapsed_s + ir_result.elapsed_s,
             passes=ir_result.passes + result.passes,
         )
+    # The full check of the original counts as a check, and the wall time is the whole reduction's.
+    result = dataclasses.replace(result, invocations=result.invocations + 1, elapsed_s=time.monotonic() - started)
     final = with_header(result.source, spec, signature)
     if result.stopped == "interrupted":  # Ctrl-C (or a stopping campaign): no fresh-process re-checks
         rechecks = 0
-    reproduced = recheck(final, spec, signature, rechecks, timeout=timeout, workers=workers)
+    reproduced = recheck(final, spec, signature, rechecks, timeout=timeout, workers=workers,
+                         eager_outcome=eager_outcome)
     return dataclasses.replace(
         result, source=final, target=spec, signature=signature, rechecks=rechecks, reproduced=reproduced,
         stages=stages + result.stages,
     )
 
 
-def recheck(source: str, target: str, signature: str, times: int, *, timeout: float = 30.0, workers: int = 1) -> int:
-    """How many of ``times`` checks, each in a fresh worker process, give ``signature`` on ``target``."""
+def recheck(source: str, target: str, signature: str, times: int, *, timeout: float = 30.0, workers: int = 1,
+            eager_outcome: str | None = None) -> int:
+    """How many of ``times`` full checks, each in a fresh worker process, give ``signature`` on ``target`` (and
+    eager's outcome ``eager_outcome`` when given)."""
     import oracle
 
     def once(_):
@@ -124,7 +142,8 @@ def recheck(source: str, target: str, signature: str, times: int, *, timeout: fl
         except oracle.OracleError:
             return False
         verdict = report.verdicts.get(target)
-        return not report.flaky and verdict is not None and verdict.signature == signature
+        return (not report.flaky and verdict is not None and verdict.signature == signature
+                and (eager_outcome is None or report.eager_outcome == eager_outcome))
 
     if times <= 0:
         return 0
