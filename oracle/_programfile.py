@@ -55,7 +55,7 @@ def set_header(source: str, *, drop: tuple[str, ...] = (), **fields: str | None)
     gone = set(wanted) | set(drop)
     kept = [line for line in head
             if line != HEADER_FIRST_LINE and not ((m := _FIELD.match(line)) and m.group(1) in gone)]
-    order = ("signature", "target", "found-by", "features")
+    order = ("signature", "target", "eager", "found-by", "features")
     new = [f"# {k}: {wanted[k]}" for k in sorted(wanted, key=lambda k: (order.index(k) if k in order else 9, k))]
     return "\n".join([HEADER_FIRST_LINE, *new, *kept, *body]) + "\n"
 
@@ -78,10 +78,15 @@ def split_source(source: str) -> tuple[str, str, str]:
 
 
 def with_footer(source: str) -> str:
-    """``source`` with its standalone footer (if any) replaced by the current one, two blank lines above it."""
+    """``source`` with its standalone check (if any) replaced by the current one, two blank lines above it: the
+    short check for its header's ``# signature:`` on its ``# target:`` when that class has one, else the
+    generic footer."""
+    from oracle._checks import check_for
     from oracle._footer import standalone_footer
 
-    return source.split(FOOTER_MARKER)[0].rstrip("\n") + "\n\n\n" + standalone_footer()
+    fields = header_fields(source)
+    check = check_for(fields.get("signature"), fields.get("target"), fields.get("eager")) or standalone_footer()
+    return source.split(FOOTER_MARKER)[0].rstrip("\n") + "\n\n\n" + check
 
 
 # ---- the writer of a Python function into a program file (the ngb_check fixture's) ---------------------------------
