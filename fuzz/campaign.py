@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from oracle import set_header, slug
+from oracle import set_header, slug, with_footer
 
 from .bias import Bias, weights_header
 from .errors import FuzzError
@@ -95,6 +95,9 @@ class Bucket:
     lines: int | None = None  # code lines of the repro once reduced
     root_cause: str | None = None  # buckets sharing it are one bug (second bucketing; see root_cause())
     same_as: str | None = None  # repro of the earlier bucket with this root cause (then not reduced again)
+    # None: not reduced (yet); "done": reduced to a fixpoint; "cut short": its budget ran out or the campaign
+    # stopped first (smaller, not minimal); "failed": no smaller program kept its signature in a fresh process
+    reduction: str | None = None
 
 
 class Campaign:
@@ -121,6 +124,7 @@ class Campaign:
         self._next = 0
         self._in_flight = 0  # programs taken but not yet recorded
         self._errors: list[BaseException] = []  # raised in worker threads, re-raised by run()
+        self._pending: dict[str, tuple[Bucket, str, object]] = {}  # repro -> what its reduction needs
         config.out.mkdir(parents=True, exist_ok=True)
         self._load_state()
 
@@ -180,7 +184,7 @@ class Campaign:
                 "verdicts": dict(self.verdicts),
                 "buckets": [{"signature": b.signature, "target": b.target, "count": b.count, "repro": b.repro,
                              "first_program": b.first_program, "lines": b.lines, "root_cause": b.root_cause,
-                             "same_as": b.same_as}
+                             "same_as": b.same_as, "reduction": b.reduction}
                             for b in self.buckets.values()],
                 "root_causes": len({b.root_cause or f"{b.target}|{b.signature}" for b in self.buckets.values()}),
                 "seconds": round(self.seconds, 3),
@@ -213,7 +217,15 @@ class Campaign:
         taken = self.programs + (self._in_flight if in_flight else 0)
         if self.config.programs is not None and taken >= self.config.programs:
             return True
-        return self.config.seconds is not None and time.monotonic() - self.started >= self.config.seconds
+        return (self.config.seconds is not None
+                and time.monotonic() - self.started >= self.config.seconds - self.reduce_reserve)
+
+    @property
+    def reduce_reserve(self) -> float:
+        """Seconds of a time budget kept for reducing the buckets after fuzzing: a third of the budget at most."""
+        if self.config.seconds is None or self.config.reduce_seconds <= 0:
+            return 0.0
+        return min(self.config.seconds / 3, 3 * self.config.reduce_seconds)
 
     def _worker_loop(self) -> None:
         while (index := self._take_index()) is not None:
@@ -291,26 +303,66 @@ class Campaign:
         for bucket, source in new:
             if self.on_new_bucket:
                 self.on_new_bucket(bucket, source)
-            if self.config.reduce_seconds > 0 and not self._stop.is_set() and bucket.same_as is None:
-                self._reduce(bucket, source, program)
+            if self.config.reduce_seconds > 0:
+                self._pending[bucket.repro] = (bucket, source, program)  # reduced after fuzzing: see _reduce_all
         if self.on_progress:
             self.on_progress(self)
 
-    def _reduce(self, bucket: Bucket, source: str, program) -> None:
-        """Shrink a new bucket's repro in place (the original stays as ``*.orig.py``) and find its root cause."""
+    def _reduce_all(self) -> None:
+        """After fuzzing: reduce every new bucket, each within ``reduce_seconds`` and, under a time budget,
+        within an even share of what is left of it. A bucket whose root cause an earlier bucket already has
+        is not reduced again: its file becomes that bucket's reduced repro, pointing at it."""
+        pending = sorted(self._pending.values(), key=lambda item: item[0].same_as is not None)
+        self._pending.clear()
+        for left, (bucket, source, program) in zip(range(len(pending), 0, -1), pending):
+            if self._stop.is_set():
+                return
+            budget = self.config.reduce_seconds
+            if self.config.seconds is not None:
+                budget = min(budget, max(0.0, self.config.seconds - (time.monotonic() - self.started)) / left)
+            primary = self.buckets.get(next(((t, s) for (t, s), b in self.buckets.items()
+                                              if b.repro == bucket.same_as), ("", "")))
+            if primary is not None and primary.reduction in ("done", "cut short"):
+                self._point_at(bucket, primary)
+            elif budget >= 1.0:
+                self._reduce(bucket, source, program, budget)
+
+    def _point_at(self, bucket: Bucket, primary: Bucket) -> None:
+        path = self.config.out / bucket.repro
+        text = set_header((self.config.out / primary.repro).read_text(), same_root_cause_as=primary.repro)
+        with self._lock:
+            path.with_suffix(".orig.py").write_text(path.read_text())
+            path.write_text(text)
+            bucket.lines, bucket.reduction = primary.lines, primary.reduction
+            self._write_json(self.state_path, self._state())
+        if self.on_reduced:
+            self.on_reduced(bucket)
+
+    def _reduce(self, bucket: Bucket, source: str, program, budget: float) -> None:
+        """Shrink a bucket's repro in place (the original stays as ``*.orig.py``) and find its root cause."""
         from .corpus import shape_key
         from .reduce import ReduceError, reduce_program
 
         try:
             result = reduce_program(source, bucket.target, signature=bucket.signature,
-                                    runner=_StoppableRunner(self.runner, self._stop),
-                                    budget_s=self.config.reduce_seconds, rechecks=1, timeout=self.config.timeout,
+                                    runner=_StoppableRunner(self.runner, self._stop), workers=self.config.workers,
+                                    budget_s=budget, rechecks=1, timeout=self.config.timeout,
                                     ir=getattr(program, "ir", None))
         except ReduceError:
+            bucket.reduction = "failed"
             return
-        if self._stop.is_set() or result.reproduced < 1:
-            return  # interrupted, or the reduced program no longer reproduces in a fresh process: keep original
-        header = dict(found_by=f"{self.config.found_by} (program {bucket.first_program}), reduced")
+        if result.stopped == "interrupted" and not self._stop.is_set():  # Ctrl-C in the main thread
+            self._stop.set()
+            bucket.reduction = "cut short"
+            raise KeyboardInterrupt
+        if result.reproduced < 1 or result.lines >= result.original_lines:
+            bucket.reduction = "cut short" if result.stopped != "fixpoint" else "failed"
+            return  # interrupted, or nothing smaller reproduces in a fresh process: keep the original
+        bucket.reduction = "done" if result.stopped == "fixpoint" else "cut short"
+        note = "" if bucket.reduction == "done" else (
+            f"; cut short ({result.stopped}) after {result.elapsed_s:.0f}s at {result.lines} lines: smaller, not minimal")
+        header = dict(found_by=f"{self.config.found_by} (program {bucket.first_program}), "
+                               f"reduced {result.original_lines} -> {result.lines} lines{note}")
         reduced = set_header(result.source, **header)
         path = self.config.out / bucket.repro
         with self._lock:
@@ -329,7 +381,7 @@ class Campaign:
             features=" ".join(sorted(program.features)),
             weights=weights_header(program.config) if getattr(program, "config", None) else None,
         )
-        return source
+        return with_footer(source)  # the short check for this signature
 
     def run(self) -> dict:
         """Run until the budget is spent or ``stop()``; returns the summary (also written to summary.json)."""
@@ -344,6 +396,8 @@ class Campaign:
                     t.join(timeout=0.2)
                 if self.on_progress:
                     self.on_progress(self)
+            if not self._errors:
+                self._reduce_all()
         finally:
             self._stop.set()
             self.finish()

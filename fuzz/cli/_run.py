@@ -148,7 +148,12 @@ class _Progress:
         self._say(f"new bucket {bucket.signature} on {bucket.target}: {bucket.repro}")
 
     def reduced(self, bucket) -> None:
-        self._say(f"reduced {bucket.repro} to {bucket.lines} lines")
+        if bucket.same_as:
+            self._say(f"{bucket.repro}: same root cause as {bucket.same_as} ({bucket.lines} lines)")
+        elif bucket.reduction == "done":
+            self._say(f"reduced {bucket.repro} to {bucket.lines} lines")
+        else:
+            self._say(f"reduction of {bucket.repro} cut short at {bucket.lines} lines (smaller, not minimal)")
 
 
 def _print_summary(summary: dict, out: Path, interrupted: bool) -> None:
@@ -158,10 +163,13 @@ def _print_summary(summary: dict, out: Path, interrupted: bool) -> None:
           f"buckets={len(summary['buckets'])} root causes={summary['root_causes']}")
     for bucket in summary["buckets"]:
         path = out / bucket["repro"]
-        size = f"  ({bucket['lines']} lines)" if bucket.get("lines") else ""
+        size = {"done": f"  (reduced to {bucket['lines']} lines)",
+                "cut short": f"  (reduction cut short at {bucket['lines']} lines: not minimal)",
+                "failed": "  (not reduced: no smaller program kept the signature)"}.get(
+            bucket.get("reduction") or "", "  (not reduced)" if bucket.get("reduction") is None else "")
         print(f"  {bucket['count']:5d}  {bucket['signature']}  [{bucket['target']}]{size}")
         if bucket.get("same_as"):
-            print(f"         same root cause as {bucket['same_as']} (not reduced again)")
+            print(f"         same root cause as {bucket['same_as']} (its reduced repro; not reduced again)")
         print(f"         replay: ngb-fuzz repro {path} --target '{bucket['target']}'")
     if "bias" in summary:
         events = " ".join(f"{k}={v}" for k, v in sorted(summary["bias"]["events"].items())) or "none"

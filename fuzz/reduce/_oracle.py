@@ -10,7 +10,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from fuzz.reduce._driver import ReduceError, ReduceResult, reduce_ir, reduce_source
-from oracle import set_header, split_source
+from oracle import set_header, split_source, with_footer
 
 __all__ = ["generator_ir", "oracle_predicate", "reduce_program", "with_header"]
 
@@ -119,7 +119,7 @@ def reduce_program(
         )
     # The full check of the original counts as a check, and the wall time is the whole reduction's.
     result = dataclasses.replace(result, invocations=result.invocations + 1, elapsed_s=time.monotonic() - started)
-    final = with_header(result.source, spec, signature)
+    final = with_footer(set_header(with_header(result.source, spec, signature), eager=eager_outcome or None))
     if result.stopped == "interrupted":  # Ctrl-C (or a stopping campaign): no fresh-process re-checks
         rechecks = 0
     reproduced = recheck(final, spec, signature, rechecks, timeout=timeout, workers=workers,
