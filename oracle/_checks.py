@@ -134,7 +134,9 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
     lines = [
         FOOTER_MARKER + " (generated; do not edit below) ----",
         "if __name__ == \"__main__\":",
-        *(["    import contextlib", ""] if any("contextlib." in ln for ln in body) else []),
+        *(["    import contextlib"] if any("contextlib." in ln for ln in body) else []),
+        "    import torch  # the program may not import it at the top",
+        "",
         f"    torch._dynamo.config.nested_graph_breaks = {ngb}",
         *body,
         f"    print(f\"{{'match' if same else 'MISMATCH'}}: eager vs torch.compile(backend='{backend}'), "
