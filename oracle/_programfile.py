@@ -49,15 +49,17 @@ def header_fields(source: str) -> dict[str, str]:
 
 def set_header(source: str, *, drop: tuple[str, ...] = (), **fields: str | None) -> str:
     """Return ``source`` with header fields set (``found_by`` writes ``found-by``; None leaves a field as it is)
-    and the fields named in ``drop`` removed; other header lines kept in order."""
+    and the fields named in ``drop`` removed. Known fields come first in a fixed order (signature, target,
+    eager, found-by, features), then other fields and comment lines as they were."""
     head, body = _split(source)
     wanted = {k.replace("_", "-"): str(v) for k, v in fields.items() if v is not None}
-    gone = set(wanted) | set(drop)
-    kept = [line for line in head
-            if line != HEADER_FIRST_LINE and not ((m := _FIELD.match(line)) and m.group(1) in gone)]
+    present = {m.group(1): m.group(2).strip() for line in head if (m := _FIELD.match(line))}
+    merged = {k: v for k, v in {**present, **wanted}.items() if k not in drop}
+    others = [line for line in head if line != HEADER_FIRST_LINE and not _FIELD.match(line)]
     order = ("signature", "target", "eager", "found-by", "features")
-    new = [f"# {k}: {wanted[k]}" for k in sorted(wanted, key=lambda k: (order.index(k) if k in order else 9, k))]
-    return "\n".join([HEADER_FIRST_LINE, *new, *kept, *body]) + "\n"
+    known = [f"# {k}: {merged[k]}" for k in order if k in merged]
+    rest = [f"# {k}: {v}" for k, v in merged.items() if k not in order]
+    return "\n".join([HEADER_FIRST_LINE, *known, *rest, *others, *body]) + "\n"
 
 
 def slug(text: str, limit: int = 60) -> str:
