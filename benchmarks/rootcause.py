@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from fuzz.corpus import shape_key  # noqa: E402
-from fuzz.programfile import header_fields  # noqa: E402
 from fuzz.rootcause import behaviour_shape, root_cause  # noqa: E402
+from oracle import header_fields  # noqa: E402
 
 
 def old_rule(signature: str, source: str, reduced: bool) -> str | None:

@@ -1,5 +1,9 @@
 """Program generator, reducer, campaigns and the ``ngb-fuzz`` command line."""
 
+from fuzz.errors import FuzzError
+
+__all__ = ["FuzzError", "GeneratedProgram", "GenerationConfig", "generate_program", "render"]
+
 # ---- generator re-exports (imported lazily: `import fuzz` stays cheap for the CLI) ----
 _GENERATOR_EXPORTS = {
     "generate_program": "fuzz.generate",

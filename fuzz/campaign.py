@@ -16,9 +16,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from oracle import set_header, slug, with_footer
+
 from .bias import Bias, weights_header
 from .campaign_dir import CampaignDir, CampaignError, IndexSet, StorageError
-from .programfile import set_header, slug
 from .rootcause import root_cause
 
 __all__ = ["CampaignConfig", "Campaign", "Bucket", "CampaignError", "StorageError", "root_cause"]
@@ -66,9 +67,11 @@ class CampaignConfig:
         return f"ngb-fuzz run --seed {self.seed}" + (" --bias" if self.bias else "")
 
 
-# Bucket.reduction: None (nothing to reduce: it shares an earlier bucket's root cause), "pending" (not reduced
-# yet: reduction off, or interrupted; the next run or `ngb-fuzz reduce --campaign DIR` does it), "done", or
-# "failed" (nothing smaller kept the signature in a fresh process: the original stays).
+# Bucket.reduction: None (nothing to reduce: a KNOWN bug), "pending" (not reduced yet: buckets are reduced after
+# fuzzing; reduction off, or interrupted: the next run or `ngb-fuzz reduce --campaign DIR` does it), "done" (a
+# fixpoint), "cut short" (its budget ran out first: smaller, not minimal), or "failed" (nothing smaller kept the
+# signature in a fresh process: the original stays). A bucket sharing an earlier bucket's root cause gets that
+# bucket's reduced repro (and its reduction) instead of a reduction of its own.
 @dataclasses.dataclass
 class Bucket:
     target: str
@@ -98,7 +101,6 @@ class Campaign:
         self.config, self.runner, self.generate = config, runner, generate
         self.on_progress, self.on_new_bucket, self.on_reduced = on_progress, on_new_bucket, on_reduced
         self.known = known  # fuzz.known.KnownBugs: findings with a corpus entry's root cause are KNOWN
-        self.known = known  # fuzz.known.KnownBugs: findings with a corpus entry's root cause are KNOWN
         self.verdicts: collections.Counter = collections.Counter()
         self.features: collections.Counter = collections.Counter()  # programs per feature tag
         self.families: collections.Counter = collections.Counter()  # programs per feature family
@@ -114,7 +116,6 @@ class Campaign:
         self._stop = threading.Event()
         self._next = 0
         self._in_flight = 0  # programs taken but not yet recorded
-        self._reducing: set[str] = set()  # repros being reduced now
         self._errors: list[BaseException] = []  # raised in worker threads, re-raised by run()
         self._since_snapshot = 0
         self._finished = False
@@ -211,7 +212,7 @@ class Campaign:
                 match = self.known.match(signature) if self.known else None
                 bucket = Bucket(spec, signature, 0, record["new"][spec], record["i"], root_cause=cause,
                                 same_as=earlier.repro if earlier else None,
-                                reduction=None if earlier or match else "pending", known=match and match.file)
+                                reduction=None if match else "pending", known=match and match.file)
                 self.buckets[(spec, signature)] = bucket
                 new.append(bucket)
             if bucket.count or bucket.same_as or bucket.known:  # nothing new: seen before, or a known bug
@@ -281,10 +282,16 @@ class Campaign:
         taken = self.programs + (self._in_flight if in_flight else 0)
         if self.config.programs is not None and taken >= self.config.programs:
             return True
-        return self.config.seconds is not None and self.seconds >= self.config.seconds
+        return self.config.seconds is not None and self.seconds >= self.config.seconds - self.reduce_reserve
+
+    @property
+    def reduce_reserve(self) -> float:
+        """Seconds of a time budget kept for reducing the buckets after fuzzing: a third of the budget at most."""
+        if self.config.seconds is None or self.config.reduce_seconds <= 0:
+            return 0.0
+        return min(self.config.seconds / 3, 3 * self.config.reduce_seconds)
 
     def _worker_loop(self) -> None:
-        self._reduce_pending()
         while (index := self._take_index()) is not None:
             program = None
             try:
@@ -359,39 +366,55 @@ class Campaign:
                       **({"new": names} if names else {})}
             self._storing(self._journal, record)
             new = [b for b in self.buckets.values() if b.repro in names.values()]
-            reduce = {b.repro for b in new if b.reduction == "pending" and self.config.reduce_seconds > 0}
-            self._reducing |= reduce
         for bucket in new:
             if self.on_new_bucket:
                 self.on_new_bucket(bucket, (self.dir.root / bucket.repro).read_text())
-            if bucket.repro in reduce:
-                try:
-                    self._reduce(bucket, getattr(program, "ir", None))
-                finally:
-                    with self._lock:
-                        self._reducing.discard(bucket.repro)
         if self.on_progress:
             self.on_progress(self)
 
-    def _reduce_pending(self) -> None:
-        """Reduce the buckets whose reduction an earlier run did not finish (or never started)."""
-        while self.config.reduce_seconds > 0 and not self._stop.is_set():
-            with self._lock:
-                bucket = next((b for b in self.buckets.values()
-                               if b.reduction == "pending" and b.repro not in self._reducing), None)
-                if bucket is None:
-                    return
-                self._reducing.add(bucket.repro)
-            try:
-                self._reduce(bucket, self._regenerated_ir(bucket))
-            finally:
-                with self._lock:
-                    self._reducing.discard(bucket.repro)
+    def _reduce_all(self) -> None:
+        """After fuzzing (and for ``reduce --campaign``): reduce every bucket still "pending" — new ones, and those
+        an earlier run left unreduced — each within ``reduce_seconds`` and, under a time budget, within an even
+        share of what is left of it. A bucket whose root cause an earlier bucket already has is not reduced
+        again: its file becomes that bucket's reduced repro, pointing at it."""
+        if self.config.reduce_seconds <= 0:
+            return
+        with self._lock:
+            pending = sorted((b for b in self.buckets.values() if b.reduction == "pending"),
+                             key=lambda b: (b.same_as is not None, b.first_program))
+        by_repro = {b.repro: b for b in self.buckets.values()}
+        for left, bucket in zip(range(len(pending), 0, -1), pending):
+            if self._stop.is_set():
+                return  # the rest stay "pending": the next run reduces them
+            budget = self.config.reduce_seconds
+            if self.config.seconds is not None:
+                budget = min(budget, max(0.0, self.config.seconds - self.seconds) / left)
+            primary = by_repro.get(bucket.same_as or "")
+            if primary is not None and primary.reduction in ("done", "cut short"):
+                self._point_at(bucket, primary)
+            elif budget >= 1.0:
+                self._reduce(bucket, self._regenerated_ir(bucket), budget)
+
+    def _point_at(self, bucket: Bucket, primary: Bucket) -> None:
+        """A bucket sharing ``primary``'s root cause gets its reduced repro (the original stays as ``*.orig.py``)."""
+        path = self.dir.root / bucket.repro
+        with self._lock:
+            if self._stop.is_set():
+                return
+            text = set_header((self.dir.root / primary.repro).read_text(), same_root_cause_as=primary.repro)
+            orig = path.name.removesuffix(".py") + ".orig.py"
+            if not (self.dir.root / orig).exists():
+                self._storing(self.dir.write_text, orig, path.read_text())
+            self._storing(self.dir.write_text, bucket.repro, text)
+            self._storing(self._journal, {"k": "reduced", "repro": bucket.repro, "reduction": primary.reduction,
+                                          "lines": primary.lines})
+        if self.on_reduced:
+            self.on_reduced(bucket)
 
     def reduce_pending(self) -> dict:
         """Reduce every bucket not reduced yet (``ngb-fuzz reduce --campaign DIR``); the summary after."""
         try:
-            self._reduce_pending()
+            self._reduce_all()
         finally:
             self.finish()
         return self.summary()
@@ -404,18 +427,18 @@ class Campaign:
         except Exception:  # noqa: BLE001 - the IR only speeds reduction up; the source stage does without it
             return None
 
-    def _reduce(self, bucket: Bucket, ir=None) -> None:
+    def _reduce(self, bucket: Bucket, ir=None, budget: float | None = None) -> None:
         """Shrink a bucket's repro in place (the original stays as ``*.orig.py``) and find its root cause."""
         from .reduce import ReduceError, reduce_program
         from .rootcause import behaviour_shape
 
+        budget = self.config.reduce_seconds if budget is None else budget
         path = self.config.out / bucket.repro
         try:
             source = path.read_text()
             result = reduce_program(source, bucket.target, signature=bucket.signature,
-                                    runner=_StoppableRunner(self.runner, self._stop),
-                                    budget_s=self.config.reduce_seconds, rechecks=1, timeout=self.config.timeout,
-                                    ir=ir)
+                                    runner=_StoppableRunner(self.runner, self._stop), workers=self.config.workers,
+                                    budget_s=budget, rechecks=1, timeout=self.config.timeout, ir=ir)
         except ReduceError:
             result = None
         except (KeyboardInterrupt, OSError):
@@ -425,10 +448,17 @@ class Campaign:
         with self._lock:
             if self._stop.is_set():
                 return
-            if result is None or result.reproduced < 1:  # nothing smaller reproduces in a fresh process
-                self._storing(self._journal, {"k": "reduced", "repro": bucket.repro, "reduction": "failed"})
+            if result is None or result.reproduced < 1 or result.lines >= result.original_lines:
+                # nothing smaller reproduces in a fresh process (or the budget ran out first): the original stays
+                cut = result is not None and result.stopped != "fixpoint"
+                self._storing(self._journal, {"k": "reduced", "repro": bucket.repro,
+                                              "reduction": "cut short" if cut else "failed"})
                 return
-            header = dict(found_by=f"{self.config.found_by} (program {bucket.first_program}), reduced")
+            reduction = "done" if result.stopped == "fixpoint" else "cut short"
+            note = "" if reduction == "done" else (f"; cut short ({result.stopped}) after {result.elapsed_s:.0f}s "
+                                                   f"at {result.lines} lines: smaller, not minimal")
+            header = dict(found_by=f"{self.config.found_by} (program {bucket.first_program}), "
+                                   f"reduced {result.original_lines} -> {result.lines} lines{note}")
             reduced = set_header(result.source, **header)
             orig = path.name.removesuffix(".py") + ".orig.py"
             if not (self.dir.root / orig).exists():  # a reduction redone after a crash keeps the first original
@@ -436,7 +466,7 @@ class Campaign:
             self._storing(self.dir.write_text, bucket.repro, reduced)
             shape = behaviour_shape(reduced)
             match = self.known.match(bucket.signature, shape) if self.known else None
-            self._storing(self._journal, {"k": "reduced", "repro": bucket.repro, "reduction": "done",
+            self._storing(self._journal, {"k": "reduced", "repro": bucket.repro, "reduction": reduction,
                                           "lines": result.lines, "root_cause": root_cause(bucket.signature, shape),
                                           "known": match.file if match else None})
         if self.on_reduced:
@@ -449,7 +479,7 @@ class Campaign:
             features=" ".join(sorted(program.features)),
             weights=weights_header(program.config) if getattr(program, "config", None) else None,
         )
-        return source
+        return with_footer(source)  # the short check for this signature
 
     def run(self) -> dict:
         """Run until the budget is spent or ``stop()``; returns the summary (also written to summary.json).
@@ -470,6 +500,8 @@ class Campaign:
                     t.join(timeout=0.2)
                 if self.on_progress:
                     self.on_progress(self)
+            if not self._errors:
+                self._reduce_all()
         finally:
             self._stop.set()
             self.finish()

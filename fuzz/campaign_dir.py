@@ -23,6 +23,8 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from .errors import FuzzError
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not on POSIX: one campaign per directory is then up to the user
@@ -36,7 +38,7 @@ _FRESH_START = "move state.json and journal.jsonl away to start afresh there (re
                "overwritten), or use another --out"
 
 
-class CampaignError(Exception):
+class CampaignError(FuzzError):
     """A campaign that cannot start or go on (one-line message)."""
 
 

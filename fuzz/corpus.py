@@ -32,7 +32,8 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from oracle._footer import with_footer
+from fuzz.errors import FuzzError
+from oracle import split_source, with_footer
 
 __all__ = ["Corpus", "CorpusError", "Entry", "CheckOutcome", "STATUSES", "BROKEN_SIGNATURES", "next_status",
            "shape_key"]
@@ -45,7 +46,7 @@ OPEN = ("NEW", "KNOWN")
 BROKEN_SIGNATURES = ("missing", "skip:invalid-program", "skip:eager-failed", "flaky")
 
 
-class CorpusError(Exception):
+class CorpusError(FuzzError):
     """A corpus directory or manifest that cannot be used (one-line message)."""
 
 
@@ -99,8 +100,6 @@ def shape_key(source: str) -> str:
 
     Two reduced repros with the same shape key and signature are one bug (the design's second bucketing).
     """
-    from fuzz.reduce._tree import split_source
-
     _, code, _ = split_source(source)
     tree = ast.parse(code)
     for node in ast.walk(tree):

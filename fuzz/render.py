@@ -20,7 +20,7 @@ from fuzz._templates import (
     SIDE,
     SQUASH_OPS,
 )
-from oracle import standalone_footer
+from oracle import set_header, standalone_footer
 
 __all__ = ["render", "ARITH", "SQUASH_OPS"]
 
@@ -351,10 +351,7 @@ def render(program: ir.Program, *, found_by: str | None = None, features: frozen
 
         features = extract(program)
     r = _Renderer(program)
-    out = ["# ngb-fuzz program"]
-    if found_by:
-        out.append(f"# found-by: {found_by}")
-    out.append("# features: " + " ".join(sorted(features)))
+    out = set_header("", found_by=found_by, features=" ".join(sorted(features))).splitlines()
     out += _imports(program)
     out.append(PREAMBLE.strip("\n"))
     if program.wants_grad:

@@ -9,7 +9,10 @@ import importlib
 
 _EXPORTS = {
     "OracleError": "_errors", "TargetError": "_errors", "WorkerError": "_errors",
-    "FOOTER_MARKER": "_footer", "standalone_footer": "_footer", "with_footer": "_footer",
+    "standalone_footer": "_footer",
+    "FOOTER_MARKER": "_programfile", "HEADER_FIRST_LINE": "_programfile", "ProgramWriteError": "_programfile",
+    "header_fields": "_programfile", "program_for": "_programfile", "set_header": "_programfile",
+    "slug": "_programfile", "split_source": "_programfile", "with_footer": "_programfile",
     "Runner": "_runner", "check_source": "_runner",
     "Target": "_targets", "TargetKind": "_targets", "check_available": "_targets", "parse_target": "_targets",
     "register_target_kind": "_targets", "resolve_targets": "_targets", "target_kinds": "_targets",

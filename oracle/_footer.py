@@ -9,9 +9,9 @@ the oracle itself observes more (see docs/program-format.md).
 
 from __future__ import annotations
 
-__all__ = ["FOOTER_MARKER", "standalone_footer", "with_footer"]
+__all__ = ["standalone_footer"]
 
-FOOTER_MARKER = "# ---- ngb-fuzz standalone check"
+from oracle._programfile import FOOTER_MARKER
 
 _FOOTER = FOOTER_MARKER + ''' (generated; do not edit below) ----
 if __name__ == "__main__":
@@ -97,7 +97,3 @@ def standalone_footer() -> str:
     """The footer text (starts with FOOTER_MARKER, ends with a newline)."""
     return _FOOTER
 
-
-def with_footer(source: str) -> str:
-    """``source`` with its standalone footer (if any) replaced by the current one, two blank lines above it."""
-    return source.split(FOOTER_MARKER)[0].rstrip("\n") + "\n\n\n" + _FOOTER

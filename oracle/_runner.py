@@ -329,7 +329,10 @@ class Runner:
             raise WorkerError(f"ngb-fuzz harness failed for target {target.spec}:\n{result['harness_error']}")
         return result
 
-    def check(self, source: str, targets) -> ProgramReport:
+    def check(self, source: str, targets, *, calls: int = 2, repeat_eager: bool = True) -> ProgramReport:
+        """Run ``source`` under eager and each target and judge. ``calls`` per run (2 also checks the cached
+        path); ``repeat_eager=False`` skips the determinism run of eager (the reducer's cheap checks, whose
+        result is re-checked in full at the end)."""
         started = time.monotonic()
         parsed = [parse_target(t) for t in targets]
         verdicts, stats, any_flaky = {}, {}, False
@@ -337,29 +340,39 @@ class Runner:
         for target in parsed:
             key = (target.python, target.device)
             if key not in references:
-                references[key] = self._reference(source, target)
+                references[key] = self._reference(source, target, calls, repeat_eager)
             eager, refusal = references[key]
             if refusal is not None:
                 verdicts[target.spec] = refusal
                 any_flaky |= refusal.kind == "flaky"
                 continue
-            result = self.run(source, target)
+            result = self.run(source, target, calls)
             verdicts[target.spec] = judge(target, eager, result)
             stats[target.spec] = result.get("stats", {})
-        return ProgramReport(verdicts, any_flaky, stats, time.monotonic() - started)
+        outcome = next((_outcome(eager) for eager, _ in references.values() if eager is not None), "")
+        return ProgramReport(verdicts, any_flaky, stats, time.monotonic() - started, outcome)
 
-    def _reference(self, source: str, like: Target) -> tuple[dict | None, Verdict | None]:
-        """Eager twice under the target's interpreter and device; a refusal verdict if unusable."""
+    def _reference(self, source: str, like: Target, calls: int = 2,
+                   repeat: bool = True) -> tuple[dict | None, Verdict | None]:
+        """Eager (twice unless not ``repeat``) under the target's interpreter and device; a refusal verdict if
+        unusable."""
         eager = Target("eager", (), like.python, like.device)
-        first = self.run(source, eager)
+        first = self.run(source, eager, calls)
         if "load_error" in first:
             return None, Verdict("skip", "", "skip:invalid-program", f"program does not load: {first['load_error']}")
         if "hang" in first or "died" in first:
             return None, Verdict("skip", "", "skip:eager-failed", f"eager run did not finish: {first}")
-        second = self.run(source, eager)
+        if not repeat:
+            return first, None
+        second = self.run(source, eager, calls)
         if "calls" not in second or compare_calls(first["calls"], second["calls"], None):
             return None, Verdict("flaky", "", "flaky", "two eager runs of this program disagree")
         return first, None
+
+
+def _outcome(eager: dict) -> str:
+    exception = eager["calls"][0]["exception"] if eager.get("calls") else None
+    return "returned" if exception is None else f"raised:{exception[0]}"
 
 
 def check_source(source: str, targets, timeout: float = 60.0) -> ProgramReport:

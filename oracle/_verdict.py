@@ -37,6 +37,7 @@ class ProgramReport:
     flaky: bool
     stats: dict  # canonical target spec -> {"graphs", "breaks", "recompiles", "frames_traced"}
     seconds: float = 0.0
+    eager_outcome: str = ""  # eager's first call: "returned" or "raised:<ExceptionType>" ("" when eager failed)
 
     def findings(self) -> dict:
         return {spec: v for spec, v in self.verdicts.items() if v.is_finding}

@@ -11,6 +11,8 @@ import argparse
 import importlib
 import sys
 
+from fuzz.errors import FuzzError
+
 __all__ = ["main", "UsageError"]
 
 # Subcommand modules, in the order ``ngb-fuzz --help`` lists them.
@@ -25,7 +27,7 @@ _COMMANDS = (
 )
 
 
-class UsageError(Exception):
+class UsageError(FuzzError):
     """Bad input from the user: printed as one line, exit code 2."""
 
 
@@ -60,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     previous = install() if threading.current_thread() is threading.main_thread() else {}
     try:
         return int(args.handler(args) or 0)
-    except UsageError as exc:
+    except FuzzError as exc:  # UsageError and every other error raised on purpose: one line, no traceback
         print(f"ngb-fuzz {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:

@@ -129,8 +129,8 @@ def _check(store, args) -> int:
 def _add(store, args) -> int:
     import oracle
     from fuzz.corpus import CorpusError
-    from fuzz.programfile import header_fields
     from fuzz.reduce._oracle import with_header
+    from oracle import header_fields
 
     if not args.files:
         raise UsageError("add needs at least one FILE")

@@ -31,8 +31,7 @@ def register(subparsers) -> None:
 
 def repro(args) -> int:
     import oracle
-
-    from ..programfile import header_fields
+    from oracle import header_fields
 
     path = Path(args.file)
     check_timeout(args.timeout)

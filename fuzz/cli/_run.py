@@ -215,7 +215,15 @@ class _Progress:
 
     def reduced(self, bucket) -> None:
         known = f", KNOWN: corpus/{bucket.known}" if bucket.known else ""
-        self._say(f"reduced {bucket.repro} to {bucket.lines} lines{known}")
+        if bucket.same_as:
+            self._say(f"{bucket.repro}: same root cause as {bucket.same_as} ({bucket.lines} lines)")
+        elif bucket.reduction == "done":
+            self._say(f"reduced {bucket.repro} to {bucket.lines} lines{known}")
+        elif bucket.reduction == "cut short":
+            self._say(f"reduction of {bucket.repro} cut short at {bucket.lines or 'its original'} lines "
+                      f"(smaller, not minimal){known}")
+        else:
+            self._say(f"{bucket.repro}: no smaller program kept its signature")
 
 
 def worker_memory(runner) -> str:
@@ -231,13 +239,16 @@ def _print_summary(summary: dict, out: Path, state: str) -> None:
           f"buckets={len(summary['buckets'])} root causes={summary['root_causes']}")
     for bucket in summary["buckets"]:
         path = out / bucket["repro"]
-        size = f"  ({bucket['lines']} lines)" if bucket.get("lines") else ""
+        size = {"done": f"  (reduced to {bucket['lines']} lines)",
+                "cut short": f"  (reduction cut short at {bucket['lines'] or 'its original'} lines: not minimal)",
+                "failed": "  (not reduced: no smaller program kept the signature)",
+                "pending": "  (not reduced)"}.get(bucket.get("reduction") or "", "")
         print(f"  {bucket['count']:5d}  {bucket.get('status', 'NEW'):<5}  {bucket['signature']}  "
               f"[{bucket['target']}]{size}")
         if bucket.get("known"):
             print(f"         known bug: corpus/{bucket['known']}")
         if bucket.get("same_as"):
-            print(f"         same root cause as {bucket['same_as']} (not reduced again)")
+            print(f"         same root cause as {bucket['same_as']} (its reduced repro; not reduced again)")
         elif bucket.get("reduction") == "pending":
             print(f"         not reduced: ngb-fuzz reduce --campaign {out}  (or the next run) reduces it")
         print(f"         replay: ngb-fuzz repro {path} --target '{bucket['target']}'")

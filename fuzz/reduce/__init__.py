@@ -4,11 +4,13 @@
 (keeps the same verdict signature on one target, re-checks the result in fresh processes).
 """
 
-from fuzz.reduce._driver import PassStats, ReduceError, ReduceResult, reduce_source
-from fuzz.reduce._passes import PASSES, ReductionPass, pass_names
+from fuzz.reduce._driver import IRResult, PassStats, ReduceError, ReduceResult, reduce_ir, reduce_source
 from fuzz.reduce._tree import code_lines
+from fuzz.reduce.passes import IR_PASSES, PASSES, ReductionPass, pass_names
 
 __all__ = [
+    "IR_PASSES",
+    "IRResult",
     "PASSES",
     "PassStats",
     "ReduceError",
@@ -16,6 +18,7 @@ __all__ = [
     "ReductionPass",
     "code_lines",
     "pass_names",
+    "reduce_ir",
     "reduce_program",
     "reduce_source",
 ]

@@ -1,9 +1,11 @@
-"""The reduction loop: run the passes to a fixpoint, keeping the best interesting program found so far.
+"""The reduction loop, one for both stages: run a stage's passes to a fixpoint, keeping the best interesting
+program found so far.
 
-Candidates are filtered locally first (size, cache of normalized sources, compiles and still defines ``entry``
-/ ``make_inputs``); only survivors cost a predicate call. With ``workers > 1`` a batch of candidates is checked
-at once from a thread pool (the predicate is expected to hand work to worker processes) and the first
-interesting one in pass order wins, so the result does not depend on which check finished first.
+A stage says how the loop sees its programs (source-level ``Program`` trees, or the generator's IR): the text
+to check, a cache key and a size. Candidates are filtered locally first (size, cache, still a valid program);
+only survivors cost a predicate call. With ``workers > 1`` a batch of candidates is checked at once from a
+thread pool (the predicate hands work to worker processes) and the first interesting one in pass order wins,
+so the result does not depend on which check finished first.
 """
 
 from __future__ import annotations
@@ -13,14 +15,16 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
-from fuzz.reduce._passes import PASSES, ReductionPass
+from fuzz.errors import FuzzError
 from fuzz.reduce._tree import Program, code_lines, iter_nodes
+from fuzz.reduce.passes import IR_PASSES, PASSES, ReductionPass
 
-__all__ = ["PassStats", "ReduceError", "ReduceResult", "reduce_source"]
+__all__ = ["IRResult", "PassStats", "ReduceError", "ReduceResult", "reduce_ir", "reduce_source"]
 
 
-class ReduceError(Exception):
+class ReduceError(FuzzError):
     """The reducer cannot start: the input is not a program or is not interesting to begin with."""
 
 
@@ -61,23 +65,68 @@ class ReduceResult:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True, slots=True)
+class IRResult:
+    source: str
+    ir: object
+    original_lines: int
+    invocations: int
+    passes: tuple[PassStats, ...]
+    elapsed_s: float
+    interrupted: bool = False
+
+
 class _OutOfTime(Exception):
     pass
 
 
-def _cost(prog: Program) -> tuple[int, int]:
-    return sum(1 for _ in iter_nodes(prog.tree)), len(prog.source)
+@dataclass(frozen=True, slots=True)
+class _Stage:
+    """How the loop sees one representation of a program."""
+
+    source: Callable[[Any], str | None]  # the program file to check; None when the candidate is not valid
+    key: Callable[[Any], object]  # cache key of tried candidates
+    cost: Callable[[Any], tuple[int, int]]  # smaller is better; a candidate never grows
+
+
+def _source_stage() -> _Stage:
+    return _Stage(
+        source=lambda prog: prog.source if prog.is_valid() else None,
+        key=lambda prog: prog.key,
+        cost=lambda prog: (sum(1 for _ in iter_nodes(prog.tree)), len(prog.source)),
+    )
+
+
+def _ir_stage(found_by: str | None) -> _Stage:
+    from fuzz.render import render
+
+    rendered: dict[int, tuple[object, str | None]] = {}  # id -> (program kept alive, its rendering)
+
+    def source(program) -> str | None:
+        hit = rendered.get(id(program))
+        if hit is not None and hit[0] is program:
+            return hit[1]
+        try:
+            text = render(program, found_by=found_by, features=frozenset())
+        except Exception:
+            text = None
+        rendered[id(program)] = (program, text)
+        return text
+
+    return _Stage(source=source, key=lambda program: source(program),
+                  cost=lambda program: (len(source(program) or ""), 0))
 
 
 class _Reduction:
-    def __init__(self, program: Program, predicate, workers: int, deadline: float, progress):
+    def __init__(self, stage: _Stage, program, predicate, workers: int, deadline: float, progress):
+        self.stage = stage
         self.best = program
-        self.best_cost = _cost(program)
+        self.best_cost = stage.cost(program)
         self.predicate = predicate
         self.workers = max(1, workers)
         self.deadline = deadline
         self.progress = progress
-        self.seen = {program.key}
+        self.seen = {stage.key(program)}
         self.stats: dict[str, list[int]] = {}
         self.invocations = 0
         self.cache_hits = 0
@@ -100,14 +149,14 @@ class _Reduction:
             if hit is None:
                 return progressed
             position, self.best = hit
-            self.best_cost = _cost(self.best)
+            self.best_cost = self.stage.cost(self.best)
             counts[1] += 1
             progressed = True
             if self.progress:
-                self.progress(p.name, code_lines(self.best.source), self.invocations)
+                self.progress(p.name, code_lines(self.stage.source(self.best) or ""), self.invocations)
 
     def _first_hit(self, p: ReductionPass, position: int, counts: list[int]):
-        batch: list[tuple[int, Program]] = []
+        batch: list[tuple[int, Any]] = []
         for index, edit in itertools.islice(enumerate(p.edits(self.best)), position, None):
             if time.monotonic() > self.deadline:
                 raise _OutOfTime
@@ -122,34 +171,68 @@ class _Reduction:
                 batch = []
         return self._evaluate(batch, counts) if batch else None
 
-    def _candidate(self, edit) -> Program | None:
+    def _candidate(self, edit):
         try:
             candidate = edit()
         except (IndexError, ValueError, AttributeError, TypeError):
             return None
-        if candidate is None or _cost(candidate) > self.best_cost:
+        if candidate is None:
             return None
-        key = candidate.key
+        key = self.stage.key(candidate)
+        if key is None:
+            self.invalid += 1
+            return None
         if key in self.seen:
             self.cache_hits += 1
             return None
         self.seen.add(key)
-        if not candidate.is_valid():
+        if self.stage.cost(candidate) > self.best_cost or self.stage.source(candidate) is None:
             self.invalid += 1
             return None
         return candidate
 
-    def _evaluate(self, batch: list[tuple[int, Program]], counts: list[int]):
+    def _evaluate(self, batch: list[tuple[int, Any]], counts: list[int]):
         self.invocations += len(batch)
         counts[0] += len(batch)
+        sources = [self.stage.source(prog) for _, prog in batch]
         if self.pool is None:
-            results = [self.check(prog.source) for _, prog in batch]
+            results = [self.check(text) for text in sources]
         else:
-            results = list(self.pool.map(self.check, [prog.source for _, prog in batch]))
+            results = list(self.pool.map(self.check, sources))
         for (index, prog), ok in zip(batch, results):
             if ok:
                 return index, prog
         return None
+
+
+def _run(stage: _Stage, program, predicate, passes: Sequence[ReductionPass], *, budget_s: float, workers: int,
+         progress, check_original: bool) -> tuple[_Reduction, str, float]:
+    """Run ``passes`` to a fixpoint from ``program``; (the run with its best program, why it stopped, seconds)."""
+    start = time.monotonic()
+    run = _Reduction(stage, program, predicate, workers, start + budget_s, progress)
+    stopped = "fixpoint"
+    try:
+        if check_original:
+            run.invocations += 1
+            if not run.check(stage.source(program) or ""):
+                raise ReduceError("the original program is not interesting")
+        changed = True
+        while changed:
+            changed = False
+            for p in passes:
+                changed |= run.run_pass(p)
+    except _OutOfTime:
+        stopped = "budget"
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    finally:
+        if run.pool is not None:
+            run.pool.shutdown(wait=False, cancel_futures=True)
+    return run, stopped, time.monotonic() - start
+
+
+def _stats(run: _Reduction) -> tuple[PassStats, ...]:
+    return tuple(PassStats(name, a, s) for name, (a, s) in run.stats.items())
 
 
 def reduce_source(
@@ -169,30 +252,13 @@ def reduce_source(
     spent, or on Ctrl-C, and always returns the best-so-far program. ``progress(pass_name, lines,
     invocations)`` is called after every kept candidate.
     """
-    start = time.monotonic()
     try:
         program = Program.parse(source)
     except SyntaxError as exc:
         raise ReduceError(f"not a Python program: {exc.msg} (line {exc.lineno})") from None
-    run = _Reduction(program, is_interesting, workers, start + budget_s, progress)
-    stopped = "fixpoint"
-    try:
-        if check_original:
-            run.invocations += 1
-            if not run.check(source):
-                raise ReduceError("the original program is not interesting")
-        changed = True
-        while changed:
-            changed = False
-            for p in passes if passes is not None else PASSES:
-                changed |= run.run_pass(p)
-    except _OutOfTime:
-        stopped = "budget"
-    except KeyboardInterrupt:
-        stopped = "interrupted"
-    finally:
-        if run.pool is not None:
-            run.pool.shutdown(wait=False, cancel_futures=True)
+    run, stopped, elapsed = _run(_source_stage(), program, is_interesting, PASSES if passes is None else passes,
+                                 budget_s=budget_s, workers=workers, progress=progress,
+                                 check_original=check_original)
     best = run.best.source if run.best is not program else source
     return ReduceResult(
         source=best,
@@ -201,8 +267,23 @@ def reduce_source(
         invocations=run.invocations,
         cache_hits=run.cache_hits,
         invalid=run.invalid,
-        passes=tuple(PassStats(name, a, s) for name, (a, s) in run.stats.items()),
-        elapsed_s=time.monotonic() - start,
+        passes=_stats(run),
+        elapsed_s=elapsed,
         stopped=stopped,
         stages=("source",),
     )
+
+
+def reduce_ir(program, is_interesting: Callable[[str], bool], *, budget_s: float = 20.0, workers: int = 1,
+              found_by: str | None = None, progress=None) -> IRResult | None:
+    """Shrink ``program`` (a ``fuzz.ir.Program``) while its rendering stays interesting; None when the
+    rendering of the original itself is not interesting (the file was edited: skip the IR stage)."""
+    stage = _ir_stage(found_by)
+    try:
+        run, stopped, elapsed = _run(stage, program, is_interesting, IR_PASSES, budget_s=budget_s,
+                                     workers=workers, progress=progress, check_original=True)
+    except ReduceError:
+        return None
+    best_source = stage.source(run.best) or ""
+    return IRResult(best_source, run.best, code_lines(stage.source(program) or ""), run.invocations,
+                    _stats(run), elapsed, stopped == "interrupted")

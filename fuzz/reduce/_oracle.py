@@ -5,11 +5,12 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import re
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from fuzz.reduce._driver import ReduceError, ReduceResult, reduce_source
-from fuzz.reduce._tree import split_source
+from fuzz.reduce._driver import ReduceError, ReduceResult, reduce_ir, reduce_source
+from oracle import set_header, split_source, with_footer
 
 __all__ = ["generator_ir", "oracle_predicate", "reduce_program", "with_header"]
 
@@ -32,13 +33,21 @@ def generator_ir(source: str):
     return program.ir if mine.strip() == theirs.strip() else None
 
 
-def oracle_predicate(runner, target: str, signature: str) -> Callable[[str], bool]:
-    """``is_interesting`` for the reducer: same signature on ``target``, and eager not flaky."""
+def oracle_predicate(runner, target: str, signature: str,
+                     eager_outcome: str | None = None) -> Callable[[str], bool]:
+    """``is_interesting`` for the reducer: same signature on ``target`` and, when given, the same eager outcome
+    (returned, or raised the same type) as the original, so a repro cannot drift into another program.
+
+    Cheap on purpose: one eager run (no determinism re-run) and one call per run unless the signature is about
+    the second call. ``reduce_program`` re-checks the final program in full, in a fresh process.
+    """
+    calls = 2 if "second_call" in signature else 1
 
     def is_interesting(source: str) -> bool:
-        report = runner.check(source, [target])
+        report = runner.check(source, [target], calls=calls, repeat_eager=False)
         verdict = report.verdicts.get(target)
-        return not report.flaky and verdict is not None and verdict.signature == signature
+        return (not report.flaky and verdict is not None and verdict.signature == signature
+                and (eager_outcome is None or report.eager_outcome == eager_outcome))
 
     return is_interesting
 
@@ -67,23 +76,26 @@ def reduce_program(
     import oracle
 
     spec = oracle.parse_target(target).spec
+    started = time.monotonic()
     with contextlib.ExitStack() as stack:
         if runner is None:
             runner = stack.enter_context(oracle.Runner(workers=workers, timeout=timeout))
+        # The original, checked in full once: its signature (unless given) and eager's outcome, both kept.
+        report = runner.check(source, [spec])
+        verdict = report.verdicts[spec]
+        if report.flaky:
+            raise ReduceError("the program is flaky under eager (two eager runs differ); nothing to reduce")
         if signature is None:
-            report = runner.check(source, [spec])
-            verdict = report.verdicts[spec]
-            if report.flaky:
-                raise ReduceError("the program is flaky under eager (two eager runs differ); nothing to reduce")
             if not verdict.is_finding:
                 raise ReduceError(f"the program does not fail on {spec} (verdict {verdict.signature})")
             signature = verdict.signature
-        predicate = oracle_predicate(runner, spec, signature)
+        elif verdict.signature != signature:
+            raise ReduceError(f"the program gives {verdict.signature} on {spec}, not {signature}")
+        eager_outcome = report.eager_outcome
+        predicate = oracle_predicate(runner, spec, signature, eager_outcome)
         stages: tuple[str, ...] = ()
         ir_result = None
         if ir is not None:
-            from fuzz.reduce._ir import reduce_ir
-
             found_by = next((line[len("# found-by:"):].strip() for line in split_source(source)[0].splitlines()
                              if line.startswith("# found-by:")), None)
             ir_result = reduce_ir(ir, predicate, budget_s=budget_s / 3, workers=workers, found_by=found_by,
@@ -94,7 +106,7 @@ def reduce_program(
         interrupted = ir_result is not None and ir_result.interrupted
         result = reduce_source(
             source, predicate, budget_s=0.0 if interrupted else max(left, 1.0), workers=workers,
-            progress=progress, check_original=ir_result is None,
+            progress=progress, check_original=False,
         )
         if interrupted:  # Ctrl-C in the IR stage: no source stage, best-so-far from the IR
             result = dataclasses.replace(result, stopped="interrupted")
@@ -103,21 +115,25 @@ def reduce_program(
             result,
             original_lines=ir_result.original_lines,
             invocations=result.invocations + ir_result.invocations,
-            elapsed_s=result.elapsed_s + ir_result.elapsed_s,
             passes=ir_result.passes + result.passes,
         )
-    final = with_header(result.source, spec, signature)
+    # The full check of the original counts as a check, and the wall time is the whole reduction's.
+    result = dataclasses.replace(result, invocations=result.invocations + 1, elapsed_s=time.monotonic() - started)
+    final = with_footer(set_header(with_header(result.source, spec, signature), eager=eager_outcome or None))
     if result.stopped == "interrupted":  # Ctrl-C (or a stopping campaign): no fresh-process re-checks
         rechecks = 0
-    reproduced = recheck(final, spec, signature, rechecks, timeout=timeout, workers=workers)
+    reproduced = recheck(final, spec, signature, rechecks, timeout=timeout, workers=workers,
+                         eager_outcome=eager_outcome)
     return dataclasses.replace(
         result, source=final, target=spec, signature=signature, rechecks=rechecks, reproduced=reproduced,
         stages=stages + result.stages,
     )
 
 
-def recheck(source: str, target: str, signature: str, times: int, *, timeout: float = 30.0, workers: int = 1) -> int:
-    """How many of ``times`` checks, each in a fresh worker process, give ``signature`` on ``target``."""
+def recheck(source: str, target: str, signature: str, times: int, *, timeout: float = 30.0, workers: int = 1,
+            eager_outcome: str | None = None) -> int:
+    """How many of ``times`` full checks, each in a fresh worker process, give ``signature`` on ``target`` (and
+    eager's outcome ``eager_outcome`` when given)."""
     import oracle
 
     def once(_):
@@ -126,7 +142,8 @@ def recheck(source: str, target: str, signature: str, times: int, *, timeout: fl
         except oracle.OracleError:
             return False
         verdict = report.verdicts.get(target)
-        return not report.flaky and verdict is not None and verdict.signature == signature
+        return (not report.flaky and verdict is not None and verdict.signature == signature
+                and (eager_outcome is None or report.eager_outcome == eager_outcome))
 
     if times <= 0:
         return 0
@@ -135,18 +152,6 @@ def recheck(source: str, target: str, signature: str, times: int, *, timeout: fl
 
 
 def with_header(source: str, target: str, signature: str, found_by: str | None = None) -> str:
-    """``source`` with its ``# signature:`` and ``# target:`` header lines set; ``# features:`` dropped (stale
-    after reduction); other comment lines kept in order."""
-    comments, code, footer = split_source(source)
-    keep = [
-        line for line in comments.splitlines()
-        if not line.startswith(("# signature:", "# target:", "# ngb-fuzz program", "# features:"))
-        and not (found_by and line.startswith("# found-by:"))
-    ]
-    head = ["# ngb-fuzz program", f"# signature: {signature}", f"# target: {target}"]
-    if found_by:
-        head.append(f"# found-by: {found_by}")
-    text = "\n".join(head + keep) + "\n" + code.rstrip() + "\n"
-    if footer:
-        text += "\n\n" + footer
-    return text
+    """``source`` with its ``# signature:`` and ``# target:`` header lines set (and ``# found-by:`` when given);
+    ``# features:`` dropped (stale after reduction); other comment lines kept in order."""
+    return set_header(source, signature=signature, target=target, found_by=found_by, drop=("features",))

@@ -14,15 +14,13 @@ import hashlib
 import warnings
 from collections.abc import Iterator
 
-from oracle._footer import FOOTER_MARKER  # the program-file contract's one definition (no torch import)
+from oracle._programfile import split_source  # the program-file format's one definition (no torch import)
 
 __all__ = [
-    "FOOTER_MARKER",
     "REQUIRED_NAMES",
     "Program",
     "code_lines",
     "iter_nodes",
-    "split_source",
     "stmt_lists",
 ]
 
@@ -32,18 +30,6 @@ REQUIRED_NAMES = ("entry", "make_inputs", "EFFECTS", "torch")
 
 _PLACEHOLDER = "__ngb_nested_{}__"
 _STMT_FIELDS = ("body", "orelse", "finalbody")
-
-
-def split_source(source: str) -> tuple[str, str, str]:
-    """Split a program file into (leading comment block, code, footer). The footer starts at the marker line."""
-    lines = source.splitlines(keepends=True)
-    cut = next((i for i, line in enumerate(lines) if line.startswith(FOOTER_MARKER)), len(lines))
-    head, footer = lines[:cut], "".join(lines[cut:])
-    n = 0
-    while n < len(head) and (head[n].startswith("#") or not head[n].strip()):
-        n += 1
-    comments = "".join(line for line in head[:n] if line.startswith("#"))
-    return comments, "".join(head[n:]), footer
 
 
 def code_lines(source: str) -> int:
@@ -145,13 +131,15 @@ def _unparse_spaced(module: ast.Module) -> str:
 class Program:
     """A program file being reduced: ``tree`` is edited by passes; ``comments`` and ``footer`` are kept verbatim."""
 
-    __slots__ = ("comments", "tree", "footer", "required", "_source")
+    __slots__ = ("comments", "tree", "footer", "required", "tensor_inputs", "_source")
 
-    def __init__(self, comments: str, tree: ast.Module, footer: str, required: tuple[str, ...]):
+    def __init__(self, comments: str, tree: ast.Module, footer: str, required: tuple[str, ...],
+                 tensor_inputs: bool = False):
         self.comments = comments
         self.tree = tree
         self.footer = footer
         self.required = required
+        self.tensor_inputs = tensor_inputs  # the original's inputs are tensors: every candidate's must stay so
         self._source: str | None = None
 
     @classmethod
@@ -160,13 +148,13 @@ class Program:
         tree = ast.parse(code)
         _attach_nested(tree)
         defined = _top_level_names(tree)
-        return cls(comments, tree, footer, tuple(n for n in REQUIRED_NAMES if n in defined))
+        return cls(comments, tree, footer, tuple(n for n in REQUIRED_NAMES if n in defined), _tensor_inputs(tree))
 
     def copy(self) -> Program:
-        return Program(self.comments, copy.deepcopy(self.tree), self.footer, self.required)
+        return Program(self.comments, copy.deepcopy(self.tree), self.footer, self.required, self.tensor_inputs)
 
     def with_tree(self, tree: ast.Module) -> Program:
-        return Program(self.comments, tree, self.footer, self.required)
+        return Program(self.comments, tree, self.footer, self.required, self.tensor_inputs)
 
     @property
     def source(self) -> str:
@@ -196,7 +184,27 @@ class Program:
         except (SyntaxError, SyntaxWarning, ValueError):
             return False
         defined = _top_level_names(self.tree)
-        return all(name in defined for name in self.required)
+        return all(name in defined for name in self.required) and (not self.tensor_inputs or _tensor_inputs(self.tree))
+
+
+def _tensor_inputs(tree: ast.Module) -> bool:
+    """``make_inputs`` returns a tuple (or list) whose every item is made by a ``torch`` call: a repro's inputs are
+    tensors built where a reader looks for them, never a device string or a number standing in for one."""
+    fn = next((s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == "make_inputs"), None)
+    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)] if fn is not None else []
+    if len(returns) != 1 or not isinstance(returns[0].value, ast.Tuple | ast.List):
+        return False
+
+    def from_torch(node: ast.AST) -> bool:
+        for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+            root = call.func
+            while isinstance(root, ast.Attribute | ast.Call):
+                root = root.value if isinstance(root, ast.Attribute) else root.func
+            if isinstance(root, ast.Name) and root.id == "torch":
+                return True
+        return False
+
+    return all(from_torch(item) for item in returns[0].value.elts)
 
 
 def _top_level_names(tree: ast.Module) -> set[str]:

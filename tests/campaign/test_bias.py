@@ -8,7 +8,7 @@ from fuzz.bias import NEW_BREAK_REASON, NEW_BUCKET, REPEAT, UNUSUAL_COUNT, Bias,
 from fuzz.campaign import Campaign, CampaignConfig, CampaignError
 from fuzz.features import GenerationConfig
 from fuzz.generate import generate_program
-from fuzz.programfile import header_fields
+from oracle import header_fields
 from oracle._verdict import ProgramReport, Verdict
 
 COMMON = "call.chain"  # in every program below

@@ -115,13 +115,45 @@ def test_a_crash_already_bucketed_on_another_target_is_not_reduced_again(tmp_pat
             return ProgramReport({t: Verdict("crash", "", signatures[t]) for t in targets}, False, {})
 
     reduced = []
+
+    def fake_reduce(bucket, ir=None, budget=None):  # what a finished reduction leaves behind
+        reduced.append(bucket.target)
+        (tmp_path / bucket.repro).write_text("# ngb-fuzz program\n# signature: " + bucket.signature + "\nx = 1\n")
+        bucket.lines, bucket.reduction = 1, "done"
+
     config = CampaignConfig(("torch", "torch:backend=aot_eager"), tmp_path, programs=2, seed=1, reduce_seconds=5)
     campaign = Campaign(config, CrashingRunner(), generate=generate)
-    campaign._reduce = lambda bucket, ir=None: reduced.append(bucket.target)
+    campaign._reduce = fake_reduce
     summary = campaign.run()
     assert reduced == ["torch"] and summary["root_causes"] == 1
     first, second = summary["buckets"]
     assert second["same_as"] == first["repro"] and first["same_as"] is None
+    # The second bucket is not left at full size: its file is the first one's reduced repro, pointing at it.
+    assert second["lines"] == 1 and second["reduction"] == "done"
+    text = (tmp_path / second["repro"]).read_text()
+    assert f"# same-root-cause-as: {first['repro']}" in text and "x = 1" in text
+    assert (tmp_path / second["repro"].replace(".py", ".orig.py")).exists()
+
+
+def test_a_reduction_cut_short_says_so(tmp_path, monkeypatch):
+    import fuzz.reduce
+    from fuzz.reduce import ReduceResult
+    from oracle._verdict import ProgramReport, Verdict
+
+    class MismatchRunner:
+        def check(self, source, targets, **kwargs):
+            return ProgramReport({t: Verdict("mismatch", "value", "mismatch:value:values") for t in targets}, False, {})
+
+    def budget_ran_out(source, target, **kwargs):
+        return ReduceResult(source.replace("# ngb-fuzz program", "# ngb-fuzz program\n# cut: yes"), 40, 20, 9, 0,
+                            0, (), 5.0, "budget", target, kwargs["signature"], 1, 1)
+
+    monkeypatch.setattr(fuzz.reduce, "reduce_program", budget_ran_out, raising=False)
+    config = CampaignConfig(("torch",), tmp_path, programs=1, seed=1, reduce_seconds=5)
+    summary = Campaign(config, MismatchRunner(), generate=generate).run()
+    (bucket,) = summary["buckets"]
+    assert bucket["reduction"] == "cut short" and bucket["lines"] == 20
+    assert "cut short (budget) after 5s at 20 lines: smaller, not minimal" in (tmp_path / bucket["repro"]).read_text()
 
 
 def test_a_stopping_campaign_interrupts_the_reduction_in_progress(runner):

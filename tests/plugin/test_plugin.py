@@ -14,7 +14,8 @@ import pytest
 # torch, and a second import of torch in one process fails.
 import torch
 
-import oracle.pytest_plugin as plugin
+import fuzz.pytest_plugin as plugin
+import oracle
 
 pytest_plugins = ["pytester"]
 
@@ -153,7 +154,7 @@ def test_program_for_writes_a_self_contained_program():
     def user_fn(x, flags):
         return scale(x) + offset, flags["k"], math_floor(2.5)
 
-    source = plugin.program_for(user_fn, (torch.tensor([[1.0, float("inf")]]).requires_grad_(), {"k": (1, None)}))
+    source = oracle.program_for(user_fn, (torch.tensor([[1.0, float("inf")]]).requires_grad_(), {"k": (1, None)}))
     module = types.ModuleType("written")
     exec(compile(source, "written", "exec"), module.__dict__)
     x, flags = module.make_inputs("cpu")
@@ -161,10 +162,10 @@ def test_program_for_writes_a_self_contained_program():
     out = module.entry(x, flags)
     assert torch.equal(out[0], torch.tensor([[3.5, float("inf")]])) and out[1] == (1, None) and out[2] == 2
 
-    with pytest.raises(plugin.ProgramWriteError, match="not a function defined with def"):
-        plugin.program_for(lambda x: x, ())
-    with pytest.raises(plugin.ProgramWriteError, match="reads lock"):
-        plugin.program_for(_reads_a_lock, ())
+    with pytest.raises(oracle.ProgramWriteError, match="not a function defined with def"):
+        oracle.program_for(lambda x: x, ())
+    with pytest.raises(oracle.ProgramWriteError, match="reads lock"):
+        oracle.program_for(_reads_a_lock, ())
 
 
 def math_floor(v):

@@ -157,3 +157,31 @@ def test_check_on_another_compiler_reports_but_moves_no_status(tmp_path):
     (newer,) = store.check(fake, target="torch:backend=aot_eager")  # same compiler, other options: it moves
     assert (newer.new_status, store.entries["bug.py"].status) == ("FIXED", "FIXED")
     assert seen == ["engine", "torch:backend=aot_eager"]
+
+
+class _FakeRunner:
+    """Answers checks from a table: source -> (signature, eager outcome); records how each was asked."""
+
+    def __init__(self, answers):
+        self.answers, self.asked = answers, []
+
+    def check(self, source, targets, *, calls=2, repeat_eager=True):
+        import oracle
+
+        self.asked.append((calls, repeat_eager))
+        signature, outcome = self.answers[source]
+        kind = signature.split(":")[0]
+        return oracle.ProgramReport({targets[0]: oracle.Verdict(kind, "", signature)}, False, {}, 0.0, outcome)
+
+
+def test_predicate_keeps_eager_outcome_and_checks_cheaply():
+    from fuzz.reduce._oracle import oracle_predicate
+
+    runner = _FakeRunner({"same": ("crash:X@m:f", "raised:TypeError"), "drift": ("crash:X@m:f", "returned"),
+                          "other": ("crash:Y@m:f", "raised:TypeError")})
+    predicate = oracle_predicate(runner, "torch", "crash:X@m:f", "raised:TypeError")
+    assert predicate("same") and not predicate("drift") and not predicate("other")
+    assert runner.asked == [(1, False)] * 3  # one call, no determinism re-run of eager
+    second = _FakeRunner({"p": ("mismatch:second_call:effects", "returned")})
+    assert oracle_predicate(second, "torch", "mismatch:second_call:effects", "returned")("p")
+    assert second.asked == [(2, False)]  # a second-call signature needs the second call

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 import types
@@ -9,7 +10,8 @@ import types
 import pytest
 
 from fuzz.reduce import PASSES, ReduceError, code_lines, pass_names, reduce_source
-from fuzz.reduce._tree import FOOTER_MARKER, Program
+from fuzz.reduce._tree import Program
+from oracle import FOOTER_MARKER
 
 FOOTER = FOOTER_MARKER + " (generated; do not edit below) ----\nif __name__ == '__main__':\n    print('footer')\n"
 
@@ -107,9 +109,23 @@ def test_reduces_to_the_failure_core_and_keeps_the_footer():
 
 
 def test_helper_module_code_is_reduced_in_place():
-    result = reduce_source(PROGRAM, _raises_zero_division)
-    assert "return x / y" in result.source and "return z" not in result.source and "SCALE" not in result.source
+    without_folding = [p for p in PASSES if p.name != "inline-helper-modules"]
+    result = reduce_source(PROGRAM, _raises_zero_division, passes=without_folding)
+    assert re.search(r"return \w+ / \w+", result.source) and "SCALE" not in result.source
+    assert result.source.count("def ") == 3  # entry, make_inputs and the helper's divide
     assert "exec(compile('''" in result.source or "exec('''" in result.source  # still a readable block
+
+
+def test_helper_module_is_folded_into_the_main_module_when_the_bug_survives():
+    result = reduce_source(PROGRAM, _raises_zero_division)
+    assert "ngb_helper" not in result.source and "exec(" not in result.source and "ModuleType" not in result.source
+    assert _raises_zero_division(result.source) and code_lines(result.source) <= 6
+
+
+def test_helper_module_stays_when_folding_loses_the_bug():
+    # Only a program that still runs code through exec() is interesting: folding is tried and rejected.
+    result = reduce_source(PROGRAM, lambda s: _raises_zero_division(s) and "exec(" in s)
+    assert "exec(" in result.source and re.search(r"\w+ / \w+", result.source) and "ModuleType" in result.source
 
 
 def test_no_candidate_is_checked_twice_and_invalid_ones_are_never_checked():
@@ -121,7 +137,8 @@ def test_no_candidate_is_checked_twice_and_invalid_ones_are_never_checked():
         compile(source, "x", "exec")
         return _raises_zero_division(source)
 
-    result = reduce_source(PROGRAM, predicate)
+    # Without folding the helper module, many edits lead to the same program (the cache is exercised).
+    result = reduce_source(PROGRAM, predicate, passes=[p for p in PASSES if p.name != "inline-helper-modules"])
     assert len(seen) == len(set(seen)) == result.invocations
     assert result.cache_hits > 0
 
@@ -237,7 +254,7 @@ def test_shrink_tensors_and_rename_keep_leading_underscores():
     out = reduce_source(source, predicate).source
     assert "torch.zeros(1" in out and "float64" not in out and "7" not in out
     assert "tensor_input" not in out and "_private_helper" not in out
-    assert "def _a(" in out or "def _b(" in out
+    assert "def _f1(" in out and "def entry(x)" in out and "make_inputs(device)" in out  # canonical names
 
 
 def test_program_parse_keeps_comments_and_renders_helpers_as_blocks():
@@ -253,3 +270,14 @@ def test_keeps_import_torch_for_the_footer():
     source = "import torch\nEFFECTS = []\n\ndef entry():\n    return 1\n\ndef make_inputs(device):\n    return ()\n"
     out = reduce_source(source + "\n" + FOOTER, lambda s: True).source
     assert out.startswith("import torch\n")
+
+
+def test_inputs_stay_tensors_made_in_make_inputs():
+    import torch
+
+    # Any program returning a tensor is "interesting": only make_inputs' protection keeps its input a tensor
+    # (else `entry` could return a number or the device string made into its input).
+    source = ("import torch\nEFFECTS = []\n\ndef entry(x):\n    return x + 1\n\n"
+              "def make_inputs(device):\n    return (torch.randn(5, 3, dtype=torch.float64).to(device),)\n")
+    out = reduce_source(source, lambda s: isinstance(_entry_result(s), torch.Tensor)).source
+    assert "return (torch.randn(1).to(device),)" in out

@@ -79,7 +79,7 @@ def test_a_known_finding_is_reported_known_not_reduced_and_not_news_for_bias(tmp
                             reduce_seconds=5, bias=True)
     campaign = Campaign(config, CrashingRunner(), generate=generate, known=known)
     reduced = []
-    campaign._reduce = lambda bucket, source, program: reduced.append(bucket.target)
+    campaign._reduce = lambda bucket, ir=None, budget=None: reduced.append(bucket.target)
     summary = campaign.run()
     by_target = {b["target"]: b for b in summary["buckets"]}
     assert by_target["torch"]["status"] == "KNOWN"

@@ -1,35 +1,20 @@
-"""IR stage: shrink the generator's program IR before touching source.
+"""IR passes: shrink the generator's program IR before touching source.
 
 Edits on the IR are coarse and always well-formed: whole functions go (with every call to them, callees
 renumbered), statements and blocks go, compound statements are replaced by a body, loop counts, input
-shapes and flags get smaller. Each candidate is rendered with ``fuzz.render.render`` and checked with the same
-predicate as the source stage. The passes are named and counted like the source passes.
+shapes and flags get smaller. The driver renders each candidate and checks it like a source candidate.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 
-from fuzz.reduce._driver import PassStats
-from fuzz.reduce._tree import code_lines
+from fuzz.reduce.passes._edits import ReductionPass
 
-__all__ = ["IRResult", "reduce_ir"]
+__all__ = ["IR_PASSES"]
 
 _BODY_FIELDS = ("body", "then", "orelse", "handler")
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class IRResult:
-    source: str
-    ir: object
-    original_lines: int
-    invocations: int
-    passes: tuple[PassStats, ...]
-    elapsed_s: float
-    interrupted: bool = False
 
 
 # ---- immutable updates by path ------------------------------------------------------------------------------------
@@ -150,97 +135,9 @@ def _simplify(program) -> Iterator[Callable]:
                                                dataclasses.replace(_get(program, p)[i], count=1))
 
 
-IR_PASSES = (
-    ("ir-drop-functions", _drop_functions),
-    ("ir-delete-statements", _delete_statements),
-    ("ir-unwrap-blocks", _unwrap),
-    ("ir-simplify", _simplify),
-)
-
-
-def reduce_ir(program, is_interesting: Callable[[str], bool], *, budget_s: float = 20.0, workers: int = 1,
-              found_by: str | None = None, progress=None) -> IRResult | None:
-    """Shrink ``program`` (a ``fuzz.ir.Program``) while its rendering stays interesting; None when the
-    rendering of the original itself is not interesting (the file was edited: skip the IR stage)."""
-    from fuzz.render import render
-
-    start = time.monotonic()
-    deadline = start + budget_s
-
-    def source_of(p) -> str | None:
-        try:
-            return render(p, found_by=found_by)
-        except Exception:
-            return None
-
-    def check(src: str) -> bool:
-        try:
-            return bool(is_interesting(src))
-        except Exception:
-            return False
-
-    best, best_src = program, source_of(program)
-    invocations = 1
-    if best_src is None or not check(best_src):
-        return None
-    original_lines = code_lines(best_src)
-    seen = {best_src}
-    stats = {name: [0, 0] for name, _ in IR_PASSES}
-    pool = ThreadPoolExecutor(workers) if workers > 1 else None
-    interrupted = False
-    try:
-        changed = True
-        while changed and time.monotonic() < deadline:
-            changed = False
-            for name, edits in IR_PASSES:
-                position = 0
-                while time.monotonic() < deadline:
-                    batch, hit = [], None
-                    for index, edit in enumerate(edits(best)):
-                        if index < position:
-                            continue
-                        if time.monotonic() > deadline:
-                            break
-                        try:
-                            cand = edit()
-                        except (IndexError, ValueError, TypeError):
-                            continue
-                        src = source_of(cand)
-                        if src is None or src in seen or len(src) > len(best_src):
-                            continue
-                        seen.add(src)
-                        batch.append((index, cand, src))
-                        if len(batch) == max(1, workers):
-                            hit = _evaluate(batch, check, pool)
-                            invocations += len(batch)
-                            stats[name][0] += len(batch)
-                            batch = []
-                            if hit:
-                                break
-                    if hit is None and batch:
-                        hit = _evaluate(batch, check, pool)
-                        invocations += len(batch)
-                        stats[name][0] += len(batch)
-                    if hit is None:
-                        break
-                    position, best, best_src = hit
-                    stats[name][1] += 1
-                    changed = True
-                    if progress:
-                        progress(name, code_lines(best_src), invocations)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
-    return IRResult(best_src, best, original_lines, invocations,
-                    tuple(PassStats(n, a, s) for n, (a, s) in stats.items()), time.monotonic() - start, interrupted)
-
-
-def _evaluate(batch, check, pool):
-    sources = [src for _, _, src in batch]
-    results = list(pool.map(check, sources)) if pool is not None else [check(s) for s in sources]
-    for item, ok in zip(batch, results):
-        if ok:
-            return item
-    return None
+IR_PASSES = [
+    ReductionPass("ir-drop-functions", _drop_functions, "Drop a function with every call to it (callees renumbered)."),
+    ReductionPass("ir-delete-statements", _delete_statements, "Delete chunks of statements, halving the size."),
+    ReductionPass("ir-unwrap-blocks", _unwrap, "Replace a compound statement by one of its bodies."),
+    ReductionPass("ir-simplify", _simplify, "Smaller inputs, no grad, fewer decorators, single-trip loops."),
+]

@@ -22,11 +22,6 @@ Every process (each xdist worker too) starts one oracle ``Runner`` on first use 
 
 from __future__ import annotations
 
-import inspect
-import math
-import textwrap
-import types
-
 import pytest
 
 _DEFAULT_TARGET = "torch"
@@ -235,9 +230,9 @@ def ngb_check(request, tmp_path):
         import oracle
 
         try:
-            source = program_for(fn, inputs, wants_grad=wants_grad) + "\n\n" + oracle.standalone_footer()
+            source = oracle.program_for(fn, inputs, wants_grad=wants_grad) + "\n\n" + oracle.standalone_footer()
             specs = [oracle.parse_target(t).spec for t in targets]
-        except (ProgramWriteError, oracle.TargetError) as exc:
+        except (oracle.ProgramWriteError, oracle.TargetError) as exc:
             pytest.fail(f"ngb_check: {exc}", pytrace=False)
         counter[0] += 1
         path = tmp_path / f"ngb_check_{fn.__name__}_{counter[0]}.py"
@@ -254,125 +249,3 @@ def ngb_check(request, tmp_path):
         return report
 
     return check
-
-
-class ProgramWriteError(Exception):
-    """The function (or an input) cannot be written into a self-contained program file."""
-
-
-_MAX_ELEMENTS = 1 << 16
-
-
-def program_for(fn, inputs, *, wants_grad: bool = False) -> str:
-    """A program file (without footer) whose ``entry`` calls ``fn`` on literal copies of ``inputs``."""
-    if not isinstance(fn, types.FunctionType) or fn.__name__ == "<lambda>":
-        raise ProgramWriteError(f"{fn!r} is not a function defined with def")
-    imports: dict[str, str] = {"torch": "import torch"}
-    defs: dict[str, str] = {}
-    _add_function(fn, imports, defs)
-    lines = ["# ngb-fuzz program", f"# found-by: ngb_check({fn.__qualname__})"]
-    lines += sorted(set(imports.values())) + ["", "EFFECTS = []", ""]
-    if wants_grad:
-        lines += ["WANTS_GRAD = True", ""]
-    lines += [text + "\n" for text in defs.values()]
-    if fn.__name__ != "entry":
-        lines.append(f"def entry(*inputs):\n    return {fn.__name__}(*inputs)\n")
-    values = ", ".join(_literal(v) for v in inputs)
-    lines.append(f"def make_inputs(device):\n    return ({values}{',' if len(inputs) == 1 else ''})\n")
-    return "\n".join(lines)
-
-
-def _add_function(fn, imports: dict, defs: dict) -> None:
-    if fn.__name__ in defs:
-        return
-    try:
-        source = textwrap.dedent(inspect.getsource(fn))
-    except (OSError, TypeError) as exc:
-        raise ProgramWriteError(f"no source for {fn.__qualname__} ({exc})") from None
-    defs[fn.__name__] = ""  # reserve the slot (recursion) before dependencies
-    code = fn.__code__
-    names = set(_code_names(code))
-    free = dict(zip(code.co_freevars, fn.__closure__ or ()))
-    for name in sorted(names | set(free)):
-        if name in free:
-            try:
-                value = free[name].cell_contents
-            except ValueError:
-                continue
-        elif name in fn.__globals__:
-            value = fn.__globals__[name]
-        else:
-            continue  # a builtin or an attribute name
-        _add_dependency(name, value, imports, defs)
-    del defs[fn.__name__]
-    defs[fn.__name__] = source.rstrip() + "\n"  # after its dependencies (cosmetic: all are module-level)
-
-
-def _code_names(code):
-    yield from code.co_names
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            yield from _code_names(const)
-            yield from const.co_freevars
-
-
-def _add_dependency(name: str, value, imports: dict, defs: dict) -> None:
-    if isinstance(value, types.ModuleType):
-        module = value.__name__
-        imports[name] = f"import {module}" if module == name else f"import {module} as {name}"
-    elif isinstance(value, types.FunctionType):
-        if value.__name__ != name:
-            raise ProgramWriteError(f"{name} is bound to a function named {value.__name__}")
-        _add_function(value, imports, defs)
-    elif _is_data(value):
-        defs[name] = f"{name} = {_literal(value, device=False)}\n"
-    else:
-        raise ProgramWriteError(f"the function reads {name}, a {type(value).__name__}; only modules, functions "
-                                f"with source and plain data (numbers, strings, tensors, containers) can be written")
-
-
-def _is_data(value) -> bool:
-    import torch
-
-    if value is None or isinstance(value, bool | int | float | str | torch.Tensor | torch.dtype):
-        return True
-    if isinstance(value, list | tuple):
-        return all(_is_data(v) for v in value)
-    if isinstance(value, dict):
-        return all(_is_data(k) and _is_data(v) for k, v in value.items())
-    return False
-
-
-def _literal(value, device: bool = True) -> str:
-    import torch
-
-    if isinstance(value, torch.Tensor):
-        return _tensor_literal(value, device)
-    if isinstance(value, torch.dtype):
-        return str(value)
-    if isinstance(value, float):
-        return repr(value) if math.isfinite(value) else f"float('{value}')"
-    if value is None or isinstance(value, bool | int | str):
-        return repr(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_literal(v, device) for v in value) + "]"
-    if isinstance(value, tuple):
-        return "(" + ", ".join(_literal(v, device) for v in value) + ("," if len(value) == 1 else "") + ")"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_literal(k, device)}: {_literal(v, device)}" for k, v in value.items()) + "}"
-    raise ProgramWriteError(f"cannot write an input of type {type(value).__name__} as a literal")
-
-
-def _tensor_literal(t, device: bool) -> str:
-    if t.numel() > _MAX_ELEMENTS:
-        raise ProgramWriteError(f"a tensor input has {t.numel()} elements; at most {_MAX_ELEMENTS} can be written")
-    if t.is_complex() or t.is_quantized or t.is_sparse:
-        raise ProgramWriteError(f"cannot write a {t.dtype} / {t.layout} tensor as a literal")
-    flat = t.detach().cpu().reshape(-1).tolist()
-    values = ", ".join(_literal(v) for v in flat)
-    text = f"torch.tensor([{values}], dtype={t.dtype}).reshape({tuple(t.shape)})"
-    if device:
-        text += ".to(device)"
-    if t.requires_grad:
-        text += ".requires_grad_()"
-    return text

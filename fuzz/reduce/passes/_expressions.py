@@ -1,4 +1,4 @@
-"""Expression-level reduction passes (registered after the statement-level ones in ``_passes``)."""
+"""Expression-level source passes: operands, variables, tensor sizes, names."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import builtins
 import keyword
 from collections.abc import Callable, Iterator
 
-from fuzz.reduce._passes import (
+from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes
+from fuzz.reduce.passes._edits import (
     Edit,
     _edit_at,
     _fill,
@@ -17,17 +18,23 @@ from fuzz.reduce._passes import (
     _stmt_sites,
     reduction_pass,
 )
-from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes
 
-__all__: list[str] = []
+__all__ = ["inline_variables", "rename", "shrink_tensors", "simplify_expressions"]
 
 _SIMPLE_INTS = (0, 1)
 
 
 @reduction_pass("simplify-expressions")
 def simplify_expressions(prog: Program) -> Iterator[Edit]:
-    """Replace an expression by one of its operands, and constants by simpler ones (0, 1, 1.0, '')."""
+    """Replace an expression by one of its operands, and constants by simpler ones (0, 1, 1.0, '').
+
+    Not inside ``make_inputs``: its inputs stay tensors (shrink-tensors makes them small), never a device
+    string or a number standing in for one."""
+    inputs = {id(n) for stmt in prog.tree.body if isinstance(stmt, ast.FunctionDef) and stmt.name == "make_inputs"
+              for n in ast.walk(stmt)}
     for i, node in _indexed(prog.tree):
+        if id(node) in inputs:
+            continue
         for choice in _operand_choices(node):
             yield _edit_at(prog, i, lambda tree, n, c=choice: _replace(tree, n, c(n)))
 
@@ -144,23 +151,39 @@ def _set_const(node: ast.Constant, value: int) -> None:
     node.value = value
 
 
-_RESERVED = set(dir(builtins)) | set(keyword.kwlist) | {"torch", "types", "self", "cls"} | set(REQUIRED_NAMES)
+_RESERVED = set(dir(builtins)) | set(keyword.kwlist) | {"torch", "types", "self", "cls", "device"} | set(REQUIRED_NAMES)
 
 
 @reduction_pass("rename")
 def rename(prog: Program) -> Iterator[Edit]:
-    """Rename functions, classes, parameters and variables to short names (all at once, else one at a time)."""
-    defined: list[str] = []
+    """Canonical names: functions f1, f2, ..., classes C1, C2, ..., parameters and variables x, y, z, a, b, ...
+    in order of appearance (all at once, else one at a time)."""
+    defined: list[tuple[str, str]] = []  # (name, kind) in order of first binding
     for node in iter_nodes(prog.tree):
         for name in _binds(node):
-            if name not in defined:
-                defined.append(name)
-    present = {n.id for n in iter_nodes(prog.tree) if isinstance(n, ast.Name)} | set(defined)
+            if name not in (d for d, _ in defined):
+                kind = "f" if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else (
+                    "C" if isinstance(node, ast.ClassDef) else "x")
+                defined.append((name, kind))
+    todo = [(n, k) for n, k in defined if n not in _RESERVED and not n.startswith("__") and n != "WANTS_GRAD"]
+    present = {n.id for n in iter_nodes(prog.tree) if isinstance(n, ast.Name)} | {n for n, _ in defined}
     present |= {n.attr for n in iter_nodes(prog.tree) if isinstance(n, ast.Attribute)}
-    pool = (c for c in _short_names() if c not in present and c not in _RESERVED)
-    todo = [n for n in defined if len(n) > 2 and n not in _RESERVED and not n.startswith("__") and n != "WANTS_GRAD"]
-    # A leading underscore stays: the oracle observes only globals without one.
-    mapping = {old: ("_" if old.startswith("_") else "") + next(pool) for old in todo}
+    present -= {n for n, _ in todo}  # names being renamed free their spelling
+    counters = {"f": 0, "C": 0}
+    variables = (c for c in _short_names() if c not in present and c not in _RESERVED)
+    mapping: dict[str, str] = {}
+    for old, kind in todo:
+        if kind == "x":
+            new = next(variables)
+        else:
+            while True:
+                counters[kind] += 1
+                new = f"{kind}{counters[kind]}"
+                if new not in present:
+                    break
+        # A leading underscore stays: the oracle observes only globals without one.
+        mapping[old] = ("_" if old.startswith("_") else "") + new
+    mapping = {old: new for old, new in mapping.items() if old != new}
     if not mapping:
         return
     yield lambda: _renamed(prog, mapping)
@@ -170,7 +193,7 @@ def rename(prog: Program) -> Iterator[Edit]:
 
 
 def _short_names() -> Iterator[str]:
-    letters = "abcdefghijklmnopqrstuvwxyz"
+    letters = "xyzabcdeghijkmnopqrstuvw"  # no f (functions), l (reads as 1)
     yield from letters
     for n in range(1, 100):
         yield from (c + str(n) for c in letters)

@@ -1,84 +1,23 @@
-"""Source-level reduction passes: an ordered list of small named passes.
-
-A pass looks at the current best program and lazily yields *edits*: thunks that build one candidate program
-(or ``None`` when the edit does not apply). The driver decides which candidates to evaluate, counts attempts
-and successes per pass, and re-runs a pass from the same position after a success (positions before it were
-already tried). Edits locate their target in a fresh copy by its index in ``iter_nodes`` order, so nothing is
-built until the driver asks for it.
-"""
+"""Statement-level source passes: unused definitions, chunks of statements, blocks, calls, arguments."""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, stmt_lists
+from fuzz.reduce.passes._edits import (
+    Edit,
+    _edit_at,
+    _fill,
+    _indexed,
+    _list_of,
+    _nth,
+    _stmt_sites,
+    reduction_pass,
+)
 
-__all__ = ["PASSES", "Edit", "ReductionPass", "pass_names"]
-
-Edit = Callable[[], "Program | None"]
-
-
-@dataclass(frozen=True, slots=True)
-class ReductionPass:
-    name: str
-    edits: Callable[[Program], Iterator[Edit]]
-    doc: str
-
-
-PASSES: list[ReductionPass] = []
-
-
-def reduction_pass(name: str):
-    def register(fn: Callable[[Program], Iterator[Edit]]):
-        PASSES.append(ReductionPass(name, fn, (fn.__doc__ or "").strip().splitlines()[0]))
-        return fn
-
-    return register
-
-
-def pass_names() -> list[str]:
-    return [p.name for p in PASSES]
-
-
-def _edit_at(prog: Program, index: int, change: Callable[[ast.Module, ast.AST], bool | None]) -> Edit:
-    """An edit that applies ``change(tree, node)`` to the ``index``-th node of a copy; False means no-op."""
-
-    def build() -> Program | None:
-        new = prog.copy()
-        node = _nth(new.tree, index)
-        if change(new.tree, node) is False:
-            return None
-        return new
-
-    return build
-
-
-def _nth(tree: ast.AST, index: int) -> ast.AST:
-    for i, node in enumerate(iter_nodes(tree)):
-        if i == index:
-            return node
-    raise IndexError(index)
-
-
-def _indexed(tree: ast.AST) -> list[tuple[int, ast.AST]]:
-    return list(enumerate(iter_nodes(tree)))
-
-
-def _list_of(tree: ast.AST, owner_index: int, field: str) -> list[ast.stmt]:
-    return getattr(_nth(tree, owner_index), field)
-
-
-def _stmt_sites(prog: Program) -> list[tuple[int, str, list[ast.stmt]]]:
-    index = {id(node): i for i, node in _indexed(prog.tree)}
-    return [(index[id(owner)], field, getattr(owner, field)) for owner, field in stmt_lists(prog.tree)]
-
-
-def _fill(body: list[ast.stmt]) -> None:
-    if not body:
-        body.append(ast.Pass())
-
+__all__ = ["delete_statements", "drop_arguments", "inline_calls", "remove_unused", "unwrap_blocks"]
 
 def _is_required_def(stmt: ast.stmt, at_top: bool) -> bool:
     if not at_top:
@@ -200,7 +139,7 @@ def _remove_stmts(tree: ast.Module, indices: list[int]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# The passes, in the order the driver runs them
+# The passes (their order is the list in fuzz.reduce.passes)
 
 
 @reduction_pass("remove-unused")
@@ -431,7 +370,3 @@ def _drop_input(tree: ast.Module, k: int) -> bool | None:
                     node.value.elts.pop(k)
             return None
     return None
-
-
-# The expression-level passes live in their own module; importing it registers them after the ones above.
-from fuzz.reduce import _expr_passes  # noqa: E402, F401

@@ -1,0 +1,110 @@
+"""Reduction benchmark over fixed, unreduced findings saved from real campaigns (benchmarks/findings/).
+
+Each ``*.py`` there is a campaign's unreduced repro (``# signature:``, ``# target:`` header); ``labels.json``
+gives each its root cause, labeled by hand. For every finding: reduce it with ``reduce_program`` (the
+generator's IR when the file is an unedited generated program), then check the result once more in full and
+compare with the original: the signature kept, and eager's outcome (returned / raised the same type) kept.
+Prints one row per finding and: median and p90 program lines after reduction, whole-file lines (header and
+check included), reduction wall time, checks, signature kept %, eager outcome kept %, and buckets per root
+cause (distinct campaign root causes, ``fuzz.campaign.root_cause`` on the reduced repro, per labeled cause).
+
+    nice -n 10 python benchmarks/findings.py --budget 60 --workers 2 [--only PATTERN] [--json OUT]
+
+Only the public reducer API is used, so the same script measures an older checkout (PYTHONPATH=that tree).
+Timings on a shared machine are noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import fnmatch
+import json
+import statistics
+import time
+from pathlib import Path
+
+HERE = Path(__file__).parent / "findings"
+
+
+def _eager_outcome(runner, source: str) -> str:
+    calls = runner.run(source, "eager", 1).get("calls") or [{}]
+    exception = calls[0].get("exception")
+    return "returned" if exception is None else f"raised:{exception[0]}"
+
+
+def _p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=float, default=60.0, help="seconds per finding (default 60)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", default="*", help="glob on file names")
+    parser.add_argument("--json", help="write the rows here")
+    args = parser.parse_args()
+
+    import oracle
+    from fuzz.campaign import root_cause
+    from fuzz.corpus import shape_key
+    from fuzz.reduce import code_lines, reduce_program
+    from fuzz.reduce._oracle import generator_ir
+
+    labels = json.loads((HERE / "labels.json").read_text())
+    rows = []
+    with oracle.Runner(workers=args.workers, timeout=60) as runner:
+        for name in sorted(n for n in labels if fnmatch.fnmatch(n, args.only)):
+            label, source = labels[name], (HERE / name).read_text()
+            target, signature = label["target"], label["signature"]
+            before = _eager_outcome(runner, source)
+            started = time.monotonic()
+            try:
+                result = reduce_program(source, target, signature=signature, budget_s=args.budget,
+                                        workers=args.workers, runner=runner, rechecks=0, ir=generator_ir(source))
+            except Exception as exc:  # noqa: BLE001 - a finding the reducer refuses counts as not kept
+                print(f"{name:18} reducer refused: {type(exc).__name__}: {exc}", flush=True)
+                rows.append({"file": name, "root_cause": label["root_cause"], "failed": str(exc)})
+                continue
+            wall = time.monotonic() - started
+            report = runner.check(result.source, [target])
+            after = report.verdicts[target].signature
+            row = {"file": name, "root_cause": label["root_cause"], "original_lines": code_lines(source),
+                   "lines": code_lines(result.source), "file_lines": len(result.source.splitlines()),
+                   "seconds": round(wall, 1), "checks": result.invocations, "stopped": result.stopped,
+                   "signature_kept": after == signature and not report.flaky,
+                   "eager_kept": _eager_outcome(runner, result.source) == before,
+                   "bucket": root_cause(signature, shape_key(result.source)) or f"{target}|{signature}"}
+            rows.append(row)
+            print(f"{name:18} {row['original_lines']:4} -> {row['lines']:3} lines (file {row['file_lines']:3}) "
+                  f"{row['seconds']:6.1f}s {row['checks']:4} checks {row['stopped']:9} "
+                  f"sig {'kept' if row['signature_kept'] else 'LOST(' + after + ')'} "
+                  f"eager {'kept' if row['eager_kept'] else 'CHANGED'}", flush=True)
+    done = [r for r in rows if "failed" not in r]
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+    if not done:
+        return 1
+    lines, files = [r["lines"] for r in done], [r["file_lines"] for r in done]
+    secs, checks = [r["seconds"] for r in done], [r["checks"] for r in done]
+    per_cause = collections.defaultdict(set)
+    for r in done:
+        per_cause[r["root_cause"]].add(r["bucket"])
+    print(f"\nfindings: {len(rows)} ({len(rows) - len(done)} refused), budget {args.budget:.0f}s, "
+          f"{args.workers} workers")
+    print(f"program lines after reduction: median {statistics.median(lines):.0f}, p90 {_p90(lines):.0f}")
+    print(f"whole-file lines:              median {statistics.median(files):.0f}, p90 {_p90(files):.0f}")
+    print(f"reduction wall time:           median {statistics.median(secs):.1f}s, p90 {_p90(secs):.1f}s")
+    print(f"checks:                        median {statistics.median(checks):.0f}, p90 {_p90(checks):.0f}")
+    print(f"reached a fixpoint:            {sum(r['stopped'] == 'fixpoint' for r in done)}/{len(done)}")
+    print(f"signature kept:                {100 * sum(r['signature_kept'] for r in rows if 'failed' not in r) / len(rows):.0f}%")
+    print(f"eager outcome kept:            {100 * sum(r['eager_kept'] for r in done) / len(rows):.0f}%")
+    buckets = sum(len(v) for v in per_cause.values())
+    print(f"buckets per root cause:        {buckets / len(per_cause):.2f} ({buckets} buckets, {len(per_cause)} causes: "
+          + ", ".join(f"{k}={len(v)}" for k, v in sorted(per_cause.items())) + ")")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

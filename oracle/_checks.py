@@ -1,0 +1,146 @@
+"""Short standalone checks, one small generator per signature class, that read like a hand-written bug report.
+
+``python FILE`` with only torch installed: set nested graph breaks as the target has them, make the inputs, call
+``entry`` eagerly and through ``torch.compile(entry, backend=...)``, compare what the finding's signature is
+about (the outcome of a crash, the returned value, the effect log, grad mode after the call), print both sides
+and ``MISMATCH``/``match``, and exit 1 while the bug is there, 0 once fixed. A comment says what the finding
+was. Signatures without a short check (globals, gradients, second-call differences, a dying process, a hang,
+``ok``) keep the generic footer (``oracle._footer``), which observes everything; ``ngb-fuzz repro FILE`` shows
+the oracle's full observation for any file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from oracle._programfile import FOOTER_MARKER
+
+__all__ = ["check_for"]
+
+_Generator = Callable[[str, str, str, str], list[str]]  # (signature, compile expr, describe, eager) -> body lines
+
+def _same(target: str) -> list[str]:
+    """``equal(a, b)``: what the oracle calls equal (exact for backend=eager, else float tolerances)."""
+    tensors = ("bool(((a == b) | (a != a) & (b != b)).all())" if _backend(target) == "eager"
+               else "torch.allclose(a.double(), b.double(), rtol=1e-4, atol=1e-5, equal_nan=True)")
+    return [
+        "    def equal(a, b):  # same types and shapes, tensors equal elementwise (NaN equal to NaN), objects by fields",
+        "        if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):",
+        f"            return (a.dtype, a.shape, a.requires_grad) == (b.dtype, b.shape, b.requires_grad) and {tensors}",
+        "        if isinstance(a, (list, tuple, dict)) and type(a) is type(b) and len(a) == len(b):",
+        "            return all(map(equal, a, b)) if not isinstance(a, dict) else all(equal(a[k], b.get(k)) for k in a)",
+        "        if hasattr(a, \"__dict__\") and type(a) is type(b):",
+        "            return equal(vars(a), vars(b))",
+        "        return type(a) is type(b) and (a == b or a != a and b != b)",
+        "",
+    ]
+
+
+def _call(expr: str, eager: str) -> list[str]:
+    """A call whose exception, if any, is not what the check is about (eager raised one too)."""
+    if eager == "returned":
+        return [f"    {expr}"]
+    return ["    with contextlib.suppress(Exception):  # eager raises here too; what it leaves behind is compared",
+            f"        {expr}"]
+
+
+def _outcome(signature: str, compiled: str, target: str, eager: str) -> list[str]:
+    """A crash (or another exception): what each side raises, by type."""
+    second = ":second_call" in signature
+    raised = signature.split("@")[0].split(":")[-1] if signature.startswith("crash") else "another exception"
+    where = signature.partition("@")[2].replace(":", ".") or "the compiler"
+    call = ["        for _ in range(2):  # the second call runs the cached code",
+            "            fn(*make_inputs(\"cpu\"))"] if second else ["        fn(*make_inputs(\"cpu\"))"]
+    return [
+        "    def outcome(fn):  # 'returned', or the type and message of what the call raised",
+        "        try:",
+        *["    " + ln for ln in call],
+        "        except Exception as e:",
+        "            return f\"{type(e).__name__}: {str(e)[:200]}\"",
+        "        return \"returned\"",
+        "",
+        f"    expected, actual = outcome(entry), outcome({compiled})",
+        f"    # eager {eager}; torch.compile raised {raised} (in {where})" + (" on the second call" if second else ""),
+        "    print(f\"eager:         {expected}\\ntorch.compile: {actual}\")",
+        "    same = actual.split(\":\")[0] == expected.split(\":\")[0]",
+    ]
+
+
+def _value(signature: str, compiled: str, target: str, eager: str) -> list[str]:
+    """A returned value that differs (values, dtype, shape, requires_grad, ...)."""
+    return [*_same(target),
+            "    expected = entry(*make_inputs(\"cpu\"))",
+            f"    actual = {compiled}(*make_inputs(\"cpu\"))",
+            f"    # eager and torch.compile return different values ({signature})",
+            "    print(f\"eager:         {expected!r}\\ntorch.compile: {actual!r}\")",
+            "    same = equal(actual, expected)"]
+
+
+def _effects(signature: str, compiled: str, target: str, eager: str) -> list[str]:
+    """The effect log (EFFECTS, appended to by the program as it runs) differs."""
+    return [*_same(target),
+            *_call("entry(*make_inputs(\"cpu\"))", eager),
+            "    expected, EFFECTS[:] = EFFECTS[:], []",
+            *_call(f"{compiled}(*make_inputs(\"cpu\"))", eager),
+            f"    # the program's side effects (EFFECTS) differ between eager and torch.compile ({signature})",
+            "    print(f\"eager:         {expected}\\ntorch.compile: {EFFECTS}\")",
+            "    same = equal(EFFECTS, expected)"]
+
+
+def _grad_mode(signature: str, compiled: str, target: str, eager: str) -> list[str]:
+    """Grad mode after the call differs: a context manager's state leaked out of (or into) the compiled code."""
+    return [*_call("entry(*make_inputs(\"cpu\"))", eager),
+            "    expected = torch.is_grad_enabled()",
+            "    torch.set_grad_enabled(True)  # both calls start from the default",
+            *_call(f"{compiled}(*make_inputs(\"cpu\"))", eager),
+            "    actual = torch.is_grad_enabled()",
+            "    # grad mode after the call: torch.compile leaves it other than eager does",
+            "    print(f\"grad enabled after the call: eager {expected}, torch.compile {actual}\")",
+            "    same = actual == expected"]
+
+
+def _backend(target: str) -> str:
+    options = dict(kv.split("=", 1) for kv in target.partition(":")[2].split(",") if "=" in kv)
+    return options.get("backend", "eager")
+
+
+def _generator(signature: str) -> _Generator | None:
+    if signature.startswith(("crash:died", "crash:load", "crash:second_call:died")):
+        return None  # the process dies or the program does not load: the generic footer reports it
+    if signature.startswith(("crash:", "mismatch:exception:")):
+        return _outcome
+    if signature.startswith("mismatch:value:"):
+        return _value
+    if signature.startswith("mismatch:effects:"):
+        return _effects
+    if signature == "mismatch:torch_state:grad_enabled":
+        return _grad_mode
+    return None
+
+
+def check_for(signature: str | None, target: str | None, eager: str | None = None) -> str | None:
+    """The short check for a finding with ``signature`` on ``target`` (eager's outcome ``eager``, e.g.
+    ``returned``/``raised:TypeError``, when known); None when its signature class has none."""
+    generator = _generator(signature or "")
+    kind, _, _ = (target or "torch").partition(":")
+    if generator is None or kind != "torch":
+        return None
+    options = dict(kv.split("=", 1) for kv in (target or "").partition(":")[2].split(",") if "=" in kv)
+    backend = _backend(target or "torch")
+    ngb = options.get("ngb", "on") == "on"
+    said = {"returned": "returned", None: "", "": ""}.get(eager, f"raised {eager.partition(':')[2]}" if eager else "")
+    body = generator(signature or "", f"torch.compile(entry, backend=\"{backend}\")", target or "torch",
+                     said or "(see output)")
+    lines = [
+        FOOTER_MARKER + " (generated; do not edit below) ----",
+        "if __name__ == \"__main__\":",
+        *(["    import contextlib"] if any("contextlib." in ln for ln in body) else []),
+        "    import torch  # the program may not import it at the top",
+        "",
+        f"    torch._dynamo.config.nested_graph_breaks = {ngb}",
+        *body,
+        f"    print(f\"{{'match' if same else 'MISMATCH'}}: eager vs torch.compile(backend='{backend}'), "
+        "torch {torch.__version__}\")",
+        "    raise SystemExit(0 if same else 1)",
+    ]
+    return "\n".join(lines) + "\n"
