@@ -99,7 +99,14 @@ class Campaign:
     def __init__(self, config: CampaignConfig, runner, generate: Callable | None = None,
                  on_progress: Callable[[Campaign], None] | None = None,
                  on_new_bucket: Callable[[Bucket, str], None] | None = None,
-                 on_reduced: Callable[[Bucket], None] | None = None):
+                 on_reduced: Callable[[Bucket], None] | None = None,
+                 check: Callable | None = None,
+                 on_recorded: Callable[[int, object], None] | None = None):
+        # check(source, targets) -> ProgramReport is how a program is dispatched: the runner itself by default,
+        # or a fuzz.cluster.Dispatcher (a thread pool here, or Dask workers). Reduction always uses ``runner``.
+        # on_recorded(index, report) sees each program once it is recorded (the timeline's per-program figures).
+        self._check = check if check is not None else runner.check
+        self.on_recorded = on_recorded
         if generate is None:
             from .generate import generate_program as generate
         self.config, self.runner, self.generate = config, runner, generate
@@ -223,7 +230,7 @@ class Campaign:
                     with self._lock:
                         weights = self.bias.config()
                     program = self.generate(self.config.seed, index, weights)
-                report = self.runner.check(program.source, self.config.targets)
+                report = self._check(program.source, self.config.targets)
             except Exception as exc:  # a bug of ngb-fuzz itself (generator, harness): keep it, keep going
                 if not self._stop.is_set():
                     self._harness_error(index, program, exc)
@@ -286,6 +293,8 @@ class Campaign:
             for bucket, source in new:
                 (self.config.out / bucket.repro).write_text(source)
             self._write_json(self.state_path, self._state())
+        if self.on_recorded:
+            self.on_recorded(index, report)
         for bucket, source in new:
             if self.on_new_bucket:
                 self.on_new_bucket(bucket, source)
