@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -19,8 +20,12 @@ def register(subparsers) -> None:
     p.add_argument("--target", action="append", metavar="SPEC",
                    help="target spec, repeatable (default: torch); see `ngb-fuzz targets`")
     p.add_argument("--budget", default="100", help="programs (500) or wall time (30s, 10m, 1h); default 100")
-    p.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) // 2),
-                   help="worker processes (default: half the cores)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="programs checked at once: worker processes here (default: half the cores), or tasks in "
+                        "flight on a cluster (default: its worker threads)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="check programs on a Dask cluster: tcp://HOST:PORT (a running `dask scheduler`) or "
+                        "local:N (N worker processes on this machine); needs ngb-fuzz[cluster]. See docs/cluster.md")
     p.add_argument("--seed", type=int, default=0, help="campaign seed (program i of seed s is always the same)")
     p.add_argument("--out", default="runs/latest", help="campaign directory (resumed if it holds this campaign)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per program and target before 'hang'")
@@ -36,32 +41,102 @@ def run(args) -> int:
     import oracle
 
     from ..campaign import Campaign, CampaignConfig, CampaignError
+    from ..cluster import ClusterError, ClusterLost, connect, local_dispatcher
+    from ..timeline import Timeline
 
-    if args.workers < 1:
+    if args.workers is not None and args.workers < 1:
         raise UsageError("--workers must be at least 1")
     programs, seconds = parse_budget(args.budget)
     targets = parse_targets(args.target)
     reduce_seconds = 0.0 if args.reduce_budget.strip() == "0" else parse_duration(args.reduce_budget)
-    config = CampaignConfig(tuple(targets), Path(args.out), programs, seconds, args.workers, args.seed,
+    dispatcher = None
+    if args.cluster:
+        try:
+            dispatcher = connect(args.cluster, timeout=args.timeout)
+        except ClusterError as exc:
+            raise UsageError(str(exc)) from None
+    slots = args.workers or (dispatcher.slots if dispatcher else max(1, (os.cpu_count() or 2) // 2))
+    config = CampaignConfig(tuple(targets), Path(args.out), programs, seconds, slots, args.seed,
                             args.timeout, reduce_seconds, args.bias)
     # Ctrl-C must stop a campaign even where the parent started us with SIGINT ignored (pytest-xdist workers)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     view = _Progress(config)
-    with oracle.Runner(workers=args.workers, timeout=args.timeout) as runner:
+    # On a cluster the local runner only serves reduction (one worker process, started on first use).
+    with oracle.Runner(workers=1 if dispatcher else slots, timeout=args.timeout) as runner:
+        dispatcher = dispatcher or local_dispatcher(runner, slots)
+        timeline, report = Timeline(config.out, interval=30.0), _LiveReport(config.out)
+
+        def on_progress(campaign) -> None:
+            view.update(campaign)
+            timeline.tick(campaign)
+            report.tick(campaign)
+
         try:
-            campaign = Campaign(config, runner, on_progress=view.update, on_new_bucket=view.new_bucket,
-                                on_reduced=view.reduced)
+            campaign = Campaign(config, runner, on_progress=on_progress, on_new_bucket=view.new_bucket,
+                                on_reduced=view.reduced, check=dispatcher.check, on_recorded=timeline.program)
         except CampaignError as exc:
+            dispatcher.close()
             raise UsageError(str(exc)) from None
-        interrupted = False
+        interrupted, lost = False, None
         try:
             with view:
                 summary = campaign.run()
         except KeyboardInterrupt:
             interrupted = True
             summary = campaign.finish()
-    _print_summary(summary, config.out, interrupted)
+        except ClusterLost as exc:  # run() has written state and summary before re-raising
+            lost = str(exc) or "the cluster went away"
+            summary = campaign.summary()
+        finally:
+            dispatcher.close()
+        timeline.tick(campaign, force=True)
+    report.final(summary)
+    _print_summary(summary, config.out, interrupted or lost is not None)
+    if lost is not None:
+        print(f"ngb-fuzz run: {lost}; state written to {config.out}: run the same command again to resume",
+              file=sys.stderr)
+        return 3
     return 130 if interrupted else 0
+
+
+class _LiveReport:
+    """report.html in the campaign directory: refreshed every ``interval`` seconds while running, written at the
+    end; without plotly, one line saying how to get it, once."""
+
+    def __init__(self, out: Path, interval: float = 60.0):
+        self.out, self.interval = out, interval
+        self.last = time.monotonic()
+        self.busy = threading.Lock()
+        try:
+            import plotly  # noqa: F401
+            self.available = True
+        except ImportError:
+            from ..report import INSTALL_HINT
+
+            self.available = False
+            print(f"[ngb-fuzz] no campaign report (report.html): it needs plotly: {INSTALL_HINT}", file=sys.stderr)
+
+    def tick(self, campaign) -> None:
+        if not self.available or time.monotonic() - self.last < self.interval or not self.busy.acquire(False):
+            return
+        try:
+            self.last = time.monotonic()
+            self._write(campaign.summary(), running=True)
+        finally:
+            self.busy.release()
+
+    def final(self, summary: dict) -> None:
+        if self.available:
+            with self.busy:
+                self._write(summary, running=False)
+
+    def _write(self, summary: dict, running: bool) -> None:
+        from ..report import write_report
+
+        try:
+            write_report(self.out, summary, running=running)
+        except Exception as exc:  # noqa: BLE001 - a report that fails must not take the campaign down with it
+            print(f"[ngb-fuzz] report not written: {type(exc).__name__}: {exc}", file=sys.stderr)
 
 
 class _Progress:
@@ -168,6 +243,8 @@ def _print_summary(summary: dict, out: Path, interrupted: bool) -> None:
         boosted = " ".join(f"{t}x{m:.1f}" for t, m in list(summary["bias"]["boosted_now"].items())[:6]) or "nothing"
         print(f"bias: interesting programs {events}; boosted now: {boosted}")
     print(f"summary: {out / 'summary.json'}")
+    if (out / "report.html").exists():
+        print(f"report: {out / 'report.html'}")
 
 
 def rarest_tags(features, n: int) -> list[tuple[str, int]]:
