@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable
 
 __all__ = ["ClusterLost", "ClusterError", "Dispatcher", "local_dispatcher", "connect", "remote_check",
-           "INSTALL_HINT"]
+           "warm_up", "INSTALL_HINT"]
 
 INSTALL_HINT = "pip install 'ngb-fuzz[cluster]'"
 CONNECT_TIMEOUT_S = 10.0
@@ -153,12 +153,7 @@ def _worker_threads() -> int:
         return 1
 
 
-def remote_check(source: str, targets: tuple[str, ...], timeout: float):
-    """One program check on a Dask worker, through a Runner built once per worker process and reused.
-
-    The Runner has as many isolated worker processes as the Dask worker has threads, so each task thread has its
-    own; they start on first use (torch import) and are closed when the Dask worker process exits.
-    """
+def _runner(timeout: float):
     import atexit
 
     import oracle
@@ -168,4 +163,19 @@ def remote_check(source: str, targets: tuple[str, ...], timeout: float):
         if runner is None:
             runner = _runners[timeout] = oracle.Runner(workers=_worker_threads(), timeout=timeout)
             atexit.register(runner.close)
-    return runner.check(source, targets)
+    return runner
+
+
+def warm_up(timeout: float) -> dict:
+    """Start this Dask worker's runner and one of its processes now (``client.run(warm_up, timeout)``), so that
+    timing a campaign does not time torch's import; returns what the process reported about itself."""
+    return _runner(timeout).warm_up()
+
+
+def remote_check(source: str, targets: tuple[str, ...], timeout: float):
+    """One program check on a Dask worker, through a Runner built once per worker process and reused.
+
+    The Runner has as many isolated worker processes as the Dask worker has threads, so each task thread has its
+    own; they start on first use (torch import) and are closed when the Dask worker process exits.
+    """
+    return _runner(timeout).check(source, targets)

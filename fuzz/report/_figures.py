@@ -121,20 +121,21 @@ def break_reasons(data: CampaignData, top: int = 12) -> go.Figure | None:
             per_target[target][reason] += count
     if not per_target:
         return None
-    fig = make_subplots(rows=len(per_target), cols=1, subplot_titles=list(per_target),
-                        vertical_spacing=0.12 / max(1, len(per_target) - 1) if len(per_target) > 1 else 0.1)
-    rows_total = 0
-    for row, (target, reasons) in enumerate(per_target.items(), start=1):
-        common = reasons.most_common(top)[::-1]
-        rows_total += len(common)
+    shown = {target: reasons.most_common(top)[::-1] for target, reasons in per_target.items()}
+    bars = sum(len(common) for common in shown.values())
+    fig = make_subplots(rows=len(shown), cols=1, subplot_titles=list(shown),
+                        row_heights=[len(common) for common in shown.values()],
+                        vertical_spacing=min(0.3, 90 / (28 * bars + 90 * len(shown))))
+    for row, (target, common) in enumerate(shown.items(), start=1):
         fig.add_bar(x=[n for _, n in common], y=[_short(r) for r, _ in common], orientation="h", name=target,
                     hovertext=[r for r, _ in common], hoverinfo="text+x", showlegend=False, row=row, col=1)
-    fig.update_layout(title="graph-break reasons (programs that met each)", height=160 + 24 * rows_total + 60 *
-                      len(per_target), margin=dict(l=320))
+    fig.update_yaxes(dtick=1)  # every reason labelled, however crowded
+    fig.update_layout(title="graph-break reasons (programs that met each)", height=140 + 28 * bars + 90 * len(shown),
+                      margin=dict(l=340))
     return fig
 
 
-def _short(text: str, limit: int = 48) -> str:
+def _short(text: str, limit: int = 56) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -156,7 +157,7 @@ def per_program(data: CampaignData) -> go.Figure | None:
             fig.add_bar(x=xs, y=[hist[x] for x in xs], name=spec, legendgroup=spec, showlegend=col == 1,
                         row=1, col=col)
     fig.update_layout(barmode="group", title="per program, per target")
-    fig.update_xaxes(title_text="count in one program", dtick=1)
+    fig.update_xaxes(title_text="count in one program", tickformat="d", rangemode="tozero")
     fig.update_yaxes(title_text="programs", row=1, col=1)
     return fig
 

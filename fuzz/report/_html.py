@@ -17,17 +17,21 @@ h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 18px; margin-top: 32
 .cards { display: flex; gap: 12px; flex-wrap: wrap; margin: 14px 0; }
 .card { border: 1px solid #ddd; border-radius: 6px; padding: 8px 14px; min-width: 90px; }
 .card .n { font-size: 22px; font-weight: 600; } .card .l { font-size: 12px; color: #666; }
-table.findings { border-collapse: collapse; width: 100%; font-size: 13px; }
+table.findings { border-collapse: collapse; width: 100%; font-size: 13px; table-layout: fixed; }
 table.findings th, table.findings td { border-bottom: 1px solid #e4e4e4; padding: 6px 8px; text-align: left;
-  vertical-align: top; }
+  vertical-align: top; overflow-wrap: anywhere; }
+th.c-status { width: 62px; } th.c-signature { width: 30%; } th.c-root { width: 30%; } th.c-target { width: 12%; }
+th.c-count { width: 48px; } th.c-first { width: 92px; } th.c-triage { width: 12%; }
+tr.finding td { border-bottom: none; } tr.repro td { padding-top: 0; }
 table.findings th { background: #f4f4f4; position: sticky; top: 0; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 code, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
-pre { background: #f7f7f7; border: 1px solid #e2e2e2; padding: 8px; overflow-x: auto; max-height: 420px; }
+pre { background: #f7f7f7; border: 1px solid #e2e2e2; padding: 8px; overflow: auto; max-height: 420px;
+  overflow-wrap: normal; white-space: pre; }
 .badge { border-radius: 4px; padding: 1px 6px; font-size: 11px; font-weight: 600; color: #fff; }
 .NEW { background: #d62728; } .KNOWN { background: #7f7f7f; }
 button.copy { font-size: 11px; margin-left: 6px; cursor: pointer; }
-.replay { white-space: nowrap; } .muted { color: #888; } details summary { cursor: pointer; color: #1f5fa8; }
+.replay { margin: 2px 0 4px; font-size: 12px; color: #555; } .muted { color: #888; } details summary { cursor: pointer; color: #1f5fa8; }
 """
 
 _SCRIPT = """
@@ -79,14 +83,16 @@ def _finding_row(i: int, f: Finding, data: CampaignData, show_status: bool, show
               f'<td class="num">{f.count}</td>', f"<td>{first}</td>"]
     if show_triage:
         cells.append(f"<td>{_e(f.triage) if f.triage else ''}</td>")
+    # Replay command and repro get a full-width row under their finding: code needs the width, not a column.
     if f.source is not None:
         size = f"{f.lines} lines, reduced" if f.lines else f"{len(f.source.splitlines())} lines"
-        repro = (f"<details><summary>{_e(f.repro)} ({size})</summary>"
+        repro = (f"<details><summary>repro {_e(f.repro)} ({size})</summary>"
                  f"{_copyable(f'repro-{i}', f.source, 'pre')}</details>")
     else:
-        repro = f'<span class="muted">{_e(f.repro)} (file missing)</span>'
-    cells.append(f'<td>{repro}<div class="replay">{_copyable(f"replay-{i}", replay)}</div></td>')
-    return "<tr>" + "".join(cells) + "</tr>"
+        repro = f'<span class="muted">repro {_e(f.repro)}: file missing</span>'
+    return (f'<tr class="finding">{"".join(cells)}</tr>'
+            f'<tr class="repro"><td colspan="{len(cells)}"><div class="replay">replay: '
+            f'{_copyable(f"replay-{i}", replay)}</div>{repro}</td></tr>')
 
 
 def _findings(data: CampaignData) -> str:
@@ -94,11 +100,12 @@ def _findings(data: CampaignData) -> str:
         return "<p>No findings: every program agreed with eager on every target (or was skipped).</p>"
     show_status = any(f.status for f in data.findings)
     show_triage = any(f.triage for f in data.findings)
-    head = (["status"] if show_status else []) + ["signature", "root cause", "target", "count", "first seen"] + \
-        (["triage"] if show_triage else []) + ["repro and replay"]
+    head = ([("status", "c-status")] if show_status else []) + [
+        ("signature", "c-signature"), ("root cause", "c-root"), ("target", "c-target"), ("count", "c-count"),
+        ("first seen", "c-first")] + ([("triage", "c-triage")] if show_triage else [])
     rows = "\n".join(_finding_row(i, f, data, show_status, show_triage) for i, f in enumerate(data.findings))
-    return (f'<table class="findings"><thead><tr>{"".join(f"<th>{h}</th>" for h in head)}</tr></thead>'
-            f"<tbody>{rows}</tbody></table>")
+    header = "".join(f'<th class="{css}">{name}</th>' for name, css in head)
+    return f'<table class="findings"><thead><tr>{header}</tr></thead><tbody>{rows}</tbody></table>'
 
 
 def _cards(data: CampaignData) -> str:
