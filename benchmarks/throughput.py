@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 import types
+from collections.abc import Iterator
 from pathlib import Path
 
 import torch
@@ -95,7 +96,7 @@ def dask_cluster(workers: int):
                 proc.kill()
 
 
-def cluster_rows(programs: int, target: str, seed: int) -> list[tuple[str, float]]:
+def cluster_rows(programs: int, target: str, seed: int) -> Iterator[tuple[str, float]]:
     from fuzz.cluster import connect, warm_up
 
     with dask_cluster(2) as address:
@@ -104,8 +105,9 @@ def cluster_rows(programs: int, target: str, seed: int) -> list[tuple[str, float
         try:
             dispatcher.client.wait_for_workers(2, timeout=120)
             dispatcher.client.run(warm_up, 120.0)  # torch imported in each worker's runner before timing
-            return [(f"dask: scheduler + 2 workers, {n} in flight",
-                     campaign(programs, n, target, seed, check=dispatcher.check)) for n in (1, 2)]
+            for n in (1, 2):
+                yield f"dask: scheduler + 2 workers, {n} in flight", campaign(programs, n, target, seed,
+                                                                              check=dispatcher.check)
         finally:
             dispatcher.close()
 
@@ -120,21 +122,21 @@ def main() -> None:
     args = parser.parse_args()
     backend = dict(oracle.parse_target(args.target).options).get("backend", "eager")
     sources = [generate_program(args.seed, i).source for i in range(args.programs)]
-    bare = bare_loop(sources, backend)
-    one = campaign(args.programs, 1, args.target, args.seed)
-    two = campaign(args.programs, 2, args.target, args.seed)
-    rows = [("bare torch.compile loop", bare), ("ngb-fuzz run, 1 worker", one), ("ngb-fuzz run, 2 workers", two)]
-    if args.cluster:
-        rows += cluster_rows(args.programs, args.target, args.seed)
     n = args.programs
-    print(f"programs: {n}  target: {args.target}  cores: {os.cpu_count()}  torch {torch.__version__}")
-    print(f"{'run':40} {'seconds':>8} {'programs/s':>11}")
-    for name, seconds in rows:
-        print(f"{name:40} {seconds:8.2f} {n / seconds:11.2f}")
+    print(f"programs: {n}  target: {args.target}  cores: {os.cpu_count()}  torch {torch.__version__}", flush=True)
+    print(f"{'run':40} {'seconds':>8} {'programs/s':>11}", flush=True)
+
+    def row(name: str, seconds: float) -> float:  # printed as it comes: a long run shows what it has so far
+        print(f"{name:40} {seconds:8.2f} {n / seconds:11.2f}", flush=True)
+        return seconds
+
+    bare = row("bare torch.compile loop", bare_loop(sources, backend))
+    one = row("ngb-fuzz run, 1 worker", campaign(n, 1, args.target, args.seed))
+    two = row("ngb-fuzz run, 2 workers", campaign(n, 2, args.target, args.seed))
     print(f"harness overhead (1 worker): {max(0.0, 1 - bare / one):.1%} of wall time (goal <= 10%)")
-    print(f"2 workers vs 1: {one / two:.2f}x (goal >= 1.7x)")
+    print(f"2 workers vs 1: {one / two:.2f}x (goal >= 1.7x)", flush=True)
     if args.cluster:
-        (_, c1), (_, c2) = rows[3:]
+        c1, c2 = (row(name, seconds) for name, seconds in cluster_rows(n, args.target, args.seed))
         print(f"dask, 1 in flight vs the 1-worker campaign: {max(0.0, 1 - one / c1):.1%} slower")
         print(f"dask, 2 in flight vs 1: {c1 / c2:.2f}x (goal >= 1.7x)")
 
