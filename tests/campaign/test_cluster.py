@@ -30,11 +30,18 @@ def buckets(summary):
 
 
 @pytest.fixture(scope="module")
-def local(tmp_path_factory):
+def runner():
+    """This module's own (conftest's has a 30 s timeout): a resumed campaign checks here, and a slow, loaded
+    machine must not turn a program into a 'hang' that the reference run did not have."""
     import oracle
 
-    with oracle.Runner(workers=2, timeout=TIMEOUT) as runner:
-        summary = Campaign(config(tmp_path_factory.mktemp("local")), runner).run()
+    with oracle.Runner(workers=2, timeout=TIMEOUT) as r:
+        yield r
+
+
+@pytest.fixture(scope="module")
+def local(tmp_path_factory, runner):
+    summary = Campaign(config(tmp_path_factory.mktemp("local")), runner).run()
     assert summary["programs"] == PROGRAMS and summary["buckets"]  # fault:perturb must give findings to compare
     return summary
 
