@@ -103,9 +103,12 @@ def connect(address: str, timeout: float, connect_timeout: float = CONNECT_TIMEO
         count = address.removeprefix("local:")
         if not count.isdigit() or int(count) < 1:
             raise ClusterError(f"bad cluster {address!r}; use local:N with N >= 1 workers, or tcp://HOST:PORT")
-        cluster = distributed.LocalCluster(
-            n_workers=int(count), threads_per_worker=1, processes=True, host="127.0.0.1",
-            dashboard_address=None, silence_logs=logging.ERROR)
+        try:
+            cluster = distributed.LocalCluster(
+                n_workers=int(count), threads_per_worker=1, processes=True, host="127.0.0.1",
+                dashboard_address=None, silence_logs=logging.ERROR)
+        except Exception as exc:  # noqa: BLE001 - whatever Dask raised, the user gets one line
+            raise ClusterError(f"cannot start a local cluster of {count} workers: {exc}") from None
         address = cluster.scheduler_address
     elif "://" not in address:
         raise ClusterError(f"bad cluster {address!r}; use tcp://HOST:PORT or local:N")
