@@ -129,6 +129,9 @@ def connect(address: str, timeout: float, connect_timeout: float = CONNECT_TIMEO
         raise ClusterError(f"the Dask scheduler at {address} has no workers; start some with "
                            f"`dask worker {address}`") from None
     slots = max(1, sum(client.nthreads().values()))
+    # A lost scheduler is reported by the campaign in one line (ClusterLost); Dask's own traceback of the broken
+    # connection would bury it.
+    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
 
     def close() -> None:
         with contextlib.suppress(Exception):
