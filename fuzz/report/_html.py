@@ -125,7 +125,7 @@ def render(data: CampaignData, figures, plotly_js: str, refreshed: bool) -> str:
     """The page; ``figures`` are (title, plotly figure); ``refreshed``: the campaign is still running."""
     s = data.summary
     now = datetime.datetime.now(datetime.timezone.utc)  # noqa: UP017 - datetime.UTC is 3.11+
-    state = "running (this page is rewritten every minute; reload to update)" if refreshed else "finished"
+    state = "running (this page is rewritten every minute; reload to update)" if refreshed else "run stopped"
     meta = (f'<div class="meta"><b>{_e(data.out)}</b> · seed <b>{_e(s.get("seed"))}</b> · targets '
             f'<b>{_e(", ".join(data.targets))}</b> · {state} · written {now:%Y-%m-%d %H:%M} UTC</div>')
     plots = []
