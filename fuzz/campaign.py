@@ -95,7 +95,14 @@ class Campaign:
                  on_progress: Callable[[Campaign], None] | None = None,
                  on_new_bucket: Callable[[Bucket, str], None] | None = None,
                  on_reduced: Callable[[Bucket], None] | None = None,
-                 on_notice: Callable[[str], None] | None = None, known=None):
+                 on_notice: Callable[[str], None] | None = None, known=None,
+                 check: Callable | None = None,
+                 on_recorded: Callable[[int, object], None] | None = None):
+        # check(source, targets) -> ProgramReport is how a program is dispatched: the runner itself by default,
+        # or a fuzz.cluster.Dispatcher (a thread pool here, or Dask workers). Reduction always uses ``runner``.
+        # on_recorded(index, report) sees each program once it is recorded (the timeline's per-program figures).
+        self.check = check  # None: runner.check
+        self.on_recorded = on_recorded
         if generate is None:
             from .generate import generate_program as generate
         self.config, self.runner, self.generate = config, runner, generate
@@ -301,7 +308,7 @@ class Campaign:
                     with self._lock:
                         weights = self.bias.config()
                     program = self.generate(self.config.seed, index, weights)
-                report = self.runner.check(program.source, self.config.targets)
+                report = (self.check or self.runner.check)(program.source, self.config.targets)
             except Exception as exc:  # a bug of ngb-fuzz itself (generator, harness): keep it, keep going
                 if not self._stop.is_set():
                     self._harness_error(index, program, exc)
@@ -366,6 +373,8 @@ class Campaign:
                       **({"new": names} if names else {})}
             self._storing(self._journal, record)
             new = [b for b in self.buckets.values() if b.repro in names.values()]
+        if self.on_recorded:
+            self.on_recorded(index, report)
         for bucket in new:
             if self.on_new_bucket:
                 self.on_new_bucket(bucket, (self.dir.root / bucket.repro).read_text())

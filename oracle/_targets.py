@@ -11,6 +11,7 @@ import dataclasses
 import os
 import shutil
 import subprocess
+import sys
 
 from ._errors import TargetError
 
@@ -27,6 +28,8 @@ class TargetKind:
     options: dict  # key -> tuple of allowed values, or None for free text
     defaults: dict
     positional: str | None = None  # key that a bare word sets (``fault:perturb``)
+    # Python versions ("3.11") whose bytecode the kind models; None: any version torch runs on
+    pythons: tuple[str, ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -80,6 +83,10 @@ register_target_kind(TargetKind(
     {"ngb": ("on", "off"), "backend": ("eager", "aot_eager", "inductor")},
     {"ngb": "on", "backend": "eager"},
 ))
+# The engine interprets one CPython version's bytecode (engine/_vm/_version.py; a test keeps the two in step).
+_ENGINE_PYTHONS = ("3.11",)
+
+
 def _engine_faults() -> tuple:
     """The engine's fault switches (engine._faults.FAULTS), read only when a spec names one: the engine
     imports torch, which listing or parsing other targets must not."""
@@ -91,10 +98,11 @@ def _engine_faults() -> tuple:
 register_target_kind(TargetKind(
     "engine", "ngb-fuzz's own nested-graph-break compiler; fault=NAME turns on a deliberate bug",
     {"backend": ("eager", "aot_eager"), "fault": _engine_faults}, {"backend": "eager", "mode": "nested", "fault": "none"},
+    pythons=_ENGINE_PYTHONS,
 ))
 register_target_kind(TargetKind(
     "engine-classic", "ngb-fuzz's compiler resuming only in the top frame (A/B against engine)",
-    {"backend": ("eager", "aot_eager")}, {"backend": "eager", "mode": "classic"},
+    {"backend": ("eager", "aot_eager")}, {"backend": "eager", "mode": "classic"}, pythons=_ENGINE_PYTHONS,
 ))
 register_target_kind(TargetKind(
     "fault", "torch.compile with a backend that is wrong on purpose (oracle self-test)",
@@ -154,22 +162,31 @@ def _resolve_python(python: str) -> str:
 
 
 def check_available(target: Target) -> None:
-    """Raise TargetError if the target cannot run here (no CUDA, an interpreter without torch)."""
-    probe = "import torch,sys; print(int(torch.cuda.is_available()), torch.__version__)"
+    """Raise TargetError if the target cannot run here (no CUDA, an interpreter without torch, a Python version
+    whose bytecode the target's compiler does not model)."""
+    probe = "import torch,sys; print(int(torch.cuda.is_available()), torch.__version__, '%d.%d' % sys.version_info[:2])"
+    pythons = _KINDS[target.kind].pythons
     if target.python:
         proc = subprocess.run([target.python, "-c", probe], capture_output=True, text=True, timeout=120)
         if proc.returncode != 0:
             raise TargetError(f"{target.python} cannot import torch (ngb-fuzz needs only torch there)")
-        has_cuda = proc.stdout.split()[0] == "1"
-    elif target.device == "cuda":
-        import torch
-
-        has_cuda = torch.cuda.is_available()
+        cuda, _, version = proc.stdout.split()
+        has_cuda = cuda == "1"
     else:
-        return
-    if target.device == "cuda" and not has_cuda:
+        version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+        has_cuda = None
+    if pythons is not None and version not in pythons:
         where = target.python or "this interpreter"
-        raise TargetError(f"target {target.spec!r} needs CUDA, which {where} does not have")
+        raise TargetError(f"target {target.spec!r} is not available on Python {version} ({where}): it models "
+                          f"the bytecode of Python {', '.join(pythons)} only")
+    if target.device == "cuda":
+        if has_cuda is None:
+            import torch
+
+            has_cuda = torch.cuda.is_available()
+        if not has_cuda:
+            where = target.python or "this interpreter"
+            raise TargetError(f"target {target.spec!r} needs CUDA, which {where} does not have")
 
 
 def resolve_targets(specs) -> list[str]:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from oracle import with_footer
+from tests.conftest import requires_engine
 
 CORPUS = Path(__file__).parent.parent / "corpus"
 ENTRIES = json.loads((CORPUS / "manifest.json").read_text())["files"]
@@ -21,6 +22,7 @@ def test_entry_shows_its_manifest_signature_on_its_target(runner, entry):
     assert verdict.signature == expected, verdict.detail
 
 
+@requires_engine
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e["file"].startswith("seed-")],
                          ids=lambda e: e["file"])
 def test_seed_cases_pass_on_our_engine_too(runner, entry):

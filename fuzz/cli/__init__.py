@@ -18,6 +18,7 @@ __all__ = ["main", "UsageError"]
 # Subcommand modules, in the order ``ngb-fuzz --help`` lists them.
 _COMMANDS = (
     "fuzz.cli._run",
+    "fuzz.cli._report",
     "fuzz.cli._repro",
     "fuzz.cli._targets",
     "fuzz.cli._features",

@@ -49,7 +49,7 @@ def check_timeout(seconds: float, option: str = "--timeout") -> float:
     return seconds
 
 
-def add_workers_option(parser, default: int, help: str) -> None:
+def add_workers_option(parser, default: int | None, help: str) -> None:
     parser.add_argument("--workers", type=int, default=default, help=help)
     parser.add_argument("--oversubscribe", action="store_true",
                         help="allow more --workers than the cores and memory here hold")

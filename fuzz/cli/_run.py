@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from ._common import (
 
 EXIT_CODES = """exit codes: 0 the budget was spent; 1 the campaign stopped because its state or files could not be written
 (disk full, read-only: what is on disk resumes); 2 a usage error (bad option, --out unusable or in use by
-another run); 128+N stopped by signal N (130 SIGINT/Ctrl-C, 143 SIGTERM, 129 SIGHUP), after writing the summary
+another run); 3 the cluster's scheduler went away (state written: re-run to resume); 128+N stopped by signal N (130 SIGINT/Ctrl-C, 143 SIGTERM, 129 SIGHUP), after writing the summary
 and state. Re-running the same command resumes a stopped campaign."""
 
 
@@ -37,8 +38,12 @@ def register(subparsers) -> None:
     p.add_argument("--budget", default="100",
                    help="programs (500) or campaign time (30s, 10m, 1h), both counted across resumes: a resumed "
                         "campaign runs what is left; default 100")
-    add_workers_option(p, max(1, (os.cpu_count() or 2) // 2),
-                       "worker processes (default: half the cores; at most the cores and memory here hold)")
+    add_workers_option(p, None,
+                       "programs checked at once: worker processes here (default: half the cores; at most the "
+                       "cores and memory here hold), or tasks in flight on a cluster (default: its worker threads)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="check programs on a Dask cluster: tcp://HOST:PORT (a running `dask scheduler`) or "
+                        "local:N (N worker processes on this machine); needs ngb-fuzz[cluster]. See docs/cluster.md")
     p.add_argument("--seed", type=int, default=0, help="campaign seed (program i of seed s is always the same)")
     p.add_argument("--out", default="runs/latest", help="campaign directory (resumed if it holds this campaign)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per program and target before 'hang'")
@@ -62,11 +67,14 @@ def run(args) -> int:
     import oracle
 
     from ..campaign import Campaign, CampaignConfig, CampaignError, StorageError
+    from ..cluster import ClusterError, ClusterLost, connect, local_dispatcher
+    from ..timeline import Timeline
     from ._signals import exit_code, stop_on_signals
 
     if not args.out.strip():
         raise UsageError("--out is empty; name a campaign directory")
-    check_workers(args.workers, args.oversubscribe)
+    if args.workers is not None:
+        check_workers(args.workers, args.oversubscribe or bool(args.cluster))  # a cluster's slots are not ours
     programs, seconds = parse_budget(args.budget)
     check_timeout(args.timeout)
     if args.recycle_after < 1:
@@ -75,29 +83,59 @@ def run(args) -> int:
     targets = parse_targets(args.target)
     reduce_seconds = 0.0 if args.reduce_budget.strip() in ("0", "0s") else \
         parse_duration(args.reduce_budget, "--reduce-budget")
-    config = CampaignConfig(tuple(targets), Path(args.out), programs, seconds, args.workers, args.seed,
+    dispatcher = None
+    if args.cluster:
+        try:
+            dispatcher = connect(args.cluster, timeout=args.timeout)
+        except ClusterError as exc:
+            raise UsageError(str(exc)) from None
+    slots = args.workers or (dispatcher.slots if dispatcher else max(1, (os.cpu_count() or 2) // 2))
+    config = CampaignConfig(tuple(targets), Path(args.out), programs, seconds, slots, args.seed,
                             args.timeout, reduce_seconds, args.bias)
     view = _Progress(config)
     known = _known_bugs(args.corpus)
     try:  # the directory is locked and writable (state written) before any worker starts
-        campaign = Campaign(config, None, on_progress=view.update, on_new_bucket=view.new_bucket,
-                            on_reduced=view.reduced, on_notice=view.notice, known=known)
+        campaign = Campaign(config, None, on_new_bucket=view.new_bucket, on_reduced=view.reduced,
+                            on_notice=view.notice, known=known)
     except CampaignError as exc:
+        if dispatcher is not None:
+            dispatcher.close()
         raise UsageError(str(exc)) from None
-    failed = None
+    timeline, report = Timeline(config.out, interval=30.0), _LiveReport(config.out)
+
+    def on_progress(campaign) -> None:
+        view.update(campaign)
+        timeline.tick(campaign)
+        report.tick(campaign)
+
+    campaign.on_progress, campaign.on_recorded = on_progress, timeline.program
+    failed = lost = None
     with stop_on_signals(campaign.stop) as received:
-        with oracle.Runner(workers=args.workers, timeout=args.timeout, recycle_after=args.recycle_after,
-                           max_rss_mb=args.max_worker_mb) as runner, view:
-            campaign.runner = runner
+        # on a cluster the local runner only serves reduction (one worker process, started on first use)
+        with oracle.Runner(workers=1 if dispatcher else slots, timeout=args.timeout,
+                           recycle_after=args.recycle_after, max_rss_mb=args.max_worker_mb) as runner, view:
+            dispatcher = dispatcher or local_dispatcher(runner, slots)
+            campaign.runner, campaign.check = runner, dispatcher.check
             try:
                 summary = campaign.run()
             except StorageError as exc:
                 failed, summary = exc, campaign.summary()
-    state = f"stopped by {_signal_name(received.signum)}" if received.signum else "stopped" if failed else "done"
+            except ClusterLost as exc:  # run() has written state and summary before re-raising
+                lost, summary = str(exc) or "the cluster went away", campaign.summary()
+            finally:
+                dispatcher.close()
+            timeline.tick(campaign, force=True)
+    report.final(summary)
+    state = (f"stopped by {_signal_name(received.signum)}" if received.signum
+             else "stopped" if failed or lost else "done")
     _print_summary(summary, config.out, state)
     if failed is not None:
         print(f"ngb-fuzz run: error: {failed}", file=sys.stderr)
         return 1
+    if lost is not None:
+        print(f"ngb-fuzz run: {lost}; state written to {config.out}: run the same command again to resume",
+              file=sys.stderr)
+        return 3
     return exit_code(received.signum) if received.signum else 0
 
 
@@ -120,6 +158,46 @@ def _known_bugs(corpus: str):
         return KnownBugs.from_corpus(corpus)
     except CorpusError as exc:
         raise UsageError(str(exc)) from None
+
+
+class _LiveReport:
+    """report.html in the campaign directory: refreshed every ``interval`` seconds while running, written at the
+    end; without plotly, one line saying how to get it, once."""
+
+    def __init__(self, out: Path, interval: float = 60.0):
+        self.out, self.interval = out, interval
+        self.last = time.monotonic()
+        self.busy = threading.Lock()
+        try:
+            import plotly  # noqa: F401
+            self.available = True
+        except ImportError:
+            from ..report import INSTALL_HINT
+
+            self.available = False
+            print(f"[ngb-fuzz] no campaign report (report.html): it needs plotly: {INSTALL_HINT}", file=sys.stderr)
+
+    def tick(self, campaign) -> None:
+        if not self.available or time.monotonic() - self.last < self.interval or not self.busy.acquire(False):
+            return
+        try:
+            self.last = time.monotonic()
+            self._write(campaign.summary(), running=True)
+        finally:
+            self.busy.release()
+
+    def final(self, summary: dict) -> None:
+        if self.available:
+            with self.busy:
+                self._write(summary, running=False)
+
+    def _write(self, summary: dict, running: bool) -> None:
+        from ..report import write_report
+
+        try:
+            write_report(self.out, summary, running=running)
+        except Exception as exc:  # noqa: BLE001 - a report that fails must not take the campaign down with it
+            print(f"[ngb-fuzz] report not written: {type(exc).__name__}: {exc}", file=sys.stderr)
 
 
 class _Progress:
@@ -260,6 +338,8 @@ def _print_summary(summary: dict, out: Path, state: str) -> None:
         w = summary["workers"]
         print(f"workers: peak {w['peak_rss_mb']:.0f} MB resident, {w['recycled']} recycled")
     print(f"summary: {out / 'summary.json'}")
+    if (out / "report.html").exists():
+        print(f"report: {out / 'report.html'}")
 
 
 def rarest_tags(features, n: int) -> list[tuple[str, int]]:

@@ -9,6 +9,13 @@ def register(subparsers) -> None:
 
 
 def _availability(name: str) -> str:
+    import oracle
+
+    kind = oracle.target_kinds()[name]
+    try:  # this interpreter's version (and nothing else: CUDA is the device's business, shown above)
+        oracle.check_available(oracle.Target(name, tuple(sorted(kind.defaults.items()))))
+    except oracle.TargetError as exc:
+        return f"not available: {exc}"
     if name.startswith("engine"):
         try:
             import engine

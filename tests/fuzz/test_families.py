@@ -12,6 +12,7 @@ import pytest
 
 from fuzz.features import GenerationConfig, families
 from fuzz.generate import generate_program
+from tests.conftest import requires_engine
 from tests.fuzz import _exec
 
 _FAMILIES = [f for f in families() if f != "filler"]
@@ -40,6 +41,7 @@ def test_family_example_matches_under_torch_compile(family):
     assert compiled == eager, f"torch.compile differs on program {program.index}:\n{program.source}"
 
 
+@requires_engine
 @pytest.mark.parametrize("family", _FAMILIES)
 def test_family_example_runs_under_engine(family):
     import engine

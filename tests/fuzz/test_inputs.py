@@ -12,6 +12,7 @@ from fuzz._templates import ARITH
 from fuzz.features import extract
 from fuzz.render import render
 from fuzz.selfcheck import run_eager
+from tests.conftest import requires_engine
 from tests.fuzz import _exec
 
 _DTYPES = ("float32", "float64", "bfloat16")
@@ -98,6 +99,7 @@ def test_tensor_loop_rendering():
     ]
 
 
+@requires_engine
 @pytest.mark.parametrize(("rank", "dtype"), [(1, "bfloat16"), (3, "float64")])
 def test_new_inputs_and_tensor_loops_match_under_torch_compile_and_engine(rank, dtype):
     import engine

@@ -1,0 +1,116 @@
+"""What a report shows, read from a campaign directory (or a live campaign's summary), tolerant of what is missing.
+
+Sources, best first: the summary passed in (a running campaign's), ``summary.json`` (a finished or interrupted
+run), ``state.json`` (a run killed before its summary was written). Fields later versions add to the summary or to
+its buckets (NEW/KNOWN, triage results, memory per worker) are shown where present and ignored where absent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+from ..timeline import read_timeline
+
+__all__ = ["CampaignData", "Finding", "load"]
+
+
+@dataclasses.dataclass
+class Finding:
+    signature: str
+    target: str
+    count: int
+    repro: str  # file name inside the campaign directory
+    first_program: int | None
+    root_cause: str | None
+    same_as: str | None
+    lines: int | None
+    status: str | None  # NEW / KNOWN where the campaign knows
+    triage: str | None  # a triage result, where known
+    source: str | None  # the repro's text (reduced where reduction ran)
+    first_seen_s: float | None  # campaign seconds when first seen (from the timeline; approximate)
+
+
+@dataclasses.dataclass
+class CampaignData:
+    out: Path
+    summary: dict
+    timeline: list[dict]
+    findings: list[Finding]
+
+    @property
+    def targets(self) -> list[str]:
+        return list(self.summary.get("targets") or sorted({f.target for f in self.findings}))
+
+
+def load(out: Path, summary: dict | None = None) -> CampaignData:
+    """Raises FileNotFoundError if ``out`` holds no campaign."""
+    out = Path(out)
+    if summary is None:
+        summary = _read_summary(out)
+    timeline = read_timeline(out)
+    findings = [_finding(out, bucket, timeline) for bucket in summary.get("buckets", [])]
+    findings.sort(key=lambda f: (f.status == "KNOWN", -f.count, f.signature))
+    return CampaignData(out, summary, timeline, findings)
+
+
+def _read_summary(out: Path) -> dict:
+    for name in ("summary.json", "state.json"):
+        path = out / name
+        if path.exists():
+            try:
+                data = json.loads(path.read_text())
+            except json.JSONDecodeError:
+                continue
+            return data if name == "summary.json" else _summary_from_state(data)
+    raise FileNotFoundError(f"{out} holds no campaign (no summary.json or state.json)")
+
+
+def _summary_from_state(state: dict) -> dict:
+    """A summary as the campaign writes it, from the state it keeps while running."""
+    identity = state.get("identity", {})
+    buckets = state.get("buckets", [])
+    return {
+        "programs": len(state.get("completed", [])), "verdicts": state.get("verdicts", {}), "buckets": buckets,
+        "root_causes": len({b.get("root_cause") or f"{b.get('target')}|{b.get('signature')}" for b in buckets}),
+        "seconds": state.get("seconds", 0.0), "features": state.get("features", {}),
+        "families": state.get("families", {}), "target_stats": state.get("stats", {}),
+        "break_reasons": state.get("break_reasons", {}), "seed": identity.get("seed"),
+        "targets": identity.get("targets", []),
+        **{key: state[key] for key in ("memory",) if key in state},
+    }
+
+
+def _status(bucket: dict) -> str | None:
+    for key in ("status", "novelty"):
+        if isinstance(bucket.get(key), str) and bucket[key].upper() in ("NEW", "KNOWN"):
+            return bucket[key].upper()
+    if isinstance(bucket.get("known"), bool | str | dict | list):
+        return "KNOWN" if bucket["known"] else "NEW"
+    return None
+
+
+def _triage(bucket: dict) -> str | None:
+    value = bucket.get("triage")
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {v}" for k, v in value.items() if v not in (None, ""))
+    return str(value)
+
+
+def _finding(out: Path, bucket: dict, timeline: list[dict]) -> Finding:
+    repro = str(bucket.get("repro", ""))
+    path = out / repro
+    source = path.read_text(errors="replace") if repro and path.is_file() else None
+    first = bucket.get("first_program")
+    seen = None
+    if isinstance(first, int):  # the first record that counts program ``first`` as done: when it was seen, roughly
+        seen = next((r["t"] for r in timeline if r.get("programs", 0) > first), None)
+    return Finding(
+        signature=str(bucket.get("signature", "?")), target=str(bucket.get("target", "?")),
+        count=int(bucket.get("count", 0) or 0), repro=repro, first_program=first,
+        root_cause=bucket.get("root_cause"), same_as=bucket.get("same_as"), lines=bucket.get("lines"),
+        status=_status(bucket), triage=_triage(bucket), source=source, first_seen_s=seen,
+    )
