@@ -118,9 +118,12 @@ def _generator(signature: str) -> _Generator | None:
     return None
 
 
-def check_for(signature: str | None, target: str | None, eager: str | None = None) -> str | None:
+def check_for(signature: str | None, target: str | None, eager: str | None = None,
+              helpers: bool = False) -> str | None:
     """The short check for a finding with ``signature`` on ``target`` (eager's outcome ``eager``, e.g.
-    ``returned``/``raised:TypeError``, when known); None when its signature class has none."""
+    ``returned``/``raised:TypeError``, when known); None when its signature class has none. ``helpers``: the
+    program makes ``ngb_*`` helper modules, which the check registers in ``sys.modules`` as a user's modules are
+    (a module missing there is a known torch crash of its own, not the finding)."""
     generator = _generator(signature or "")
     kind, _, _ = (target or "torch").partition(":")
     if generator is None or kind != "torch":
@@ -136,6 +139,10 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
         "if __name__ == \"__main__\":",
         *(["    import contextlib"] if any("contextlib." in ln for ln in body) else []),
         "    import torch  # the program may not import it at the top",
+        *(["    import sys",
+           "    sys.modules.update({m.__name__: m for m in list(globals().values())",
+           "                        if isinstance(m, type(sys)) and m.__name__.startswith(\"ngb_\")})"]
+          if helpers else []),
         "",
         f"    torch._dynamo.config.nested_graph_breaks = {ngb}",
         *body,

@@ -87,7 +87,9 @@ def with_footer(source: str) -> str:
     from oracle._footer import standalone_footer
 
     fields = header_fields(source)
-    check = check_for(fields.get("signature"), fields.get("target"), fields.get("eager")) or standalone_footer()
+    helpers = "types.ModuleType(\"ngb_" in source or "ModuleType('ngb_" in source
+    check = check_for(fields.get("signature"), fields.get("target"), fields.get("eager"),
+                      helpers=helpers) or standalone_footer()
     return source.split(FOOTER_MARKER)[0].rstrip("\n") + "\n\n\n" + check
 
 
