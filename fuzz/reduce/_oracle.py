@@ -10,6 +10,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from fuzz.reduce._driver import ReduceError, ReduceResult, reduce_ir, reduce_source
+from fuzz.reduce._tree import code_lines
 from oracle import set_header, split_source, with_footer
 
 __all__ = ["generator_ir", "oracle_predicate", "reduce_program", "with_header"]
@@ -38,13 +39,16 @@ def oracle_predicate(runner, target: str, signature: str,
     """``is_interesting`` for the reducer: same signature on ``target`` and, when given, the same eager outcome
     (returned, or raised the same type) as the original, so a repro cannot drift into another program.
 
-    Cheap on purpose: one eager run (no determinism re-run) and one call per run unless the signature is about
-    the second call. ``reduce_program`` re-checks the final program in full, in a fresh process.
+    Cheap on purpose: one call per run unless the signature is about the second call. Eager still runs twice (the
+    determinism check costs one eager run, no compile): with a single eager run, candidates drifted into programs
+    whose inputs were no longer seeded (``torch.randn(1)``), which are flaky, never a finding, and were caught only
+    by the final re-check, after the whole budget was spent on them. ``reduce_program`` re-checks the final
+    program in full, in a fresh process.
     """
     calls = 2 if "second_call" in signature else 1
 
     def is_interesting(source: str) -> bool:
-        report = runner.check(source, [target], calls=calls, repeat_eager=False)
+        report = runner.check(source, [target], calls=calls, repeat_eager=True)
         verdict = report.verdicts.get(target)
         return (not report.flaky and verdict is not None and verdict.signature == signature
                 and (eager_outcome is None or report.eager_outcome == eager_outcome))
@@ -81,7 +85,12 @@ def reduce_program(
         if runner is None:
             runner = stack.enter_context(oracle.Runner(workers=workers, timeout=timeout))
         # The original, checked in full once: its signature (unless given) and eager's outcome, both kept.
-        report = runner.check(source, [spec])
+        try:
+            report = runner.check(source, [spec])
+        except KeyboardInterrupt:  # Ctrl-C (or a stopping campaign) before the first check: nothing to keep
+            lines = code_lines(source)
+            return ReduceResult(source, lines, lines, 0, 0, 0, (), time.monotonic() - started, "interrupted",
+                                target=spec, signature=signature or "")
         verdict = report.verdicts[spec]
         if report.flaky:
             raise ReduceError("the program is flaky under eager (two eager runs differ); nothing to reduce")

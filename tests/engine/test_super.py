@@ -179,7 +179,7 @@ def super_no_arguments(x):
     try:
         NoSelf.m()
     except RuntimeError as e:
-        return x, str(e)
+        return x * 2, str(e)
     return x + 1
 
 
@@ -198,7 +198,7 @@ def super_arg0_deleted(x):
     try:
         DeletedSelf().m()
     except RuntimeError as e:
-        return x, str(e)
+        return x * 2, str(e)
     return x + 1
 
 
