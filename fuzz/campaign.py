@@ -401,7 +401,9 @@ class Campaign:
             primary = by_repro.get(bucket.same_as or "")
             if primary is not None and primary.reduction in ("done", "cut short"):
                 self._point_at(bucket, primary)
-            elif budget >= 1.0:
+            elif primary is not None and primary.reduction == "pending":
+                continue  # it waits for its root cause's first bucket (interrupted: the next run does both)
+            elif budget >= 1.0:  # its own bucket, or the first one's reduction failed: a chance of its own
                 self._reduce(bucket, self._regenerated_ir(bucket), budget)
 
     def _point_at(self, bucket: Bucket, primary: Bucket) -> None:

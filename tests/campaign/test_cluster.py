@@ -58,7 +58,9 @@ def consistent(summary, out):
     """Every program recorded once (all of 0..N-1 once the budget is spent), one verdict per program and target."""
     import json
 
-    completed = json.loads((out / "state.json").read_text())["completed"]
+    from fuzz.campaign_dir import IndexSet
+
+    completed = list(IndexSet.from_json(json.loads((out / "state.json").read_text())["completed"]))
     assert len(completed) == len(set(completed)) == summary["programs"]
     assert set(completed) <= set(range(PROGRAMS))
     assert sum(summary["verdicts"].values()) == summary["programs"] * len(TARGETS)

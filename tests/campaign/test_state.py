@@ -265,13 +265,13 @@ def test_an_interrupted_reduction_is_done_by_the_next_run_and_said_until_then(tm
     def fake_reduce(source, target, **kwargs):
         calls.append(target)
         stopped = "interrupted" if len(calls) == 1 else "fixpoint"
-        return type("R", (), {"stopped": stopped, "reproduced": 1, "lines": 3,
+        return type("R", (), {"stopped": stopped, "reproduced": 1, "lines": 3, "original_lines": 9, "elapsed_s": 1.0,
                               "source": "import torch\n\ndef entry(x):\n    return x\n"})()
 
     monkeypatch.setattr(reduce_module, "reduce_program", fake_reduce)
     first = run(tmp_path, programs=2, reduce_seconds=600)  # program 1: the crash bucket, reduction interrupted
     crash = next(b for b in first["buckets"] if b["target"] == "torch")
-    assert crash["reduction"] == "pending" and first["not_reduced"] == 1
+    assert crash["reduction"] == "pending" and first["not_reduced"] == 2  # and the ngb=off crash waiting for it
     assert "not reduced: ngb-fuzz reduce --campaign" in _printed_summary(first, tmp_path)
     view = _live_view(tmp_path)
     assert "not reduced" in view and "worker MB" in view
@@ -313,12 +313,15 @@ def test_reduce_pending_finishes_what_a_stopped_campaign_left(tmp_path, monkeypa
     results = iter(["interrupted", "fixpoint", "fixpoint"])
 
     def fake_reduce(source, target, **kwargs):
-        return type("R", (), {"stopped": next(results), "reproduced": 1, "lines": 2,
+        return type("R", (), {"stopped": next(results), "reproduced": 1, "lines": 2, "original_lines": 9,
+                              "elapsed_s": 1.0,
                               "source": "import torch\n\ndef entry(x):\n    return x\n"})()
 
     monkeypatch.setattr(reduce_module, "reduce_program", fake_reduce)
-    assert run(tmp_path, programs=3, reduce_seconds=600)["not_reduced"] == 1  # the crash: interrupted
+    assert run(tmp_path, programs=3, reduce_seconds=600)["not_reduced"] == 2  # the crash (interrupted), its twin
     campaign = Campaign(config(tmp_path, programs=3, reduce_seconds=600), ScriptedRunner(), generate=generate)
     summary = campaign.reduce_pending()
     assert summary["not_reduced"] == 0 and summary["programs"] == 3
-    assert {b["reduction"] for b in summary["buckets"]} == {"done", None}
+    assert {b["reduction"] for b in summary["buckets"]} == {"done"}  # the ngb=off crash got the reduced repro
+    pointed = next(b for b in summary["buckets"] if b["same_as"])
+    assert f"# same-root-cause-as: {pointed['same_as']}" in (tmp_path / pointed["repro"]).read_text()
