@@ -124,7 +124,8 @@ def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
     left = summary["not_reduced"]
     print(f"reduced {before - left} of {before} bucket(s) not reduced before; {left} left", file=sys.stderr)
     for bucket in summary["buckets"]:
-        if bucket["reduction"] in ("done", "failed"):
-            state = f"{bucket['lines']} lines" if bucket["reduction"] == "done" else "kept as found"
-            print(f"  {bucket['repro']}: {state}", file=sys.stderr)
+        state = {"done": f"{bucket['lines']} lines", "failed": "kept as found",
+                 "cut short": f"cut short at {bucket['lines'] or 'its original'} lines (not minimal)"}
+        if bucket["reduction"] in state:
+            print(f"  {bucket['repro']}: {state[bucket['reduction']]}", file=sys.stderr)
     return 0 if left == 0 else 1
