@@ -36,6 +36,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from oracle._runner import worker_pids  # noqa: E402
 
 
 def command(out: Path, args) -> list[str]:
@@ -58,7 +61,6 @@ def journaled(out: Path) -> int:
 
 def recorded(out: Path, args) -> int:
     """Programs the state on disk holds (read the way a resume reads it)."""
-    sys.path.insert(0, str(ROOT))
     from fuzz.campaign import Campaign, CampaignConfig
 
     config = CampaignConfig((args.target,), out, programs=args.budget, seed=args.seed)
@@ -67,20 +69,6 @@ def recorded(out: Path, args) -> int:
         return campaign.programs
     finally:
         campaign.close()
-
-
-def workers_of(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                environ = (entry / "environ").read_bytes()
-                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-            except OSError:
-                continue
-            if f"NGB_FUZZ_PARENT={pid}\0".encode() in environ and state != "Z":
-                found.append(int(entry.name))
-    return found
 
 
 def mount_small(path: Path, size: str) -> bool:
@@ -112,7 +100,7 @@ def inject(fault: str, out: Path, args, rng: random.Random) -> dict:
     while proc.poll() is None and journaled(out) < at:
         time.sleep(0.2)
     seen = journaled(out)
-    workers = workers_of(proc.pid)
+    workers = worker_pids(proc.pid)
     filler = None
     if fault in ("SIGTERM", "SIGHUP", "SIGINT"):
         proc.send_signal(getattr(signal, fault))
@@ -123,7 +111,7 @@ def inject(fault: str, out: Path, args, rng: random.Random) -> dict:
     _, stderr = proc.communicate(timeout=600)
     log.append((proc.returncode, stderr))
     time.sleep(15)
-    orphans = [p for p in workers + workers_of(proc.pid) if Path(f"/proc/{p}").exists() and
+    orphans = [p for p in workers + worker_pids(proc.pid) if Path(f"/proc/{p}").exists() and
                "Z" not in Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0]]
     repros = {p.name: p.read_bytes() for p in out.glob("0*.py")}
     if filler is not None:

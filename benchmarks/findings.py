@@ -28,9 +28,9 @@ HERE = Path(__file__).parent / "findings"
 
 
 def _eager_outcome(runner, source: str) -> str:
-    calls = runner.run(source, "eager", 1).get("calls") or [{}]
-    exception = calls[0].get("exception")
-    return "returned" if exception is None else f"raised:{exception[0]}"
+    from oracle._runner import eager_outcome
+
+    return eager_outcome(runner.run(source, "eager", 1))
 
 
 def _p90(values: list[float]) -> float:
@@ -47,10 +47,9 @@ def main() -> int:
     args = parser.parse_args()
 
     import oracle
-    from fuzz.campaign import root_cause
-    from fuzz.corpus import shape_key
     from fuzz.reduce import code_lines, reduce_program
     from fuzz.reduce._oracle import generator_ir
+    from fuzz.rootcause import behaviour_shape, root_cause
 
     labels = json.loads((HERE / "labels.json").read_text())
     rows = []
@@ -75,7 +74,7 @@ def main() -> int:
                    "seconds": round(wall, 1), "checks": result.invocations, "stopped": result.stopped,
                    "signature_kept": after == signature and not report.flaky,
                    "eager_kept": _eager_outcome(runner, result.source) == before,
-                   "bucket": root_cause(signature, shape_key(result.source)) or f"{target}|{signature}"}
+                   "bucket": root_cause(signature, behaviour_shape(result.source)) or f"{target}|{signature}"}  # the campaign's rule
             rows.append(row)
             print(f"{name:18} {row['original_lines']:4} -> {row['lines']:3} lines (file {row['file_lines']:3}) "
                   f"{row['seconds']:6.1f}s {row['checks']:4} checks {row['stopped']:9} "

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 from ._compare import compare_calls
 from ._errors import OracleError, WorkerError
@@ -349,7 +350,7 @@ class Runner:
             result = self.run(source, target, calls)
             verdicts[target.spec] = judge(target, eager, result)
             stats[target.spec] = result.get("stats", {})
-        outcome = next((_outcome(eager) for eager, _ in references.values() if eager is not None), "")
+        outcome = next((eager_outcome(eager) for eager, _ in references.values() if eager is not None), "")
         return ProgramReport(verdicts, any_flaky, stats, time.monotonic() - started, outcome)
 
     def _reference(self, source: str, like: Target, calls: int = 2,
@@ -370,9 +371,27 @@ class Runner:
         return first, None
 
 
-def _outcome(eager: dict) -> str:
+def eager_outcome(eager: dict) -> str:
+    """What an eager run's first call did: "returned" or "raised:<ExceptionType>" (``Runner.run``'s result)."""
     exception = eager["calls"][0]["exception"] if eager.get("calls") else None
     return "returned" if exception is None else f"raised:{exception[0]}"
+
+
+def worker_pids(parent: int) -> list[int]:
+    """Live (not zombie) worker processes started by process ``parent``: each carries its PID in its environment
+    (``NGB_FUZZ_PARENT``), which is how tests and the fault-injection benchmark find orphans (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if f"NGB_FUZZ_PARENT={parent}\0".encode() in environ and state != "Z":
+            found.append(int(entry.name))
+    return found
 
 
 def check_source(source: str, targets, timeout: float = 60.0) -> ProgramReport:

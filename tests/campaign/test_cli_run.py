@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from fuzz.cli import main
+from oracle._runner import worker_pids
 
 NGB = [sys.executable, "-m", "fuzz.cli"]
 
@@ -60,22 +61,6 @@ def test_too_many_workers_pass_with_the_explicit_override(tmp_path, monkeypatch)
     assert _common.check_workers(4) == 4
 
 
-def _workers_of(pid: int) -> list[int]:
-    """Live worker processes started by process ``pid`` (they carry its PID in their environment)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if f"NGB_FUZZ_PARENT={pid}\0".encode() in environ and state != "Z":
-            found.append(int(entry.name))
-    return found
-
-
 def _start_hanging_campaign(tmp_path):
     """A campaign whose every target run hangs (fault:hang), with a long timeout: its worker is stuck in the
     program when the campaign is stopped."""
@@ -86,7 +71,7 @@ def _start_hanging_campaign(tmp_path):
                             stdout=subprocess.PIPE, stderr=log, text=True)
     workers = []
     for _ in range(600):
-        workers = _workers_of(proc.pid)
+        workers = worker_pids(proc.pid)
         if workers or proc.poll() is not None:
             break
         time.sleep(0.5)
