@@ -50,18 +50,22 @@ ROOT = Path(__file__).resolve().parent.parent
 # Fast in-process tests first: with -x a mutant they catch is killed before any worker process starts.
 ORACLE_TESTS = ("tests/oracle/test_compare.py", "tests/oracle/test_observe.py", "tests/oracle/test_verdict.py",
                 "tests/oracle/test_truth_table.py", "tests/oracle")
-ENGINE_TESTS = ("tests/engine",)
+# The guard and state tests first: most engine mutants are killed there within seconds.
+ENGINE_TESTS = ("tests/engine/test_guards.py", "tests/engine/test_guard_matrix.py",
+                "tests/engine/test_state_across_breaks.py", "tests/engine")
 ENGINE_SUBSET = ("tests/engine/test_guards.py", "tests/engine/test_state_across_breaks.py",
                  "tests/engine/test_seed_bugs.py")
 CAMPAIGN_TESTS = ("tests/campaign",)
+STATE_TESTS = ("tests/campaign/test_state.py", "tests/campaign")
 
-# module -> pytest paths, in the order they run. The campaign's state code may move to its own module: add it here.
+# module -> pytest paths, in the order they run (with -x, the first failing file ends the run).
 DEFAULT_MAP: dict[str, tuple[str, ...]] = {
     "oracle/_compare.py": ORACLE_TESTS,
     "oracle/_verdict.py": ORACLE_TESTS,
     "oracle/_observe.py": ORACLE_TESTS,
     "engine/_guards.py": ENGINE_TESTS,
     "engine/_residual.py": ENGINE_TESTS,  # guards -> graph -> side effects replayed (the replay of a segment)
+    "fuzz/campaign_dir.py": STATE_TESTS,  # the campaign's state on disk: journal, snapshot, lock, repro files
     "fuzz/campaign.py": CAMPAIGN_TESTS,
 }
 ORACLE_MODULES = ("oracle/_compare.py", "oracle/_verdict.py", "oracle/_observe.py")
