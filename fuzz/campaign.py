@@ -264,7 +264,7 @@ class Campaign:
                 "break_reasons": dict(self.break_reasons.most_common()),
                 **({"bias": {"events": dict(self.bias.events), "boosted_now": dict(list(self.bias.boosts().items())[:15])}}
                    if self.bias is not None else {}),
-                **({"workers": memory()} if callable(memory) else {}),
+                **({"memory": memory()} if callable(memory) else {}),  # per worker, where workers are local
                 "seed": self.config.seed,
                 "targets": list(self.config.targets),
             }

@@ -93,6 +93,7 @@ class _Worker:
             stderr=subprocess.PIPE, env=env, start_new_session=True,
         )
         self.runs = 0  # programs run (each eager or target run counts)
+        self.slot = 0  # its place in its pool (set by the pool); a recycled worker's replacement takes it over
         self.peak_mb = 0.0
         self.stderr = collections.deque(maxlen=40)
         threading.Thread(target=self._drain_stderr, daemon=True).start()
@@ -209,6 +210,9 @@ class _Pool:
                     self.started -= 1
                 raise
             with self.lock:
+                # a replacement takes the lowest free slot, so "worker 1" is one line through recycles
+                taken = {w.slot for w in self.all}
+                worker.slot = min(i for i in range(len(taken) + 1) if i not in taken)
                 self.all.append(worker)
                 if self.closed:  # closed while it started
                     worker.kill()
@@ -242,7 +246,7 @@ class _Pool:
         for w in workers:
             mb = w.memory_mb()
             if mb is not None:
-                rows.append({"pid": w.proc.pid, "rss_mb": round(mb, 1), "runs": w.runs})
+                rows.append({"slot": w.slot, "pid": w.proc.pid, "rss_mb": round(mb, 1), "runs": w.runs})
         return rows
 
     def close(self) -> None:
@@ -288,13 +292,18 @@ class Runner:
             pool.close()
 
     def memory(self) -> dict:
-        """Memory of the workers now (MB, per worker), the peak of any worker so far, and how many were
-        recycled."""
+        """Memory of the workers now: ``workers`` maps a stable worker name (its slot; a recycled worker's
+        replacement keeps the name) to resident MB, ``rss_mb`` lists the same figures, ``peak_rss_mb`` is the peak
+        of any worker so far and ``recycled`` how many were replaced."""
         with self._lock:
             pools = list(self._pools.values())
-        rows = [row for pool in pools for row in pool.memory()]
-        peak = max([p.peak_mb for p in pools] + [r["rss_mb"] for r in rows], default=0.0)
-        return {"rss_mb": [r["rss_mb"] for r in rows], "peak_rss_mb": round(peak, 1),
+        named: dict[str, float] = {}
+        for i, pool in enumerate(pools):
+            prefix = f"python {i + 1} " if len(pools) > 1 else ""
+            for row in sorted(pool.memory(), key=lambda r: r["slot"]):
+                named[f"{prefix}worker {row['slot'] + 1}"] = row["rss_mb"]
+        peak = max([p.peak_mb for p in pools] + list(named.values()), default=0.0)
+        return {"workers": named, "rss_mb": list(named.values()), "peak_rss_mb": round(peak, 1),
                 "recycled": sum(p.recycled for p in pools)}
 
     def warm_up(self, python: str | None = None) -> dict:

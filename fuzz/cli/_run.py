@@ -334,8 +334,8 @@ def _print_summary(summary: dict, out: Path, state: str) -> None:
         events = " ".join(f"{k}={v}" for k, v in sorted(summary["bias"]["events"].items())) or "none"
         boosted = " ".join(f"{t}x{m:.1f}" for t, m in list(summary["bias"]["boosted_now"].items())[:6]) or "nothing"
         print(f"bias: interesting programs {events}; boosted now: {boosted}")
-    if summary.get("workers"):
-        w = summary["workers"]
+    if summary.get("memory"):
+        w = summary["memory"]
         print(f"workers: peak {w['peak_rss_mb']:.0f} MB resident, {w['recycled']} recycled")
     print(f"summary: {out / 'summary.json'}")
     if (out / "report.html").exists():

@@ -163,21 +163,12 @@ def per_program(data: CampaignData) -> go.Figure | None:
 
 
 def _memory_series(value) -> dict[str, float]:
-    """{worker: MB} from whatever shape a campaign reports memory in ({w: MB}, {w: {"rss_mb": ..}}, [{..}])."""
-    if isinstance(value, list):
-        value = {str(item.get("worker", i)): item for i, item in enumerate(value) if isinstance(item, dict)}
-    if not isinstance(value, dict):
+    """{worker: MB} from a campaign's ``memory`` entry (``oracle.Runner.memory()``: {"workers": {name: MB}, ...});
+    empty where there is none (a cluster campaign: its workers are on other machines)."""
+    workers = value.get("workers") if isinstance(value, dict) else None
+    if not isinstance(workers, dict):
         return {}
-    out = {}
-    for worker, entry in value.items():
-        if isinstance(entry, int | float):
-            out[str(worker)] = float(entry)
-        elif isinstance(entry, dict):
-            for key in ("rss_mb", "peak_rss_mb", "rss_peak_mb", "mb"):
-                if isinstance(entry.get(key), int | float):
-                    out[str(worker)] = float(entry[key])
-                    break
-    return out
+    return {str(name): float(mb) for name, mb in workers.items() if isinstance(mb, int | float)}
 
 
 def memory(data: CampaignData) -> go.Figure | None:

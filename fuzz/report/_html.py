@@ -143,7 +143,7 @@ def render(data: CampaignData, figures, plotly_js: str, refreshed: bool) -> str:
 <h1>ngb-fuzz campaign report</h1>
 {meta}
 {_cards(data)}
-<h2>Findings ({len(data.findings)} buckets)</h2>
+<h2>Findings ({len(data.findings)} bucket{'' if len(data.findings) == 1 else 's'})</h2>
 {_findings(data)}
 {"".join(plots)}
 </body></html>

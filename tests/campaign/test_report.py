@@ -61,10 +61,13 @@ def test_report_holds_the_findings_and_the_plots(campaign_dir):
     assert "<script src=" not in page and len(page) > 1_000_000 and "Plotly.newPlot" in page
     shown = plots(page)
     for title in ("Throughput", "Verdicts over time", "Root causes over time", "Feature-family coverage",
-                  "Graphs and breaks per program"):
+                  "Graphs and breaks per program", "Memory per worker"):
         assert title in shown, shown
-    assert "Memory per worker" not in shown  # this campaign reports no memory
     records = read_timeline(campaign_dir)
+    # the runner's workers, by name, in the timeline the memory plot is drawn from
+    named = [r["memory"]["workers"] for r in records if r.get("memory", {}).get("workers")]
+    assert named and all(mb > 50 for workers in named for mb in workers.values()), records
+    assert "memory per worker (MB)" in page
     assert records[-1]["programs"] == 3
     assert sum(sum(h.values()) for r in records for h in [r["per_program"].get("torch", {}).get("graphs", {})]) == 3
 
@@ -72,7 +75,8 @@ def test_report_holds_the_findings_and_the_plots(campaign_dir):
 def test_report_shows_fields_other_parts_add_and_builds_from_state_alone(campaign_dir, tmp_path):
     summary = json.loads((campaign_dir / "summary.json").read_text())
     summary["buckets"][0].update(status="KNOWN", triage="fixed in torch 2.14")
-    summary["memory"] = {"worker-0": {"rss_mb": 812.5}, "worker-1": 640}
+    summary["memory"] = {"workers": {"worker 1": 812.5, "worker 2": 640.0}, "rss_mb": [812.5, 640.0],
+                         "peak_rss_mb": 812.5, "recycled": 0}
     page = write_report(campaign_dir, summary=summary, dest=tmp_path / "r.html").read_text()
     assert '<span class="badge KNOWN">KNOWN</span>' in page and "fixed in torch 2.14" in page
     assert "Memory per worker" in plots(page)
