@@ -97,11 +97,15 @@ class Campaign:
                  on_reduced: Callable[[Bucket], None] | None = None,
                  on_notice: Callable[[str], None] | None = None, known=None,
                  check: Callable | None = None,
-                 on_recorded: Callable[[int, object], None] | None = None):
+                 on_recorded: Callable[[int, object], None] | None = None,
+                 memory: Callable[[], dict] | None = None):
         # check(source, targets) -> ProgramReport is how a program is dispatched: the runner itself by default,
         # or a fuzz.cluster.Dispatcher (a thread pool here, or Dask workers). Reduction always uses ``runner``.
         # on_recorded(index, report) sees each program once it is recorded (the timeline's per-program figures).
         self.check = check  # None: runner.check
+        # memory() -> {"workers": {name: MB}, "peak_rss_mb", ...} of the processes that check programs: the
+        # dispatcher's (a cluster's workers), else the runner's
+        self.memory_of_workers = memory
         self.on_recorded = on_recorded
         if generate is None:
             from .generate import generate_program as generate
@@ -245,8 +249,10 @@ class Campaign:
         return sum(1 for b in self.buckets.values() if b.reduction == "pending")
 
     def summary(self) -> dict:
+        # asked before the lock: on a cluster it is a round trip to every Dask worker
+        memory = self.memory_of_workers or getattr(self.runner, "memory", None)
+        memory = memory() if callable(memory) else None
         with self._lock:
-            memory = getattr(self.runner, "memory", None)
             return {
                 "programs": self.programs,
                 "verdicts": dict(self.verdicts),
@@ -264,7 +270,7 @@ class Campaign:
                 "break_reasons": dict(self.break_reasons.most_common()),
                 **({"bias": {"events": dict(self.bias.events), "boosted_now": dict(list(self.bias.boosts().items())[:15])}}
                    if self.bias is not None else {}),
-                **({"memory": memory()} if callable(memory) else {}),  # per worker, where workers are local
+                **({"memory": memory} if memory else {}),  # per worker (see memory_of_workers)
                 "seed": self.config.seed,
                 "targets": list(self.config.targets),
             }

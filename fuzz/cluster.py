@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable
 
 __all__ = ["ClusterLost", "ClusterError", "Dispatcher", "local_dispatcher", "connect", "remote_check",
-           "warm_up", "INSTALL_HINT"]
+           "warm_up", "memory_on_worker", "INSTALL_HINT"]
 
 INSTALL_HINT = "pip install 'ngb-fuzz[cluster]'"
 CONNECT_TIMEOUT_S = 10.0
@@ -46,11 +46,23 @@ class Dispatcher:
 
     def __init__(self, executor: concurrent.futures.Executor, call: Callable, *args,
                  slots: int = 1, alive: Callable[[], bool] = lambda: True, where: str = "local",
-                 on_close: Callable[[], None] | None = None, client=None):
+                 on_close: Callable[[], None] | None = None, client=None,
+                 memory: Callable[[], dict] | None = None):
         self.executor, self.call, self.args = executor, call, args
         self.client = client  # the Dask client on a cluster (None locally)
         self.slots = slots  # checks that can run at once: the campaign runs this many driver threads
         self.alive, self.where, self._on_close = alive, where, on_close
+        self._memory = memory
+
+    def memory(self) -> dict:
+        """Memory of the processes that check programs ({"workers": {name: MB}, "rss_mb", "peak_rss_mb",
+        "recycled"}, as ``oracle.Runner.memory``); empty where it cannot be known now."""
+        if self._memory is None:
+            return {}
+        try:
+            return self._memory()
+        except Exception:  # noqa: BLE001 - a figure for the live view and report, never a reason to stop
+            return {}
 
     def check(self, source: str, targets):
         targets = tuple(targets)
@@ -85,7 +97,7 @@ class Dispatcher:
 def local_dispatcher(runner, slots: int) -> Dispatcher:
     """Checks in this process: a thread pool of ``slots`` threads, each calling ``runner.check``."""
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=slots, thread_name_prefix="ngb-check")
-    return Dispatcher(pool, runner.check, slots=slots)
+    return Dispatcher(pool, runner.check, slots=slots, memory=runner.memory)
 
 
 def connect(address: str, timeout: float, connect_timeout: float = CONNECT_TIMEOUT_S) -> Dispatcher:
@@ -142,7 +154,38 @@ def connect(address: str, timeout: float, connect_timeout: float = CONNECT_TIMEO
 
     # pure=False: two programs with the same text are still two tasks (and a retried one is not deduplicated)
     return Dispatcher(client.get_executor(pure=False), remote_check, timeout, slots=slots,
-                      alive=lambda: client.status == "running", where=address, on_close=close, client=client)
+                      alive=lambda: client.status == "running", where=address, on_close=close, client=client,
+                      memory=_ClusterMemory(client))
+
+
+class _ClusterMemory:
+    """The memory of every Dask worker's ngb-fuzz worker processes, asked for at most every ``every`` seconds
+    (the live view asks each second; one round trip to every Dask worker is not free)."""
+
+    def __init__(self, client, every: float = 10.0):
+        self.client, self.every = client, every
+        self._last: tuple[float, dict] | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self) -> dict:
+        import time
+
+        with self._lock:
+            if self._last is not None and time.monotonic() - self._last[0] < self.every:
+                return self._last[1]
+            running = self.client.status == "running"
+            per_worker = self.client.run(memory_on_worker, on_error="ignore") if running else {}
+            workers, peak, recycled = {}, 0.0, 0
+            for address, memory in sorted(per_worker.items()):
+                host = address.split("://", 1)[-1]
+                for name, mb in memory.get("workers", {}).items():
+                    workers[f"{host} {name}"] = mb
+                peak = max(peak, memory.get("peak_rss_mb", 0.0))
+                recycled += memory.get("recycled", 0)
+            result = {"workers": workers, "rss_mb": list(workers.values()), "peak_rss_mb": peak,
+                      "recycled": recycled} if per_worker else {}
+            self._last = (time.monotonic(), result)
+            return result
 
 
 # -- on a Dask worker --------------------------------------------------------------------------------------------
@@ -176,6 +219,21 @@ def warm_up(timeout: float) -> dict:
     """Start this Dask worker's runner and one of its processes now (``client.run(warm_up, timeout)``), so that
     timing a campaign does not time torch's import; returns what the process reported about itself."""
     return _runner(timeout).warm_up()
+
+
+def memory_on_worker() -> dict:
+    """This Dask worker's ngb-fuzz worker processes (``client.run(memory_on_worker)``): its runners' memory merged,
+    in ``oracle.Runner.memory``'s shape; empty before its first check."""
+    with _runners_lock:
+        runners = list(_runners.values())
+    workers, peak, recycled = {}, 0.0, 0
+    for i, runner in enumerate(runners):
+        memory = runner.memory()
+        for name, mb in memory["workers"].items():
+            workers[f"{name}" if len(runners) == 1 else f"runner {i + 1} {name}"] = mb
+        peak, recycled = max(peak, memory["peak_rss_mb"]), recycled + memory["recycled"]
+    return {"workers": workers, "rss_mb": list(workers.values()), "peak_rss_mb": peak,
+            "recycled": recycled} if runners else {}
 
 
 def remote_check(source: str, targets: tuple[str, ...], timeout: float):

@@ -116,6 +116,7 @@ def run(args) -> int:
                            recycle_after=args.recycle_after, max_rss_mb=args.max_worker_mb) as runner, view:
             dispatcher = dispatcher or local_dispatcher(runner, slots)
             campaign.runner, campaign.check = runner, dispatcher.check
+            campaign.memory_of_workers = dispatcher.memory
             try:
                 summary = campaign.run()
             except StorageError as exc:
@@ -240,7 +241,7 @@ class _Progress:
         for col in ("programs", "rate", *sorted(verdicts), "buckets", "not reduced", "worker MB", "elapsed"):
             table.add_column(col, justify="right")
         table.add_row(str(programs), f"{rate:.2f}/s", *(str(verdicts[k]) for k in sorted(verdicts)),
-                      str(buckets), str(campaign.not_reduced), worker_memory(campaign.runner),
+                      str(buckets), str(campaign.not_reduced), worker_memory(campaign),
                       f"{campaign.seconds:.0f}s")
         return Group(table, self._features_table(campaign))
 
@@ -269,7 +270,7 @@ class _Progress:
             programs, rate, verdicts, buckets = self._figures(campaign)
             counts = " ".join(f"{k}={v}" for k, v in sorted(verdicts.items()))
             print(f"[ngb-fuzz] {programs} programs  {rate:.2f}/s  {counts}  buckets={buckets}  "
-                  f"not reduced={campaign.not_reduced}  worker MB={worker_memory(campaign.runner)}",
+                  f"not reduced={campaign.not_reduced}  worker MB={worker_memory(campaign)}",
                   file=sys.stderr, flush=True)
             if programs and time.monotonic() - self.last_features >= 60:
                 self.last_features = time.monotonic()
@@ -304,10 +305,11 @@ class _Progress:
             self._say(f"{bucket.repro}: no smaller program kept its signature")
 
 
-def worker_memory(runner) -> str:
-    """Resident MB of each worker now, e.g. '412 398' ('-' before any started)."""
-    memory = getattr(runner, "memory", None)
-    rows = memory()["rss_mb"] if callable(memory) else []
+def worker_memory(campaign) -> str:
+    """Resident MB of each worker that checks programs now (a cluster's too), e.g. '412 398' ('-' before any
+    started)."""
+    memory = campaign.memory_of_workers or getattr(campaign.runner, "memory", None)
+    rows = memory().get("rss_mb", []) if callable(memory) else []
     return " ".join(f"{mb:.0f}" for mb in rows) or "-"
 
 

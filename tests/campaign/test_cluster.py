@@ -67,10 +67,15 @@ def consistent(summary, out):
 
 
 def test_cluster_campaign_gives_the_same_buckets_as_a_local_one(local, cluster, runner, tmp_path):
-    summary = Campaign(config(tmp_path, workers=cluster.slots), runner, check=cluster.check).run()
+    summary = Campaign(config(tmp_path, workers=cluster.slots), runner, check=cluster.check,
+                       memory=cluster.memory).run()
     assert summary["verdicts"] == local["verdicts"]
     assert buckets(summary) == buckets(local)
     consistent(summary, tmp_path)
+    # memory per worker comes from the Dask workers' own ngb-fuzz worker processes, one named line each
+    workers = summary["memory"]["workers"]
+    assert len(workers) == 2 and all(name.startswith("127.0.0.1:") for name in workers), workers
+    assert all(mb > 50 for mb in workers.values()) and summary["memory"]["peak_rss_mb"] >= max(workers.values())
 
 
 def test_a_killed_dask_worker_loses_no_program_and_counts_none_twice(local, cluster, runner, tmp_path):
