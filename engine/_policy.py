@@ -149,10 +149,8 @@ TORCH_PATH_RULES: tuple[tuple[str, Decision, str], ...] = (
 EAGER_PACKAGES = ("numpy", "scipy", "pandas", "sympy", "triton", "hypothesis", "_pytest", "pytest", "pluggy")
 
 
-# Code traced wherever it lives: torch's decorator form of a context manager is `with self: return func(...)`.
-TRACED_CODES: dict[types.CodeType, str] = {
-    c: "the decorator form of a context manager: traced as a with-block around the call"
-    for c in (RG.WRAPPER_CODE,) if c is not None}
+# Code traced wherever it lives: torch's wrappers for context-manager decorators and nonstrict_trace.
+TRACED_CODES: dict[types.CodeType, str] = dict(RG.TRACED_WRAPPERS)
 
 
 def code_rule(code: types.CodeType) -> tuple[Decision, str]:

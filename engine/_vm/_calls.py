@@ -17,6 +17,7 @@ from . import _version as V
 from ._code import code_info
 from ._frame_readers import frame_reader, keeps_locals
 from ._library import apply_rule
+from ._regions import graph_break_call
 from ._torchops import COMPILING_MARKERS, GRAPH_BREAK_FNS, is_disabled, is_graph_op
 from ._values import (
     BoundMethodVar,
@@ -111,7 +112,7 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
             raise FrameBound("frame-introspection", f"{fv.qualname}() reads its frame",
                              "the frame that calls it runs eagerly")
         if real in GRAPH_BREAK_FNS:
-            raise Unsupported("graph_break", f"{real.__name__}() called", "remove the graph break")
+            return graph_break_call(vm, real)
         if is_disabled(real):
             raise Unsupported("disabled", f"{fv.qualname} is marked torch._dynamo.disable", "")
         rule = rule_for(real)
@@ -343,7 +344,7 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         raise FrameBound("frame-introspection", f"{getattr(obj, '__qualname__', obj)}() reads its frame",
                          "the frame that calls it runs eagerly")
     if obj in GRAPH_BREAK_FNS:
-        raise Unsupported("graph_break", "graph_break() called", "")
+        return graph_break_call(vm, obj)
     if is_disabled(obj):
         raise Unsupported("disabled", "a torch._dynamo.disable'd function", "")
     if obj is torch.no_grad and not args and not kwargs:

@@ -12,17 +12,25 @@ active on the frame stack at that point, innermost first, as Dynamo reads its se
 - disable_nested_graph_breaks: a break below the outermost frame is handled as with nested=False: the
   outermost frame's call that leads to it runs as its own compiled call without nested resumption (Dynamo
   too unwinds such a break to the top frame, which breaks at that call and compiles the callee on its own).
+
+`torch._dynamo.nonstrict_trace(fn)` is a region of frames too: its wrapper (`return fn(*args, **kwargs)`) is
+traced, so `fn`'s ops join the graph with no break, and `graph_break()` anywhere below the wrapper is what
+it is in eager, a no-op, as Dynamo does not trace there. Dynamo makes the call one opaque op whose Python
+runs again while tracing; the engine traces it instead, because running user Python an extra time repeats
+its side effects (Dynamo documents that as a silent-incorrectness hazard). What the VM cannot trace inside
+still breaks, correctly.
 """
 
 from __future__ import annotations
 
+import types
 from typing import TYPE_CHECKING
 
 import torch._dynamo
 import torch._dynamo.decorators as _decorators
 import torch._dynamo.external_utils as _external
 
-from .._errors import EngineError
+from .._errors import EngineError, Unsupported
 from ._values import ConstVar, LazyVar, ObjVar
 
 if TYPE_CHECKING:
@@ -34,6 +42,31 @@ _ConfigPatch = getattr(_decorators, "DynamoConfigPatchProxy", None)
 # The code of the decorator wrapper (`with self: return func(*args, **kwargs)`): traced, not run eagerly.
 WRAPPER_CODE = _external.wrap_dunder_call_ctx_manager(None, None).__code__ if hasattr(
     _external, "wrap_dunder_call_ctx_manager") else None
+
+
+def _nested_code(fn: object, name: str) -> types.CodeType | None:
+    code = getattr(fn, "__code__", None)
+    for c in code.co_consts if code is not None else ():
+        if isinstance(c, types.CodeType) and c.co_name == name:
+            return c
+    return None
+
+
+# The wrapper nonstrict_trace returns (`return traceable_fn(*args, **kwargs)`), found without calling it (the
+# call registers the function with Dynamo).
+NONSTRICT_CODE = _nested_code(getattr(torch._dynamo, "nonstrict_trace", None), "wrapped")
+TRACED_WRAPPERS = {c: why for c, why in (
+    (WRAPPER_CODE, "the decorator form of a context manager: traced as a with-block around the call"),
+    (NONSTRICT_CODE, "nonstrict_trace: the function is traced, graph_break() inside it is a no-op "
+                     "(engine/_vm/_regions.py)")) if c is not None}
+
+
+def graph_break_call(vm: VM, fn: object):
+    """`graph_break()` / `step_unsupported()` called in traced code: a break, or below a nonstrict_trace
+    wrapper what eager does (nothing)."""
+    if NONSTRICT_CODE is not None and any(f.info.code is NONSTRICT_CODE for f in vm.frames):
+        return ConstVar(None)
+    raise Unsupported("graph_break", f"{getattr(fn, '__name__', 'graph_break')}() called", "remove the graph break")
 
 
 def _is_region(obj: object) -> bool:

@@ -1,5 +1,5 @@
 """Conformance: compile-time markers modeled, not run eagerly -- error_on_graph_break and
-disable_nested_graph_breaks (context manager and decorator forms).
+disable_nested_graph_breaks (context manager and decorator forms), nonstrict_trace.
 
 Each scenario asserts result, effect log and torch state equal to eager and the engine's exact graph count;
 `test_graph_counts_match_torch_compile` checks that count against torch.compile (nested_graph_breaks=True,
@@ -147,6 +147,60 @@ def nested_off_in_a_callee(log, x):
     return _region_in_callee(log, x) * 2
 
 
+nst = torch._dynamo.nonstrict_trace
+
+
+@nst
+def _ns_affine(x, k):
+    return x * k + 1
+
+
+@nst
+def _ns_breaks(log, x):
+    log.append("ns")
+    gb()  # a no-op in eager, and under torch.compile where the function is not traced by Dynamo
+    return x.sin()
+
+
+def _below_ns(x):
+    gb()
+    return x.cos()
+
+
+@nst
+def _ns_calls_breaking(x):
+    return _below_ns(x) + 1
+
+
+@nst
+def _ns_pytree(x):
+    return x + 1, [x * 2, 3], {"k": x - 1}
+
+
+def nonstrict_plain(log, x):
+    return _ns_affine(x + 1, 3) * 2
+
+
+def nonstrict_break_inside(log, x):
+    y = _ns_breaks(log, x + 1)
+    log.append("after")
+    return y * 2
+
+
+def nonstrict_break_below(log, x):
+    return _ns_calls_breaking(x * 2) - 1
+
+
+def nonstrict_pytree_out(log, x):
+    a, (b, k), d = _ns_pytree(x)
+    return a + b * k + d["k"]
+
+
+def nonstrict_then_real_break(log, x):
+    y = _ns_breaks(log, x)
+    return _mid(log, y)
+
+
 SCENARIOS = [
     Scenario(error_region_false_inside_true, x1, 2),
     Scenario(error_region_decorator_false, x1, 2),
@@ -159,6 +213,11 @@ SCENARIOS = [
     Scenario(nested_off_region_left_before_break, x1, 2),
     Scenario(nested_off_under_no_grad, xg, 5),
     Scenario(nested_off_in_a_callee, x1, 6),
+    Scenario(nonstrict_plain, x1, 1),
+    Scenario(nonstrict_break_inside, x1, 1),
+    Scenario(nonstrict_break_below, x1, 1),
+    Scenario(nonstrict_pytree_out, x1, 1),
+    Scenario(nonstrict_then_real_break, x1, 2),
 ]
 
 
