@@ -20,10 +20,13 @@ import types
 import weakref
 from dataclasses import dataclass
 
+import torch
+
 from . import _version as V
 from ._values import UNREAD, BoundMethodVar, CellVar, FuncVar, LazyVar, ObjVar, Var
 
 _MISSING = object()
+_NO_SKIP: frozenset = frozenset()
 _ATTR_OPS = ("LOAD_ATTR", "LOAD_METHOD")
 
 
@@ -82,17 +85,24 @@ NONE, NAMESPACE, FRAME = 0, 1, 2  # what a load may reach, in increasing order o
 _NAMESPACE_READERS = {locals, vars, dir, globals}
 
 
+# Every frame reader (with an unknown argument count, those that read the frame only when called without
+# some arguments count too, as in the name scan) -> its kind. A dict: the guard looks values up here.
+_KINDS = {obj: NAMESPACE if obj in _NAMESPACE_READERS else FRAME
+          for obj in (*V._FRAME_READERS, *V._FRAME_READERS_POSITIONAL)}
+
+
 def reader_kind(obj: object) -> int:
     """FRAME when calling `obj` may read the calling frame itself, NAMESPACE when it reads only its
-    namespace, else NONE. With an unknown argument count, `vars`/`dir`/`eval`/`exec` count as readers (they
-    read the frame when called without some arguments), as in the name scan."""
-    if isinstance(obj, functools.partial):
+    namespace, else NONE."""
+    t = type(obj)
+    if t is functools.partial:
         obj = obj.func
-    elif isinstance(obj, types.MethodType):
+    elif t is types.MethodType:
         obj = obj.__func__
-    if not V.reads_calling_frame(obj, 0):
+    try:
+        return _KINDS.get(obj, NONE)
+    except TypeError:  # unhashable: no reader
         return NONE
-    return NAMESPACE if obj in _NAMESPACE_READERS else FRAME
 
 
 def _static_attr(obj: object, name: str) -> object:
@@ -108,7 +118,15 @@ def _static_attr(obj: object, name: str) -> object:
     return v
 
 
+# Values whose attributes are never looked at: no reader hides there (a reader stored as an attribute of
+# one tensor instance is the one exception, left to the run-time check), and a guard over tensor arguments
+# then costs one type test each.
+_OPAQUE = (torch.Tensor, int, float, bool, str, bytes, type(None))
+
+
 def _chain_kind(obj: object, chain: tuple[str, ...]) -> int:
+    if isinstance(obj, _OPAQUE):
+        return NONE
     kind = reader_kind(obj)
     for name in chain:
         if obj is _MISSING or kind == FRAME:
@@ -125,11 +143,11 @@ def _cell_value(cell: object) -> object:
         return _MISSING
 
 
-def worst_reader(code, fglobals, fbuiltins, skip, cells, args) -> int:
-    """The most costly reader a load of `code` known at frame start resolves to (NONE, NAMESPACE, FRAME).
-    `cells` and `args` are (index, real cell / real value) pairs; globals named in `skip` were stored by
-    traced code. Also the guard that keeps a frame's decision true for a segment."""
-    p = probe(code)
+def worst_reader(p: Probe, fglobals, fbuiltins, skip, cells, args) -> int:
+    """The most costly reader a load of the probed code known at frame start resolves to (NONE, NAMESPACE,
+    FRAME). `cells` and `args` are (index, real cell / real value) pairs; globals named in `skip` were stored
+    by traced code. Also the guard that keeps a frame's decision true for a segment (it takes the probe, not
+    the code: hashing a code object hashes its whole contents)."""
     worst = NONE
     for name, chain in p.globals:
         if name in skip:
@@ -138,13 +156,23 @@ def worst_reader(code, fglobals, fbuiltins, skip, cells, args) -> int:
         if obj is _MISSING:
             obj = fbuiltins.get(name, _MISSING)
         if obj is not _MISSING:
-            worst = max(worst, _chain_kind(obj, chain))
+            k = _chain_kind(obj, chain)
+            if k > worst:
+                worst = k
     for k, cell in cells:
         value = _cell_value(cell)
         if value is not _MISSING:
-            worst = max(worst, *(_chain_kind(value, ch) for ch in p.cells[k]))
+            for chain in p.cells[k]:
+                kind = _chain_kind(value, chain)
+                if kind > worst:
+                    worst = kind
     for k, value in args:
-        worst = max(worst, *(_chain_kind(value, ch) for ch in p.args[k]))
+        if isinstance(value, _OPAQUE):  # the common case, a tensor: skip its chains
+            continue
+        for chain in p.args[k]:
+            kind = _chain_kind(value, chain)
+            if kind > worst:
+                worst = kind
     return worst
 
 
@@ -183,7 +211,7 @@ def frame_reader(vm, fv: FuncVar, closure: list | None, localsplus: list) -> boo
     stored = {name: vm.gover[(id(fglobals), name)] for name, _ in p.globals if (id(fglobals), name) in vm.gover}
     for v in stored.values():
         worst = max(worst, reader_kind(_real(vm, v)[0]))
-    skip = frozenset(stored)
+    skip = frozenset(stored) if stored else _NO_SKIP
     cells, cell_exprs = [], []
     for k in p.cells:
         c = closure[k] if closure is not None and k < len(closure) else None
@@ -207,13 +235,13 @@ def frame_reader(vm, fv: FuncVar, closure: list | None, localsplus: list) -> boo
         args.append((k, value))
         if expr is not None:
             arg_exprs.append(f"({k}, {expr})")
-    worst = max(worst, worst_reader(code, fglobals, fbuiltins, skip, cells, args))
+    worst = max(worst, worst_reader(p, fglobals, fbuiltins, skip, cells, args))
     if worst == FRAME:
         return True
     if worst == NAMESPACE:
         vm.ctx.keep_locals.add(code)
     ns = vm.ns
-    vm.guards.add(f"{ns.const(worst_reader, 'f')}({ns.const(code, 'code')}, {ns.const(fglobals, 'G')}, "
+    vm.guards.add(f"{ns.const(worst_reader, 'f')}({ns.const(p, 'probe')}, {ns.const(fglobals, 'G')}, "
                   f"{ns.const(fbuiltins, 'G')}, {ns.const(skip, 'k')}, ({''.join(e + ', ' for e in cell_exprs)}), "
                   f"({''.join(e + ', ' for e in arg_exprs)})) <= {worst}")
     return False
