@@ -180,9 +180,12 @@ class Guards:
 
 def torch_state():
     """Global torch state that changes what ops compute (dtype, kind of tensor) but that a segment does not
-    change itself: entering autocast/inference mode or setting the default dtype are eager ops."""
-    return (torch.is_autocast_enabled("cpu"), torch.is_autocast_enabled("cuda"), torch.is_inference_mode_enabled(),
-            torch.get_default_dtype(), torch._C._len_torch_function_stack())
+    change itself: entering autocast/inference mode or setting the default dtype are eager ops. The autocast
+    dtype counts as much as whether autocast is on: a graph traced under bfloat16 autocast has bfloat16
+    metadata, wrong under float16 autocast."""
+    return (torch.is_autocast_enabled("cpu"), torch.is_autocast_enabled("cuda"), torch.get_autocast_dtype("cpu"),
+            torch.get_autocast_dtype("cuda"), torch.is_inference_mode_enabled(), torch.get_default_dtype(),
+            torch._C._len_torch_function_stack())
 
 
 def module_plain(m) -> bool:

@@ -58,6 +58,15 @@ def _models():
 
 
 L = _models()
+
+
+def _regions():
+    from ._vm import _regions as R
+
+    return R
+
+
+RG = _regions()
 T, G, M, E = Decision.TRACE, Decision.GRAPH_OP, Decision.MODEL, Decision.EAGER
 
 _TORCH_FUNCTION_CHECK = Rule(M, "False when every argument is a plain tensor or a constant and no torch-function "
@@ -77,6 +86,8 @@ CALLABLES: dict[object, Rule] = {
     torch._C._is_tracing: _TRACING,
     hasattr: Rule(M, "answered from the trace's own attribute lookup, guarded on the object", L.hasattr_model),
     getattr: Rule(M, "LOAD_ATTR's lookup; with a default, answered like hasattr first", L.getattr_model),
+    **{f: Rule(M, "makes a compile-time region (error_on_graph_break, disable_nested_graph_breaks) whose "
+                  "meaning is decided at a break", RG.factory_model) for f in RG.factories()},
     builtins.print: Rule(E, "output is a side effect at its point in the program"),
     warnings.warn: Rule(E, "a warning is output (or an exception under an 'error' filter) at its point"),
     **{getattr(math, n): _MATH for n in dir(math) if isinstance(getattr(math, n), types.BuiltinFunctionType)},
@@ -89,6 +100,7 @@ CALLABLES: dict[object, Rule] = {
 INSTANCE_CALLS: dict[type, Rule] = {
     weakref.ReferenceType: Rule(M, "ref() is the referent, re-read and guarded at each segment start "
                                    "(recurrent modules keep weak references to their weights)", L.weakref_call),
+    RG.RegionExit: Rule(M, "leaving a compile-time region: nothing happens at run time", RG.exit_model),
     functools.partial: Rule(M, "a partial is its function with arguments prepended: the function is traced "
                                "or modeled as any other call", L.partial_call),
 }
@@ -137,8 +149,14 @@ TORCH_PATH_RULES: tuple[tuple[str, Decision, str], ...] = (
 EAGER_PACKAGES = ("numpy", "scipy", "pandas", "sympy", "triton", "hypothesis", "_pytest", "pytest", "pluggy")
 
 
+# Code traced wherever it lives: torch's wrappers for context-manager decorators and nonstrict_trace.
+TRACED_CODES: dict[types.CodeType, str] = dict(RG.TRACED_WRAPPERS)
+
+
 def code_rule(code: types.CodeType) -> tuple[Decision, str]:
     """Whether a Python function's code is traced, by where it lives."""
+    if code in TRACED_CODES:
+        return T, TRACED_CODES[code]
     fn = code.co_filename
     if fn.startswith(_TORCH):
         rel = fn[len(_TORCH):]

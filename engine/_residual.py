@@ -16,6 +16,7 @@ from ._faults import fault
 from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, literal
 from ._vm._code import is_live
 from ._vm._frame import FrameShape
+from ._vm._frame_readers import keeps_locals
 from ._vm._interp import Restart
 from ._vm._iters import ZipView
 from ._vm._values import (
@@ -273,8 +274,9 @@ def snapshot(vm, em, env_exprs, step=False):
             raise Restart(f.gen.call_no, "eager")
         at = f.call_index if f.call_index >= 0 else f.ip
         locs = []
+        keep = keeps_locals(vm, f.info.code)
         for k, v in enumerate(f.locals):
-            if v is None or not is_live(f.info, at, k):
+            if v is None or not (keep or is_live(f.info, at, k)):
                 continue
             locs.append((k, len(env_exprs)))
             env_exprs.append(em.expr(v))

@@ -25,6 +25,7 @@ from ._vm import _handlers  # noqa: F401  (registers the opcode handlers)
 from ._vm._calls import bind
 from ._vm._code import code_info
 from ._vm._frame import Frame
+from ._vm._frame_readers import frame_reader
 from ._vm._interp import VM, Fatal, Restart
 from ._vm._ops_jumps import or_pop_commit
 from ._vm._values import FuncVar, LazyVar, ObjVar
@@ -94,6 +95,8 @@ class Compiled:
         self.roots = {}
         self.classic_cache = {}
         self.eager_keys = set()
+        self.eager_codes = set()  # functions found needing their real frame after a break (_unresumable)
+        self.keep_locals = set()  # functions that may read their namespace: they keep every local
         self.fault = None  # a deliberate bug (engine._faults), off by default
         functools.update_wrapper(self, fn, updated=())
 
@@ -221,17 +224,30 @@ class Compiled:
                     self.record.restarts += 1
                 forced[r.call_no] = r.how
                 continue
-            except (Fatal, CannotCompile):
+            except (Fatal, CannotCompile) as e:
                 self.record.frames_traced += vm.frames_traced
                 if bp.shapes is None:
                     self.eager_keys.add(key)
                     return None
-                raise EngineError("a resumed frame hit an instruction with no eager form") from None
+                raise self._unresumable(vm, e) from None
             self.record.frames_traced += vm.frames_traced
             break
         if cache:
             bp.segments.append(seg)
         return seg
+
+    def _unresumable(self, vm, e):
+        """A frame resumed after a break met an instruction with no eager form outside it (a frame reader
+        reached through a value its start did not show: see engine/_vm/_frame_readers.py). The frame no
+        longer exists for real, so this call cannot give eager's result: it fails, and its function is
+        remembered and every trace dropped, so that from the next call on it runs for real from its start."""
+        frame = vm.frames[-1]
+        self.eager_codes.add(frame.info.code)
+        self.roots.clear()
+        u = getattr(e, "u", e)
+        return EngineError(f"{u} at {getattr(u, 'where', '?')}, in {frame.name} resumed after a break: the "
+                           "instruction has no eager form outside its frame, so this call cannot give eager's "
+                           f"result; from the next call on, {frame.name} runs eagerly as a whole")
 
     def _start(self, vm, bp, env, key):
         if bp.shapes is None:
@@ -256,6 +272,8 @@ class Compiled:
             loc = bind(vm, fv, info, args, kwargs)
         except Exception as e:
             raise CannotCompile(str(e)) from None
+        if frame_reader(vm, fv, None, loc):
+            raise CannotCompile("it may read its own frame (a frame reader under another name)")
         vm.frames.append(vm.new_frame(info, fn.__globals__, loc, fn.__qualname__))
         return None
 

@@ -15,7 +15,9 @@ from .._guards import AttrSrc, ConstSrc, ItemSrc
 from .._policy import Decision, code_rule, rule_for
 from . import _version as V
 from ._code import code_info
+from ._frame_readers import frame_reader, keeps_locals
 from ._library import apply_rule
+from ._regions import graph_break_call
 from ._torchops import COMPILING_MARKERS, GRAPH_BREAK_FNS, is_disabled, is_graph_op
 from ._values import (
     BoundMethodVar,
@@ -106,8 +108,11 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
     if real is not None:
         if real in COMPILING_MARKERS:
             return ConstVar(True)
+        if V.reads_calling_frame(real, len(args)):
+            raise FrameBound("frame-introspection", f"{fv.qualname}() reads its frame",
+                             "the frame that calls it runs eagerly")
         if real in GRAPH_BREAK_FNS:
-            raise Unsupported("graph_break", f"{real.__name__}() called", "remove the graph break")
+            return graph_break_call(vm, real)
         if is_disabled(real):
             raise Unsupported("disabled", f"{fv.qualname} is marked torch._dynamo.disable", "")
         rule = rule_for(real)
@@ -128,6 +133,9 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
         raise Unsupported("library-call", f"{fv.qualname} runs eagerly: {why} ({fv.code.co_filename})",
                           "the policy table (engine/_policy.py) decides what library code is traced")
     localsplus = bind(vm, fv, info, args, kwargs)
+    if frame_reader(vm, fv, _defaults(vm, fv)[2], localsplus):
+        raise Unsupported("frame-reader", f"{fv.qualname} may read its own frame (a frame reader under "
+                          "another name)", "the call runs eagerly, in a frame of its own")
     vm.call_no += 1
     how = vm.forced.get(vm.call_no)
     if how is not None:
@@ -336,7 +344,7 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         raise FrameBound("frame-introspection", f"{getattr(obj, '__qualname__', obj)}() reads its frame",
                          "the frame that calls it runs eagerly")
     if obj in GRAPH_BREAK_FNS:
-        raise Unsupported("graph_break", "graph_break() called", "")
+        return graph_break_call(vm, obj)
     if is_disabled(obj):
         raise Unsupported("disabled", "a torch._dynamo.disable'd function", "")
     if obj is torch.no_grad and not args and not kwargs:
@@ -408,7 +416,9 @@ def _frame_namespace(vm, obj, args, kwargs):
         return None
     if obj is globals:
         return wrap_fixed(vm, frame.fglobals)
-    if obj not in (locals, vars, dir) or frame.call_no < 0:  # a resumed frame kept only its live locals
+    if obj not in (locals, vars, dir):
+        return None
+    if frame.call_no < 0 and not keeps_locals(vm, frame.info.code):  # it kept only its live locals
         return None
     items = {}
     for k, name in enumerate(frame.info.names):

@@ -58,10 +58,12 @@ def eager_form(frame, ins):
 def _reads_frame(frame, nitems):
     """The callable of the top `nitems` stack items ([NULL|callable, callable|self, ...]) reads the
     calling frame. Only a known object is looked at: anything else keeps the call as its eager form."""
-    from ._values import NULL, ObjVar
+    from ._values import NULL, FuncVar, ObjVar
 
     items = frame.stack[len(frame.stack) - nitems:]
     fn = items[1] if items[0] is NULL else items[0]
+    if type(fn) is FuncVar:  # a reader written in Python (inspect.currentframe)
+        return fn.real is not None and V.reads_calling_frame(fn.real, 0)
     if type(fn) is not ObjVar:
         return False
     return fn.obj is super or V.reads_calling_frame(fn.obj, 0)

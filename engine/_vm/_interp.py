@@ -15,6 +15,7 @@ from .._guards import EnvSrc, Guards, Namespace
 from . import _code
 from ._frame import Frame
 from ._opcodes import DISPATCH
+from ._regions import on_break
 from ._values import DISCARD, ConstVar, LazyVar, ObjVar
 
 
@@ -170,6 +171,7 @@ class VM:
         forced = getattr(u, "forced", False)
         if not forced:
             self.ctx.record_break(BreakRecord(u.gb_id, u.explanation, u.where, depth, u.hint))
+            on_break(self, u, depth)  # error_on_graph_break / disable_nested_graph_breaks regions
         if self.ctx.nested is False and depth > 0:
             raise Restart(self.frames[1].call_no, "classic")
         if u.eager is None:

@@ -9,6 +9,7 @@ from .._guards import AttrSrc
 from ._calls import Inline, call
 from ._objects import enter_user_ctx, is_plain_exception
 from ._opcodes import EagerSpec, handles
+from ._regions import enter as enter_region
 from ._values import CMExitVar, CMVar, ConstVar, ExcVar, GradCtxVar, GradExitVar, NewObjVar, ObjVar, TupleVar
 
 
@@ -48,8 +49,11 @@ def _before_with_h(vm, frame, ins):
             frame.stack.append(value)
             frame.ip += 1
             return
+    region = enter_region(vm, ctx)
     try:
-        if type(ctx) is NewObjVar:
+        if region is not None:
+            exit_, res = region
+        elif type(ctx) is NewObjVar:
             exit_, res = enter_user_ctx(vm, ctx, ctx.cls)
         elif type(ctx) is ObjVar and not isinstance(ctx.obj, (type, types.ModuleType)) and \
                 type(ctx.obj).__getattribute__ is object.__getattribute__:

@@ -238,3 +238,20 @@ def test_engine_errors_in_handlers_fall_back_to_eager(monkeypatch):
     same(c(x), fn(x))
     assert all(b.gb_id in ("internal", "graph_break") for b in c.record.break_records)
     assert any(b.gb_id == "internal" for b in c.record.break_records)
+
+
+def _matmul_dtype(x):
+    y = x @ x
+    return y, y.dtype
+
+
+def test_autocast_dtype_is_part_of_the_torch_state_guard():
+    # Traced under bfloat16 autocast, then called under float16 autocast: the dtype the trace saw must not
+    # be reused (it once was: only whether autocast is on was guarded).
+    c = engine.compile(_matmul_dtype)
+    x = torch.randn(3, 3)
+    for dt in (torch.bfloat16, torch.float16):
+        with torch.autocast("cpu", dtype=dt):
+            ref, out = _matmul_dtype(x), c(x)
+        assert out[1] == ref[1] == dt and out[0].dtype == dt
+    assert c.record.graphs == 2
