@@ -125,6 +125,38 @@ def test_each_tolerance_holds_inside_and_not_outside(backend, dtype):
         ("value", "values")
 
 
+@pytest.mark.parametrize("backend", sorted(TOLERANCES))
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_one_half_precision_rounding_step_is_not_a_finding_on_a_reordering_backend(backend, dtype):
+    # Absolute facts, not read back from the table: a backend that reorders half-precision arithmetic may land one
+    # rounding step (ulp) away at magnitude 4; ten percent away is a real difference.
+    four = torch.tensor([4.0], dtype=dtype)
+    one_step = four + (torch.finfo(dtype).eps * 4)
+    assert (one_step - four).item() > 0  # really one representable step
+    assert first({"value": four}, {"value": one_step}, TOLERANCES[backend]) is None
+    assert first({"value": four}, {"value": four * 1.1}, TOLERANCES[backend]) == ("value", "values")
+    assert first({"value": four}, {"value": one_step}) == ("value", "values")  # exact backends stay exact
+
+
+def test_a_dtype_outside_the_table_gets_a_default_tolerance_with_an_absolute_floor():
+    # complex64 is in no backend's table: the default (1e-5, 1e-6) applies, so a reordering that leaves a
+    # near-zero residue is not a finding, while a visible difference is
+    zero = torch.zeros(2, dtype=torch.complex64)
+    residue = torch.tensor([5e-7j, 0], dtype=torch.complex64)
+    assert first({"value": zero}, {"value": residue}, TOLERANCES["aot_eager"]) is None
+    assert first({"value": zero}, {"value": residue * 1000}, TOLERANCES["aot_eager"]) == ("value", "values")
+    assert first({"value": zero}, {"value": residue}) == ("value", "values")
+
+
+def test_a_tensor_whose_data_is_not_kept_differs_from_one_whose_data_is():
+    # sparse tensors are observed by their metadata only; against a dense result of the same metadata the
+    # comparer must name a difference of values, not pass it
+    dense = torch.tensor([[0.0, 1.0], [2.0, 0.0]])
+    assert first({"value": dense.to_sparse()}, {"value": dense}) == ("value", "values")
+    assert first({"value": dense}, {"value": dense.to_sparse()}) == ("value", "values")
+    assert first({"value": dense.to_sparse()}, {"value": dense.to_sparse()}) is None
+
+
 def test_python_floats_use_float64_tolerance():
     assert first({"value": 1.0}, {"value": 1.0 + 1e-9}) == ("value", "values")
     assert first({"value": 1.0}, {"value": 1.0 + 1e-9}, TOLERANCES["inductor"]) is None
