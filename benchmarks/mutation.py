@@ -2,7 +2,7 @@
 
     python benchmarks/mutation.py [--module oracle/_compare.py ...] [--sample N] [--seed S] [--max-mutants N]
                                   [--jobs J] [--timeout SECONDS] [--tests 'PYTEST ARGS'] [--engine-subset]
-                                  [--root DIR] [--list]
+                                  [--root DIR] [--only MODULE:LINE ...] [--list]
 
 For each target module, every mutant (or a seeded sample of them) is written into a *temporary copy* of the tree
 (under the system temp directory, never the tree itself); the tests mapped to that module run there with
@@ -359,6 +359,9 @@ def main(argv=None) -> int:
     parser.add_argument("--tests", help="pytest paths for every module instead of the mapping (space-separated)")
     parser.add_argument("--engine-subset", action="store_true",
                         help=f"engine modules run only {' '.join(ENGINE_SUBSET)} (faster, weaker)")
+    parser.add_argument("--only", action="append", metavar="MODULE:LINE",
+                        help="keep only the chosen mutants at this line (repeatable): re-run a run's survivors "
+                             "with the same --sample/--seed after adding tests")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     args = parser.parse_args(argv)
 
@@ -374,6 +377,11 @@ def main(argv=None) -> int:
 
     found = {m: mutants(root, m) for m in modules}
     chosen = {m: select(found[m], args.sample, args.seed, args.max_mutants) for m in modules}
+    if args.only:
+        wanted = set(args.only)
+        chosen = {m: [x for x in chosen[m] if f"{x.module}:{x.line}" in wanted] for m in modules}
+        if not any(chosen.values()):
+            parser.error(f"no chosen mutant is at {', '.join(sorted(wanted))} (same --sample and --seed?)")
     if args.list:
         for module in modules:
             for m in chosen[module]:
