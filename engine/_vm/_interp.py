@@ -14,7 +14,7 @@ from .._graph import GraphBuilder
 from .._guards import EnvSrc, Guards, Namespace
 from . import _code
 from ._frame import Frame
-from ._opcodes import DISPATCH
+from ._opcodes import DISPATCH, eager_form
 from ._values import DISCARD, ConstVar, LazyVar, ObjVar
 
 
@@ -149,8 +149,7 @@ class VM:
             except (Restart, _Fatal):
                 raise
             except Exception as e:  # a gap in the VM: run the instruction eagerly rather than guess
-                from ._fallback import eager_form
-
+                # (handlers compute before they commit, so the frame is still in the state before it)
                 u = Unsupported("internal", f"{ins.opname}: {type(e).__name__}: {e}"[:300], "an engine bug",
                                 eager_form(frame, ins))
                 return self._on_unsupported(u, frame)

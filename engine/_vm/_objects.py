@@ -7,7 +7,7 @@ import types
 import torch
 
 from .._errors import FrameBound, Unsupported
-from ._opcodes import EagerSpec
+from ._opcodes import EagerSpec, raising
 from ._torchops import skip_inline
 from ._values import BoundMethodVar, NewObjVar
 
@@ -133,11 +133,11 @@ def zero_arg_super(vm):
 
     It reads the calling frame, so it has no eager form outside it: each way CPython fails is an eager op
     raising CPython's own error, and what cannot be modeled makes the whole frame run for real."""
-    from ._ops_locals import _raiser, cell_get
+    from ._ops_locals import cell_get
     from ._values import EMPTY, CellVar, ObjVar, SuperVar
 
     def fail(msg):  # the CALL's [NULL, super] items are dropped, then CPython's error is raised
-        return Unsupported("super", msg, "", EagerSpec(_raiser(RuntimeError, msg), 0, npop=2, label="super"))
+        return Unsupported("super", msg, "", EagerSpec(raising(RuntimeError, msg), 0, npop=2, label="super"))
 
     frame = vm.frames[-1]
     code = frame.info.code

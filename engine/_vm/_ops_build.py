@@ -29,34 +29,50 @@ def _build_set(*items):
     return set(items)
 
 
-@handles("BUILD_SET")
+def _build_set_eager(frame, ins):
+    return EagerSpec(_build_set, ins.arg, label="set")
+
+
+@handles("BUILD_SET", eager=_build_set_eager)
 def _build_set_h(vm, frame, ins):
-    raise Unsupported("set", "sets are not modeled", "", EagerSpec(_build_set, ins.arg, label="set"))
+    raise Unsupported("set", "sets are not modeled", "", _build_set_eager(frame, ins))
 
 
-def _build_map_eager(*items):
+def _build_map_real(*items):
     return dict(zip(items[0::2], items[1::2]))
+
+
+def _build_map_eager(frame, ins):
+    return EagerSpec(_build_map_real, 2 * ins.arg)
 
 
 def _dict_from(keys, values):
     return {key_of(k): v for k, v in zip(keys, values)}
 
 
-@handles("BUILD_MAP")
+@handles("BUILD_MAP", eager=_build_map_eager)
 def _build_map(vm, frame, ins):
     n = ins.arg
     items = vm.peek(2 * n) if n else []
     try:
         d = _dict_from(items[0::2], items[1::2])
     except Unsupported as u:
-        u.eager = EagerSpec(_build_map_eager, 2 * n)
+        u.eager = _build_map_eager(frame, ins)
         raise
     vm.popn(2 * n)
     frame.stack.append(DictVar(d))
     frame.ip += 1
 
 
-@handles("BUILD_CONST_KEY_MAP")
+def _const_key_map(*items):
+    return dict(zip(items[-1], items[:-1]))
+
+
+def _build_const_key_map_eager(frame, ins):
+    return EagerSpec(_const_key_map, ins.arg + 1)
+
+
+@handles("BUILD_CONST_KEY_MAP", eager=_build_const_key_map_eager)
 def _build_const_key_map(vm, frame, ins):
     n = ins.arg
     items = vm.peek(n + 1)
@@ -64,7 +80,7 @@ def _build_const_key_map(vm, frame, ins):
     try:
         d = _dict_from([ConstVar(k) for k in keys.value], items[:-1])
     except Unsupported as u:
-        u.eager = EagerSpec(lambda *it: dict(zip(it[-1], it[:-1])), n + 1)
+        u.eager = _build_const_key_map_eager(frame, ins)
         raise
     vm.popn(n + 1)
     frame.stack.append(DictVar(d))
@@ -85,11 +101,15 @@ def _join(*parts):
     return "".join(parts)
 
 
-@handles("BUILD_STRING")
+def _build_string_eager(frame, ins):
+    return EagerSpec(_join, ins.arg)
+
+
+@handles("BUILD_STRING", eager=_build_string_eager)
 def _build_string(vm, frame, ins):
     items = vm.peek(ins.arg) if ins.arg else []
     if not all(type(x) is ConstVar and type(x.value) is str for x in items):
-        raise Unsupported("build-string", "f-string of non-constant parts", "", EagerSpec(_join, ins.arg))
+        raise Unsupported("build-string", "f-string of non-constant parts", "", _build_string_eager(frame, ins))
     vm.popn(ins.arg)
     frame.stack.append(ConstVar("".join(x.value for x in items)))
     frame.ip += 1
@@ -119,7 +139,12 @@ def _plain_const(v: Var) -> Var:
     return v
 
 
-@handles("FORMAT_VALUE")
+def _format_value_eager(frame, ins):
+    has_spec = bool(ins.arg & 4)
+    return EagerSpec(_format_adapter(_CONVERSIONS[ins.arg & 3], has_spec), 2 if has_spec else 1, label="format")
+
+
+@handles("FORMAT_VALUE", eager=_format_value_eager)
 def _format_value(vm, frame, ins):
     conv = _CONVERSIONS[ins.arg & 3]
     has_spec = bool(ins.arg & 4)
@@ -131,17 +156,19 @@ def _format_value(vm, frame, ins):
         frame.stack.append(ConstVar(out))
         frame.ip += 1
         return
-    raise Unsupported("format", "formatting a non-constant value", "", EagerSpec(_format_adapter(conv, has_spec),
-                                                                                 n, label="format"))
+    raise Unsupported("format", "formatting a non-constant value", "", _format_value_eager(frame, ins))
 
 
-@handles("LIST_APPEND")
+def _list_append_eager(frame, ins):
+    return EagerSpec(_append_at(ins.arg), ins.arg + 1, npop=1, resume="none")
+
+
+@handles("LIST_APPEND", eager=_list_append_eager)
 def _list_append(vm, frame, ins):
     lst = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
     if type(lst) is not ListVar:
-        raise Unsupported("list-append", "LIST_APPEND on an unknown value", "",
-                          EagerSpec(_append_at(ins.arg), ins.arg + 1, npop=1, resume="none"))
+        raise Unsupported("list-append", "LIST_APPEND on an unknown value", "", _list_append_eager(frame, ins))
     if lst.real is None:
         lst.items.append(v)
     else:  # a comprehension's list made real by a break inside the comprehension
@@ -150,7 +177,7 @@ def _list_append(vm, frame, ins):
         try:
             call_method(vm, lst, "append", [v], {})
         except Unsupported as u:
-            u.eager = EagerSpec(_append_at(ins.arg), ins.arg + 1, npop=1, resume="none")
+            u.eager = _list_append_eager(frame, ins)
             raise
     frame.stack.pop()
     frame.ip += 1
@@ -171,12 +198,20 @@ def _map_add(target, *rest):
     target[rest[-2]] = rest[-1]
 
 
-@handles("SET_ADD")
+def _set_add_eager(frame, ins):
+    return EagerSpec(_set_add, ins.arg + 1, npop=1, resume="none")
+
+
+@handles("SET_ADD", eager=_set_add_eager)
 def _set_add_h(vm, frame, ins):
-    raise Unsupported("set", "sets are not modeled", "", EagerSpec(_set_add, ins.arg + 1, npop=1, resume="none"))
+    raise Unsupported("set", "sets are not modeled", "", _set_add_eager(frame, ins))
 
 
-@handles("MAP_ADD")
+def _map_add_eager(frame, ins):
+    return EagerSpec(_map_add, ins.arg + 2, npop=2, resume="none")
+
+
+@handles("MAP_ADD", eager=_map_add_eager)
 def _map_add_h(vm, frame, ins):
     d = vm.resolve(frame.stack[-2 - ins.arg])
     k, v = vm.peek(2)
@@ -185,8 +220,7 @@ def _map_add_h(vm, frame, ins):
         vm.popn(2)
         frame.ip += 1
         return
-    raise Unsupported("map-add", "MAP_ADD on an unknown dict", "",
-                      EagerSpec(_map_add, ins.arg + 2, npop=2, resume="none"))
+    raise Unsupported("map-add", "MAP_ADD on an unknown dict", "", _map_add_eager(frame, ins))
 
 
 def _extend(target, *rest):
@@ -197,7 +231,11 @@ def _set_update(target, *rest):
     target.update(rest[-1])
 
 
-@handles("LIST_EXTEND")
+def _list_extend_eager(frame, ins):
+    return EagerSpec(_extend, ins.arg + 1, npop=1, resume="none")
+
+
+@handles("LIST_EXTEND", eager=_list_extend_eager)
 def _list_extend(vm, frame, ins):
     lst = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
@@ -211,7 +249,7 @@ def _list_extend(vm, frame, ins):
             call_method(vm, lst, "extend", [ListVar(items)], {})
             items = None
     except Unsupported as u:
-        u.eager = EagerSpec(_extend, ins.arg + 1, npop=1, resume="none")
+        u.eager = _list_extend_eager(frame, ins)
         raise
     if items is not None:
         lst.items.extend(items)
@@ -219,10 +257,13 @@ def _list_extend(vm, frame, ins):
     frame.ip += 1
 
 
-@handles("SET_UPDATE")
+def _set_update_eager(frame, ins):
+    return EagerSpec(_set_update, ins.arg + 1, npop=1, resume="none")
+
+
+@handles("SET_UPDATE", eager=_set_update_eager)
 def _set_update_h(vm, frame, ins):
-    raise Unsupported("set", "sets are not modeled", "",
-                      EagerSpec(_set_update, ins.arg + 1, npop=1, resume="none"))
+    raise Unsupported("set", "sets are not modeled", "", _set_update_eager(frame, ins))
 
 
 def _dict_update_adapter(merge):
@@ -237,7 +278,11 @@ def _dict_update_adapter(merge):
     return dict_update
 
 
-@handles("DICT_UPDATE", "DICT_MERGE")
+def _dict_update_eager(frame, ins):
+    return EagerSpec(_dict_update_adapter(ins.opname == "DICT_MERGE"), ins.arg + 1, npop=1, resume="none")
+
+
+@handles("DICT_UPDATE", "DICT_MERGE", eager=_dict_update_eager)
 def _dict_update(vm, frame, ins):
     d = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
@@ -255,19 +300,22 @@ def _dict_update(vm, frame, ins):
 
             _touch(vm, d)
     except Unsupported as u:
-        u.eager = EagerSpec(_dict_update_adapter(ins.opname == "DICT_MERGE"), ins.arg + 1, npop=1,
-                            resume="none")
+        u.eager = _dict_update_eager(frame, ins)
         raise
     target.update(other)
     frame.stack.pop()
     frame.ip += 1
 
 
-@handles("LIST_TO_TUPLE")
+def _list_to_tuple_eager(frame, ins):
+    return EagerSpec(tuple, 1)
+
+
+@handles("LIST_TO_TUPLE", eager=_list_to_tuple_eager)
 def _list_to_tuple(vm, frame, ins):
     v = vm.peek(1)[0]
     if type(v) is not ListVar:
-        raise Unsupported("list-to-tuple", "LIST_TO_TUPLE on an unknown value", "", EagerSpec(tuple, 1))
+        raise Unsupported("list-to-tuple", "LIST_TO_TUPLE on an unknown value", "", _list_to_tuple_eager(frame, ins))
     items = list_items(vm, v)
     frame.stack[-1] = TupleVar(items)
     frame.ip += 1
@@ -285,7 +333,11 @@ def _unpack_adapter(n):
     return unpack_sequence
 
 
-@handles("UNPACK_SEQUENCE")
+def _unpack_sequence_eager(frame, ins):
+    return EagerSpec(_unpack_adapter(ins.arg), 1, resume="pushn", label="unpack")
+
+
+@handles("UNPACK_SEQUENCE", eager=_unpack_sequence_eager)
 def _unpack_sequence(vm, frame, ins):
     v = vm.peek(1)[0]
     try:
@@ -293,7 +345,7 @@ def _unpack_sequence(vm, frame, ins):
         if len(items) != ins.arg:
             raise Unsupported("unpack", "unpacking a sequence of the wrong length", "")
     except Unsupported as u:
-        u.eager = EagerSpec(_unpack_adapter(ins.arg), 1, resume="pushn", label="unpack")
+        u.eager = _unpack_sequence_eager(frame, ins)
         raise
     frame.stack.pop()
     frame.stack.extend(reversed(items))
@@ -313,7 +365,11 @@ def _unpack_ex_adapter(before, after):
     return unpack_ex
 
 
-@handles("UNPACK_EX")
+def _unpack_ex_eager(frame, ins):
+    return EagerSpec(_unpack_ex_adapter(ins.arg & 0xFF, ins.arg >> 8), 1, resume="pushn", label="unpack")
+
+
+@handles("UNPACK_EX", eager=_unpack_ex_eager)
 def _unpack_ex(vm, frame, ins):
     before, after = ins.arg & 0xFF, ins.arg >> 8
     v = vm.peek(1)[0]
@@ -322,7 +378,7 @@ def _unpack_ex(vm, frame, ins):
         if len(items) < before + after:
             raise Unsupported("unpack", "not enough values", "")
     except Unsupported as u:
-        u.eager = EagerSpec(_unpack_ex_adapter(before, after), 1, resume="pushn", label="unpack")
+        u.eager = _unpack_ex_eager(frame, ins)
         raise
     out = items[:before] + [ListVar(items[before:len(items) - after])] + items[len(items) - after:]
     frame.stack.pop()

@@ -10,7 +10,7 @@ from . import _version as V
 from ._calls import Inline, call, seq_items
 from ._methods import dict_view
 from ._opcodes import EagerSpec, handles
-from ._values import NULL, DictVar, FuncVar, TupleVar
+from ._values import NULL, DictVar, FuncVar, ObjVar, TupleVar
 
 
 def call_adapter(kw_names, classic_ctx=None):
@@ -53,7 +53,26 @@ def _kw_names(vm, frame, ins):
     frame.ip += 1
 
 
-@handles("CALL")
+def _reads_frame(frame, nitems):
+    """The callable of the top `nitems` stack items ([NULL|callable, callable|self, ...]) reads the
+    calling frame. Only a known object is looked at: anything else keeps the call as its eager form."""
+    items = frame.stack[len(frame.stack) - nitems:]
+    fn = items[1] if items[0] is NULL else items[0]
+    if type(fn) is not ObjVar:
+        return False
+    return fn.obj is super or V.reads_calling_frame(fn.obj, 0)
+
+
+def _call_eager(frame, ins, classic_ctx=None):
+    return EagerSpec(call_adapter(frame.kw_names or (), classic_ctx), ins.arg + 2, label="call")
+
+
+def _call_eager_form(frame, ins):
+    # A call that reads the calling frame (zero-argument super(), locals()...) has no eager form outside it.
+    return None if _reads_frame(frame, ins.arg + 2) else _call_eager(frame, ins)
+
+
+@handles("CALL", eager=_call_eager_form)
 def _call(vm, frame, ins):
     argc = ins.arg
     items = vm.peek(argc + 2)
@@ -69,8 +88,7 @@ def _call(vm, frame, ins):
         res = call(vm, fn, pos, kwargs)
     except Unsupported as u:
         if u.eager is None and not isinstance(u, FrameBound):
-            classic = vm.ctx if getattr(u, "classic", False) else None
-            u.eager = EagerSpec(call_adapter(kw, classic), argc + 2, label="call")
+            u.eager = _call_eager(frame, ins, vm.ctx if getattr(u, "classic", False) else None)
         raise
     _commit_call(vm, frame, res, argc + 2)
 
@@ -86,7 +104,16 @@ def _call_ex_classic(ctx):
     return eager_call_ex
 
 
-@handles("CALL_FUNCTION_EX")
+def _call_ex_eager(frame, ins, classic_ctx=None):
+    adapter = _call_ex if classic_ctx is None else _call_ex_classic(classic_ctx)
+    return EagerSpec(adapter, 4 if ins.arg & 1 else 3, label="call")
+
+
+def _call_ex_eager_form(frame, ins):
+    return None if _reads_frame(frame, 4 if ins.arg & 1 else 3) else _call_ex_eager(frame, ins)
+
+
+@handles("CALL_FUNCTION_EX", eager=_call_ex_eager_form)
 def _call_function_ex(vm, frame, ins):
     n = 4 if ins.arg & 1 else 3
     items = vm.peek(n)
@@ -108,8 +135,7 @@ def _call_function_ex(vm, frame, ins):
         res = call(vm, fn, list(args), kwargs)
     except Unsupported as u:
         if u.eager is None and not isinstance(u, FrameBound):
-            adapter = _call_ex_classic(vm.ctx) if getattr(u, "classic", False) else _call_ex
-            u.eager = EagerSpec(adapter, n, label="call")
+            u.eager = _call_ex_eager(frame, ins, vm.ctx if getattr(u, "classic", False) else None)
         raise
     _commit_call(vm, frame, res, n)
 
@@ -137,25 +163,32 @@ def _return_value(vm, frame, ins):
     return vm.return_value(value)
 
 
-@handles("IMPORT_NAME")
-def _import_name(vm, frame, ins):
+def _import_name_eager(frame, ins):
     g, name = frame.fglobals, ins.argval
 
     def import_name(level, fromlist):
         return builtins.__import__(name, g, None, fromlist, level)
 
-    raise Unsupported("import", f"import {name}", "imports run eagerly", EagerSpec(import_name, 2))
+    return EagerSpec(import_name, 2)
 
 
-@handles("IMPORT_FROM")
-def _import_from(vm, frame, ins):
+@handles("IMPORT_NAME", eager=_import_name_eager)
+def _import_name(vm, frame, ins):
+    raise Unsupported("import", f"import {ins.argval}", "imports run eagerly", _import_name_eager(frame, ins))
+
+
+def _import_from_eager(frame, ins):
     name = ins.argval
 
     def import_from(module):
         return getattr(module, name)
 
-    raise Unsupported("import", f"from-import {name}", "", EagerSpec(import_from, 1, npop=0))
+    return EagerSpec(import_from, 1, npop=0)
 
+
+@handles("IMPORT_FROM", eager=_import_from_eager)
+def _import_from(vm, frame, ins):
+    raise Unsupported("import", f"from-import {ins.argval}", "", _import_from_eager(frame, ins))
 
 
 @handles("YIELD_VALUE")

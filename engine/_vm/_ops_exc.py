@@ -24,7 +24,11 @@ def _before_with(ctx):
     return [exit_, t.__enter__(ctx)]
 
 
-@handles("BEFORE_WITH")
+def _before_with_eager(frame, ins):
+    return EagerSpec(_before_with, 1, resume="pushn", label="enter")
+
+
+@handles("BEFORE_WITH", eager=_before_with_eager)
 def _before_with_h(vm, frame, ins):
     ctx = vm.peek(1)[0]
     if type(ctx) is GradCtxVar:
@@ -58,7 +62,7 @@ def _before_with_h(vm, frame, ins):
             raise Unsupported("with", f"with-block over a {type(ctx).__name__}",
                               "the context manager is entered eagerly")
     except Unsupported as u:
-        u.eager = EagerSpec(_before_with, 1, resume="pushn", label="enter")
+        u.eager = _before_with_eager(frame, ins)
         raise
     frame.stack[-1] = exit_
     frame.ip += 1
@@ -84,7 +88,11 @@ def _exc_parts(vm, exc):
     return [ObjVar(type(exc.obj), None), exc, tbv]
 
 
-@handles("WITH_EXCEPT_START")
+def _with_except_start_eager(frame, ins):
+    return EagerSpec(_with_except_start, 4, npop=0, label="exit")
+
+
+@handles("WITH_EXCEPT_START", eager=_with_except_start_eager)
 def _with_except_start_h(vm, frame, ins):
     exit_, _lasti, _prev, exc = vm.peek(4)
     try:
@@ -94,7 +102,7 @@ def _with_except_start_h(vm, frame, ins):
             res = call(vm, exit_, _exc_parts(vm, exc), {})
     except Unsupported as u:
         if u.eager is None:
-            u.eager = EagerSpec(_with_except_start, 4, npop=0, label="exit")
+            u.eager = _with_except_start_eager(frame, ins)
         raise
     frame.ip += 1
     if isinstance(res, Inline):
@@ -125,7 +133,11 @@ def _check_exc_match(exc, cls):
     return [exc, isinstance(exc, cls)]
 
 
-@handles("CHECK_EXC_MATCH")
+def _check_exc_match_eager(frame, ins):
+    return EagerSpec(_check_exc_match, 2, resume="pushn")
+
+
+@handles("CHECK_EXC_MATCH", eager=_check_exc_match_eager)
 def _check_exc_match_h(vm, frame, ins):
     exc, cls = vm.peek(2)
     if is_exception(exc):
@@ -140,8 +152,7 @@ def _check_exc_match_h(vm, frame, ins):
             frame.stack[-1] = ConstVar(r)
             frame.ip += 1
             return
-    raise Unsupported("exc-match", "except clause over unknown classes", "",
-                      EagerSpec(_check_exc_match, 2, resume="pushn"))
+    raise Unsupported("exc-match", "except clause over unknown classes", "", _check_exc_match_eager(frame, ins))
 
 
 def _raise_eager(exc):
@@ -156,22 +167,31 @@ def _reraise_none():
     raise RuntimeError("No active exception to reraise")
 
 
-@handles("RERAISE")
+def _reraise_eager(frame, ins):
+    return EagerSpec(_raise_eager, 1, resume="none")
+
+
+@handles("RERAISE", eager=_reraise_eager)
 def _reraise(vm, frame, ins):
     exc = vm.peek(1)[0]
     if not is_exception(exc):
-        raise Unsupported("reraise", "re-raising an unknown value", "", EagerSpec(_raise_eager, 1, resume="none"))
+        raise Unsupported("reraise", "re-raising an unknown value", "", _reraise_eager(frame, ins))
     frame.stack.pop()
     return vm.raise_exc(exc)
 
 
-@handles("RAISE_VARARGS")
+def _raise_varargs_eager(frame, ins):
+    fn = (_reraise_none, _raise_eager, _raise_from)[ins.arg]
+    return EagerSpec(fn, ins.arg, resume="none")
+
+
+@handles("RAISE_VARARGS", eager=_raise_varargs_eager)
 def _raise_varargs(vm, frame, ins):
     if ins.arg == 0:
         exc = vm.resolve(vm.cur_exc)
         if is_exception(exc):
             return vm.raise_exc(exc)
-        raise Unsupported("raise", "bare raise", "", EagerSpec(_reraise_none, 0, resume="none"))
+        raise Unsupported("raise", "bare raise", "", _raise_varargs_eager(frame, ins))
     if ins.arg == 1:
         exc = vm.peek(1)[0]
         if type(exc) is ObjVar and is_plain_exception(exc.obj):
@@ -179,6 +199,5 @@ def _raise_varargs(vm, frame, ins):
         if is_exception(exc):
             frame.stack.pop()
             return vm.raise_exc(exc)
-        raise Unsupported("raise", "raise of a value made while tracing", "",
-                          EagerSpec(_raise_eager, 1, resume="none"))
-    raise Unsupported("raise", "raise ... from ...", "", EagerSpec(_raise_from, 2, resume="none"))
+        raise Unsupported("raise", "raise of a value made while tracing", "", _raise_varargs_eager(frame, ins))
+    raise Unsupported("raise", "raise ... from ...", "", _raise_varargs_eager(frame, ins))

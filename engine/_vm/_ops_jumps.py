@@ -16,47 +16,53 @@ def _jump(vm, frame, ins):
     frame.ip = ins.target
 
 
-def _truth_or_break(vm, v):
-    try:
-        return truth(vm, v)
-    except Unsupported as u:
-        # Run bool() for real; the jump is retried with the real answer on the stack.
-        u.eager = EagerSpec(bool, 1, resume="retry", label="bool")
-        raise
+def _none_or_false(x):
+    """What a `None` test retries on: None stays None, anything else becomes a value that is not None."""
+    return None if x is None else False
 
 
-def _is_none(vm, v):
-    r = is_same(vm, v, ConstVar(None))
-    if r is None:
-        raise Unsupported("is-none", "`is None` on an unknown value", "",
-                          EagerSpec(lambda x: x is None, 1, resume="retry"))
-    return r
+def _pop_jump_eager(frame, ins):
+    # The operand is replaced by a real value with the same answer and the jump is retried on it: bool()
+    # for a truth test, None-or-not for a None test.
+    if V.CONDITIONAL_POP_JUMPS[ins.opname] in ("true", "false"):
+        return EagerSpec(bool, 1, resume="retry", label="bool")
+    return EagerSpec(_none_or_false, 1, resume="retry", label="is None")
 
 
-@handles(*V.CONDITIONAL_POP_JUMPS)
+@handles(*V.CONDITIONAL_POP_JUMPS, eager=_pop_jump_eager)
 def _pop_jump(vm, frame, ins):
     kind = V.CONDITIONAL_POP_JUMPS[ins.opname]
     v = vm.peek(1)[0]
     if kind in ("true", "false"):
-        b = _truth_or_break(vm, v)
+        try:
+            b = truth(vm, v)
+        except Unsupported as u:
+            u.eager = _pop_jump_eager(frame, ins)
+            raise
         jump = b if kind == "true" else not b
     else:
-        n = _is_none(vm, v)
+        n = is_same(vm, v, ConstVar(None))
+        if n is None:
+            raise Unsupported("is-none", "`is None` on an unknown value", "", _pop_jump_eager(frame, ins))
         jump = n if kind == "none" else not n
     frame.stack.pop()
     frame.ip = ins.target if jump else frame.ip + 1
 
 
-@handles(*V.OR_POP_JUMPS)
+def _or_pop_jump_eager(frame, ins):
+    # bool() runs for real without consuming v: the result is pushed above it and the jump is decided
+    # from it when the next segment starts (see or_pop_commit).
+    return EagerSpec(bool, 1, npop=0, resume="decide", label="bool")
+
+
+@handles(*V.OR_POP_JUMPS, eager=_or_pop_jump_eager)
 def _or_pop_jump(vm, frame, ins):
     kind = V.OR_POP_JUMPS[ins.opname]
     v = vm.peek(1)[0]
     try:
         b = truth(vm, v)
     except Unsupported as u:
-        # bool() runs for real without consuming v: the result is pushed above it and the
-        # "decided" form of this jump (DECIDED_OR_POP) runs next.
-        u.eager = EagerSpec(bool, 1, npop=0, resume="decide", label="bool")
+        u.eager = _or_pop_jump_eager(frame, ins)
         raise
     or_pop_commit(frame, ins, kind, b)
 
@@ -69,7 +75,11 @@ def or_pop_commit(frame, ins, kind, b):
         frame.ip += 1
 
 
-@handles("GET_ITER")
+def _get_iter_eager(frame, ins):
+    return EagerSpec(iter, 1, label="iter")
+
+
+@handles("GET_ITER", eager=_get_iter_eager)
 def _get_iter(vm, frame, ins):
     v = vm.peek(1)[0]
     try:
@@ -80,7 +90,7 @@ def _get_iter(vm, frame, ins):
         else:
             it = get_iter(vm, v)
     except Unsupported as u:
-        u.eager = EagerSpec(iter, 1, label="iter")
+        u.eager = _get_iter_eager(frame, ins)
         raise
     from ._calls import Inline
 
@@ -98,7 +108,11 @@ def _next_or_exhausted(it):
     return next(it, R.EXHAUSTED)
 
 
-@handles("FOR_ITER")
+def _for_iter_eager(frame, ins):
+    return EagerSpec(_next_or_exhausted, 1, npop=0, resume="foriter", label="next")
+
+
+@handles("FOR_ITER", eager=_for_iter_eager)
 def _for_iter(vm, frame, ins):
     it = vm.peek(1)[0]
     from ._values import GenVar, IterVar
@@ -110,7 +124,7 @@ def _for_iter(vm, frame, ins):
         return
     if type(it) is not IterVar:
         raise Unsupported("for-iter", f"iterating a {type(it).__name__}", "it runs eagerly",
-                          EagerSpec(_next_or_exhausted, 1, npop=0, resume="foriter", label="next"))
+                          _for_iter_eager(frame, ins))
     x = iter_next(vm, it)
     if x is None:
         frame.stack.pop()

@@ -4,27 +4,27 @@ from __future__ import annotations
 
 import torch
 
+from .. import _runtime as R
 from .._errors import Unsupported
 from .._guards import GlobalSrc
 from . import _version as V
-from ._opcodes import EagerSpec, handles
+from ._opcodes import EagerSpec, handles, raising
 from ._values import EMPTY, NULL, UNREAD, CellVar, ConstVar, ObjVar
 from ._wrap import is_const_value, wrap, wrap_fixed
 
 
-def _raiser(exc_type, msg):
-    def raise_it(*_):
-        raise exc_type(msg)
+def _unbound_local_eager(frame, ins):
+    """LOAD_FAST/DELETE_FAST of an unbound local: CPython's UnboundLocalError (None while it is bound)."""
+    if frame.locals[ins.arg] is not None:
+        return None
+    return EagerSpec(raising(UnboundLocalError, V.unbound_local_message(ins.argval)), 0)
 
-    return raise_it
 
-
-@handles("LOAD_FAST")
+@handles("LOAD_FAST", eager=_unbound_local_eager)
 def _load_fast(vm, frame, ins):
     v = frame.locals[ins.arg]
     if v is None:
-        raise Unsupported("unbound-local", f"local {ins.argval} is unbound", "",
-                          EagerSpec(_raiser(UnboundLocalError, V.unbound_local_message(ins.argval)), 0))
+        raise Unsupported("unbound-local", f"local {ins.argval} is unbound", "", _unbound_local_eager(frame, ins))
     frame.stack.append(v)
     frame.ip += 1
 
@@ -35,11 +35,10 @@ def _store_fast(vm, frame, ins):
     frame.ip += 1
 
 
-@handles("DELETE_FAST")
+@handles("DELETE_FAST", eager=_unbound_local_eager)
 def _delete_fast(vm, frame, ins):
     if frame.locals[ins.arg] is None:
-        raise Unsupported("unbound-local", f"local {ins.argval} is unbound", "",
-                          EagerSpec(_raiser(UnboundLocalError, V.unbound_local_message(ins.argval)), 0))
+        raise Unsupported("unbound-local", f"local {ins.argval} is unbound", "", _unbound_local_eager(frame, ins))
     frame.locals[ins.arg] = None
     frame.ip += 1
 
@@ -50,7 +49,8 @@ def _load_const(vm, frame, ins):
     frame.ip += 1
 
 
-def load_global(vm, frame, name):
+def load_global(vm, frame, ins):
+    name = ins.argval
     g = frame.fglobals
     over = vm.gover.get((id(g), name))
     if over is not None:
@@ -68,13 +68,30 @@ def load_global(vm, frame, name):
         value = b[name]
         vm.guards.global_identity(b, name, value)
         return wrap_fixed(vm, value)
-    raise Unsupported("name-error", f"global {name} is not defined", "",
-                      EagerSpec(_raiser(NameError, f"name '{name}' is not defined"), 0))
+    raise Unsupported("name-error", f"global {name} is not defined", "", _load_global_eager(frame, ins))
 
 
-@handles("LOAD_GLOBAL")
+def _load_global_eager(frame, ins):
+    """LOAD_GLOBAL for real: the lookup CPython does at the time the op runs (after the segment's own
+    global stores were replayed), NameError included; with the low bit set, NULL is pushed first."""
+    g, b, name = frame.fglobals, frame.builtins, ins.argval
+    null = bool(ins.arg & 1)
+
+    def load_global():
+        if name in g:
+            value = g[name]
+        elif name in b:
+            value = b[name]
+        else:
+            raise NameError(f"name '{name}' is not defined")
+        return [R.NULL, value] if null else [value]
+
+    return EagerSpec(load_global, 0, resume="pushn", label="global")
+
+
+@handles("LOAD_GLOBAL", eager=_load_global_eager)
 def _load_global(vm, frame, ins):
-    v = load_global(vm, frame, ins.argval)
+    v = load_global(vm, frame, ins)
     if ins.arg & 1:
         frame.stack.append(NULL)
     frame.stack.append(v)
@@ -89,14 +106,18 @@ def _store_global(vm, frame, ins):
     frame.ip += 1
 
 
-@handles("DELETE_GLOBAL")
-def _delete_global(vm, frame, ins):
+def _delete_global_eager(frame, ins):
     g, name = frame.fglobals, ins.argval
 
     def delete_global():
         del g[name]
 
-    raise Unsupported("delete-global", "del of a global", "", EagerSpec(delete_global, 0, resume="none"))
+    return EagerSpec(delete_global, 0, resume="none")
+
+
+@handles("DELETE_GLOBAL", eager=_delete_global_eager)
+def _delete_global(vm, frame, ins):
+    raise Unsupported("delete-global", "del of a global", "", _delete_global_eager(frame, ins))
 
 
 @handles("LOAD_ASSERTION_ERROR")
@@ -140,16 +161,21 @@ def _cell(vm, frame, ins):
     return c
 
 
+def _empty_cell_eager(frame, ins):
+    """LOAD_DEREF of an empty cell: CPython's error. Not LOAD_DEREF's eager form in general: the cell's
+    contents are not on the stack, so an op run for real cannot read them."""
+    name = ins.argval
+    if name in frame.info.code.co_freevars:
+        return EagerSpec(raising(NameError, V.unbound_free_message(name)), 0)
+    return EagerSpec(raising(UnboundLocalError, V.unbound_local_message(name)), 0)
+
+
 @handles("LOAD_DEREF")
 def _load_deref(vm, frame, ins):
     cell = _cell(vm, frame, ins)
     v = cell_get(vm, cell)
     if v is EMPTY:
-        name = ins.argval
-        msg = V.unbound_free_message(name) if name in frame.info.code.co_freevars \
-            else V.unbound_local_message(name)
-        exc = NameError if name in frame.info.code.co_freevars else UnboundLocalError
-        raise Unsupported("unbound-cell", f"cell {name} is empty", "", EagerSpec(_raiser(exc, msg), 0))
+        raise Unsupported("unbound-cell", f"cell {ins.argval} is empty", "", _empty_cell_eager(frame, ins))
     frame.stack.append(v)
     frame.ip += 1
 
