@@ -21,6 +21,8 @@ class Unsupported(EngineError):
         self.hint = hint
         self.where = "?"
         self.eager = eager
+        self.forced = False  # a call made to run on its own by a Restart: not a break of its own
+        self.classic = False  # ...and compiled as its own top-level function (nested=False)
 
 
 class FrameBound(Unsupported):

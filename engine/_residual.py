@@ -16,7 +16,7 @@ from ._faults import fault
 from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, literal
 from ._vm._code import is_live
 from ._vm._frame import FrameShape
-from ._vm._interp import Restart
+from ._vm._interp import EndKind, Restart
 from ._vm._iters import ZipView
 from ._vm._values import (
     DISCARD,
@@ -319,7 +319,7 @@ def generate(vm, ending, env_len):
     """Source text, namespace and (for breaks) frame shapes of the segment ending in `ending`."""
     em = Emitter(vm)
     shapes = None
-    if ending.kind == "break":
+    if ending.kind is EndKind.BREAK:
         env_exprs = []
         step = ending.reason is not None and ending.reason.explanation.startswith("step_unsupported")
         shapes = snapshot(vm, em, env_exprs, step)
@@ -343,7 +343,7 @@ def generate(vm, ending, env_len):
     # after its loop, a temporary) are released now, as eager would have by this point.
     body.append("env.clear()")
     if vm.grad != vm.grad0 or vm.grad_set_in_graph:
-        flip = ending.kind == "return" and vm.grad_set_in_graph and fault(vm.ctx, "leave-grad-changed")
+        flip = ending.kind is EndKind.RETURN and vm.grad_set_in_graph and fault(vm.ctx, "leave-grad-changed")
         body.append(f"_set_grad({(vm.grad != flip)!r})")
     body += em.body
     body.append(tail)

@@ -25,7 +25,8 @@ from ._vm import _handlers  # noqa: F401  (registers the opcode handlers)
 from ._vm._calls import bind
 from ._vm._code import code_info
 from ._vm._frame import Frame
-from ._vm._interp import VM, Fatal, Restart
+from ._vm._interp import VM, EndKind, Fatal, Restart
+from ._vm._opcodes import Resume
 from ._vm._ops_jumps import or_pop_commit
 from ._vm._values import FuncVar, LazyVar, ObjVar
 
@@ -134,7 +135,7 @@ class Compiled:
             return self.fn(*args, **kwargs)
         bp = self.roots.get(key)
         if bp is None:
-            bp = self.roots[key] = BreakPoint(None, "entry")
+            bp = self.roots[key] = BreakPoint(None, Resume.ENTRY)
         env = [None, *args, *kwargs.values()]
         while True:
             out = R.MISS
@@ -164,9 +165,9 @@ class Compiled:
                 self.record.eager_calls += 1
                 return self.fn(*args, **kwargs)
             kind = seg.kind
-            if kind == "return":
+            if kind is EndKind.RETURN:
                 return out
-            if kind == "raise":
+            if kind is EndKind.RAISE:
                 raise out
             env = out
             spec = seg.spec
@@ -182,7 +183,7 @@ class Compiled:
                 continue
             finally:
                 operands = None  # hold no reference eager would not hold
-            if spec.resume == "pushn":
+            if spec.resume is Resume.PUSHN:
                 env.extend(result)
             else:
                 env.append(result)
@@ -273,17 +274,17 @@ class Compiled:
         exec(compile(source, f"<engine segment {len(self.record.sources)}>", "exec"), namespace)
         reason = ending.reason
         seg = Segment(namespace["__segment"], ending.kind, ending.spec, source, gm, reason)
-        header = f"# segment {len(self.record.sources)}: ends with {ending.kind}"
+        header = f"# segment {len(self.record.sources)}: ends with {ending.kind.value}"
         if reason is not None:
             header += f" at {reason.where} ({reason.gb_id}: {reason.explanation}); eager op: {ending.spec.label}"
         self.record.sources.append(header + "\n" + source)
-        if ending.kind == "break":
+        if ending.kind is EndKind.BREAK:
             top = shapes[-1]
             npop = ending.spec.npop
             if npop:
                 top.stack = top.stack[:len(top.stack) - npop]
             seg.next_ok = BreakPoint(shapes, ending.spec.resume)
-            seg.next_exc = BreakPoint(shapes, "raise")
+            seg.next_exc = BreakPoint(shapes, Resume.RAISE)
         return seg
 
 
@@ -305,20 +306,20 @@ def _start_continuation(vm, bp, env):
     top = frames[-1]
     last = LazyVar(len(env) - 1)
     kind = bp.resume
-    if kind == "raise":
+    if kind is Resume.RAISE:
         exc = vm.resolve(last)
         return vm.raise_exc(exc)
-    if kind == "push":
+    if kind is Resume.PUSH:
         top.stack.append(last)
         top.ip += 1
-    elif kind == "pushn":
+    elif kind is Resume.PUSHN:
         top.stack.extend(LazyVar(i) for i in range(base, len(env)))
         top.ip += 1
-    elif kind == "none":
+    elif kind is Resume.NONE:
         top.ip += 1
-    elif kind == "retry":
+    elif kind is Resume.RETRY:
         top.stack.append(last)
-    elif kind == "foriter":
+    elif kind is Resume.FORITER:
         done = env[-1] is R.EXHAUSTED
         vm.guards.add(f"(env[{len(env) - 1}] is _EXHAUSTED) is {done!r}")
         if done:
@@ -327,7 +328,7 @@ def _start_continuation(vm, bp, env):
         else:
             top.stack.append(last)
             top.ip += 1
-    elif kind == "decide":
+    elif kind is Resume.DECIDE:
         b = vm.resolve(last)
         ins = top.info.instrs[top.ip]
         from ._vm._version import OR_POP_JUMPS

@@ -10,7 +10,7 @@ the generator's creation as an eager call, after which it is a real generator li
 from __future__ import annotations
 
 from .._errors import Unsupported
-from ._interp import Ending, Restart
+from ._interp import Ending, EndKind, Restart
 from ._values import ConstVar
 
 
@@ -31,9 +31,9 @@ def drive(vm, gen):
     finally:
         vm.frames = saved
         vm.drive_depth -= 1
-    if ending.kind == "yield":
+    if ending.kind is EndKind.YIELD:
         return ending.value
-    if ending.kind == "return":
+    if ending.kind is EndKind.RETURN:
         gen.state = "done"
         return None
     raise Restart(gen.call_no, "eager")
@@ -45,7 +45,7 @@ def on_yield(vm, frame, value):
     vm.frames.pop()
     gen.state = "suspended"
     if gen.mode == "drive":
-        return Ending("yield", value=value)
+        return Ending(EndKind.YIELD, value=value)
     caller = vm.frames[-1]
     caller.call_index = -1
     caller.stack.append(value)
@@ -57,7 +57,7 @@ def on_return(vm, frame):
     gen = frame.gen
     gen.state = "done"
     if gen.mode == "drive":
-        return Ending("return", value=ConstVar(None))
+        return Ending(EndKind.RETURN, value=ConstVar(None))
     caller = vm.frames[-1]
     caller.call_index = -1
     caller.stack.pop()  # the generator (the loop's iterator)

@@ -8,6 +8,8 @@ state at that point into a runnable segment (see `engine._residual`).
 from __future__ import annotations
 
 import builtins as _builtins_mod
+import enum
+from typing import Literal
 
 from .._errors import Unsupported
 from .._graph import GraphBuilder
@@ -18,22 +20,35 @@ from ._opcodes import DISPATCH, eager_form
 from ._values import DISCARD, ConstVar, LazyVar, ObjVar
 
 
+class EndKind(enum.Enum):
+    """Why a trace stopped."""
+
+    RETURN = "return"  # the bottom frame returned `value`
+    RAISE = "raise"  # an exception (`value`) left every frame
+    BREAK = "break"  # an instruction runs for real (`spec`), for the reason `reason`
+    YIELD = "yield"  # a generator stepped by `drive` yielded `value` (never ends a segment)
+
+
 class Ending:
-    """Why a segment's trace stopped: "return" (value), "raise" (exception var) or "break" (spec, reason)."""
+    """How a segment's trace stopped: its kind, and the value, eager op and reason that go with it."""
 
     __slots__ = ("kind", "value", "spec", "reason")
 
-    def __init__(self, kind, value=None, spec=None, reason=None):
+    def __init__(self, kind: EndKind, value=None, spec=None, reason=None):
         self.kind = kind
         self.value = value
         self.spec = spec
         self.reason = reason
 
 
-class Restart(Exception):
-    """Re-trace the segment with the inlined call `call_no` turned into an eager call (`how`)."""
+Forced = Literal["eager", "classic"]  # how a call is made to run on its own (VM.forced, Restart.how)
 
-    def __init__(self, call_no, how):
+
+class Restart(Exception):
+    """Re-trace the segment with the inlined call `call_no` turned into an eager call (`how`): "eager" runs
+    the callee for real, "classic" compiles it as its own top-level function (nested=False)."""
+
+    def __init__(self, call_no: int, how: Forced) -> None:
         self.call_no = call_no
         self.how = how
 
@@ -67,7 +82,7 @@ class VM:
         self.grad_set_in_graph = False
         self.cur_exc = ConstVar(None)
         self.call_no = 0
-        self.forced = forced  # call_no -> "eager" | "classic"
+        self.forced: dict[int, Forced] = forced
         self.frames_traced = 0
         self.iter_log = {}
         self.eager_ops = False
@@ -166,8 +181,7 @@ class VM:
         u.where = self.where(frame)
         if self.drive_depth:  # a break inside a generator stepped by a builtin
             raise Restart(self.frames[0].gen.call_no, "eager")
-        forced = getattr(u, "forced", False)
-        if not forced:
+        if not u.forced:
             self.ctx.record_break(BreakRecord(u.gb_id, u.explanation, u.where, depth, u.hint))
         if self.ctx.nested is False and depth > 0:
             raise Restart(self.frames[1].call_no, "classic")
@@ -175,7 +189,7 @@ class VM:
             if depth > 0 and frame.call_no > 0:
                 raise Restart(frame.call_no, "eager")
             raise _Fatal(u)
-        return Ending("break", spec=u.eager, reason=u)
+        return Ending(EndKind.BREAK, spec=u.eager, reason=u)
 
     # -- exceptions -----------------------------------------------------------------------------------
     def raise_exc(self, exc):
@@ -200,7 +214,7 @@ class VM:
                 self.set_grad(f.exit_grad)
             if f.gen is not None:
                 f.gen.state = "done"
-        return Ending("raise", value=exc)
+        return Ending(EndKind.RAISE, value=exc)
 
     def return_value(self, value):
         frames = self.frames
@@ -215,7 +229,7 @@ class VM:
         if override is not None and override is not DISCARD:
             value = override
         if not frames:
-            return Ending("return", value=value)
+            return Ending(EndKind.RETURN, value=value)
         caller = frames[-1]
         caller.call_index = -1
         if override is not DISCARD:

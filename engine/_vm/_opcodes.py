@@ -11,6 +11,7 @@ frame (the instruction then runs eagerly from exactly that state).
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -55,13 +56,28 @@ def raising(exc_type: type[BaseException], msg: str) -> Callable[..., Any]:
     return raise_it
 
 
+class Resume(enum.Enum):
+    """How a segment that starts at a break point takes in what happened before it (`BreakPoint.resume`):
+    the outcome of the eager op (`EagerSpec.resume`: the first six), or the start of a call."""
+
+    PUSH = "push"  # its result is pushed; the frame goes on after the instruction
+    PUSHN = "pushn"  # its result is a list of values, pushed in order
+    NONE = "none"  # it has no result (a store); the frame goes on after the instruction
+    RETRY = "retry"  # its result replaces the operand and the same instruction runs again (a jump)
+    FORITER = "foriter"  # next(it) or EXHAUSTED: FOR_ITER goes on in the loop or jumps past it
+    DECIDE = "decide"  # bool(x), pushed above x, decides a JUMP_IF_*_OR_POP
+    RAISE = "raise"  # it raised: the exception unwinds from the instruction
+    ENTRY = "entry"  # no eager op: a function entry, with the call's arguments as the env
+
+
 class EagerSpec:
     """How a break runs its instruction for real: `fn(*top nargs stack items)`, then `npop` items are
-    dropped and `resume` says what happens with the result ("push", "pushn", "none", "retry", "foriter")."""
+    dropped and `resume` says what happens with the result."""
 
     __slots__ = ("fn", "nargs", "npop", "resume", "label")
 
-    def __init__(self, fn, nargs, npop=None, resume="push", label=""):
+    def __init__(self, fn: Callable[..., Any], nargs: int, npop: int | None = None, resume: Resume = Resume.PUSH,
+                 label: str = "") -> None:
         self.fn = fn
         self.nargs = nargs
         self.npop = nargs if npop is None else npop

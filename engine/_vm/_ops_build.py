@@ -5,7 +5,7 @@ from __future__ import annotations
 from .._errors import Unsupported
 from ._calls import seq_items
 from ._methods import dict_view, key_of, list_items
-from ._opcodes import EagerSpec, handles
+from ._opcodes import EagerSpec, Resume, handles
 from ._values import ConstVar, DictVar, ListVar, SliceVar, TupleVar, Var
 
 
@@ -160,7 +160,7 @@ def _format_value(vm, frame, ins):
 
 
 def _list_append_eager(frame, ins):
-    return EagerSpec(_append_at(ins.arg), ins.arg + 1, npop=1, resume="none")
+    return EagerSpec(_append_at(ins.arg), ins.arg + 1, npop=1, resume=Resume.NONE)
 
 
 @handles("LIST_APPEND", eager=_list_append_eager)
@@ -199,7 +199,7 @@ def _map_add(target, *rest):
 
 
 def _set_add_eager(frame, ins):
-    return EagerSpec(_set_add, ins.arg + 1, npop=1, resume="none")
+    return EagerSpec(_set_add, ins.arg + 1, npop=1, resume=Resume.NONE)
 
 
 @handles("SET_ADD", eager=_set_add_eager)
@@ -208,7 +208,7 @@ def _set_add_h(vm, frame, ins):
 
 
 def _map_add_eager(frame, ins):
-    return EagerSpec(_map_add, ins.arg + 2, npop=2, resume="none")
+    return EagerSpec(_map_add, ins.arg + 2, npop=2, resume=Resume.NONE)
 
 
 @handles("MAP_ADD", eager=_map_add_eager)
@@ -232,7 +232,7 @@ def _set_update(target, *rest):
 
 
 def _list_extend_eager(frame, ins):
-    return EagerSpec(_extend, ins.arg + 1, npop=1, resume="none")
+    return EagerSpec(_extend, ins.arg + 1, npop=1, resume=Resume.NONE)
 
 
 @handles("LIST_EXTEND", eager=_list_extend_eager)
@@ -258,7 +258,7 @@ def _list_extend(vm, frame, ins):
 
 
 def _set_update_eager(frame, ins):
-    return EagerSpec(_set_update, ins.arg + 1, npop=1, resume="none")
+    return EagerSpec(_set_update, ins.arg + 1, npop=1, resume=Resume.NONE)
 
 
 @handles("SET_UPDATE", eager=_set_update_eager)
@@ -279,7 +279,7 @@ def _dict_update_adapter(merge):
 
 
 def _dict_update_eager(frame, ins):
-    return EagerSpec(_dict_update_adapter(ins.opname == "DICT_MERGE"), ins.arg + 1, npop=1, resume="none")
+    return EagerSpec(_dict_update_adapter(ins.opname == "DICT_MERGE"), ins.arg + 1, npop=1, resume=Resume.NONE)
 
 
 @handles("DICT_UPDATE", "DICT_MERGE", eager=_dict_update_eager)
@@ -334,7 +334,7 @@ def _unpack_adapter(n):
 
 
 def _unpack_sequence_eager(frame, ins):
-    return EagerSpec(_unpack_adapter(ins.arg), 1, resume="pushn", label="unpack")
+    return EagerSpec(_unpack_adapter(ins.arg), 1, resume=Resume.PUSHN, label="unpack")
 
 
 @handles("UNPACK_SEQUENCE", eager=_unpack_sequence_eager)
@@ -366,7 +366,7 @@ def _unpack_ex_adapter(before, after):
 
 
 def _unpack_ex_eager(frame, ins):
-    return EagerSpec(_unpack_ex_adapter(ins.arg & 0xFF, ins.arg >> 8), 1, resume="pushn", label="unpack")
+    return EagerSpec(_unpack_ex_adapter(ins.arg & 0xFF, ins.arg >> 8), 1, resume=Resume.PUSHN, label="unpack")
 
 
 @handles("UNPACK_EX", eager=_unpack_ex_eager)

@@ -88,7 +88,7 @@ def _call(vm, frame, ins):
         res = call(vm, fn, pos, kwargs)
     except Unsupported as u:
         if u.eager is None and not isinstance(u, FrameBound):
-            u.eager = _call_eager(frame, ins, vm.ctx if getattr(u, "classic", False) else None)
+            u.eager = _call_eager(frame, ins, vm.ctx if u.classic else None)
         raise
     _commit_call(vm, frame, res, argc + 2)
 
@@ -135,7 +135,7 @@ def _call_function_ex(vm, frame, ins):
         res = call(vm, fn, list(args), kwargs)
     except Unsupported as u:
         if u.eager is None and not isinstance(u, FrameBound):
-            u.eager = _call_ex_eager(frame, ins, vm.ctx if getattr(u, "classic", False) else None)
+            u.eager = _call_ex_eager(frame, ins, vm.ctx if u.classic else None)
         raise
     _commit_call(vm, frame, res, n)
 

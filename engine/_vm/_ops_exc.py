@@ -8,7 +8,7 @@ from .._errors import Unsupported
 from .._guards import AttrSrc
 from ._calls import Inline, call
 from ._objects import enter_user_ctx, is_plain_exception
-from ._opcodes import EagerSpec, handles
+from ._opcodes import EagerSpec, Resume, handles
 from ._values import CMExitVar, CMVar, ConstVar, ExcVar, GradCtxVar, GradExitVar, NewObjVar, ObjVar, TupleVar
 
 
@@ -25,7 +25,7 @@ def _before_with(ctx):
 
 
 def _before_with_eager(frame, ins):
-    return EagerSpec(_before_with, 1, resume="pushn", label="enter")
+    return EagerSpec(_before_with, 1, resume=Resume.PUSHN, label="enter")
 
 
 @handles("BEFORE_WITH", eager=_before_with_eager)
@@ -134,7 +134,7 @@ def _check_exc_match(exc, cls):
 
 
 def _check_exc_match_eager(frame, ins):
-    return EagerSpec(_check_exc_match, 2, resume="pushn")
+    return EagerSpec(_check_exc_match, 2, resume=Resume.PUSHN)
 
 
 @handles("CHECK_EXC_MATCH", eager=_check_exc_match_eager)
@@ -168,7 +168,7 @@ def _reraise_none():
 
 
 def _reraise_eager(frame, ins):
-    return EagerSpec(_raise_eager, 1, resume="none")
+    return EagerSpec(_raise_eager, 1, resume=Resume.NONE)
 
 
 @handles("RERAISE", eager=_reraise_eager)
@@ -182,7 +182,7 @@ def _reraise(vm, frame, ins):
 
 def _raise_varargs_eager(frame, ins):
     fn = (_reraise_none, _raise_eager, _raise_from)[ins.arg]
-    return EagerSpec(fn, ins.arg, resume="none")
+    return EagerSpec(fn, ins.arg, resume=Resume.NONE)
 
 
 @handles("RAISE_VARARGS", eager=_raise_varargs_eager)

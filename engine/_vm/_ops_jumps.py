@@ -7,7 +7,7 @@ from .._errors import Unsupported
 from . import _version as V
 from ._arith import is_same, truth
 from ._iters import get_iter, iter_next
-from ._opcodes import EagerSpec, handles
+from ._opcodes import EagerSpec, Resume, handles
 from ._values import ConstVar
 
 
@@ -25,8 +25,8 @@ def _pop_jump_eager(frame, ins):
     # The operand is replaced by a real value with the same answer and the jump is retried on it: bool()
     # for a truth test, None-or-not for a None test.
     if V.CONDITIONAL_POP_JUMPS[ins.opname] in ("true", "false"):
-        return EagerSpec(bool, 1, resume="retry", label="bool")
-    return EagerSpec(_none_or_false, 1, resume="retry", label="is None")
+        return EagerSpec(bool, 1, resume=Resume.RETRY, label="bool")
+    return EagerSpec(_none_or_false, 1, resume=Resume.RETRY, label="is None")
 
 
 @handles(*V.CONDITIONAL_POP_JUMPS, eager=_pop_jump_eager)
@@ -52,7 +52,7 @@ def _pop_jump(vm, frame, ins):
 def _or_pop_jump_eager(frame, ins):
     # bool() runs for real without consuming v: the result is pushed above it and the jump is decided
     # from it when the next segment starts (see or_pop_commit).
-    return EagerSpec(bool, 1, npop=0, resume="decide", label="bool")
+    return EagerSpec(bool, 1, npop=0, resume=Resume.DECIDE, label="bool")
 
 
 @handles(*V.OR_POP_JUMPS, eager=_or_pop_jump_eager)
@@ -109,7 +109,7 @@ def _next_or_exhausted(it):
 
 
 def _for_iter_eager(frame, ins):
-    return EagerSpec(_next_or_exhausted, 1, npop=0, resume="foriter", label="next")
+    return EagerSpec(_next_or_exhausted, 1, npop=0, resume=Resume.FORITER, label="next")
 
 
 @handles("FOR_ITER", eager=_for_iter_eager)

@@ -8,7 +8,7 @@ from .. import _runtime as R
 from .._errors import Unsupported
 from .._guards import GlobalSrc
 from . import _version as V
-from ._opcodes import EagerSpec, handles, raising
+from ._opcodes import EagerSpec, Resume, handles, raising
 from ._values import EMPTY, NULL, UNREAD, CellVar, ConstVar, ObjVar
 from ._wrap import is_const_value, wrap, wrap_fixed
 
@@ -86,7 +86,7 @@ def _load_global_eager(frame, ins):
             raise NameError(f"name '{name}' is not defined")
         return [R.NULL, value] if null else [value]
 
-    return EagerSpec(load_global, 0, resume="pushn", label="global")
+    return EagerSpec(load_global, 0, resume=Resume.PUSHN, label="global")
 
 
 @handles("LOAD_GLOBAL", eager=_load_global_eager)
@@ -112,7 +112,7 @@ def _delete_global_eager(frame, ins):
     def delete_global():
         del g[name]
 
-    return EagerSpec(delete_global, 0, resume="none")
+    return EagerSpec(delete_global, 0, resume=Resume.NONE)
 
 
 @handles("DELETE_GLOBAL", eager=_delete_global_eager)

@@ -9,7 +9,7 @@ from . import _version as V
 from ._arith import binary, compare, contains, is_same, unary
 from ._attrs import get_item, load_attr, store_attr, store_item
 from ._calls import Inline
-from ._opcodes import EagerSpec, handles
+from ._opcodes import EagerSpec, Resume, handles
 from ._values import NULL, ConstVar
 
 
@@ -149,7 +149,7 @@ def _load_method_eager(frame, ins):
     def load_method_eager(obj):
         return [NULL_REAL, getattr(obj, name)]
 
-    return EagerSpec(load_method_eager, 1, resume="pushn", label="getattr")
+    return EagerSpec(load_method_eager, 1, resume=Resume.PUSHN, label="getattr")
 
 
 @handles("LOAD_METHOD", eager=_load_method_eager)
@@ -174,7 +174,7 @@ def _store_attr_eager(frame, ins):
     def store_attr_eager(value, obj):
         setattr(obj, name, value)
 
-    return EagerSpec(store_attr_eager, 2, resume="none", label="setattr")
+    return EagerSpec(store_attr_eager, 2, resume=Resume.NONE, label="setattr")
 
 
 @handles("STORE_ATTR", eager=_store_attr_eager)
@@ -197,7 +197,7 @@ def _delete_attr_eager(frame, ins):
     def delete_attr(obj):
         delattr(obj, name)
 
-    return EagerSpec(delete_attr, 1, resume="none")
+    return EagerSpec(delete_attr, 1, resume=Resume.NONE)
 
 
 @handles("DELETE_ATTR", eager=_delete_attr_eager)
@@ -229,7 +229,7 @@ def _setitem(value, container, key):
 
 
 def _store_subscr_eager(frame, ins):
-    return EagerSpec(_setitem, 3, resume="none", label="setitem")
+    return EagerSpec(_setitem, 3, resume=Resume.NONE, label="setitem")
 
 
 @handles("STORE_SUBSCR", eager=_store_subscr_eager)
@@ -247,7 +247,7 @@ def _store_subscr(vm, frame, ins):
 
 
 def _delete_subscr_eager(frame, ins):
-    return EagerSpec(operator.delitem, 2, resume="none")
+    return EagerSpec(operator.delitem, 2, resume=Resume.NONE)
 
 
 @handles("DELETE_SUBSCR", eager=_delete_subscr_eager)

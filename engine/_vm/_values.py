@@ -7,6 +7,12 @@ the residual code when they must become real (at a break or a return).
 
 from __future__ import annotations
 
+from typing import Literal
+
+GenState = Literal["created", "suspended", "running", "done"]
+GenMode = Literal["for", "drive"]  # resumed by FOR_ITER in the caller / stepped by a builtin (drive)
+DictViewKind = Literal["keys", "values", "items"]  # the dict method that made the view
+
 
 class Var:
     __slots__ = ()
@@ -210,7 +216,7 @@ class DictViewVar(Var):
 
     __slots__ = ("dict_var", "kind")
 
-    def __init__(self, dict_var, kind):
+    def __init__(self, dict_var: DictVar, kind: DictViewKind) -> None:
         self.dict_var = dict_var
         self.kind = kind
 
@@ -247,8 +253,8 @@ class GenVar(Var):
     def __init__(self, frame, call_no):
         self.frame = frame
         self.call_no = call_no
-        self.state = "created"  # created | suspended | running | done
-        self.mode = None  # "for": resumed by FOR_ITER in the caller; "drive": stepped by a builtin
+        self.state: GenState = "created"
+        self.mode: GenMode | None = None
         self.target = None  # FOR_ITER's jump target in the caller
 
 

@@ -6,6 +6,7 @@ import dis
 import inspect
 import operator
 import sys
+from typing import Literal
 
 PY = sys.version_info[:2]
 SUPPORTED = PY == (3, 11)
@@ -30,15 +31,17 @@ COMPARE_OPS = {"<": operator.lt, "<=": operator.le, "==": operator.eq, "!=": ope
 UNARY_OPS = {"UNARY_NEGATIVE": operator.neg, "UNARY_POSITIVE": operator.pos,
              "UNARY_INVERT": operator.invert, "UNARY_NOT": operator.not_}
 
+JumpTest = Literal["true", "false", "none", "notnone"]  # what a conditional jump tests its operand for
+
 # Jumps whose argval is an absolute byte offset (dis resolves the relative forms for us).
-CONDITIONAL_POP_JUMPS = {
+CONDITIONAL_POP_JUMPS: dict[str, JumpTest] = {
     "POP_JUMP_FORWARD_IF_FALSE": "false", "POP_JUMP_BACKWARD_IF_FALSE": "false",
     "POP_JUMP_FORWARD_IF_TRUE": "true", "POP_JUMP_BACKWARD_IF_TRUE": "true",
     "POP_JUMP_FORWARD_IF_NONE": "none", "POP_JUMP_BACKWARD_IF_NONE": "none",
     "POP_JUMP_FORWARD_IF_NOT_NONE": "notnone", "POP_JUMP_BACKWARD_IF_NOT_NONE": "notnone",
 }
 UNCONDITIONAL_JUMPS = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"}
-OR_POP_JUMPS = {"JUMP_IF_FALSE_OR_POP": "false", "JUMP_IF_TRUE_OR_POP": "true"}
+OR_POP_JUMPS: dict[str, JumpTest] = {"JUMP_IF_FALSE_OR_POP": "false", "JUMP_IF_TRUE_OR_POP": "true"}
 TERMINATORS = {"RETURN_VALUE", "RAISE_VARARGS", "RERAISE"} | UNCONDITIONAL_JUMPS
 
 # Instructions whose presence makes a code object one the VM does not run (the call runs eagerly instead).
