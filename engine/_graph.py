@@ -58,13 +58,12 @@ class GraphBuilder:
             return [self._arg(x, to_fake) for x in v.items]
         if isinstance(v, SliceVar):
             return slice(self._arg(v.start, to_fake), self._arg(v.stop, to_fake), self._arg(v.step, to_fake))
-        raise Unsupported("graph-arg", f"a {type(v).__name__} cannot be an argument of a graph op",
-                          "pass tensors, Python constants or tuples of them")
+        raise Unsupported("graph-arg", f"a {type(v).__name__} cannot be an argument of a graph op")
 
     def call(self, kind, target, args, kwargs, grad_enabled, opname):
         """Add one op; its metadata is computed on fake tensors under the traced grad mode."""
         if torch._C._len_torch_function_stack():
-            raise Unsupported("function-mode", "a torch function mode is active", "ops run eagerly under it")
+            raise Unsupported("function-mode", "a torch function mode is active")
         fargs = [self._arg(a, True) for a in args]
         fkwargs = {k: self._arg(v, True) for k, v in kwargs.items()}
         prev = torch.is_grad_enabled()
@@ -80,14 +79,12 @@ class GraphBuilder:
         except Unsupported:
             raise
         except Exception as e:  # data-dependent, dynamic shape, or a real error: eager decides
-            raise Unsupported("op-on-fake", f"{opname} cannot be traced: {type(e).__name__}: {e}"[:300],
-                              "it runs eagerly") from None
+            raise Unsupported("op-on-fake", f"{opname} cannot be traced: {type(e).__name__}: {e}"[:300]) from None
         finally:
             _FAKE_LOG.setLevel(level)
             torch._C._set_grad_enabled(prev)
         if not _has_tensor(out) and opname not in METADATA_OK:
-            raise Unsupported("non-tensor-result", f"{opname} returned {type(out).__name__}, not a tensor",
-                              "it runs eagerly")
+            raise Unsupported("non-tensor-result", f"{opname} returned {type(out).__name__}, not a tensor")
         nargs = tuple(self._arg(a, False) for a in args)
         nkwargs = {k: self._arg(v, False) for k, v in kwargs.items()}
         if kind == "call_method":
@@ -124,7 +121,7 @@ class GraphBuilder:
             return TupleVar(items, type(out)) if isinstance(out, tuple) else ListVar(items)
         if _is_const(out):
             return ConstVar(out)
-        raise Unsupported("non-tensor-result", f"op returned {type(out).__name__}", "it runs eagerly")
+        raise Unsupported("non-tensor-result", f"op returned {type(out).__name__}")
 
     def finish(self, out_nodes):
         self.graph.output(tuple(out_nodes))

@@ -71,17 +71,17 @@ def load_attr(vm, v, name):
             return graph_fn(vm, getattr, [v, ConstVar(name)], f"getattr {name}")
         if is_tensor_method(name) or callable(getattr(torch.Tensor, name, None)):
             return MethodVar(v, name)  # a refused method breaks at its call, not here
-        raise Unsupported("tensor-attr", f"Tensor.{name} is not traced", "it runs eagerly")
+        raise Unsupported("tensor-attr", f"Tensor.{name} is not traced")
     if t is ConstVar:
         try:
             x = getattr(v.value, name)
         except AttributeError:
-            raise Unsupported("attr-missing", f"{type(v.value).__name__} has no attribute {name}", "") from None
+            raise Unsupported("attr-missing", f"{type(v.value).__name__} has no attribute {name}") from None
         if is_const_value(x):
             return ConstVar(x)
         if callable(x):
             return MethodVar(v, name)
-        raise Unsupported("const-attr", f"attribute {name} of a constant", "")
+        raise Unsupported("const-attr", f"attribute {name} of a constant")
     if t is TupleVar:
         fields = getattr(v.pytype, "_fields", None) or getattr(v.pytype, "__match_args__", None)
         if fields and name in fields:
@@ -106,7 +106,7 @@ def load_attr(vm, v, name):
         return super_attr(vm, v, name)
     if t is ExcVar and name == "args":
         return TupleVar([ConstVar(a) for a in v.args])
-    raise Unsupported("attr", f"attribute {name} of a {t.__name__}", "it runs eagerly")
+    raise Unsupported("attr", f"attribute {name} of a {t.__name__}")
 
 
 def _obj_attr(vm, v, name):
@@ -117,7 +117,7 @@ def _obj_attr(vm, v, name):
         try:
             x = getattr(obj, name)
         except AttributeError:
-            raise Unsupported("attr-missing", f"module {obj.__name__} has no {name}", "") from None
+            raise Unsupported("attr-missing", f"module {obj.__name__} has no {name}") from None
         src = AttrSrc(_src(v), name)
         if obj.__name__ == "torch" or obj.__name__.startswith("torch."):
             return wrap_fixed(vm, x)  # torch itself is not monkeypatched by programs
@@ -133,13 +133,13 @@ def _obj_attr(vm, v, name):
         try:
             x = getattr(obj, name)
         except AttributeError:
-            raise Unsupported("attr-missing", f"class {obj.__name__} has no {name}", "") from None
+            raise Unsupported("attr-missing", f"class {obj.__name__} has no {name}") from None
         return wrap(vm, x, AttrSrc(_src(v), name))
     tp = type(obj)
     if isinstance(obj, torch.nn.Module) and tp.__getattribute__ is object.__getattribute__:
         return _module_attr(vm, v, obj, tp, name)
     if not _no_custom_getattr(tp):
-        raise Unsupported("custom-getattr", f"{tp.__name__} customizes attribute access", "")
+        raise Unsupported("custom-getattr", f"{tp.__name__} customizes attribute access")
     cls_attr = _class_lookup(tp, name)
     if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
         return _instance_class_attr(vm, v, tp, name, cls_attr)
@@ -170,7 +170,7 @@ def _module_attr(vm: VM, v: ObjVar, obj: torch.nn.Module, tp: type, name: str) -
         if name in d.get(store, ()):
             return wrap(vm, d[store][name], ItemSrc(AttrSrc(src, store), name))
     if cls_attr is _ABSENT:
-        raise Unsupported("attr-missing", f"{tp.__name__} has no attribute {name}", "")
+        raise Unsupported("attr-missing", f"{tp.__name__} has no attribute {name}")
     for store in _MODULE_STORES:
         vm.guards.add(f"{name!r} not in {src.expr(vm.ns)}.{store}")
     return _instance_class_attr(vm, v, tp, name, cls_attr)
@@ -183,7 +183,7 @@ def _instance_class_attr(vm, v, tp, name, cls_attr):
 
         return call(vm, wrap_fixed(vm, cls_attr.fget), [v], {})
     if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
-        raise Unsupported("descriptor", f"{tp.__name__}.{name} is a property/descriptor", "")
+        raise Unsupported("descriptor", f"{tp.__name__}.{name} is a property/descriptor")
     if isinstance(cls_attr, types.FunctionType):
         return BoundMethodVar(v, wrap_fixed(vm, cls_attr))
     if isinstance(cls_attr, staticmethod):
@@ -192,7 +192,7 @@ def _instance_class_attr(vm, v, tp, name, cls_attr):
         return BoundMethodVar(ObjVar(tp, None), wrap_fixed(vm, cls_attr.__func__))
     if cls_attr is not _ABSENT and not hasattr(type(cls_attr), "__get__"):
         return wrap(vm, cls_attr, AttrSrc(ConstSrc(tp), name))
-    raise Unsupported("attr", f"{tp.__name__}.{name}", "it runs eagerly")
+    raise Unsupported("attr", f"{tp.__name__}.{name}")
 
 
 def _new_obj_attr(vm, v, name):
@@ -218,21 +218,21 @@ def store_attr(vm, obj, name, val):
     if type(obj) is NewObjVar:
         cls_attr = _class_lookup(obj.cls, name)
         if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
-            raise Unsupported("store-attr", f"{obj.cls.__name__}.{name} is a descriptor", "")
+            raise Unsupported("store-attr", f"{obj.cls.__name__}.{name} is a descriptor")
         obj.attrs[name] = val
         return
     if type(obj) is not ObjVar:
-        raise Unsupported("store-attr", f"setting an attribute of a {type(obj).__name__}", "")
+        raise Unsupported("store-attr", f"setting an attribute of a {type(obj).__name__}")
     real = obj.obj
     tp = type(real)
     if isinstance(real, types.ModuleType):
         vm.gover[(id(real.__dict__), name)] = val
     elif isinstance(real, type) or tp.__setattr__ is not object.__setattr__ or not hasattr(real, "__dict__"):
-        raise Unsupported("store-attr", f"setting {tp.__name__}.{name}", "it runs eagerly")
+        raise Unsupported("store-attr", f"setting {tp.__name__}.{name}")
     else:
         cls_attr = _class_lookup(tp, name)
         if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
-            raise Unsupported("store-attr", f"{tp.__name__}.{name} is a descriptor", "")
+            raise Unsupported("store-attr", f"{tp.__name__}.{name} is a descriptor")
     if obj.attrs is None:
         obj.attrs = {}
     obj.attrs[name] = val
@@ -259,7 +259,7 @@ def get_item(vm, c, k):
                 return _fold_getitem(c.value, k.value)
             n = len(items)
             if not -n <= k.value < n:
-                raise Unsupported("index-error", "index out of range", "")
+                raise Unsupported("index-error", "index out of range")
             return items[k.value]
         if type(k) is SliceVar and all(type(x) is ConstVar for x in (k.start, k.stop, k.step)):
             s = slice(k.start.value, k.stop.value, k.step.value)
@@ -267,23 +267,23 @@ def get_item(vm, c, k):
                 return _fold_getitem(c.value, s)
             return TupleVar(items[s], c.pytype if c.pytype is tuple else tuple) if t is TupleVar \
                 else ListVar(items[s])
-        raise Unsupported("subscript", "sequence index is not a constant", "")
+        raise Unsupported("subscript", "sequence index is not a constant")
     if t is DictVar:
         items = dict_view(vm, c) if c.real is not None else c.items
         key = key_of(k)
         if key not in items:
-            raise Unsupported("key-error", "missing dict key", "")
+            raise Unsupported("key-error", "missing dict key")
         return items[key]
-    raise Unsupported("subscript", f"subscript of a {t.__name__}", "it runs eagerly")
+    raise Unsupported("subscript", f"subscript of a {t.__name__}")
 
 
 def _fold_getitem(value, key):
     try:
         out = value[key]
     except Exception:
-        raise Unsupported("subscript-raises", "subscript raised", "") from None
+        raise Unsupported("subscript-raises", "subscript raised") from None
     if not is_const_value(out):
-        raise Unsupported("subscript", "subscript result is not a constant", "")
+        raise Unsupported("subscript", "subscript result is not a constant")
     return ConstVar(out)
 
 

@@ -88,7 +88,7 @@ def _fold(fn, args, kwargs):
     try:
         out = fn(*vals, **dict(zip(kwargs, kv)))
     except Exception as e:
-        raise Unsupported("builtin-raises", f"{fn.__name__} raised {type(e).__name__}", "") from None
+        raise Unsupported("builtin-raises", f"{fn.__name__} raised {type(e).__name__}") from None
     if is_const_value(out):
         return ConstVar(out) if type(out) is not tuple else TupleVar([ConstVar(x) for x in out])
     if type(out) is list and all(is_const_value(x) for x in out):
@@ -193,7 +193,7 @@ def _next(vm, args, kwargs):
     if x is None:
         if len(args) == 2:
             return args[1]
-        raise Unsupported("stop-iteration", "next() on an exhausted iterator", "")
+        raise Unsupported("stop-iteration", "next() on an exhausted iterator")
     return x
 
 
@@ -363,5 +363,5 @@ def call_builtin(vm, obj, args, kwargs):
     if obj in PURE:
         return _fold(obj, args, kwargs)
     if obj is builtins.print:
-        raise Unsupported("print", "print() is a side effect on stdout", "it runs eagerly")
+        raise Unsupported("print", "print() is a side effect on stdout")
     return NotImplemented

@@ -19,7 +19,7 @@ def drive(vm, gen):
     if gen.state == "done":
         return None
     if gen.state == "running":
-        raise Unsupported("generator-running", "generator already executing", "")
+        raise Unsupported("generator-running", "generator already executing")
     gen.frame.stack.append(ConstVar(None))  # the value sent in (next() sends None)
     gen.state = "running"
     gen.mode = "drive"
@@ -72,7 +72,7 @@ def resume_for(vm, frame, gen, ins):
         frame.ip = ins.target
         return
     if gen.state == "running":
-        raise Unsupported("generator-running", "generator already executing", "")
+        raise Unsupported("generator-running", "generator already executing")
     gen.frame.stack.append(ConstVar(None))
     gen.state = "running"
     gen.mode = "for"

@@ -122,7 +122,7 @@ class VM:
         from ._values import ListVar
 
         if self.eager_ops:
-            raise Unsupported("eager-ops", f"{name} runs eagerly (its graph failed at run time)", "")
+            raise Unsupported("eager-ops", f"{name} runs eagerly (its graph failed at run time)")
         for a in list(args) + list(kwargs.values()):
             if type(a) is ListVar and a.items is None:
                 list_items(self, a)
@@ -157,7 +157,7 @@ class VM:
                 self.iter_log.clear()
             try:
                 if handler is None:
-                    raise Unsupported("opcode", f"opcode {ins.opname} is not modeled", "none: it is rare")
+                    raise Unsupported("opcode", f"opcode {ins.opname} is not modeled")
                 ending = handler(self, frame, ins)
             except Unsupported as u:
                 return self._on_unsupported(u, frame)
@@ -165,8 +165,8 @@ class VM:
                 raise
             except Exception as e:  # a gap in the VM: run the instruction eagerly rather than guess
                 # (handlers compute before they commit, so the frame is still in the state before it)
-                u = Unsupported("internal", f"{ins.opname}: {type(e).__name__}: {e}"[:300], "an engine bug",
-                                eager_form(frame, ins))
+                u = Unsupported("internal", f"{ins.opname}: {type(e).__name__}: {e}"[:300],
+                                eager=eager_form(frame, ins))
                 return self._on_unsupported(u, frame)
             if ending is not None:
                 return ending

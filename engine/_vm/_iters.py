@@ -22,7 +22,7 @@ def get_iter(vm, v):
         from ._calls import seq_items
 
         return IterVar(TupleVar(seq_items(vm, v)))
-    raise Unsupported("iter", f"iterating a {type(v).__name__}", "it runs eagerly")
+    raise Unsupported("iter", f"iterating a {type(v).__name__}")
 
 
 class ZipView:
@@ -48,7 +48,7 @@ def as_sequence(vm, v):
         from ._calls import seq_items
 
         return TupleVar(seq_items(vm, v))
-    raise Unsupported("zip-iterator", f"enumerate/zip over a {t.__name__}", "it runs eagerly")
+    raise Unsupported("zip-iterator", f"enumerate/zip over a {t.__name__}")
 
 
 def _element(vm, seq, k):
@@ -61,7 +61,7 @@ def _length_and_get(vm, seq):
     if t is ZipView:
         lengths = {len(_length_and_get(vm, s)) for s in seq.seqs}
         if seq.strict and len(lengths) > 1:
-            raise Unsupported("zip-strict", "zip(strict=True) over sequences of different lengths", "")
+            raise Unsupported("zip-strict", "zip(strict=True) over sequences of different lengths")
         n = min(lengths, default=0)
         out = []
         for k in range(n):
@@ -78,7 +78,7 @@ def _length_and_get(vm, seq):
         return seq.value
     if t is DictViewVar:
         return view_items(vm, seq)
-    raise Unsupported("iter", "iterator over an unknown sequence", "")
+    raise Unsupported("iter", "iterator over an unknown sequence")
 
 
 def iter_next(vm, it):
@@ -97,7 +97,7 @@ def iter_next(vm, it):
 
 def iter_remaining(vm, v):
     if type(v) is not IterVar:
-        raise Unsupported("iter", f"iterating a {type(v).__name__}", "")
+        raise Unsupported("iter", f"iterating a {type(v).__name__}")
     out = []
     while True:
         x = iter_next(vm, v)

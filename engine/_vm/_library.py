@@ -35,13 +35,11 @@ def apply_rule(vm: Any, rule: Any, fv: Var, args: list[Var], kwargs: dict[str, V
 
     name = _name(fv)
     if rule.decision is Decision.EAGER:
-        raise Unsupported("print" if name == "print" else "library-eager", f"{name}() runs eagerly: {rule.reason}",
-                          "it runs for real at its point in the program")
+        raise Unsupported("print" if name == "print" else "library-eager", f"{name}() runs eagerly: {rule.reason}")
     if rule.decision is Decision.MODEL and rule.model is not None:
         res = rule.model(vm, fv, args, kwargs)
         if res is NotImplemented:
-            raise Unsupported("library-model", f"{name}() with these arguments is not modeled ({rule.reason})",
-                              "it runs eagerly")
+            raise Unsupported("library-model", f"{name}() with these arguments is not modeled ({rule.reason})")
         return res
     return None
 

@@ -31,7 +31,7 @@ def key_of(v):
         return v.value
     if type(v) is TupleVar and all(type(x) is ConstVar for x in v.items):
         return tuple(x.value for x in v.items)
-    raise Unsupported("dict-key", f"a {type(v).__name__} as a dict key", "use constant keys")
+    raise Unsupported("dict-key", f"a {type(v).__name__} as a dict key")
 
 
 def _replay_pending(vm, c, apply):
@@ -57,7 +57,7 @@ def list_items(vm, lv):
                 if kind == "setitem":
                     k = a.value
                     if not -len(lv.items) <= k < len(lv.items):
-                        raise Unsupported("list-setitem", "list index out of range", "")
+                        raise Unsupported("list-setitem", "list index out of range")
                     lv.items[k] = b
                 elif a == "append":
                     lv.items.append(b[0])
@@ -74,7 +74,7 @@ def dict_view(vm, dv):
     if dv.items is None:
         keys = tuple(dv.real)
         if not all(type(k) in (str, int, bool) for k in keys):
-            raise Unsupported("dict-keys", "a real dict with non-constant keys", "")
+            raise Unsupported("dict-keys", "a real dict with non-constant keys")
         vm.guards.add(f"tuple({dv.src.expr(vm.ns)}) == {keys!r}")
         dv.items = {k: wrap(vm, dv.real[k], ItemSrc(dv.src, k)) for k in keys}
         if dv.pending:
@@ -105,7 +105,7 @@ def call_method(vm, self_var, name, args, kwargs):
     t = type(self_var)
     if t is TensorVar:
         if not is_tensor_method(name):
-            raise Unsupported("tensor-method", f"Tensor.{name} is not traced", "it runs eagerly")
+            raise Unsupported("tensor-method", f"Tensor.{name} is not traced")
         return vm.op("call_method", name, [self_var, *args], kwargs, vm.grad, name)
     if t is ListVar:
         return _list_method(vm, self_var, name, args, kwargs)
@@ -118,12 +118,11 @@ def call_method(vm, self_var, name, args, kwargs):
         try:
             out = getattr(recv, name)(*vals, **kvals)
         except Exception as e:
-            raise Unsupported("const-method", f"{type(recv).__name__}.{name} raised {type(e).__name__}",
-                              "") from None
+            raise Unsupported("const-method", f"{type(recv).__name__}.{name} raised {type(e).__name__}") from None
         if not is_const_value(out):
-            raise Unsupported("const-method", f"{type(recv).__name__}.{name} result is not a constant", "")
+            raise Unsupported("const-method", f"{type(recv).__name__}.{name} result is not a constant")
         return ConstVar(out) if type(out) is not tuple else TupleVar([ConstVar(x) for x in out])
-    raise Unsupported("method", f"{type(self_var).__name__}.{name}", "it runs eagerly")
+    raise Unsupported("method", f"{type(self_var).__name__}.{name}")
 
 
 def _const(v):
@@ -131,7 +130,7 @@ def _const(v):
         return v.value
     if type(v) is TupleVar:
         return tuple(_const(x) for x in v.items)
-    raise Unsupported("const-arg", "a non-constant argument to a constant's method", "")
+    raise Unsupported("const-arg", "a non-constant argument to a constant's method")
 
 
 _LIST_LOGGED = {"append", "extend", "insert"}
@@ -145,7 +144,7 @@ def _is_local(c):
 
 def _list_method(vm, lv, name, args, kwargs):
     if kwargs:
-        raise Unsupported("list-method", f"list.{name} with keywords", "")
+        raise Unsupported("list-method", f"list.{name} with keywords")
     if lv.real is not None and lv.items is None and name in _LIST_LOGGED and not _is_local(lv) and \
             (name != "insert" or (len(args) == 2 and type(args[0]) is ConstVar and type(args[0].value) is int)):
         if name == "extend":
@@ -175,7 +174,7 @@ def _list_method(vm, lv, name, args, kwargs):
         if name == "pop" and len(args) <= 1 and items:
             k = args[0].value if args and type(args[0]) is ConstVar else -1
             if not isinstance(k, int) or not -len(items) <= k < len(items):
-                raise Unsupported("list-pop", "list.pop index", "")
+                raise Unsupported("list-pop", "list.pop index")
             _touch(vm, lv)
             return items.pop(k)
         if name == "clear" and not args:
@@ -186,7 +185,7 @@ def _list_method(vm, lv, name, args, kwargs):
             _touch(vm, lv)
             items.reverse()
             return ConstVar(None)
-        raise Unsupported("list-method", f"list.{name} with these arguments", "")
+        raise Unsupported("list-method", f"list.{name} with these arguments")
     items = list_items(vm, lv)
     if name == "copy" and not args:
         return ListVar(list(items))
@@ -195,8 +194,8 @@ def _list_method(vm, lv, name, args, kwargs):
         try:
             return ConstVar(getattr([x.value for x in items], name)(*vals))
         except Exception:
-            raise Unsupported("list-method", f"list.{name} raised", "") from None
-    raise Unsupported("list-method", f"list.{name} is not modeled", "")
+            raise Unsupported("list-method", f"list.{name} raised") from None
+    raise Unsupported("list-method", f"list.{name} is not modeled")
 
 
 def _dict_method(vm, dv, name, args, kwargs):
@@ -225,7 +224,7 @@ def _dict_method(vm, dv, name, args, kwargs):
             return items.pop(k)
         if len(args) == 2:
             return args[1]
-        raise Unsupported("dict-pop", "dict.pop of a missing key", "")
+        raise Unsupported("dict-pop", "dict.pop of a missing key")
     if name == "update" and len(args) <= 1:
         new = {}
         if args:
@@ -236,7 +235,7 @@ def _dict_method(vm, dv, name, args, kwargs):
                 for pair in seq_items(vm, src):
                     kv = seq_items(vm, pair)
                     if len(kv) != 2:
-                        raise Unsupported("dict-update", "dict.update with a bad pair", "")
+                        raise Unsupported("dict-update", "dict.update with a bad pair")
                     new[key_of(kv[0])] = kv[1]
         for k, v in kwargs.items():
             new[k] = v
@@ -247,7 +246,7 @@ def _dict_method(vm, dv, name, args, kwargs):
         _touch(vm, dv)
         items.clear()
         return ConstVar(None)
-    raise Unsupported("dict-method", f"dict.{name} is not modeled", "")
+    raise Unsupported("dict-method", f"dict.{name} is not modeled")
 
 
 def set_item(vm, container, key, value):
@@ -255,7 +254,7 @@ def set_item(vm, container, key, value):
     t = type(container)
     if t is ListVar:
         if type(key) is not ConstVar or type(key.value) is not int:
-            raise Unsupported("list-setitem", "list index is not a constant int", "")
+            raise Unsupported("list-setitem", "list index is not a constant int")
         if container.real is not None and container.items is None:
             vm.effects.append(("setitem", container, key, value))
             container.pending += 1
@@ -263,7 +262,7 @@ def set_item(vm, container, key, value):
         items = list_items(vm, container)
         k = key.value
         if not -len(items) <= k < len(items):
-            raise Unsupported("list-setitem", "list index out of range", "")
+            raise Unsupported("list-setitem", "list index out of range")
         _touch(vm, container)
         items[k] = value
         return
@@ -277,4 +276,4 @@ def set_item(vm, container, key, value):
         _touch(vm, container)
         items[k] = value
         return
-    raise Unsupported("setitem", f"item assignment on {t.__name__}", "")
+    raise Unsupported("setitem", f"item assignment on {t.__name__}")

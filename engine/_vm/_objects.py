@@ -50,10 +50,10 @@ def new_object(vm, cls, args, kwargs):
     obj = NewObjVar(cls)
     if init is object.__init__:
         if args or kwargs:
-            raise Unsupported("new-object", f"{cls.__name__}() takes no arguments", "")
+            raise Unsupported("new-object", f"{cls.__name__}() takes no arguments")
         return obj
     if not user_function(init):
-        raise Unsupported("new-object", f"{cls.__name__}.__init__ is not a user function", "")
+        raise Unsupported("new-object", f"{cls.__name__}.__init__ is not a user function")
     res = call(vm, wrap_fixed(vm, init), [obj, *args], kwargs)
     if isinstance(res, Inline):
         res.frame.ret_override = obj
@@ -68,7 +68,7 @@ def enter_user_ctx(vm, ctx, tp):
 
     enter, exit_ = class_lookup(tp, "__enter__"), class_lookup(tp, "__exit__")
     if not (user_function(enter) and user_function(exit_)):
-        raise Unsupported("with", f"with-block over a {tp.__name__}", "the context manager is entered eagerly")
+        raise Unsupported("with", f"with-block over a {tp.__name__}")
     exit_var = BoundMethodVar(ctx, wrap_fixed(vm, exit_))
     return exit_var, call(vm, BoundMethodVar(ctx, wrap_fixed(vm, enter)), [], {})
 
@@ -93,7 +93,7 @@ def call_dunder(vm, obj, name, args, discard=False):
     tp = instance_type(obj)
     f = class_lookup(tp, name) if tp is not None else _ABSENT
     if not user_function(f):
-        raise Unsupported("dunder", f"{name} of a {type(obj).__name__} is not a user function", "")
+        raise Unsupported("dunder", f"{name} of a {type(obj).__name__} is not a user function")
     res = call(vm, BoundMethodVar(obj, wrap_fixed(vm, f)), args, {})
     if discard and isinstance(res, Inline):
         res.frame.ret_override = DISCARD
@@ -137,7 +137,7 @@ def zero_arg_super(vm):
     from ._values import EMPTY, CellVar, ObjVar, SuperVar
 
     def fail(msg):  # the CALL's [NULL, super] items are dropped, then CPython's error is raised
-        return Unsupported("super", msg, "", EagerSpec(raising(RuntimeError, msg), 0, npop=2, label="super"))
+        return Unsupported("super", msg, eager=EagerSpec(raising(RuntimeError, msg), 0, npop=2, label="super"))
 
     frame = vm.frames[-1]
     code = frame.info.code
@@ -156,7 +156,7 @@ def zero_arg_super(vm):
     if cls is EMPTY:
         raise fail("super(): empty __class__ cell")
     if type(cls) is not ObjVar or not isinstance(cls.obj, type):
-        raise FrameBound("super", "super() with a __class__ cell the VM does not know", "")
+        raise FrameBound("super", "super() with a __class__ cell the VM does not know")
     return SuperVar(cls.obj, first)
 
 
@@ -167,7 +167,7 @@ def super_attr(vm, sv, name):
 
     tp = python_type(vm, sv.self_var)
     if tp is None or sv.cls not in tp.__mro__:
-        raise Unsupported("super", "super() over an unknown type", "")
+        raise Unsupported("super", "super() over an unknown type")
     mro = tp.__mro__
     for k in mro[mro.index(sv.cls) + 1:]:
         if name in k.__dict__:
@@ -177,4 +177,4 @@ def super_attr(vm, sv, name):
             if x is object.__init__:
                 return BoundMethodVar(sv.self_var, ObjVar(object.__init__, None))
             break
-    raise Unsupported("super-attr", f"super().{name}", "it runs eagerly")
+    raise Unsupported("super-attr", f"super().{name}")

@@ -35,7 +35,7 @@ def _build_set_eager(frame, ins):
 
 @handles("BUILD_SET", eager=_build_set_eager)
 def _build_set_h(vm, frame, ins):
-    raise Unsupported("set", "sets are not modeled", "", _build_set_eager(frame, ins))
+    raise Unsupported("set", "sets are not modeled", eager=_build_set_eager(frame, ins))
 
 
 def _build_map_real(*items):
@@ -109,7 +109,7 @@ def _build_string_eager(frame, ins):
 def _build_string(vm, frame, ins):
     items = vm.peek(ins.arg) if ins.arg else []
     if not all(type(x) is ConstVar and type(x.value) is str for x in items):
-        raise Unsupported("build-string", "f-string of non-constant parts", "", _build_string_eager(frame, ins))
+        raise Unsupported("build-string", "f-string of non-constant parts", eager=_build_string_eager(frame, ins))
     vm.popn(ins.arg)
     frame.stack.append(ConstVar("".join(x.value for x in items)))
     frame.ip += 1
@@ -156,7 +156,7 @@ def _format_value(vm, frame, ins):
         frame.stack.append(ConstVar(out))
         frame.ip += 1
         return
-    raise Unsupported("format", "formatting a non-constant value", "", _format_value_eager(frame, ins))
+    raise Unsupported("format", "formatting a non-constant value", eager=_format_value_eager(frame, ins))
 
 
 def _list_append_eager(frame, ins):
@@ -168,7 +168,7 @@ def _list_append(vm, frame, ins):
     lst = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
     if type(lst) is not ListVar:
-        raise Unsupported("list-append", "LIST_APPEND on an unknown value", "", _list_append_eager(frame, ins))
+        raise Unsupported("list-append", "LIST_APPEND on an unknown value", eager=_list_append_eager(frame, ins))
     if lst.real is None:
         lst.items.append(v)
     else:  # a comprehension's list made real by a break inside the comprehension
@@ -204,7 +204,7 @@ def _set_add_eager(frame, ins):
 
 @handles("SET_ADD", eager=_set_add_eager)
 def _set_add_h(vm, frame, ins):
-    raise Unsupported("set", "sets are not modeled", "", _set_add_eager(frame, ins))
+    raise Unsupported("set", "sets are not modeled", eager=_set_add_eager(frame, ins))
 
 
 def _map_add_eager(frame, ins):
@@ -220,7 +220,7 @@ def _map_add_h(vm, frame, ins):
         vm.popn(2)
         frame.ip += 1
         return
-    raise Unsupported("map-add", "MAP_ADD on an unknown dict", "", _map_add_eager(frame, ins))
+    raise Unsupported("map-add", "MAP_ADD on an unknown dict", eager=_map_add_eager(frame, ins))
 
 
 def _extend(target, *rest):
@@ -241,7 +241,7 @@ def _list_extend(vm, frame, ins):
     v = vm.peek(1)[0]
     try:
         if type(lst) is not ListVar:
-            raise Unsupported("list-extend", "LIST_EXTEND on an unknown list", "")
+            raise Unsupported("list-extend", "LIST_EXTEND on an unknown list")
         items = seq_items(vm, v)
         if lst.real is not None:  # the display's list was made real by a break inside the display
             from ._methods import call_method
@@ -263,7 +263,7 @@ def _set_update_eager(frame, ins):
 
 @handles("SET_UPDATE", eager=_set_update_eager)
 def _set_update_h(vm, frame, ins):
-    raise Unsupported("set", "sets are not modeled", "", _set_update_eager(frame, ins))
+    raise Unsupported("set", "sets are not modeled", eager=_set_update_eager(frame, ins))
 
 
 def _dict_update_adapter(merge):
@@ -288,13 +288,13 @@ def _dict_update(vm, frame, ins):
     v = vm.peek(1)[0]
     try:
         if type(d) is not DictVar or type(v) is not DictVar:
-            raise Unsupported("dict-update", "DICT_UPDATE on unknown dicts", "")
+            raise Unsupported("dict-update", "DICT_UPDATE on unknown dicts")
         other = dict_view(vm, v) if v.real is not None else v.items
         target = dict_view(vm, d) if d.real is not None else d.items
         if not all(type(k) is str for k in other) and ins.opname == "DICT_MERGE":
-            raise Unsupported("dict-merge", "non-string keyword names", "")
+            raise Unsupported("dict-merge", "non-string keyword names")
         if ins.opname == "DICT_MERGE" and any(k in target for k in other):
-            raise Unsupported("dict-merge", "duplicate keyword argument", "")
+            raise Unsupported("dict-merge", "duplicate keyword argument")
         if d.real is not None:
             from ._methods import _touch
 
@@ -315,7 +315,7 @@ def _list_to_tuple_eager(frame, ins):
 def _list_to_tuple(vm, frame, ins):
     v = vm.peek(1)[0]
     if type(v) is not ListVar:
-        raise Unsupported("list-to-tuple", "LIST_TO_TUPLE on an unknown value", "", _list_to_tuple_eager(frame, ins))
+        raise Unsupported("list-to-tuple", "LIST_TO_TUPLE on an unknown value", eager=_list_to_tuple_eager(frame, ins))
     items = list_items(vm, v)
     frame.stack[-1] = TupleVar(items)
     frame.ip += 1
@@ -343,7 +343,7 @@ def _unpack_sequence(vm, frame, ins):
     try:
         items = seq_items(vm, v)
         if len(items) != ins.arg:
-            raise Unsupported("unpack", "unpacking a sequence of the wrong length", "")
+            raise Unsupported("unpack", "unpacking a sequence of the wrong length")
     except Unsupported as u:
         u.eager = _unpack_sequence_eager(frame, ins)
         raise
@@ -376,7 +376,7 @@ def _unpack_ex(vm, frame, ins):
     try:
         items = seq_items(vm, v)
         if len(items) < before + after:
-            raise Unsupported("unpack", "not enough values", "")
+            raise Unsupported("unpack", "not enough values")
     except Unsupported as u:
         u.eager = _unpack_ex_eager(frame, ins)
         raise

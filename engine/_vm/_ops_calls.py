@@ -127,10 +127,10 @@ def _call_function_ex(vm, frame, ins):
         kwargs = {}
         if kwv is not None:
             if type(kwv) is not DictVar:
-                raise Unsupported("call-ex", "**kwargs is not a dict", "")
+                raise Unsupported("call-ex", "**kwargs is not a dict")
             d = dict_view(vm, kwv) if kwv.real is not None else kwv.items
             if not all(type(k) is str for k in d):
-                raise Unsupported("call-ex", "**kwargs keys are not strings", "")
+                raise Unsupported("call-ex", "**kwargs keys are not strings")
             kwargs = dict(d)
         res = call(vm, fn, list(args), kwargs)
     except Unsupported as u:
@@ -174,7 +174,7 @@ def _import_name_eager(frame, ins):
 
 @handles("IMPORT_NAME", eager=_import_name_eager)
 def _import_name(vm, frame, ins):
-    raise Unsupported("import", f"import {ins.argval}", "imports run eagerly", _import_name_eager(frame, ins))
+    raise Unsupported("import", f"import {ins.argval}", eager=_import_name_eager(frame, ins))
 
 
 def _import_from_eager(frame, ins):
@@ -188,7 +188,7 @@ def _import_from_eager(frame, ins):
 
 @handles("IMPORT_FROM", eager=_import_from_eager)
 def _import_from(vm, frame, ins):
-    raise Unsupported("import", f"from-import {ins.argval}", "", _import_from_eager(frame, ins))
+    raise Unsupported("import", f"from-import {ins.argval}", eager=_import_from_eager(frame, ins))
 
 
 @handles("YIELD_VALUE")

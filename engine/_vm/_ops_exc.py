@@ -59,8 +59,7 @@ def _before_with_h(vm, frame, ins):
                 type(ctx.obj).__getattribute__ is object.__getattribute__:
             exit_, res = enter_user_ctx(vm, ctx, type(ctx.obj))
         else:
-            raise Unsupported("with", f"with-block over a {type(ctx).__name__}",
-                              "the context manager is entered eagerly")
+            raise Unsupported("with", f"with-block over a {type(ctx).__name__}")
     except Unsupported as u:
         u.eager = _before_with_eager(frame, ins)
         raise
@@ -79,9 +78,9 @@ def _with_except_start(exit_, lasti, prev, exc):
 
 def _exc_parts(vm, exc):
     if type(exc) is ExcVar:
-        raise Unsupported("exc", "an exception made while tracing has no traceback yet", "")
+        raise Unsupported("exc", "an exception made while tracing has no traceback yet")
     if type(exc) is not ObjVar:
-        raise Unsupported("exc", "exception value is not a real exception", "")
+        raise Unsupported("exc", "exception value is not a real exception")
     tb = exc.obj.__traceback__
     src = exc.src
     tbv = ObjVar(tb, AttrSrc(src, "__traceback__")) if src is not None else ObjVar(tb, None)
@@ -152,7 +151,7 @@ def _check_exc_match_h(vm, frame, ins):
             frame.stack[-1] = ConstVar(r)
             frame.ip += 1
             return
-    raise Unsupported("exc-match", "except clause over unknown classes", "", _check_exc_match_eager(frame, ins))
+    raise Unsupported("exc-match", "except clause over unknown classes", eager=_check_exc_match_eager(frame, ins))
 
 
 def _raise_eager(exc):
@@ -175,7 +174,7 @@ def _reraise_eager(frame, ins):
 def _reraise(vm, frame, ins):
     exc = vm.peek(1)[0]
     if not is_exception(exc):
-        raise Unsupported("reraise", "re-raising an unknown value", "", _reraise_eager(frame, ins))
+        raise Unsupported("reraise", "re-raising an unknown value", eager=_reraise_eager(frame, ins))
     frame.stack.pop()
     return vm.raise_exc(exc)
 
@@ -191,7 +190,7 @@ def _raise_varargs(vm, frame, ins):
         exc = vm.resolve(vm.cur_exc)
         if is_exception(exc):
             return vm.raise_exc(exc)
-        raise Unsupported("raise", "bare raise", "", _raise_varargs_eager(frame, ins))
+        raise Unsupported("raise", "bare raise", eager=_raise_varargs_eager(frame, ins))
     if ins.arg == 1:
         exc = vm.peek(1)[0]
         if type(exc) is ObjVar and is_plain_exception(exc.obj):
@@ -199,5 +198,5 @@ def _raise_varargs(vm, frame, ins):
         if is_exception(exc):
             frame.stack.pop()
             return vm.raise_exc(exc)
-        raise Unsupported("raise", "raise of a value made while tracing", "", _raise_varargs_eager(frame, ins))
-    raise Unsupported("raise", "raise ... from ...", "", _raise_varargs_eager(frame, ins))
+        raise Unsupported("raise", "raise of a value made while tracing", eager=_raise_varargs_eager(frame, ins))
+    raise Unsupported("raise", "raise ... from ...", eager=_raise_varargs_eager(frame, ins))

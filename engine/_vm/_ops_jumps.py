@@ -43,7 +43,7 @@ def _pop_jump(vm, frame, ins):
     else:
         n = is_same(vm, v, ConstVar(None))
         if n is None:
-            raise Unsupported("is-none", "`is None` on an unknown value", "", _pop_jump_eager(frame, ins))
+            raise Unsupported("is-none", "`is None` on an unknown value", eager=_pop_jump_eager(frame, ins))
         jump = n if kind == "none" else not n
     frame.stack.pop()
     frame.ip = ins.target if jump else frame.ip + 1
@@ -123,8 +123,8 @@ def _for_iter(vm, frame, ins):
         resume_for(vm, frame, it, ins)
         return
     if type(it) is not IterVar:
-        raise Unsupported("for-iter", f"iterating a {type(it).__name__}", "it runs eagerly",
-                          _for_iter_eager(frame, ins))
+        raise Unsupported("for-iter", f"iterating a {type(it).__name__}",
+                          eager=_for_iter_eager(frame, ins))
     x = iter_next(vm, it)
     if x is None:
         frame.stack.pop()

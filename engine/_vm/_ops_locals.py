@@ -24,7 +24,7 @@ def _unbound_local_eager(frame, ins):
 def _load_fast(vm, frame, ins):
     v = frame.locals[ins.arg]
     if v is None:
-        raise Unsupported("unbound-local", f"local {ins.argval} is unbound", "", _unbound_local_eager(frame, ins))
+        raise Unsupported("unbound-local", f"local {ins.argval} is unbound", eager=_unbound_local_eager(frame, ins))
     frame.stack.append(v)
     frame.ip += 1
 
@@ -38,7 +38,7 @@ def _store_fast(vm, frame, ins):
 @handles("DELETE_FAST", eager=_unbound_local_eager)
 def _delete_fast(vm, frame, ins):
     if frame.locals[ins.arg] is None:
-        raise Unsupported("unbound-local", f"local {ins.argval} is unbound", "", _unbound_local_eager(frame, ins))
+        raise Unsupported("unbound-local", f"local {ins.argval} is unbound", eager=_unbound_local_eager(frame, ins))
     frame.locals[ins.arg] = None
     frame.ip += 1
 
@@ -68,7 +68,7 @@ def load_global(vm, frame, ins):
         value = b[name]
         vm.guards.global_identity(b, name, value)
         return wrap_fixed(vm, value)
-    raise Unsupported("name-error", f"global {name} is not defined", "", _load_global_eager(frame, ins))
+    raise Unsupported("name-error", f"global {name} is not defined", eager=_load_global_eager(frame, ins))
 
 
 def _load_global_eager(frame, ins):
@@ -117,7 +117,7 @@ def _delete_global_eager(frame, ins):
 
 @handles("DELETE_GLOBAL", eager=_delete_global_eager)
 def _delete_global(vm, frame, ins):
-    raise Unsupported("delete-global", "del of a global", "", _delete_global_eager(frame, ins))
+    raise Unsupported("delete-global", "del of a global", eager=_delete_global_eager(frame, ins))
 
 
 @handles("LOAD_ASSERTION_ERROR")
@@ -175,7 +175,7 @@ def _load_deref(vm, frame, ins):
     cell = _cell(vm, frame, ins)
     v = cell_get(vm, cell)
     if v is EMPTY:
-        raise Unsupported("unbound-cell", f"cell {ins.argval} is empty", "", _empty_cell_eager(frame, ins))
+        raise Unsupported("unbound-cell", f"cell {ins.argval} is empty", eager=_empty_cell_eager(frame, ins))
     frame.stack.append(v)
     frame.ip += 1
 
@@ -197,6 +197,6 @@ def _store_deref(vm, frame, ins):
 def _delete_deref(vm, frame, ins):
     cell = _cell(vm, frame, ins)
     if cell.real is not None or cell_get(vm, cell) is EMPTY:
-        raise Unsupported("delete-deref", "del of a shared cell", "")
+        raise Unsupported("delete-deref", "del of a shared cell")
     cell.contents = EMPTY
     frame.ip += 1

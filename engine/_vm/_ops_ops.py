@@ -67,7 +67,7 @@ def _is_op(vm, frame, ins):
     a, b = vm.peek(2)
     r = is_same(vm, a, b)
     if r is None:
-        raise Unsupported("is", "`is` between values the trace cannot tell apart", "", _is_op_eager(frame, ins))
+        raise Unsupported("is", "`is` between values the trace cannot tell apart", eager=_is_op_eager(frame, ins))
     vm.popn(2)
     frame.stack.append(ConstVar(r != bool(ins.arg)))
     frame.ip += 1
@@ -202,7 +202,7 @@ def _delete_attr_eager(frame, ins):
 
 @handles("DELETE_ATTR", eager=_delete_attr_eager)
 def _delete_attr(vm, frame, ins):
-    raise Unsupported("delete-attr", "del of an attribute", "", _delete_attr_eager(frame, ins))
+    raise Unsupported("delete-attr", "del of an attribute", eager=_delete_attr_eager(frame, ins))
 
 
 def _binary_subscr_eager(frame, ins):
@@ -252,7 +252,7 @@ def _delete_subscr_eager(frame, ins):
 
 @handles("DELETE_SUBSCR", eager=_delete_subscr_eager)
 def _delete_subscr(vm, frame, ins):
-    raise Unsupported("delete-subscr", "del of an item", "", _delete_subscr_eager(frame, ins))
+    raise Unsupported("delete-subscr", "del of an item", eager=_delete_subscr_eager(frame, ins))
 
 
 from .._runtime import NULL as NULL_REAL  # noqa: E402
