@@ -62,6 +62,8 @@ def _make(fn: Callable, backend: str | Callable, nested: bool, fullgraph: bool) 
 
 @dataclass
 class BreakInfo:
+    """One graph break as explain() reports it."""
+
     reason: str
     where: str
     depth: int
@@ -71,6 +73,8 @@ class BreakInfo:
 
 @dataclass
 class ExplainOutput:
+    """What explain() returns: counts, breaks, the graphs, the residual code and the call's result."""
+
     graph_count: int
     break_count: int
     breaks: list

@@ -22,6 +22,13 @@ METADATA_OK = {"size", "dim", "ndimension", "numel", "nelement", "stride", "is_c
 
 
 class GraphBuilder:
+    """The graph of one segment: an `fx.Graph` and the FakeTensorMode its metadata is computed in.
+
+    Owns the placeholders (`inputs`: the source each is re-read from, and the real tensor it was made from,
+    in placeholder order) and the op count. Invariants: every op is run on fake tensors under the traced grad
+    mode before its node is added, so a failing op adds nothing (it raises Unsupported); an op's result is
+    tensors or plain metadata; placeholders stay before every op; consecutive grad-mode changes collapse."""
+
     def __init__(self):
         self.graph = fx.Graph()
         self.fake_mode = FakeTensorMode()

@@ -43,10 +43,14 @@ def literal(ns, value):
 
 
 class Src:
+    """Where a real value is re-read when a segment starts: `expr(ns)` is a Python expression over `env`."""
+
     __slots__ = ()
 
 
 class EnvSrc(Src):
+    """The segment's input `env[index]`."""
+
     __slots__ = ("index",)
 
     def __init__(self, index):
@@ -57,6 +61,8 @@ class EnvSrc(Src):
 
 
 class ConstSrc(Src):
+    """A fixed object of the program (bound by name in the namespace; never re-read)."""
+
     __slots__ = ("obj",)
 
     def __init__(self, obj):
@@ -67,6 +73,8 @@ class ConstSrc(Src):
 
 
 class GlobalSrc(Src):
+    """A name in a globals dict."""
+
     __slots__ = ("gdict", "name")
 
     def __init__(self, gdict, name):
@@ -78,6 +86,8 @@ class GlobalSrc(Src):
 
 
 class AttrSrc(Src):
+    """An attribute of another source."""
+
     __slots__ = ("base", "name")
 
     def __init__(self, base, name):
@@ -90,6 +100,8 @@ class AttrSrc(Src):
 
 
 class ItemSrc(Src):
+    """An item (constant key) of another source."""
+
     __slots__ = ("base", "key")
 
     def __init__(self, base, key):
@@ -101,6 +113,8 @@ class ItemSrc(Src):
 
 
 class CellSrc(Src):
+    """The contents of a cell read from another source."""
+
     __slots__ = ("base",)
 
     def __init__(self, base):

@@ -38,6 +38,8 @@ import torch.jit
 
 
 class Decision(enum.Enum):
+    """What the VM does with a callable."""
+
     TRACE = "trace"  # its bytecode runs on the VM, as user code does
     GRAPH_OP = "graph op"  # one FX node; the call runs on fake tensors for its metadata
     MODEL = "model"  # a model computes the result from VM values (engine/_vm/_library.py)
@@ -46,6 +48,8 @@ class Decision(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """One policy entry: a decision, the reason for it, and (for MODEL) the model that computes the call."""
+
     decision: Decision
     reason: str
     model: Callable | None = None  # for MODEL: model(vm, fn, args, kwargs) -> Var | NotImplemented

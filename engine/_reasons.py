@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Reason:
+    """One break id: what it means in general and what the user can do."""
+
     gb_id: str
     meaning: str  # what kind of construct breaks, in general
     hint: str  # what the user can do (or why nothing needs doing)

@@ -77,6 +77,13 @@ RUNTIME_GLOBALS.update({
 
 
 class Emitter:
+    """Generates the body of one segment from the VM's state at its end: real values for VM values.
+
+    Owns the text being built (`pre`: sources read once; `body`: rebuilt values and replayed effects) and the
+    graph outputs that body needs (`out_nodes`, in order). Invariants: each VM value is rebuilt at most once
+    (`memo`, by identity, so aliasing is kept); a value that cannot become real (a traced generator) raises
+    Restart rather than emitting anything wrong; effects are replayed in program order, before write-backs."""
+
     def __init__(self, vm):
         self.vm = vm
         self.ns = vm.ns

@@ -25,6 +25,8 @@ NULL = _NullType()
 
 
 class _Miss:
+    """The type of MISS, what a segment returns when one of its guards fails."""
+
     __slots__ = ()
 
     def __repr__(self):

@@ -34,6 +34,14 @@ RECOMPILE_LIMIT = 8
 
 
 class BreakPoint:
+    """A place where a segment can start, with the segments (a trace tree) compiled for it.
+
+    Owns: `shapes`, the frame-stack snapshot a continuation resumes (None for a function entry: the env is
+    then the call's arguments); `resume`, how the eager op's outcome enters the frames; `segments`, tried in
+    order, the first whose guards hold runs. Invariants: every segment of one break point takes the same env
+    layout (the snapshot's), and at most RECOMPILE_LIMIT are cached (past it, an entry runs eagerly and a
+    continuation traces without caching)."""
+
     __slots__ = ("shapes", "resume", "segments", "warned", "base_len")
 
     def __init__(self, shapes, resume, base_len=0):
@@ -45,6 +53,13 @@ class BreakPoint:
 
 
 class Segment:
+    """One compiled stretch of the program: generated code `fn(env, check=True)` and how it ends.
+
+    `fn` checks its guards (returning MISS when one fails, having changed nothing), runs the graph, rebuilds
+    real values, replays side effects and returns the next env (a break), the value (a return) or the
+    exception (a raise). For a break, `spec` is the eager op run next and `next_ok`/`next_exc` the break
+    points where the program goes on after it returned or raised. `source` and `gm` are kept for explain()."""
+
     __slots__ = ("fn", "kind", "spec", "next_ok", "next_exc", "source", "gm", "reason")
 
     def __init__(self, fn, kind, spec, source, gm, reason):
@@ -82,6 +97,13 @@ class Compiled:
 
     Calling it runs the one runtime loop below; as a class attribute (`@engine.compile def forward(self,
     x)`) it binds like a function, so `self` is an argument the guards see like any other.
+
+    Owns: `roots` (a BreakPoint per argument layout), `eager_keys` (layouts that run `fn` eagerly: its entry
+    cannot be compiled, or hit the recompile limit), `classic_cache` (callees compiled on their own for
+    nested=False) and `record` (stats, break records, graphs and sources). Invariants: a segment runs only
+    when its guards hold, and a miss has changed nothing; between two segments exactly one eager op runs;
+    a call either runs to its end through segments and eager ops, or runs `fn` eagerly as a whole, which is
+    only decided at its entry (a resumed frame that cannot go on is an EngineError, never a wrong answer).
     """
 
     def __init__(self, fn: Callable, backend: Callable, nested: bool = True, fullgraph: bool = False,

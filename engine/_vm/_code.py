@@ -8,6 +8,9 @@ from . import _version as V
 
 
 class Instr:
+    """One instruction as the VM reads it: opname, arg/argval, byte offset, line, and a jump target as an
+    instruction index (None if it does not jump)."""
+
     __slots__ = ("opname", "arg", "argval", "offset", "line", "target")
 
     def __init__(self, i, target):

@@ -54,6 +54,8 @@ class Restart(Exception):
 
 
 class BreakRecord:
+    """One graph break as reported: its stable id, explanation, the user's file:line, frame depth, hint."""
+
     __slots__ = ("gb_id", "reason", "where", "depth", "hint")
 
     def __init__(self, gb_id, reason, where, depth, hint):
@@ -64,6 +66,17 @@ class BreakRecord:
 
 
 class VM:
+    """The symbolic interpreter of one segment: the explicit frame stack and everything the trace learnt.
+
+    Owns the frames (`frames`, innermost last; no host recursion per call), the guards and namespace of the
+    generated code, the graph builder, the env inputs read so far (`lazy`, `memo`: one VM value per real
+    object), side effects on pre-existing objects (`effects`, program order), containers written back at the
+    end (`writeback`), globals stored by traced code (`gover`), the traced grad mode (`grad`, from `grad0`),
+    the current exception, and the calls forced to run on their own (`forced`, by call number). `run()` steps
+    handlers until one ends the segment. Invariants: a handler that raises Unsupported left the frame as it
+    was, so a break runs the instruction from that state; anything read from the env is guarded; a VM is
+    used for one trace only (a Restart builds a new one with more forced calls)."""
+
     def __init__(self, ctx, env, grad, forced):
         self.ctx = ctx  # the compiled function: options and stats
         self.env = env

@@ -15,10 +15,14 @@ DictViewKind = Literal["keys", "values", "items"]  # the dict method that made t
 
 
 class Var:
+    """Base of the VM's symbolic values (slotted, identity matters: one value per real object)."""
+
     __slots__ = ()
 
 
 class NullVar(Var):
+    """The NULL 3.11 pushes below a callable (LOAD_GLOBAL/LOAD_METHOD); one instance, `NULL`."""
+
     __slots__ = ()
 
     def __repr__(self):
@@ -29,6 +33,8 @@ NULL = NullVar()
 
 
 class DiscardVar(Var):
+    """A frame's ret_override meaning "push nothing": an inlined __setitem__/__setattr__."""
+
     __slots__ = ()
 
 
@@ -45,6 +51,8 @@ class LazyVar(Var):
 
 
 class ConstVar(Var):
+    """An immutable Python value known while tracing (guarded where it was read from the env)."""
+
     __slots__ = ("value",)
 
     def __init__(self, value):
@@ -55,6 +63,8 @@ class ConstVar(Var):
 
 
 class TensorVar(Var):
+    """A tensor: its graph node and fake tensor; `src` when it is a graph input re-read from a source."""
+
     __slots__ = ("node", "fake", "pytype", "src")
 
     def __init__(self, node, fake, pytype, src=None):
@@ -65,6 +75,8 @@ class TensorVar(Var):
 
 
 class TupleVar(Var):
+    """A tuple (or namedtuple / structseq of `pytype`) of VM values; tuples have no identity worth keeping."""
+
     __slots__ = ("items", "pytype")
 
     def __init__(self, items, pytype=tuple):
@@ -88,6 +100,9 @@ class ListVar(Var):
 
 
 class DictVar(Var):
+    """A dict: `real` None for one built by traced code, else the real dict (read from `src`); `items` is
+    None until its contents are read (guarded); `pending`/`changed` as for ListVar."""
+
     __slots__ = ("items", "real", "src", "pending", "changed")
 
     def __init__(self, items, real=None, src=None):
@@ -99,6 +114,8 @@ class DictVar(Var):
 
 
 class SliceVar(Var):
+    """A slice of VM values."""
+
     __slots__ = ("start", "stop", "step")
 
     def __init__(self, start, stop, step):
@@ -130,6 +147,8 @@ UNREAD = object()  # a real cell whose contents were not read yet
 
 
 class CellVar(Var):
+    """A closure cell: a real one (`real`, `src`; contents UNREAD until read) or one made by traced code."""
+
     __slots__ = ("real", "src", "contents", "changed")
 
     def __init__(self, contents, real=None, src=None):
@@ -164,6 +183,8 @@ class MethodVar(Var):
 
 
 class BoundMethodVar(Var):
+    """A Python function bound to `self_var` (rebuilt as types.MethodType)."""
+
     __slots__ = ("self_var", "func")
 
     def __init__(self, self_var, func):
@@ -195,6 +216,8 @@ class GradCtxVar(Var):
 
 
 class GradExitVar(Var):
+    """The __exit__ of a grad-mode block entered by traced code: calling it restores `prev`."""
+
     __slots__ = ("prev",)
 
     def __init__(self, prev):
@@ -279,6 +302,8 @@ class CMVar(Var):
 
 
 class CMExitVar(Var):
+    """The __exit__ of a traced @contextmanager block: a normal exit steps its generator once more."""
+
     __slots__ = ("gen",)
 
     def __init__(self, gen):
