@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import types
+from typing import TYPE_CHECKING
 
 from . import _runtime as R
 from ._faults import fault
@@ -48,17 +49,25 @@ from ._vm._values import (
     TupleVar,
 )
 
+if TYPE_CHECKING:
+    import torch.fx as fx
 
-def _dict_replace(d, new):
+    from ._guards import Src
+    from ._vm._frame import Frame
+    from ._vm._interp import VM, Ending
+    from ._vm._values import Var
+
+
+def _dict_replace(d, new) -> None:
     d.clear()
     d.update(new)
 
 
-def _new_object(cls):
+def _new_object(cls: type) -> object:
     return object.__new__(cls)
 
 
-def _cell_empty(c):
+def _cell_empty(c: types.CellType) -> bool:
     try:
         _ = c.cell_contents
     except ValueError:
@@ -84,7 +93,7 @@ class Emitter:
     (`memo`, by identity, so aliasing is kept); a value that cannot become real (a traced generator) raises
     Restart rather than emitting anything wrong; effects are replayed in program order, before write-backs."""
 
-    def __init__(self, vm):
+    def __init__(self, vm: VM) -> None:
         self.vm = vm
         self.ns = vm.ns
         self.pre = []
@@ -95,11 +104,11 @@ class Emitter:
         self.out_index = {}
         self.n = 0
 
-    def temp(self, prefix="t"):
+    def temp(self, prefix: str = "t") -> str:
         self.n += 1
         return f"{prefix}{self.n}"
 
-    def src(self, src):
+    def src(self, src: Src) -> str:
         if isinstance(src, (EnvSrc, ConstSrc)):
             return src.expr(self.ns)
         e = self.src_memo.get(id(src))
@@ -109,14 +118,14 @@ class Emitter:
             self.src_memo[id(src)] = e
         return e
 
-    def node_out(self, node):
+    def node_out(self, node: fx.Node) -> str:
         k = self.out_index.get(node)
         if k is None:
             k = self.out_index[node] = len(self.out_nodes)
             self.out_nodes.append(node)
         return f"__o[{k}]"
 
-    def expr(self, v):
+    def expr(self, v: Var) -> str:
         t = type(v)
         if t is LazyVar:
             return f"env[{v.index}]"
@@ -230,11 +239,11 @@ class Emitter:
         self.memo[key] = e
         return e
 
-    def _seq(self, seq):
+    def _seq(self, seq: Var) -> str:
         return self.expr(seq) if type(seq) is not ConstVar else self.ns.const(seq.value, "k")
 
     # -- side effects -----------------------------------------------------------------------------------
-    def effects(self):
+    def effects(self) -> None:
         for eff in self.vm.effects:
             kind = eff[0]
             if kind == "call":
@@ -271,7 +280,7 @@ class Emitter:
                 self.body.append(f"{self.expr(c)}.index = {c.index}")
 
 
-def snapshot(vm, em, env_exprs, step=False):
+def snapshot(vm: VM, em: Emitter, env_exprs: list[str], step: bool = False) -> list[FrameShape]:
     """Persist the frame stack: every live local and stack slot becomes one env entry."""
     shapes = []
     env_exprs.append(em.expr(vm.cur_exc))
@@ -300,11 +309,11 @@ def snapshot(vm, em, env_exprs, step=False):
     return shapes
 
 
-def _corrupt_top_slot(vm, f, st, locs):
+def _corrupt_top_slot(vm: VM, f: Frame, st: list[int], locs: list[tuple[int, int]]) -> None:
     """Fault "corrupt-parent-slot": a top stack slot holding a tensor is persisted from another tensor of the
     frame (a stack slot below, else a local), so the bug shows as a wrong result rather than a crash."""
 
-    def tensor(v):
+    def tensor(v: Var) -> bool:
         if type(v) is LazyVar:
             v = vm.lazy.get(v.index)
         return type(v) is TensorVar
@@ -322,7 +331,7 @@ def _corrupt_top_slot(vm, f, st, locs):
             return
 
 
-def generate(vm, ending, env_len):
+def generate(vm: VM, ending: Ending, env_len: int) -> tuple[str, Emitter, list[FrameShape] | None, bool]:
     """Source text, namespace and (for breaks) frame shapes of the segment ending in `ending`."""
     em = Emitter(vm)
     shapes = None

@@ -12,7 +12,7 @@ import functools
 import types
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -30,7 +30,14 @@ from ._vm._opcodes import Resume
 from ._vm._ops_jumps import or_pop_commit
 from ._vm._values import FuncVar, LazyVar, ObjVar
 
+if TYPE_CHECKING:
+    from ._errors import Unsupported
+    from ._vm._frame import FrameShape
+    from ._vm._interp import BreakRecord, Ending
+    from ._vm._opcodes import EagerSpec
+
 RECOMPILE_LIMIT = 8
+CallKey = tuple[int, tuple[str, ...]]  # a call's argument layout: positional count, keyword names
 
 
 class BreakPoint:
@@ -44,7 +51,7 @@ class BreakPoint:
 
     __slots__ = ("shapes", "resume", "segments", "warned", "base_len")
 
-    def __init__(self, shapes, resume, base_len=0):
+    def __init__(self, shapes: list[FrameShape] | None, resume: Resume, base_len: int = 0) -> None:
         self.shapes = shapes  # None for a function entry
         self.resume = resume  # how the eager op's result enters the frames (see EagerSpec)
         self.segments = []
@@ -62,7 +69,8 @@ class Segment:
 
     __slots__ = ("fn", "kind", "spec", "next_ok", "next_exc", "source", "gm", "reason")
 
-    def __init__(self, fn, kind, spec, source, gm, reason):
+    def __init__(self, fn: Callable[..., Any], kind: EndKind, spec: EagerSpec | None, source: str,
+                 gm: torch.fx.GraphModule | None, reason: Unsupported | None) -> None:
         self.fn = fn
         self.kind = kind
         self.spec = spec
@@ -76,7 +84,7 @@ class Segment:
 class Record:
     """What a compiled function (and, in classic mode, the callees compiled for it) did so far."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.graphs = 0
         self.breaks = 0
         self.recompiles = 0
@@ -124,7 +132,7 @@ class Compiled:
         return self if obj is None else types.MethodType(self, obj)
 
     # -- stats hooks used by the VM ----------------------------------------------------------------------
-    def record_break(self, rec):
+    def record_break(self, rec: BreakRecord) -> None:
         self.record.breaks += 1
         self.record.break_records.append(rec)
         if self.fullgraph:
@@ -134,7 +142,7 @@ class Compiled:
     def stats(self) -> dict[str, int]:
         return self.record.stats()
 
-    def classic_callee(self, fn):
+    def classic_callee(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """Classic mode: a callee that broke is compiled as its own top-level function."""
         if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
             return functools.partial(self._sub(fn.__func__), fn.__self__)
@@ -142,7 +150,7 @@ class Compiled:
             return self._sub(fn)
         return fn
 
-    def _sub(self, f):
+    def _sub(self, f: types.FunctionType) -> Compiled:
         sub = self.classic_cache.get(f)
         if sub is None:
             sub = self.classic_cache[f] = Compiled(f, self.backend, nested=False, record=self.record)
@@ -214,7 +222,7 @@ class Compiled:
             if fault(self, "forget-upper-cm"):
                 _forget_upper_grad_block(bp, env)
 
-    def _new_segment(self, bp, env, key, eager_ops=False):
+    def _new_segment(self, bp: BreakPoint, env: list[Any], key: CallKey, eager_ops: bool = False) -> Segment | None:
         cache = not eager_ops
         if len(bp.segments) >= RECOMPILE_LIMIT:
             if not bp.warned:
@@ -256,12 +264,12 @@ class Compiled:
             bp.segments.append(seg)
         return seg
 
-    def _start(self, vm, bp, env, key):
+    def _start(self, vm: VM, bp: BreakPoint, env: list[Any], key: CallKey) -> Ending | None:
         if bp.shapes is None:
             return self._start_root(vm, key)
         return _start_continuation(vm, bp, env)
 
-    def _start_root(self, vm, key):
+    def _start_root(self, vm: VM, key: CallKey) -> None:
         fn = self.fn
         nargs, kwnames = key
         args = [LazyVar(i) for i in range(1, 1 + nargs)]
@@ -282,7 +290,7 @@ class Compiled:
         vm.frames.append(vm.new_frame(info, fn.__globals__, loc, fn.__qualname__))
         return None
 
-    def _build(self, vm, ending, env_len):
+    def _build(self, vm: VM, ending: Ending, env_len: int) -> Segment:
         source, em, shapes, has_graph = generate(vm, ending, env_len)
         namespace = dict(RUNTIME_GLOBALS)
         namespace.update(vm.ns.values)
@@ -310,7 +318,7 @@ class Compiled:
         return seg
 
 
-def _start_continuation(vm, bp, env):
+def _start_continuation(vm: VM, bp: BreakPoint, env: list[Any]) -> Ending | None:
     frames = []
     for sh in bp.shapes:
         loc = [None] * sh.info.nlocalsplus
@@ -361,7 +369,7 @@ def _start_continuation(vm, bp, env):
     return None
 
 
-def _base_len(bp):
+def _base_len(bp: BreakPoint) -> int:
     n = 1
     for sh in bp.shapes:
         n += len(sh.locals) + len(sh.stack) + (sh.ret_override >= 0)
@@ -369,7 +377,7 @@ def _base_len(bp):
 
 
 
-def _forget_upper_grad_block(bp, env):
+def _forget_upper_grad_block(bp: BreakPoint, env: list[Any]) -> None:
     """Fault "forget-upper-cm": resume under the mode from before a grad-mode with-block of a caller."""
     for sh in bp.shapes[:-1]:
         for ei in sh.stack:

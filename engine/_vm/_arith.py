@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._errors import Unsupported
 from ._graph_ops import graph_fn
@@ -43,7 +43,7 @@ def _fold(fn, *vals):
     return ConstVar(out)
 
 
-def binary(vm, fn, sym, a, b):
+def binary(vm: VM, fn: Callable[..., Any], sym: str, a: Var, b: Var):
     ta, tb = type(a), type(b)
     if ta is TensorVar or tb is TensorVar:
         if ta in (TensorVar, ConstVar) and tb in (TensorVar, ConstVar):
@@ -120,7 +120,7 @@ def is_same(vm: VM, a: Var, b: Var) -> bool | None:
     return None
 
 
-def contains(vm, item, container):
+def contains(vm: VM, item: Var, container: Var):
     t = type(container)
     if t is ConstVar and type(item) is ConstVar:
         return _fold(operator.contains, container.value, item.value)
@@ -136,7 +136,7 @@ def contains(vm, item, container):
     raise Unsupported("contains", f"`in` on a {t.__name__}")
 
 
-def truth(vm, v):
+def truth(vm: VM, v: Var):
     """bool(v) where the trace knows it; Unsupported (eager bool) otherwise."""
     t = type(v)
     if t is ConstVar:
@@ -164,7 +164,7 @@ def truth(vm, v):
     raise Unsupported("truth", f"truth value of a {t.__name__}")
 
 
-def unary(vm, fn, v):
+def unary(vm: VM, fn: Callable[..., Any], v: Var):
     if type(v) is TensorVar and fn is not operator.not_:
         return graph_fn(vm, fn, [v], fn.__name__)
     if fn is operator.not_:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import torch
 
 from .._errors import Unsupported
-from .._guards import AttrSrc, ConstSrc, ItemSrc
+from .._guards import AttrSrc, ConstSrc, ItemSrc, Src
 from ._graph_ops import graph_fn
 from ._methods import dict_view, key_of, list_items, set_item
 from ._objects import call_dunder, instance_type, user_function
@@ -39,15 +39,15 @@ _LIST_METHODS = {n for n in dir(list) if not n.startswith("_")}
 _DICT_METHODS = {n for n in dir(dict) if not n.startswith("_")}
 
 
-def _src(v):
+def _src(v: ObjVar) -> Src:
     return v.src if v.src is not None else ConstSrc(v.obj)
 
 
-def _no_custom_getattr(t):
+def _no_custom_getattr(t: type) -> bool:
     return t.__getattribute__ is object.__getattribute__ and not hasattr(t, "__getattr__")
 
 
-def _class_lookup(t, name):
+def _class_lookup(t: type, name: str) -> object:
     for k in t.__mro__:
         if name in k.__dict__:
             return k.__dict__[name]
@@ -57,12 +57,12 @@ def _class_lookup(t, name):
 _ABSENT = object()
 
 
-def _is_data_descriptor(x):
+def _is_data_descriptor(x: object) -> bool:
     tx = type(x)
     return hasattr(tx, "__set__") or hasattr(tx, "__delete__")
 
 
-def load_attr(vm, v, name):
+def load_attr(vm: VM, v: Var, name: str):
     t = type(v)
     if t is TensorVar:
         if name in TENSOR_ATTRS_CONST:
@@ -109,7 +109,7 @@ def load_attr(vm, v, name):
     raise Unsupported("attr", f"attribute {name} of a {t.__name__}")
 
 
-def _obj_attr(vm, v, name):
+def _obj_attr(vm: VM, v: Var, name: str):
     if v.attrs is not None and name in v.attrs:
         return v.attrs[name]
     obj = v.obj
@@ -176,7 +176,7 @@ def _module_attr(vm: VM, v: ObjVar, obj: torch.nn.Module, tp: type, name: str) -
     return _instance_class_attr(vm, v, tp, name, cls_attr)
 
 
-def _instance_class_attr(vm, v, tp, name, cls_attr):
+def _instance_class_attr(vm: VM, v: Var, tp: type, name: str, cls_attr):
     """An attribute found on the class of an instance (not in its __dict__)."""
     if isinstance(cls_attr, property) and user_function(cls_attr.fget):
         from ._calls import call
@@ -195,7 +195,7 @@ def _instance_class_attr(vm, v, tp, name, cls_attr):
     raise Unsupported("attr", f"{tp.__name__}.{name}")
 
 
-def _new_obj_attr(vm, v, name):
+def _new_obj_attr(vm: VM, v: Var, name: str):
     cls_attr = _class_lookup(v.cls, name)
     if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
         return _instance_class_attr(vm, v, v.cls, name, cls_attr)
@@ -206,11 +206,11 @@ def _new_obj_attr(vm, v, name):
     return _instance_class_attr(vm, v, v.cls, name, cls_attr)
 
 
-def _custom_meta(cls):
+def _custom_meta(cls: type) -> bool:
     return type(cls) is not type
 
 
-def store_attr(vm, obj, name, val):
+def store_attr(vm: VM, obj, name: str, val: Var):
     """Returns an Inline when a user-defined __setattr__ runs as a frame."""
     tp = instance_type(obj)
     if tp is not None and _class_lookup(tp, "__setattr__") is not object.__setattr__:
@@ -239,7 +239,7 @@ def store_attr(vm, obj, name, val):
     vm.effects.append(("setattr", obj, name, val))
 
 
-def get_item(vm, c, k):
+def get_item(vm: VM, c: Var, k):
     t = type(c)
     tp = instance_type(c)
     if tp is not None and isinstance(c.obj if t is ObjVar else None, tuple) and \
@@ -277,7 +277,7 @@ def get_item(vm, c, k):
     raise Unsupported("subscript", f"subscript of a {t.__name__}")
 
 
-def _fold_getitem(value, key):
+def _fold_getitem(value: object, key: object) -> ConstVar:
     try:
         out = value[key]
     except Exception:
@@ -287,7 +287,7 @@ def _fold_getitem(value, key):
     return ConstVar(out)
 
 
-def store_item(vm, c, k, v):
+def store_item(vm: VM, c: Var, k, v: Var):
     if instance_type(c) is not None:
         return call_dunder(vm, c, "__setitem__", [k, v], discard=True)
     if type(c) is TensorVar:

@@ -9,12 +9,20 @@ the generator's creation as an eager call, after which it is a real generator li
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._errors import Unsupported
 from ._interp import Ending, EndKind, Restart
 from ._values import ConstVar
 
+if TYPE_CHECKING:
+    from ._code import Instr
+    from ._frame import Frame
+    from ._interp import VM
+    from ._values import GenVar, Var
 
-def drive(vm, gen):
+
+def drive(vm: VM, gen: GenVar):
     """One step of `gen`: the yielded value, or None when it is exhausted."""
     if gen.state == "done":
         return None
@@ -39,7 +47,7 @@ def drive(vm, gen):
     raise Restart(gen.call_no, "eager")
 
 
-def on_yield(vm, frame, value):
+def on_yield(vm: VM, frame: Frame, value: Var):
     gen = frame.gen
     frame.ip += 1
     vm.frames.pop()
@@ -52,7 +60,7 @@ def on_yield(vm, frame, value):
     return None
 
 
-def on_return(vm, frame):
+def on_return(vm: VM, frame: Frame):
     """A generator frame returned (frame already popped): for-loops jump past the loop."""
     gen = frame.gen
     gen.state = "done"
@@ -65,7 +73,7 @@ def on_return(vm, frame):
     return None
 
 
-def resume_for(vm, frame, gen, ins):
+def resume_for(vm: VM, frame: Frame, gen: GenVar, ins: Instr) -> None:
     """FOR_ITER over a generator: push its frame; the caller continues after the yield."""
     if gen.state == "done":
         frame.stack.pop()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import builtins as _builtins_mod
 import enum
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .._errors import Unsupported
 from .._graph import GraphBuilder
@@ -18,6 +18,14 @@ from . import _code
 from ._frame import Frame
 from ._opcodes import DISPATCH, eager_form
 from ._values import DISCARD, ConstVar, LazyVar, ObjVar
+
+if TYPE_CHECKING:
+    from .._segments import Compiled
+    from ._code import CodeInfo
+    from ._opcodes import EagerSpec
+    from ._values import Var
+
+OpKind = Literal["call_function", "call_method"]  # the two kinds of FX node a graph op becomes
 
 
 class EndKind(enum.Enum):
@@ -34,7 +42,7 @@ class Ending:
 
     __slots__ = ("kind", "value", "spec", "reason")
 
-    def __init__(self, kind: EndKind, value=None, spec=None, reason=None):
+    def __init__(self, kind: EndKind, value=None, spec: EagerSpec | None = None, reason=None) -> None:
         self.kind = kind
         self.value = value
         self.spec = spec
@@ -58,10 +66,10 @@ class BreakRecord:
 
     __slots__ = ("gb_id", "reason", "where", "depth", "hint")
 
-    def __init__(self, gb_id, reason, where, depth, hint):
+    def __init__(self, gb_id, reason, where, depth, hint) -> None:
         self.gb_id, self.reason, self.where, self.depth, self.hint = gb_id, reason, where, depth, hint
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Break({self.gb_id} at {self.where}, depth {self.depth}: {self.reason})"
 
 
@@ -77,7 +85,7 @@ class VM:
     was, so a break runs the instruction from that state; anything read from the env is guarded; a VM is
     used for one trace only (a Restart builds a new one with more forced calls)."""
 
-    def __init__(self, ctx, env, grad, forced):
+    def __init__(self, ctx: Compiled, env: list[Any], grad: bool, forced: dict[int, Forced]) -> None:
         self.ctx = ctx  # the compiled function: options and stats
         self.env = env
         self.ns = Namespace()
@@ -103,7 +111,7 @@ class VM:
         self.guards.grad_mode(grad)
 
     # -- values ---------------------------------------------------------------------------------------
-    def resolve(self, v):
+    def resolve(self, v: Var) -> Var:
         if type(v) is LazyVar:
             r = self.lazy.get(v.index)
             if r is None:
@@ -113,23 +121,24 @@ class VM:
             return r
         return v
 
-    def push(self, v):
+    def push(self, v: Var) -> None:
         self.frames[-1].stack.append(v)
 
-    def pop(self):
+    def pop(self) -> Var:
         return self.resolve(self.frames[-1].stack.pop())
 
-    def peek(self, n=1):
+    def peek(self, n: int = 1) -> list[Var]:
         """The top n stack values, resolved, bottom first."""
         st = self.frames[-1].stack
         return [self.resolve(v) for v in st[len(st) - n:]]
 
-    def popn(self, n):
+    def popn(self, n: int) -> None:
         st = self.frames[-1].stack
         if n:
             del st[len(st) - n:]
 
-    def op(self, kind, target, args, kwargs, grad, name):
+    def op(self, kind: OpKind, target: Any, args: list[Var], kwargs: dict[str, Var], grad: bool,
+           name: str) -> Var:
         """One graph op; real lists among the arguments are read (guarded) first."""
         from ._methods import list_items
         from ._values import ListVar
@@ -141,26 +150,27 @@ class VM:
                 list_items(self, a)
         return self.graph.call(kind, target, args, kwargs, grad, name)
 
-    def set_grad(self, enabled):
+    def set_grad(self, enabled: bool) -> None:
         if enabled != self.grad:
             self.graph.set_grad(enabled, self.grad)
             self.grad_set_in_graph = True
             self.grad = enabled
 
-    def new_frame(self, info, fglobals, localsplus, name, exit_grad=None):
+    def new_frame(self, info: CodeInfo, fglobals: dict[str, Any], localsplus: list[Var | None], name: str,
+                  exit_grad: bool | None = None) -> Frame:
         b = fglobals.get("__builtins__", _builtins_mod)
         if not isinstance(b, dict):
             b = b.__dict__
         self.frames_traced += 1
         return Frame(info, fglobals, b, localsplus, [], 0, None, exit_grad, -1, self.call_no, name)
 
-    def where(self, frame=None):
+    def where(self, frame: Frame | None = None) -> str:
         frame = frame or self.frames[-1]
         ins = frame.info.instrs[min(frame.ip, len(frame.info.instrs) - 1)]
         return f"{frame.info.filename}:{ins.line}"
 
     # -- the loop -------------------------------------------------------------------------------------
-    def run(self):
+    def run(self) -> Ending:
         frames = self.frames
         while True:
             frame = frames[-1]
@@ -184,7 +194,7 @@ class VM:
             if ending is not None:
                 return ending
 
-    def _on_unsupported(self, u, frame):
+    def _on_unsupported(self, u: Unsupported, frame: Frame) -> Ending:
         # The record outlives the trace: drop its traceback, which would keep the VM (and the real
         # objects it saw) alive, and with them finalizers eager would have run by now.
         u.__traceback__ = u.__context__ = u.__cause__ = None
@@ -205,7 +215,7 @@ class VM:
         return Ending(EndKind.BREAK, spec=u.eager, reason=u)
 
     # -- exceptions -----------------------------------------------------------------------------------
-    def raise_exc(self, exc):
+    def raise_exc(self, exc: Var) -> Ending | None:
         """Unwind the explicit stack to the innermost handler; an exception leaving every frame ends the
         segment with a raise."""
         frames = self.frames
@@ -229,7 +239,7 @@ class VM:
                 f.gen.state = "done"
         return Ending(EndKind.RAISE, value=exc)
 
-    def return_value(self, value):
+    def return_value(self, value: Var) -> Ending | None:
         frames = self.frames
         f = frames.pop()
         if f.gen is not None:
@@ -249,14 +259,14 @@ class VM:
             caller.stack.append(value)
         return None
 
-    def builtin_obj(self, name):
+    def builtin_obj(self, name: str) -> ObjVar:
         return ObjVar(getattr(_builtins_mod, name), None)
 
 
 class _Fatal(Exception):
     """An instruction with no eager form in the bottom frame: the caller decides (run eagerly if it can)."""
 
-    def __init__(self, u):
+    def __init__(self, u: Unsupported) -> None:
         super().__init__(str(u))
         self.u = u
 

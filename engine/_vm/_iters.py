@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._errors import Unsupported
 from ._methods import list_items, view_items
 from ._values import ConstVar, DictVar, DictViewVar, GenVar, IterVar, ListVar, TensorVar, TupleVar
 
+if TYPE_CHECKING:
+    from ._interp import VM
+    from ._values import Var
 
-def get_iter(vm, v):
+
+def get_iter(vm: VM, v: Var):
     t = type(v)
     if t is IterVar or t is GenVar:
         return v
@@ -37,7 +43,7 @@ class ZipView:
         self.strict = strict  # zip(..., strict=True): unequal lengths raise (eagerly, at that step)
 
 
-def as_sequence(vm, v):
+def as_sequence(vm: VM, v: Var):
     """A value enumerate()/zip() can view live; iterators are refused (their exact consumption matters)."""
     t = type(v)
     if t in (TupleVar, ListVar) or (t is ConstVar and isinstance(v.value, (tuple, range, str, bytes))):
@@ -51,12 +57,12 @@ def as_sequence(vm, v):
     raise Unsupported("zip-iterator", f"enumerate/zip over a {t.__name__}")
 
 
-def _element(vm, seq, k):
+def _element(vm: VM, seq, k):
     items = _length_and_get(vm, seq)
     return ConstVar(items[k]) if type(seq) is ConstVar else items[k]
 
 
-def _length_and_get(vm, seq):
+def _length_and_get(vm: VM, seq):
     t = type(seq)
     if t is ZipView:
         lengths = {len(_length_and_get(vm, s)) for s in seq.seqs}
@@ -81,7 +87,7 @@ def _length_and_get(vm, seq):
     raise Unsupported("iter", "iterator over an unknown sequence")
 
 
-def iter_next(vm, it):
+def iter_next(vm: VM, it: Var):
     """The next element value, or None when the iterator is exhausted."""
     items = _length_and_get(vm, it.seq)
     k = it.index
@@ -95,7 +101,7 @@ def iter_next(vm, it):
     return ConstVar(v) if type(it.seq) is ConstVar else v
 
 
-def iter_remaining(vm, v):
+def iter_remaining(vm: VM, v: Var):
     if type(v) is not IterVar:
         raise Unsupported("iter", f"iterating a {type(v).__name__}")
     out = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -28,8 +28,12 @@ from ._values import (
 
 _PLAIN_TENSOR_TYPES = (torch.Tensor, torch.nn.Parameter)
 
+if TYPE_CHECKING:
+    from .._policy import Rule
+    from ._interp import VM
 
-def apply_rule(vm: Any, rule: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
+
+def apply_rule(vm: VM, rule: Rule, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """Apply a MODEL or EAGER rule of the policy table to a call (TRACE/GRAPH_OP go the usual way: None)."""
     from .._policy import Decision
 
@@ -59,7 +63,7 @@ def _src(fv: Var) -> Src:
 
 # -- torch queries ------------------------------------------------------------------------------------------
 
-def _plain(vm: Any, v: Var) -> bool:
+def _plain(vm: VM, v: Var) -> bool:
     """No __torch_function__ override can be reached through v."""
     t = type(v)
     if t is TensorVar:
@@ -80,7 +84,7 @@ def _plain(vm: Any, v: Var) -> bool:
     return False
 
 
-def torch_function_check(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+def torch_function_check(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
     """has_torch_function(args) / _unary(x) / _variadic(*xs): False on plain tensors with no mode active."""
     if kwargs or torch._C._len_torch_function_stack():
         return NotImplemented
@@ -94,11 +98,11 @@ def torch_function_check(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Va
     return ConstVar(False) if all(_plain(vm, x) for x in items) else NotImplemented
 
 
-def always_false(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+def always_false(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
     return ConstVar(False) if not args and not kwargs else NotImplemented
 
 
-def tracing_state(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+def tracing_state(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
     if args or kwargs:
         return NotImplemented
     value = torch._C._is_tracing()
@@ -106,7 +110,7 @@ def tracing_state(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> 
     return ConstVar(value)
 
 
-def fold_constants(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+def fold_constants(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
     """A pure function of constants, evaluated now (math.*)."""
     from ._wrap import is_const_value
 
@@ -123,7 +127,7 @@ def fold_constants(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) ->
 
 # -- attribute queries --------------------------------------------------------------------------------------
 
-def _has_attr(vm: Any, v: Var, name: str) -> bool | None:
+def _has_attr(vm: VM, v: Var, name: str) -> bool | None:
     """hasattr(v, name) as the trace can answer it, with the guard that keeps the answer; None: cannot."""
     from ._objects import _ABSENT, class_lookup
 
@@ -153,14 +157,14 @@ def _has_attr(vm: Any, v: Var, name: str) -> bool | None:
     return result
 
 
-def hasattr_model(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+def hasattr_model(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
     if len(args) != 2 or kwargs or type(args[1]) is not ConstVar or type(args[1].value) is not str:
         return NotImplemented
     res = _has_attr(vm, args[0], args[1].value)
     return NotImplemented if res is None else ConstVar(res)
 
 
-def getattr_model(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
+def getattr_model(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """getattr(obj, name[, default]): LOAD_ATTR's lookup; with a default, hasattr decides first."""
     if kwargs or len(args) not in (2, 3) or type(args[1]) is not ConstVar or type(args[1].value) is not str:
         return NotImplemented
@@ -177,7 +181,7 @@ def getattr_model(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> 
 
 # -- operator, weakref, functools.partial -------------------------------------------------------------------
 
-def operator_model(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
+def operator_model(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """operator.add(a, b) is `a + b`: the same model as the opcode."""
     from . import _version as V
     from ._arith import binary, compare, unary
@@ -204,7 +208,7 @@ def operator_model(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) ->
     return NotImplemented
 
 
-def weakref_call(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
+def weakref_call(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """ref(): the referent, re-read through the reference (guarded) when the segment starts."""
     from ._wrap import wrap
 
@@ -218,7 +222,7 @@ def weakref_call(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> A
     return wrap(vm, target, src)
 
 
-def partial_call(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
+def partial_call(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """partial(f, *a, **k)(*args, **kw) is f(*a, *args, **k, **kw); a partial's parts are read-only."""
     from ._calls import call
     from ._wrap import wrap

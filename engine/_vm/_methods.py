@@ -6,6 +6,8 @@ replay as calls (while its contents were never read) or are tracked and written 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._errors import Unsupported
 from .._guards import EnvSrc, ItemSrc
 from ._torchops import is_tensor_method
@@ -20,12 +22,16 @@ from ._values import (
 )
 from ._wrap import is_const_value, wrap
 
+if TYPE_CHECKING:
+    from ._interp import VM
+    from ._values import Var
 
-def key_var(k):
+
+def key_var(k: object) -> Var:
     return ConstVar(k) if is_const_value(k) else ObjVar(k, None)
 
 
-def key_of(v):
+def key_of(v: Var) -> object:
     """The real hashable key a VM value stands for (constants and fixed objects only)."""
     if type(v) is ConstVar:
         return v.value
@@ -34,7 +40,7 @@ def key_of(v):
     raise Unsupported("dict-key", f"a {type(v).__name__} as a dict key")
 
 
-def _replay_pending(vm, c, apply):
+def _replay_pending(vm: VM, c: Var, apply) -> None:
     """A real container mutated by logged calls is read: its contents before the segment are read (guarded),
     the logged mutations are applied to them, and from then on it is tracked (and written back at the end,
     after the logged calls ran, so the final contents are the same either way)."""
@@ -45,14 +51,14 @@ def _replay_pending(vm, c, apply):
         _touch(vm, c)
 
 
-def list_items(vm, lv):
+def list_items(vm: VM, lv: ListVar):
     if lv.items is None:
         vm.guards.length(lv.src, len(lv.real))
         lv.items = [wrap(vm, x, ItemSrc(lv.src, k)) for k, x in enumerate(lv.real)]
         if lv.pending:
             from ._calls import seq_items
 
-            def apply(eff):
+            def apply(eff) -> None:
                 kind, _, a, b = eff
                 if kind == "setitem":
                     k = a.value
@@ -70,7 +76,7 @@ def list_items(vm, lv):
     return lv.items
 
 
-def dict_view(vm, dv):
+def dict_view(vm: VM, dv: DictVar):
     if dv.items is None:
         keys = tuple(dv.real)
         if not all(type(k) in (str, int, bool) for k in keys):
@@ -78,14 +84,14 @@ def dict_view(vm, dv):
         vm.guards.add(f"tuple({dv.src.expr(vm.ns)}) == {keys!r}")
         dv.items = {k: wrap(vm, dv.real[k], ItemSrc(dv.src, k)) for k in keys}
         if dv.pending:
-            def apply(eff):
+            def apply(eff) -> None:
                 dv.items[key_of(eff[2])] = eff[3]
 
             _replay_pending(vm, dv, apply)
     return dv.items
 
 
-def view_items(vm, v):
+def view_items(vm: VM, v: Var):
     d = dict_view(vm, v.dict_var)
     if v.kind == "keys":
         return [key_var(k) for k in d]
@@ -94,14 +100,14 @@ def view_items(vm, v):
     return [TupleVar([key_var(k), x]) for k, x in d.items()]
 
 
-def _touch(vm, c):
+def _touch(vm: VM, c: Var) -> None:
     """Before mutating a real container's tracked contents: make sure it is written back."""
     if c.real is not None and not c.changed:
         c.changed = True
         vm.writeback.append(c)
 
 
-def call_method(vm, self_var, name, args, kwargs):
+def call_method(vm: VM, self_var: Var, name: str, args: list[Var], kwargs: dict[str, Var]):
     t = type(self_var)
     if t is TensorVar:
         if not is_tensor_method(name):
@@ -125,7 +131,7 @@ def call_method(vm, self_var, name, args, kwargs):
     raise Unsupported("method", f"{type(self_var).__name__}.{name}")
 
 
-def _const(v):
+def _const(v: Var) -> object:
     if type(v) is ConstVar:
         return v.value
     if type(v) is TupleVar:
@@ -136,13 +142,13 @@ def _const(v):
 _LIST_LOGGED = {"append", "extend", "insert"}
 
 
-def _is_local(c):
+def _is_local(c: ListVar) -> bool:
     """A real container carried in the env (a local made real at a break) is tracked, not logged: its
     contents are cheap to guard, unlike a long-lived module-level list such as an effect log."""
     return isinstance(c.src, EnvSrc)
 
 
-def _list_method(vm, lv, name, args, kwargs):
+def _list_method(vm: VM, lv: ListVar, name: str, args: list[Var], kwargs: dict[str, Var]):
     if kwargs:
         raise Unsupported("list-method", f"list.{name} with keywords")
     if lv.real is not None and lv.items is None and name in _LIST_LOGGED and not _is_local(lv) and \
@@ -198,7 +204,7 @@ def _list_method(vm, lv, name, args, kwargs):
     raise Unsupported("list-method", f"list.{name} is not modeled")
 
 
-def _dict_method(vm, dv, name, args, kwargs):
+def _dict_method(vm: VM, dv: DictVar, name: str, args: list[Var], kwargs: dict[str, Var]):
     from ._calls import seq_items
 
     if dv.real is not None and dv.items is None and name in ("__setitem__",):
@@ -249,7 +255,7 @@ def _dict_method(vm, dv, name, args, kwargs):
     raise Unsupported("dict-method", f"dict.{name} is not modeled")
 
 
-def set_item(vm, container, key, value):
+def set_item(vm: VM, container: Var, key: Var, value: Var) -> None:
     """container[key] = value for list/dict values (tensors are handled as graph ops by the caller)."""
     t = type(container)
     if t is ListVar:

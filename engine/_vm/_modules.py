@@ -14,12 +14,15 @@ hooks, global hooks, hooks with keyword arguments...). The VM traces the common 
 from __future__ import annotations
 
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
 from .._guards import ConstSrc, module_hooks, module_plain
 from ._values import BoundMethodVar, DictVar, ObjVar, TupleVar, Var
+
+if TYPE_CHECKING:
+    from ._interp import VM
 
 
 def module_entry(module: torch.nn.Module, *args: Any, **kwargs: Any) -> Any:
@@ -58,7 +61,7 @@ def _is_compiled(obj: object) -> bool:
     return isinstance(obj, Compiled)
 
 
-def call_module(vm: Any, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> Any:
+def call_module(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """`module(*args, **kwargs)`: a Var or an Inline frame, or NotImplemented (the call runs eagerly)."""
     from ._calls import call
     from ._wrap import wrap_fixed

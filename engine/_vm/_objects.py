@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import types
+from typing import TYPE_CHECKING
 
 import torch
 
@@ -11,18 +12,22 @@ from ._opcodes import EagerSpec, raising
 from ._torchops import skip_inline
 from ._values import BoundMethodVar, NewObjVar
 
+if TYPE_CHECKING:
+    from ._interp import VM
+    from ._values import SuperVar, Var
+
 _HEAPTYPE = 1 << 9
 _ABSENT = object()
 
 
-def class_lookup(t, name):
+def class_lookup(t: type, name: str) -> object:
     for k in t.__mro__:
         if name in k.__dict__:
             return k.__dict__[name]
     return _ABSENT
 
 
-def is_plain_class(cls):
+def is_plain_class(cls: type) -> bool:
     """Instances can be modeled as a class plus an attribute dict: no metaclass, __new__, __slots__,
     custom attribute hooks, builtin bases (other than object), exceptions, modules or tensors."""
     if type(cls) is not type or cls.__new__ is not object.__new__:
@@ -37,11 +42,11 @@ def is_plain_class(cls):
             and cls.__getattribute__ is object.__getattribute__ and not hasattr(cls, "__getattr__"))
 
 
-def user_function(x):
+def user_function(x: object) -> bool:
     return isinstance(x, types.FunctionType) and not skip_inline(x.__code__)
 
 
-def new_object(vm, cls, args, kwargs):
+def new_object(vm: VM, cls: type, args: list[Var], kwargs: dict[str, Var]):
     """`cls(*args)`: a NewObjVar, with __init__ traced as a frame that returns the object."""
     from ._calls import Inline, call
     from ._wrap import wrap_fixed
@@ -61,7 +66,7 @@ def new_object(vm, cls, args, kwargs):
     return obj
 
 
-def enter_user_ctx(vm, ctx, tp):
+def enter_user_ctx(vm: VM, ctx: Var, tp: type):
     """BEFORE_WITH on a user context manager: (exit bound method, result-or-Inline of __enter__)."""
     from ._calls import call
     from ._wrap import wrap_fixed
@@ -73,7 +78,7 @@ def enter_user_ctx(vm, ctx, tp):
     return exit_var, call(vm, BoundMethodVar(ctx, wrap_fixed(vm, enter)), [], {})
 
 
-def instance_type(v):
+def instance_type(v: Var) -> type | None:
     """The class of a user-object value (None for modules, classes and non-objects)."""
     from ._values import ObjVar
 
@@ -84,7 +89,7 @@ def instance_type(v):
     return None
 
 
-def call_dunder(vm, obj, name, args, discard=False):
+def call_dunder(vm: VM, obj, name: str, args: list[Var], discard: bool = False):
     """obj.name(*args) for a user-defined special method, traced as a frame (Unsupported otherwise)."""
     from ._calls import Inline, call
     from ._values import DISCARD
@@ -100,7 +105,7 @@ def call_dunder(vm, obj, name, args, discard=False):
     return res
 
 
-def object_setattr(vm, obj, name, val):
+def object_setattr(vm: VM, obj, name: str, val: Var) -> None:
     """object.__setattr__(obj, name, val): store without the class's own __setattr__."""
     if type(obj) is NewObjVar:
         obj.attrs[name] = val
@@ -115,7 +120,7 @@ _EXC_HOOKS = ("__init__", "__new__", "__str__", "__repr__", "__setattr__", "__ge
               "__init_subclass__")
 
 
-def is_plain_exception(cls):
+def is_plain_exception(cls: object) -> bool:
     """An exception class whose construction from constants is pure: builtin ones, and user subclasses
     that customise nothing about construction, attributes or text."""
     if not (isinstance(cls, type) and issubclass(cls, Exception)):
@@ -128,7 +133,7 @@ def is_plain_exception(cls):
     return True
 
 
-def zero_arg_super(vm):
+def zero_arg_super(vm: VM):
     """super() with no arguments, as CPython 3.11 does it: the frame's local 0 and `__class__` cell.
 
     It reads the calling frame, so it has no eager form outside it: each way CPython fails is an eager op
@@ -136,7 +141,7 @@ def zero_arg_super(vm):
     from ._ops_locals import cell_get
     from ._values import EMPTY, CellVar, ObjVar, SuperVar
 
-    def fail(msg):  # the CALL's [NULL, super] items are dropped, then CPython's error is raised
+    def fail(msg: str) -> Unsupported:  # the CALL's [NULL, super] items are dropped, then CPython's error is raised
         return Unsupported("super", msg, eager=EagerSpec(raising(RuntimeError, msg), 0, npop=2, label="super"))
 
     frame = vm.frames[-1]
@@ -160,7 +165,7 @@ def zero_arg_super(vm):
     return SuperVar(cls.obj, first)
 
 
-def super_attr(vm, sv, name):
+def super_attr(vm: VM, sv: SuperVar, name: str):
     from ._builtins import python_type
     from ._values import ObjVar
     from ._wrap import wrap_fixed

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._errors import Unsupported
 from ._calls import seq_items
 from ._methods import dict_view, key_of, list_items
 from ._opcodes import EagerSpec, Resume, handles
 from ._values import ConstVar, DictVar, ListVar, SliceVar, TupleVar, Var
 
+if TYPE_CHECKING:
+    from ._code import Instr
+    from ._frame import Frame
+    from ._interp import VM
+
 
 @handles("BUILD_TUPLE")
-def _build_tuple(vm, frame, ins):
+def _build_tuple(vm: VM, frame: Frame, ins: Instr) -> None:
     items = vm.peek(ins.arg) if ins.arg else []
     vm.popn(ins.arg)
     frame.stack.append(TupleVar(items))
@@ -18,7 +25,7 @@ def _build_tuple(vm, frame, ins):
 
 
 @handles("BUILD_LIST")
-def _build_list(vm, frame, ins):
+def _build_list(vm: VM, frame: Frame, ins: Instr) -> None:
     items = vm.peek(ins.arg) if ins.arg else []
     vm.popn(ins.arg)
     frame.stack.append(ListVar(items))
@@ -29,12 +36,12 @@ def _build_set(*items):
     return set(items)
 
 
-def _build_set_eager(frame, ins):
+def _build_set_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_build_set, ins.arg, label="set")
 
 
 @handles("BUILD_SET", eager=_build_set_eager)
-def _build_set_h(vm, frame, ins):
+def _build_set_h(vm: VM, frame: Frame, ins: Instr) -> None:
     raise Unsupported("set", "sets are not modeled", eager=_build_set_eager(frame, ins))
 
 
@@ -42,7 +49,7 @@ def _build_map_real(*items):
     return dict(zip(items[0::2], items[1::2]))
 
 
-def _build_map_eager(frame, ins):
+def _build_map_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_build_map_real, 2 * ins.arg)
 
 
@@ -51,7 +58,7 @@ def _dict_from(keys, values):
 
 
 @handles("BUILD_MAP", eager=_build_map_eager)
-def _build_map(vm, frame, ins):
+def _build_map(vm: VM, frame: Frame, ins: Instr) -> None:
     n = ins.arg
     items = vm.peek(2 * n) if n else []
     try:
@@ -68,12 +75,12 @@ def _const_key_map(*items):
     return dict(zip(items[-1], items[:-1]))
 
 
-def _build_const_key_map_eager(frame, ins):
+def _build_const_key_map_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_const_key_map, ins.arg + 1)
 
 
 @handles("BUILD_CONST_KEY_MAP", eager=_build_const_key_map_eager)
-def _build_const_key_map(vm, frame, ins):
+def _build_const_key_map(vm: VM, frame: Frame, ins: Instr) -> None:
     n = ins.arg
     items = vm.peek(n + 1)
     keys = items[-1]
@@ -88,7 +95,7 @@ def _build_const_key_map(vm, frame, ins):
 
 
 @handles("BUILD_SLICE")
-def _build_slice(vm, frame, ins):
+def _build_slice(vm: VM, frame: Frame, ins: Instr) -> None:
     items = vm.peek(ins.arg)
     if ins.arg == 2:
         items.append(ConstVar(None))
@@ -101,12 +108,12 @@ def _join(*parts):
     return "".join(parts)
 
 
-def _build_string_eager(frame, ins):
+def _build_string_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_join, ins.arg)
 
 
 @handles("BUILD_STRING", eager=_build_string_eager)
-def _build_string(vm, frame, ins):
+def _build_string(vm: VM, frame: Frame, ins: Instr) -> None:
     items = vm.peek(ins.arg) if ins.arg else []
     if not all(type(x) is ConstVar and type(x.value) is str for x in items):
         raise Unsupported("build-string", "f-string of non-constant parts", eager=_build_string_eager(frame, ins))
@@ -119,7 +126,7 @@ _CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
 
 
 def _format_adapter(conv, has_spec):
-    def format_value(value, spec=""):
+    def format_value(value: object, spec: str = "") -> str:
         if conv is not None:
             value = conv(value)
         return format(value, spec)
@@ -139,13 +146,13 @@ def _plain_const(v: Var) -> Var:
     return v
 
 
-def _format_value_eager(frame, ins):
+def _format_value_eager(frame: Frame, ins: Instr) -> EagerSpec:
     has_spec = bool(ins.arg & 4)
     return EagerSpec(_format_adapter(_CONVERSIONS[ins.arg & 3], has_spec), 2 if has_spec else 1, label="format")
 
 
 @handles("FORMAT_VALUE", eager=_format_value_eager)
-def _format_value(vm, frame, ins):
+def _format_value(vm: VM, frame: Frame, ins: Instr) -> None:
     conv = _CONVERSIONS[ins.arg & 3]
     has_spec = bool(ins.arg & 4)
     n = 2 if has_spec else 1
@@ -159,12 +166,12 @@ def _format_value(vm, frame, ins):
     raise Unsupported("format", "formatting a non-constant value", eager=_format_value_eager(frame, ins))
 
 
-def _list_append_eager(frame, ins):
+def _list_append_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_append_at(ins.arg), ins.arg + 1, npop=1, resume=Resume.NONE)
 
 
 @handles("LIST_APPEND", eager=_list_append_eager)
-def _list_append(vm, frame, ins):
+def _list_append(vm: VM, frame: Frame, ins: Instr) -> None:
     lst = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
     if type(lst) is not ListVar:
@@ -184,35 +191,35 @@ def _list_append(vm, frame, ins):
 
 
 def _append_at(depth):
-    def list_append(target, *rest):
+    def list_append(target, *rest) -> None:
         target.append(rest[-1])
 
     return list_append
 
 
-def _set_add(target, *rest):
+def _set_add(target, *rest) -> None:
     target.add(rest[-1])
 
 
-def _map_add(target, *rest):
+def _map_add(target, *rest) -> None:
     target[rest[-2]] = rest[-1]
 
 
-def _set_add_eager(frame, ins):
+def _set_add_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_set_add, ins.arg + 1, npop=1, resume=Resume.NONE)
 
 
 @handles("SET_ADD", eager=_set_add_eager)
-def _set_add_h(vm, frame, ins):
+def _set_add_h(vm: VM, frame: Frame, ins: Instr) -> None:
     raise Unsupported("set", "sets are not modeled", eager=_set_add_eager(frame, ins))
 
 
-def _map_add_eager(frame, ins):
+def _map_add_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_map_add, ins.arg + 2, npop=2, resume=Resume.NONE)
 
 
 @handles("MAP_ADD", eager=_map_add_eager)
-def _map_add_h(vm, frame, ins):
+def _map_add_h(vm: VM, frame: Frame, ins: Instr) -> None:
     d = vm.resolve(frame.stack[-2 - ins.arg])
     k, v = vm.peek(2)
     if type(d) is DictVar and d.real is None:
@@ -223,20 +230,20 @@ def _map_add_h(vm, frame, ins):
     raise Unsupported("map-add", "MAP_ADD on an unknown dict", eager=_map_add_eager(frame, ins))
 
 
-def _extend(target, *rest):
+def _extend(target, *rest) -> None:
     target.extend(rest[-1])
 
 
-def _set_update(target, *rest):
+def _set_update(target, *rest) -> None:
     target.update(rest[-1])
 
 
-def _list_extend_eager(frame, ins):
+def _list_extend_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_extend, ins.arg + 1, npop=1, resume=Resume.NONE)
 
 
 @handles("LIST_EXTEND", eager=_list_extend_eager)
-def _list_extend(vm, frame, ins):
+def _list_extend(vm: VM, frame: Frame, ins: Instr) -> None:
     lst = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
     try:
@@ -257,17 +264,17 @@ def _list_extend(vm, frame, ins):
     frame.ip += 1
 
 
-def _set_update_eager(frame, ins):
+def _set_update_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_set_update, ins.arg + 1, npop=1, resume=Resume.NONE)
 
 
 @handles("SET_UPDATE", eager=_set_update_eager)
-def _set_update_h(vm, frame, ins):
+def _set_update_h(vm: VM, frame: Frame, ins: Instr) -> None:
     raise Unsupported("set", "sets are not modeled", eager=_set_update_eager(frame, ins))
 
 
 def _dict_update_adapter(merge):
-    def dict_update(target, *rest):
+    def dict_update(target, *rest) -> None:
         other = rest[-1]
         if merge:
             for k in other:
@@ -278,12 +285,12 @@ def _dict_update_adapter(merge):
     return dict_update
 
 
-def _dict_update_eager(frame, ins):
+def _dict_update_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_dict_update_adapter(ins.opname == "DICT_MERGE"), ins.arg + 1, npop=1, resume=Resume.NONE)
 
 
 @handles("DICT_UPDATE", "DICT_MERGE", eager=_dict_update_eager)
-def _dict_update(vm, frame, ins):
+def _dict_update(vm: VM, frame: Frame, ins: Instr) -> None:
     d = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
     try:
@@ -307,12 +314,12 @@ def _dict_update(vm, frame, ins):
     frame.ip += 1
 
 
-def _list_to_tuple_eager(frame, ins):
+def _list_to_tuple_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(tuple, 1)
 
 
 @handles("LIST_TO_TUPLE", eager=_list_to_tuple_eager)
-def _list_to_tuple(vm, frame, ins):
+def _list_to_tuple(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
     if type(v) is not ListVar:
         raise Unsupported("list-to-tuple", "LIST_TO_TUPLE on an unknown value", eager=_list_to_tuple_eager(frame, ins))
@@ -333,12 +340,12 @@ def _unpack_adapter(n):
     return unpack_sequence
 
 
-def _unpack_sequence_eager(frame, ins):
+def _unpack_sequence_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_unpack_adapter(ins.arg), 1, resume=Resume.PUSHN, label="unpack")
 
 
 @handles("UNPACK_SEQUENCE", eager=_unpack_sequence_eager)
-def _unpack_sequence(vm, frame, ins):
+def _unpack_sequence(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
     try:
         items = seq_items(vm, v)
@@ -365,12 +372,12 @@ def _unpack_ex_adapter(before, after):
     return unpack_ex
 
 
-def _unpack_ex_eager(frame, ins):
+def _unpack_ex_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_unpack_ex_adapter(ins.arg & 0xFF, ins.arg >> 8), 1, resume=Resume.PUSHN, label="unpack")
 
 
 @handles("UNPACK_EX", eager=_unpack_ex_eager)
-def _unpack_ex(vm, frame, ins):
+def _unpack_ex(vm: VM, frame: Frame, ins: Instr) -> None:
     before, after = ins.arg & 0xFF, ins.arg >> 8
     v = vm.peek(1)[0]
     try:

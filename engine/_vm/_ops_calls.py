@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+from typing import TYPE_CHECKING
 
 from .. import _runtime as R
 from .._errors import FrameBound, Unsupported
@@ -11,6 +12,12 @@ from ._calls import Inline, call, seq_items
 from ._methods import dict_view
 from ._opcodes import EagerSpec, handles
 from ._values import NULL, DictVar, FuncVar, ObjVar, TupleVar
+
+if TYPE_CHECKING:
+    from ._code import Instr
+    from ._frame import Frame
+    from ._interp import VM, Ending
+    from ._values import Var
 
 
 def call_adapter(kw_names, classic_ctx=None):
@@ -34,7 +41,7 @@ def call_adapter(kw_names, classic_ctx=None):
     return eager_call
 
 
-def _commit_call(vm, frame, res, npop):
+def _commit_call(vm: VM, frame: Frame, res: Var | Inline, npop: int) -> None:
     vm.popn(npop)
     frame.kw_names = None
     frame.ip += 1
@@ -48,12 +55,12 @@ def _commit_call(vm, frame, res, npop):
 
 
 @handles("KW_NAMES")
-def _kw_names(vm, frame, ins):
+def _kw_names(vm: VM, frame: Frame, ins: Instr) -> None:
     frame.kw_names = ins.argval if isinstance(ins.argval, tuple) else frame.info.code.co_consts[ins.arg]
     frame.ip += 1
 
 
-def _reads_frame(frame, nitems):
+def _reads_frame(frame: Frame, nitems):
     """The callable of the top `nitems` stack items ([NULL|callable, callable|self, ...]) reads the
     calling frame. Only a known object is looked at: anything else keeps the call as its eager form."""
     items = frame.stack[len(frame.stack) - nitems:]
@@ -63,17 +70,17 @@ def _reads_frame(frame, nitems):
     return fn.obj is super or V.reads_calling_frame(fn.obj, 0)
 
 
-def _call_eager(frame, ins, classic_ctx=None):
+def _call_eager(frame: Frame, ins: Instr, classic_ctx=None) -> EagerSpec:
     return EagerSpec(call_adapter(frame.kw_names or (), classic_ctx), ins.arg + 2, label="call")
 
 
-def _call_eager_form(frame, ins):
+def _call_eager_form(frame: Frame, ins: Instr) -> EagerSpec | None:
     # A call that reads the calling frame (zero-argument super(), locals()...) has no eager form outside it.
     return None if _reads_frame(frame, ins.arg + 2) else _call_eager(frame, ins)
 
 
 @handles("CALL", eager=_call_eager_form)
-def _call(vm, frame, ins):
+def _call(vm: VM, frame: Frame, ins: Instr) -> None:
     argc = ins.arg
     items = vm.peek(argc + 2)
     kw = frame.kw_names or ()
@@ -104,17 +111,17 @@ def _call_ex_classic(ctx):
     return eager_call_ex
 
 
-def _call_ex_eager(frame, ins, classic_ctx=None):
+def _call_ex_eager(frame: Frame, ins: Instr, classic_ctx=None) -> EagerSpec:
     adapter = _call_ex if classic_ctx is None else _call_ex_classic(classic_ctx)
     return EagerSpec(adapter, 4 if ins.arg & 1 else 3, label="call")
 
 
-def _call_ex_eager_form(frame, ins):
+def _call_ex_eager_form(frame: Frame, ins: Instr) -> EagerSpec | None:
     return None if _reads_frame(frame, 4 if ins.arg & 1 else 3) else _call_ex_eager(frame, ins)
 
 
 @handles("CALL_FUNCTION_EX", eager=_call_ex_eager_form)
-def _call_function_ex(vm, frame, ins):
+def _call_function_ex(vm: VM, frame: Frame, ins: Instr) -> None:
     n = 4 if ins.arg & 1 else 3
     items = vm.peek(n)
     fn, argv = items[1], items[2]
@@ -141,7 +148,7 @@ def _call_function_ex(vm, frame, ins):
 
 
 @handles("MAKE_FUNCTION")
-def _make_function(vm, frame, ins):
+def _make_function(vm: VM, frame: Frame, ins: Instr) -> None:
     flags = ins.arg
     present = [name for name, bit in V.MAKE_FUNCTION_FLAGS if flags & bit]
     items = vm.peek(len(present) + 1)
@@ -158,12 +165,12 @@ def _make_function(vm, frame, ins):
 
 
 @handles("RETURN_VALUE")
-def _return_value(vm, frame, ins):
+def _return_value(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
     value = frame.stack.pop()
     return vm.return_value(value)
 
 
-def _import_name_eager(frame, ins):
+def _import_name_eager(frame: Frame, ins: Instr) -> EagerSpec:
     g, name = frame.fglobals, ins.argval
 
     def import_name(level, fromlist):
@@ -173,11 +180,11 @@ def _import_name_eager(frame, ins):
 
 
 @handles("IMPORT_NAME", eager=_import_name_eager)
-def _import_name(vm, frame, ins):
+def _import_name(vm: VM, frame: Frame, ins: Instr) -> None:
     raise Unsupported("import", f"import {ins.argval}", eager=_import_name_eager(frame, ins))
 
 
-def _import_from_eager(frame, ins):
+def _import_from_eager(frame: Frame, ins: Instr) -> EagerSpec:
     name = ins.argval
 
     def import_from(module):
@@ -187,12 +194,12 @@ def _import_from_eager(frame, ins):
 
 
 @handles("IMPORT_FROM", eager=_import_from_eager)
-def _import_from(vm, frame, ins):
+def _import_from(vm: VM, frame: Frame, ins: Instr) -> None:
     raise Unsupported("import", f"from-import {ins.argval}", eager=_import_from_eager(frame, ins))
 
 
 @handles("YIELD_VALUE")
-def _yield_value(vm, frame, ins):
+def _yield_value(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
     from ._generators import on_yield
 
     value = vm.pop()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import _runtime as R
 from .._errors import Unsupported
 from . import _version as V
@@ -10,9 +12,14 @@ from ._iters import get_iter, iter_next
 from ._opcodes import EagerSpec, Resume, handles
 from ._values import ConstVar
 
+if TYPE_CHECKING:
+    from ._code import Instr
+    from ._frame import Frame
+    from ._interp import VM
+
 
 @handles(*V.UNCONDITIONAL_JUMPS)
-def _jump(vm, frame, ins):
+def _jump(vm: VM, frame: Frame, ins: Instr) -> None:
     frame.ip = ins.target
 
 
@@ -21,7 +28,7 @@ def _none_or_false(x):
     return None if x is None else False
 
 
-def _pop_jump_eager(frame, ins):
+def _pop_jump_eager(frame: Frame, ins: Instr) -> EagerSpec:
     # The operand is replaced by a real value with the same answer and the jump is retried on it: bool()
     # for a truth test, None-or-not for a None test.
     if V.CONDITIONAL_POP_JUMPS[ins.opname] in ("true", "false"):
@@ -30,7 +37,7 @@ def _pop_jump_eager(frame, ins):
 
 
 @handles(*V.CONDITIONAL_POP_JUMPS, eager=_pop_jump_eager)
-def _pop_jump(vm, frame, ins):
+def _pop_jump(vm: VM, frame: Frame, ins: Instr) -> None:
     kind = V.CONDITIONAL_POP_JUMPS[ins.opname]
     v = vm.peek(1)[0]
     if kind in ("true", "false"):
@@ -49,14 +56,14 @@ def _pop_jump(vm, frame, ins):
     frame.ip = ins.target if jump else frame.ip + 1
 
 
-def _or_pop_jump_eager(frame, ins):
+def _or_pop_jump_eager(frame: Frame, ins: Instr) -> EagerSpec:
     # bool() runs for real without consuming v: the result is pushed above it and the jump is decided
     # from it when the next segment starts (see or_pop_commit).
     return EagerSpec(bool, 1, npop=0, resume=Resume.DECIDE, label="bool")
 
 
 @handles(*V.OR_POP_JUMPS, eager=_or_pop_jump_eager)
-def _or_pop_jump(vm, frame, ins):
+def _or_pop_jump(vm: VM, frame: Frame, ins: Instr) -> None:
     kind = V.OR_POP_JUMPS[ins.opname]
     v = vm.peek(1)[0]
     try:
@@ -67,7 +74,7 @@ def _or_pop_jump(vm, frame, ins):
     or_pop_commit(frame, ins, kind, b)
 
 
-def or_pop_commit(frame, ins, kind, b):
+def or_pop_commit(frame: Frame, ins: Instr, kind, b) -> None:
     if b == (kind == "true"):
         frame.ip = ins.target
     else:
@@ -75,12 +82,12 @@ def or_pop_commit(frame, ins, kind, b):
         frame.ip += 1
 
 
-def _get_iter_eager(frame, ins):
+def _get_iter_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(iter, 1, label="iter")
 
 
 @handles("GET_ITER", eager=_get_iter_eager)
-def _get_iter(vm, frame, ins):
+def _get_iter(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
     try:
         from ._objects import call_dunder, instance_type
@@ -108,12 +115,12 @@ def _next_or_exhausted(it):
     return next(it, R.EXHAUSTED)
 
 
-def _for_iter_eager(frame, ins):
+def _for_iter_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_next_or_exhausted, 1, npop=0, resume=Resume.FORITER, label="next")
 
 
 @handles("FOR_ITER", eager=_for_iter_eager)
-def _for_iter(vm, frame, ins):
+def _for_iter(vm: VM, frame: Frame, ins: Instr) -> None:
     it = vm.peek(1)[0]
     from ._values import GenVar, IterVar
 

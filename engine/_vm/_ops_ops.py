@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
 from . import _version as V
@@ -13,19 +14,19 @@ from ._opcodes import EagerSpec, Resume, handles
 from ._values import NULL, ConstVar
 
 
-def _eager(u, spec):
+def _eager(u: Unsupported, spec: EagerSpec):
     if u.eager is None:
         u.eager = spec
     return u
 
 
-def _binary_op_eager(frame, ins):
+def _binary_op_eager(frame: Frame, ins: Instr) -> EagerSpec:
     sym, fn = V.BINARY_OPS[ins.arg]
     return EagerSpec(fn, 2, label=sym)
 
 
 @handles("BINARY_OP", eager=_binary_op_eager)
-def _binary_op(vm, frame, ins):
+def _binary_op(vm: VM, frame: Frame, ins: Instr) -> None:
     sym, fn = V.BINARY_OPS[ins.arg]
     a, b = vm.peek(2)
     try:
@@ -37,12 +38,12 @@ def _binary_op(vm, frame, ins):
     frame.ip += 1
 
 
-def _compare_op_eager(frame, ins):
+def _compare_op_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(V.COMPARE_OPS[ins.argval], 2, label=ins.argval)
 
 
 @handles("COMPARE_OP", eager=_compare_op_eager)
-def _compare_op(vm, frame, ins):
+def _compare_op(vm: VM, frame: Frame, ins: Instr) -> None:
     fn = V.COMPARE_OPS[ins.argval]
     a, b = vm.peek(2)
     try:
@@ -58,12 +59,12 @@ def _is_not(a, b):
     return a is not b
 
 
-def _is_op_eager(frame, ins):
+def _is_op_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_is_not if ins.arg else operator.is_, 2)
 
 
 @handles("IS_OP", eager=_is_op_eager)
-def _is_op(vm, frame, ins):
+def _is_op(vm: VM, frame: Frame, ins: Instr) -> None:
     a, b = vm.peek(2)
     r = is_same(vm, a, b)
     if r is None:
@@ -81,12 +82,12 @@ def _contains(a, b):
     return a in b
 
 
-def _contains_op_eager(frame, ins):
+def _contains_op_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_not_contains if ins.arg else _contains, 2)
 
 
 @handles("CONTAINS_OP", eager=_contains_op_eager)
-def _contains_op(vm, frame, ins):
+def _contains_op(vm: VM, frame: Frame, ins: Instr) -> None:
     a, b = vm.peek(2)
     try:
         r = contains(vm, a, b)
@@ -97,12 +98,12 @@ def _contains_op(vm, frame, ins):
     frame.ip += 1
 
 
-def _unary_eager(frame, ins):
+def _unary_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(V.UNARY_OPS[ins.opname], 1)
 
 
 @handles(*V.UNARY_OPS, eager=_unary_eager)
-def _unary(vm, frame, ins):
+def _unary(vm: VM, frame: Frame, ins: Instr) -> None:
     fn = V.UNARY_OPS[ins.opname]
     v = vm.peek(1)[0]
     try:
@@ -113,7 +114,7 @@ def _unary(vm, frame, ins):
     frame.ip += 1
 
 
-def _load_attr_eager(frame, ins):
+def _load_attr_eager(frame: Frame, ins: Instr) -> EagerSpec:
     name = ins.argval
 
     def load_attr_eager(obj):
@@ -123,7 +124,7 @@ def _load_attr_eager(frame, ins):
 
 
 @handles("LOAD_ATTR", eager=_load_attr_eager)
-def _load_attr(vm, frame, ins):
+def _load_attr(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
     try:
         r = load_attr(vm, v, ins.argval)
@@ -137,13 +138,13 @@ def _load_attr(vm, frame, ins):
     frame.ip += 1
 
 
-def _push_frame(vm, frame, inline):
+def _push_frame(vm: VM, frame: Frame, inline: Inline) -> None:
     frame.ip += 1
     frame.call_index = frame.ip - 1
     vm.frames.append(inline.frame)
 
 
-def _load_method_eager(frame, ins):
+def _load_method_eager(frame: Frame, ins: Instr) -> EagerSpec:
     name = ins.argval
 
     def load_method_eager(obj):
@@ -153,7 +154,7 @@ def _load_method_eager(frame, ins):
 
 
 @handles("LOAD_METHOD", eager=_load_method_eager)
-def _load_method(vm, frame, ins):
+def _load_method(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
     try:
         r = load_attr(vm, v, ins.argval)
@@ -168,17 +169,17 @@ def _load_method(vm, frame, ins):
     frame.ip += 1
 
 
-def _store_attr_eager(frame, ins):
+def _store_attr_eager(frame: Frame, ins: Instr) -> EagerSpec:
     name = ins.argval
 
-    def store_attr_eager(value, obj):
+    def store_attr_eager(value, obj) -> None:
         setattr(obj, name, value)
 
     return EagerSpec(store_attr_eager, 2, resume=Resume.NONE, label="setattr")
 
 
 @handles("STORE_ATTR", eager=_store_attr_eager)
-def _store_attr(vm, frame, ins):
+def _store_attr(vm: VM, frame: Frame, ins: Instr) -> None:
     val, obj = vm.peek(2)
     try:
         r = store_attr(vm, obj, ins.argval, val)
@@ -191,26 +192,26 @@ def _store_attr(vm, frame, ins):
     frame.ip += 1
 
 
-def _delete_attr_eager(frame, ins):
+def _delete_attr_eager(frame: Frame, ins: Instr) -> EagerSpec:
     name = ins.argval
 
-    def delete_attr(obj):
+    def delete_attr(obj) -> None:
         delattr(obj, name)
 
     return EagerSpec(delete_attr, 1, resume=Resume.NONE)
 
 
 @handles("DELETE_ATTR", eager=_delete_attr_eager)
-def _delete_attr(vm, frame, ins):
+def _delete_attr(vm: VM, frame: Frame, ins: Instr) -> None:
     raise Unsupported("delete-attr", "del of an attribute", eager=_delete_attr_eager(frame, ins))
 
 
-def _binary_subscr_eager(frame, ins):
+def _binary_subscr_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(operator.getitem, 2, label="getitem")
 
 
 @handles("BINARY_SUBSCR", eager=_binary_subscr_eager)
-def _binary_subscr(vm, frame, ins):
+def _binary_subscr(vm: VM, frame: Frame, ins: Instr) -> None:
     c, k = vm.peek(2)
     try:
         r = get_item(vm, c, k)
@@ -224,16 +225,16 @@ def _binary_subscr(vm, frame, ins):
     frame.ip += 1
 
 
-def _setitem(value, container, key):
+def _setitem(value, container, key) -> None:
     container[key] = value
 
 
-def _store_subscr_eager(frame, ins):
+def _store_subscr_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_setitem, 3, resume=Resume.NONE, label="setitem")
 
 
 @handles("STORE_SUBSCR", eager=_store_subscr_eager)
-def _store_subscr(vm, frame, ins):
+def _store_subscr(vm: VM, frame: Frame, ins: Instr) -> None:
     v, c, k = vm.peek(3)
     try:
         r = store_item(vm, c, k, v)
@@ -246,13 +247,18 @@ def _store_subscr(vm, frame, ins):
     frame.ip += 1
 
 
-def _delete_subscr_eager(frame, ins):
+def _delete_subscr_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(operator.delitem, 2, resume=Resume.NONE)
 
 
 @handles("DELETE_SUBSCR", eager=_delete_subscr_eager)
-def _delete_subscr(vm, frame, ins):
+def _delete_subscr(vm: VM, frame: Frame, ins: Instr) -> None:
     raise Unsupported("delete-subscr", "del of an item", eager=_delete_subscr_eager(frame, ins))
 
 
 from .._runtime import NULL as NULL_REAL  # noqa: E402
+
+if TYPE_CHECKING:
+    from ._code import Instr
+    from ._frame import Frame
+    from ._interp import VM

@@ -7,7 +7,11 @@ the residual code when they must become real (at a break or a return).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from .._guards import Src
+    from ._frame import Frame
 
 GenState = Literal["created", "suspended", "running", "done"]
 GenMode = Literal["for", "drive"]  # resumed by FOR_ITER in the caller / stepped by a builtin (drive)
@@ -25,7 +29,7 @@ class NullVar(Var):
 
     __slots__ = ()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "NULL"
 
 
@@ -46,7 +50,7 @@ class LazyVar(Var):
 
     __slots__ = ("index",)
 
-    def __init__(self, index):
+    def __init__(self, index) -> None:
         self.index = index
 
 
@@ -55,10 +59,10 @@ class ConstVar(Var):
 
     __slots__ = ("value",)
 
-    def __init__(self, value):
+    def __init__(self, value) -> None:
         self.value = value
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Const({self.value!r})"
 
 
@@ -67,7 +71,7 @@ class TensorVar(Var):
 
     __slots__ = ("node", "fake", "pytype", "src")
 
-    def __init__(self, node, fake, pytype, src=None):
+    def __init__(self, node, fake, pytype, src: Src | None = None) -> None:
         self.node = node
         self.fake = fake
         self.pytype = pytype
@@ -79,7 +83,7 @@ class TupleVar(Var):
 
     __slots__ = ("items", "pytype")
 
-    def __init__(self, items, pytype=tuple):
+    def __init__(self, items, pytype=tuple) -> None:
         self.items = list(items)
         self.pytype = pytype
 
@@ -91,7 +95,7 @@ class ListVar(Var):
 
     __slots__ = ("items", "real", "src", "pending", "changed")
 
-    def __init__(self, items, real=None, src=None):
+    def __init__(self, items, real=None, src: Src | None = None) -> None:
         self.items = items
         self.real = real
         self.src = src
@@ -105,7 +109,7 @@ class DictVar(Var):
 
     __slots__ = ("items", "real", "src", "pending", "changed")
 
-    def __init__(self, items, real=None, src=None):
+    def __init__(self, items, real=None, src: Src | None = None) -> None:
         self.items = items  # dict: real hashable key -> Var
         self.real = real
         self.src = src
@@ -118,7 +122,7 @@ class SliceVar(Var):
 
     __slots__ = ("start", "stop", "step")
 
-    def __init__(self, start, stop, step):
+    def __init__(self, start, stop, step) -> None:
         self.start, self.stop, self.step = start, stop, step
 
 
@@ -129,7 +133,7 @@ class FuncVar(Var):
                  "annotations")
 
     def __init__(self, code, fglobals, name, qualname, defaults=None, kwdefaults=None, closure=None,
-                 annotations=None, real=None, src=None):
+                 annotations=None, real=None, src: Src | None = None) -> None:
         self.code = code
         self.fglobals = fglobals
         self.name = name
@@ -151,7 +155,7 @@ class CellVar(Var):
 
     __slots__ = ("real", "src", "contents", "changed")
 
-    def __init__(self, contents, real=None, src=None):
+    def __init__(self, contents, real=None, src: Src | None = None) -> None:
         self.contents = contents
         self.real = real
         self.src = src
@@ -163,12 +167,12 @@ class ObjVar(Var):
 
     __slots__ = ("obj", "src", "attrs")
 
-    def __init__(self, obj, src):
+    def __init__(self, obj, src: Src) -> None:
         self.obj = obj
         self.src = src
         self.attrs = None  # attribute overlay: name -> Var, for attributes stored by traced code
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Obj({type(self.obj).__name__})"
 
 
@@ -177,7 +181,7 @@ class MethodVar(Var):
 
     __slots__ = ("self_var", "name")
 
-    def __init__(self, self_var, name):
+    def __init__(self, self_var, name) -> None:
         self.self_var = self_var
         self.name = name
 
@@ -187,7 +191,7 @@ class BoundMethodVar(Var):
 
     __slots__ = ("self_var", "func")
 
-    def __init__(self, self_var, func):
+    def __init__(self, self_var, func) -> None:
         self.self_var = self_var
         self.func = func
 
@@ -197,7 +201,7 @@ class IterVar(Var):
 
     __slots__ = ("seq", "index", "real", "src", "start")
 
-    def __init__(self, seq, index=0, real=None, src=None):
+    def __init__(self, seq, index=0, real=None, src: Src | None = None) -> None:
         self.seq = seq
         self.index = index
         self.start = index
@@ -210,7 +214,7 @@ class GradCtxVar(Var):
 
     __slots__ = ("target", "prev")
 
-    def __init__(self, target, prev=None):
+    def __init__(self, target, prev=None) -> None:
         self.target = target
         self.prev = prev
 
@@ -220,7 +224,7 @@ class GradExitVar(Var):
 
     __slots__ = ("prev",)
 
-    def __init__(self, prev):
+    def __init__(self, prev) -> None:
         self.prev = prev
 
 
@@ -229,7 +233,7 @@ class GradWrappedVar(Var):
 
     __slots__ = ("target", "fn")
 
-    def __init__(self, target, fn):
+    def __init__(self, target, fn) -> None:
         self.target = target
         self.fn = fn
 
@@ -249,7 +253,7 @@ class NewObjVar(Var):
 
     __slots__ = ("cls", "attrs")
 
-    def __init__(self, cls):
+    def __init__(self, cls) -> None:
         self.cls = cls
         self.attrs = {}
 
@@ -259,11 +263,11 @@ class ExcVar(Var):
 
     __slots__ = ("cls", "args")
 
-    def __init__(self, cls, args):
+    def __init__(self, cls, args) -> None:
         self.cls = cls
         self.args = args  # tuple of plain constants
 
-    def real(self):
+    def real(self) -> BaseException:
         return self.cls(*self.args)
 
 
@@ -273,7 +277,7 @@ class GenVar(Var):
 
     __slots__ = ("frame", "call_no", "state", "mode", "target")
 
-    def __init__(self, frame, call_no):
+    def __init__(self, frame: Frame, call_no) -> None:
         self.frame = frame
         self.call_no = call_no
         self.state: GenState = "created"
@@ -286,7 +290,7 @@ class SuperVar(Var):
 
     __slots__ = ("cls", "self_var")
 
-    def __init__(self, cls, self_var):
+    def __init__(self, cls, self_var) -> None:
         self.cls = cls
         self.self_var = self_var
 
@@ -296,7 +300,7 @@ class CMVar(Var):
 
     __slots__ = ("gen", "entered")
 
-    def __init__(self, gen):
+    def __init__(self, gen) -> None:
         self.gen = gen
         self.entered = False
 
@@ -306,5 +310,5 @@ class CMExitVar(Var):
 
     __slots__ = ("gen",)
 
-    def __init__(self, gen):
+    def __init__(self, gen) -> None:
         self.gen = gen
