@@ -16,8 +16,8 @@ from . import _runtime as R
 from ._faults import fault
 from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, literal
 from ._vm._code import is_live
+from ._vm._ending import EndKind, Restart
 from ._vm._frame import FrameShape
-from ._vm._interp import EndKind, Restart
 from ._vm._iters import ZipView
 from ._vm._values import (
     DISCARD,
@@ -53,8 +53,9 @@ if TYPE_CHECKING:
     import torch.fx as fx
 
     from ._guards import Src
+    from ._vm._ending import Ending
     from ._vm._frame import Frame
-    from ._vm._interp import VM, Ending
+    from ._vm._interp import VM
     from ._vm._values import Var
 
 

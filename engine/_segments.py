@@ -24,16 +24,19 @@ from ._residual import RUNTIME_GLOBALS, generate
 from ._vm import _handlers  # noqa: F401  (registers the opcode handlers)
 from ._vm._calls import bind
 from ._vm._code import code_info
+from ._vm._ending import EndKind, Fatal, Restart
 from ._vm._frame import Frame
-from ._vm._interp import VM, EndKind, Fatal, Restart
+from ._vm._interp import VM
+from ._vm._modules import CompiledBase
 from ._vm._opcodes import Resume
 from ._vm._ops_jumps import or_pop_commit
 from ._vm._values import FuncVar, LazyVar, ObjVar
 
 if TYPE_CHECKING:
     from ._errors import Unsupported
+    from ._vm._ending import Ending
     from ._vm._frame import FrameShape
-    from ._vm._interp import BreakRecord, Ending
+    from ._vm._interp import BreakRecord
     from ._vm._opcodes import EagerSpec
 
 RECOMPILE_LIMIT = 8
@@ -100,7 +103,7 @@ class Record:
                 "frames_traced": self.frames_traced}
 
 
-class Compiled:
+class Compiled(CompiledBase):
     """A compiled function: its break points (roots by argument layout), their trace trees, and stats.
 
     Calling it runs the one runtime loop below; as a class attribute (`@engine.compile def forward(self,

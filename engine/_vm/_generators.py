@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
-from ._interp import Ending, EndKind, Restart
+from ._ending import Ending, EndKind, Restart
 from ._values import ConstVar
 
 if TYPE_CHECKING:

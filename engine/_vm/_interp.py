@@ -8,13 +8,13 @@ state at that point into a runnable segment (see `engine._residual`).
 from __future__ import annotations
 
 import builtins as _builtins_mod
-import enum
 from typing import TYPE_CHECKING, Any, Literal
 
 from .._errors import Unsupported
 from .._graph import GraphBuilder
 from .._guards import EnvSrc, Guards, Namespace
 from . import _code
+from ._ending import Ending, EndKind, Fatal, Forced, Restart
 from ._frame import Frame
 from ._opcodes import DISPATCH, eager_form
 from ._values import DISCARD, ConstVar, LazyVar, ObjVar
@@ -22,43 +22,9 @@ from ._values import DISCARD, ConstVar, LazyVar, ObjVar
 if TYPE_CHECKING:
     from .._segments import Compiled
     from ._code import CodeInfo
-    from ._opcodes import EagerSpec
     from ._values import Var
 
 OpKind = Literal["call_function", "call_method"]  # the two kinds of FX node a graph op becomes
-
-
-class EndKind(enum.Enum):
-    """Why a trace stopped."""
-
-    RETURN = "return"  # the bottom frame returned `value`
-    RAISE = "raise"  # an exception (`value`) left every frame
-    BREAK = "break"  # an instruction runs for real (`spec`), for the reason `reason`
-    YIELD = "yield"  # a generator stepped by `drive` yielded `value` (never ends a segment)
-
-
-class Ending:
-    """How a segment's trace stopped: its kind, and the value, eager op and reason that go with it."""
-
-    __slots__ = ("kind", "value", "spec", "reason")
-
-    def __init__(self, kind: EndKind, value=None, spec: EagerSpec | None = None, reason=None) -> None:
-        self.kind = kind
-        self.value = value
-        self.spec = spec
-        self.reason = reason
-
-
-Forced = Literal["eager", "classic"]  # how a call is made to run on its own (VM.forced, Restart.how)
-
-
-class Restart(Exception):
-    """Re-trace the segment with the inlined call `call_no` turned into an eager call (`how`): "eager" runs
-    the callee for real, "classic" compiles it as its own top-level function (nested=False)."""
-
-    def __init__(self, call_no: int, how: Forced) -> None:
-        self.call_no = call_no
-        self.how = how
 
 
 class BreakRecord:
@@ -184,7 +150,7 @@ class VM:
                 ending = handler(self, frame, ins)
             except Unsupported as u:
                 return self._on_unsupported(u, frame)
-            except (Restart, _Fatal):
+            except (Restart, Fatal):
                 raise
             except Exception as e:  # a gap in the VM: run the instruction eagerly rather than guess
                 # (handlers compute before they commit, so the frame is still in the state before it)
@@ -211,7 +177,7 @@ class VM:
         if u.eager is None:
             if depth > 0 and frame.call_no > 0:
                 raise Restart(frame.call_no, "eager")
-            raise _Fatal(u)
+            raise Fatal(u)
         return Ending(EndKind.BREAK, spec=u.eager, reason=u)
 
     # -- exceptions -----------------------------------------------------------------------------------
@@ -263,13 +229,4 @@ class VM:
         return ObjVar(getattr(_builtins_mod, name), None)
 
 
-class _Fatal(Exception):
-    """An instruction with no eager form in the bottom frame: the caller decides (run eagerly if it can)."""
-
-    def __init__(self, u: Unsupported) -> None:
-        super().__init__(str(u))
-        self.u = u
-
-
-Fatal = _Fatal
 code_info = _code.code_info

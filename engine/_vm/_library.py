@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import operator
 import types
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import torch
 
+from .. import _policy as P
 from .._errors import Unsupported
 from .._guards import AttrSrc, CallSrc, ConstSrc, ItemSrc, Src
+from .._policy import Decision, Rule
 from ._values import (
     ConstVar,
     FuncVar,
@@ -29,19 +32,17 @@ from ._values import (
 _PLAIN_TENSOR_TYPES = (torch.Tensor, torch.nn.Parameter)
 
 if TYPE_CHECKING:
-    from .._policy import Rule
     from ._interp import VM
 
 
 def apply_rule(vm: VM, rule: Rule, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """Apply a MODEL or EAGER rule of the policy table to a call (TRACE/GRAPH_OP go the usual way: None)."""
-    from .._policy import Decision
-
     name = _name(fv)
     if rule.decision is Decision.EAGER:
         raise Unsupported("print" if name == "print" else "library-eager", f"{name}() runs eagerly: {rule.reason}")
-    if rule.decision is Decision.MODEL and rule.model is not None:
-        res = rule.model(vm, fv, args, kwargs)
+    model = rule.model or MODELS.get(rule)
+    if rule.decision is Decision.MODEL and model is not None:
+        res = model(vm, fv, args, kwargs)
         if res is NotImplemented:
             raise Unsupported("library-model", f"{name}() with these arguments is not modeled ({rule.reason})")
         return res
@@ -234,3 +235,14 @@ def partial_call(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> An
         return NotImplemented
     pkw = {k: wrap(vm, a, ItemSrc(AttrSrc(base, "keywords"), k), fixed=True) for k, a in p.keywords.items()}
     return call(vm, func, pargs + list(args), {**pkw, **kwargs})
+
+
+# The model of each MODEL rule of the policy table (engine/_policy.py says which callables and why).
+MODELS: dict[Rule, Callable[..., Any]] = {
+    P.TORCH_FUNCTION_CHECK: torch_function_check, P.FOLD_FALSE: always_false, P.TRACING: tracing_state,
+    P.OPERATOR: operator_model, P.MATH: fold_constants, P.HASATTR: hasattr_model, P.GETATTR: getattr_model,
+    P.WEAKREF_CALL: weakref_call, P.PARTIAL_CALL: partial_call,
+}
+_unmodeled = {r.reason for r in [*P.CALLABLES.values(), *P.INSTANCE_CALLS.values()]
+              if r.decision is Decision.MODEL and r.model is None and r not in MODELS}
+assert not _unmodeled, f"MODEL rules without a model: {_unmodeled}"

@@ -51,14 +51,16 @@ def forward_function(tp: type) -> types.FunctionType | None:
     from ._objects import class_lookup
 
     forward = class_lookup(tp, "forward")
-    forward = getattr(forward, "__wrapped__", forward) if _is_compiled(forward) else forward
+    forward = forward.__wrapped__ if isinstance(forward, CompiledBase) else forward
     return forward if isinstance(forward, types.FunctionType) else None
 
 
-def _is_compiled(obj: object) -> bool:
-    from .._segments import Compiled
+class CompiledBase:
+    """Base class of `engine.compile`'s result (`engine._segments.Compiled`), defined here so the VM can
+    recognise a compiled `forward` without importing the runtime that compiles it. `__wrapped__` is the
+    function it compiles (set by functools.update_wrapper)."""
 
-    return isinstance(obj, Compiled)
+    __wrapped__: types.FunctionType
 
 
 def call_module(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> Any:

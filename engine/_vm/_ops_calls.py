@@ -15,8 +15,9 @@ from ._values import NULL, DictVar, FuncVar, ObjVar, TupleVar
 
 if TYPE_CHECKING:
     from ._code import Instr
+    from ._ending import Ending
     from ._frame import Frame
-    from ._interp import VM, Ending
+    from ._interp import VM
     from ._values import Var
 
 

@@ -14,8 +14,9 @@ from ._values import CMExitVar, CMVar, ConstVar, ExcVar, GradCtxVar, GradExitVar
 
 if TYPE_CHECKING:
     from ._code import Instr
+    from ._ending import Ending
     from ._frame import Frame
-    from ._interp import VM, Ending
+    from ._interp import VM
     from ._values import Var
 
 

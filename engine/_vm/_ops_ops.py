@@ -6,6 +6,7 @@ import operator
 from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
+from .._runtime import NULL as NULL_REAL
 from . import _version as V
 from ._arith import binary, compare, contains, is_same, unary
 from ._attrs import get_item, load_attr, store_attr, store_item
@@ -13,8 +14,13 @@ from ._calls import Inline
 from ._opcodes import EagerSpec, Resume, handles
 from ._values import NULL, ConstVar
 
+if TYPE_CHECKING:
+    from ._code import Instr
+    from ._frame import Frame
+    from ._interp import VM
 
-def _eager(u: Unsupported, spec: EagerSpec):
+
+def _eager(u: Unsupported, spec: EagerSpec) -> Unsupported:
     if u.eager is None:
         u.eager = spec
     return u
@@ -255,10 +261,3 @@ def _delete_subscr_eager(frame: Frame, ins: Instr) -> EagerSpec:
 def _delete_subscr(vm: VM, frame: Frame, ins: Instr) -> None:
     raise Unsupported("delete-subscr", "del of an item", eager=_delete_subscr_eager(frame, ins))
 
-
-from .._runtime import NULL as NULL_REAL  # noqa: E402
-
-if TYPE_CHECKING:
-    from ._code import Instr
-    from ._frame import Frame
-    from ._interp import VM
