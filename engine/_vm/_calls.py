@@ -40,6 +40,8 @@ from ._values import (
 )
 
 if TYPE_CHECKING:
+    from ._code import CodeInfo
+    from ._frame import Frame
     from ._interp import VM
 
 
@@ -48,7 +50,7 @@ class Inline:
 
     __slots__ = ("frame", "grad")
 
-    def __init__(self, frame, grad=None):
+    def __init__(self, frame: Frame, grad: bool | None = None) -> None:
         self.frame = frame
         self.grad = grad
 
@@ -150,7 +152,7 @@ _GRAD_TARGETS = {torch.no_grad: lambda ctx: False, torch.enable_grad: lambda ctx
                  torch.set_grad_enabled: lambda ctx: ctx.mode}
 
 
-def _grad_decorated(vm, fv):
+def _grad_decorated(vm: VM, fv: FuncVar) -> GradWrappedVar | None:
     """A function decorated with @torch.no_grad() / enable_grad() / set_grad_enabled(b): the grad mode
     applies around the traced call, as for `torch.no_grad()(fn)(...)`."""
     from ._ops_locals import cell_get
@@ -172,7 +174,7 @@ def _grad_decorated(vm, fv):
     return GradWrappedVar(mode, func)
 
 
-def _contextmanager_call(vm, fv, args, kwargs):
+def _contextmanager_call(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var]) -> CMVar:
     """cm(*args) for a @contextmanager function: the generator is traced; entering and a normal exit step
     it. Anything else (an exception exit, a break inside the block) restarts with the call made eagerly."""
     from ._ops_locals import cell_get
@@ -187,7 +189,7 @@ def _contextmanager_call(vm, fv, args, kwargs):
     return CMVar(gen)
 
 
-def _defaults(vm, fv):
+def _defaults(vm: VM, fv: FuncVar) -> tuple[Var | None, Var | None, list[Var] | None]:
     if fv.real is None:
         return fv.defaults, fv.kwdefaults, fv.closure
     from ._wrap import wrap
@@ -205,7 +207,7 @@ def _defaults(vm, fv):
     return d, kd, cl
 
 
-def bind(vm, fv, info, args, kwargs):
+def bind(vm: VM, fv: FuncVar, info: CodeInfo, args: list[Var], kwargs: dict[str, Var]) -> list[Var | None]:
     """CPython's argument binding on VM values; any mismatch is Unsupported (the eager call raises)."""
     code = fv.code
     nargs, nposonly, nkwonly = code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount
@@ -259,7 +261,7 @@ def bind(vm, fv, info, args, kwargs):
     return loc
 
 
-def seq_items(vm, v):
+def seq_items(vm: VM, v: Var) -> list[Var]:
     """The element values of a sequence-like VM value (reading a real list guards its contents)."""
     v = vm.resolve(v) if type(v) is LazyVar else v
     t = type(v)
@@ -301,7 +303,7 @@ def seq_items(vm, v):
     return iter_remaining(vm, v)
 
 
-def dict_items(vm, v):
+def dict_items(vm: VM, v: DictVar) -> dict[object, Var]:
     from ._methods import dict_view
 
     return dict_view(vm, v)
@@ -392,7 +394,7 @@ _STATE_QUERIES = {torch.is_inference_mode_enabled, torch.is_autocast_enabled, to
 
 
 
-def _frame_namespace(vm, obj, args, kwargs):
+def _frame_namespace(vm: VM, obj: object, args: list[Var], kwargs: dict[str, Var]) -> Var | None:
     """locals(), vars(), dir() and globals() of the calling frame, built from the VM's own frame, as
     CPython 3.11 builds them (bound locals, cell contents and free variables, in localsplus order)."""
     from ._ops_locals import cell_get
