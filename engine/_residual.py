@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 import types
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from . import _runtime as R
 from ._faults import fault
@@ -151,94 +152,122 @@ class Emitter:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        if t is GenVar:  # a traced generator cannot become real: trace again with it made eagerly
-            raise Restart(v.call_no, "eager")
-        if t is CMVar or t is CMExitVar:
-            raise Restart(v.gen.call_no, "eager")
-        if t is ObjVar:
-            e = self.src(v.src) if v.src is not None else self.ns.const(v.obj, "k")
-        elif t is ListVar:
-            if v.real is not None:
-                e = self.src(v.src)
-            else:
-                e = self.memo[key] = self.temp()
-                self.body.append(f"{e} = []")
-                items = ", ".join(self.expr(x) for x in v.items)
-                if v.items:
-                    self.body.append(f"{e}.extend(({items},))")
-        elif t is DictVar:
-            if v.real is not None:
-                e = self.src(v.src)
-            else:
-                e = self.memo[key] = self.temp()
-                self.body.append(f"{e} = {{}}")
-                for k, x in v.items.items():
-                    self.body.append(f"{e}[{literal(self.ns, k)}] = {self.expr(x)}")
-        elif t is DictViewVar:
-            e = f"{self.expr(v.dict_var)}.{v.kind}()"
-        elif t is CellVar:
-            if v.real is not None:
-                e = self.src(v.src)
-            else:
-                e = self.memo[key] = self.temp("cell")
-                self.body.append(f"{e} = _new_cell()")
-                if v.contents is not EMPTY and v.contents is not UNREAD:
-                    self.body.append(f"{e}.cell_contents = {self.expr(v.contents)}")
-        elif t is FuncVar:
-            if v.real is not None:
-                e = self.src(v.src)
-            else:
-                e = self.memo[key] = self.temp("fn")
-                d = self.expr(v.defaults) if v.defaults is not None else "None"
-                kd = self.expr(v.kwdefaults) if v.kwdefaults is not None else "None"
-                cl = "(" + "".join(self.expr(c) + ", " for c in v.closure) + ")" if v.closure else "None"
-                self.body.append(f"{e} = _make_function({self.ns.const(v.code, 'code')}, "
-                                 f"{self.ns.const(v.fglobals, 'G')}, {v.name!r}, {d}, {kd}, {cl}, "
-                                 f"{v.qualname!r})")
-                if v.annotations is not None:
-                    self.body.append(f"{e}.__annotations__ = dict(zip({self.expr(v.annotations)}[0::2], "
-                                     f"{self.expr(v.annotations)}[1::2]))")
-        elif t is ExcVar:
-            e = self.memo[key] = self.temp("exc")
-            args = "".join(literal(self.ns, a) + ", " for a in v.args)
-            self.body.append(f"{e} = {self.ns.const(v.cls, 'T')}({args})")
-        elif t is NewObjVar:
-            e = self.memo[key] = self.temp("obj")
-            self.body.append(f"{e} = _new_object({self.ns.const(v.cls, 'T')})")
-            for name, x in v.attrs.items():
-                self.body.append(f"{e}.__dict__[{name!r}] = {self.expr(x)}")
-        elif t is SuperVar:
-            e = f"super({self.ns.const(v.cls, 'T')}, {self.expr(v.self_var)})"
-        elif t is SliceVar:
-            e = f"slice({self.expr(v.start)}, {self.expr(v.stop)}, {self.expr(v.step)})"
-        elif t is MethodVar:
-            e = f"({self.expr(v.self_var)}).{v.name}"
-        elif t is BoundMethodVar:
-            e = f"_MethodType({self.expr(v.func)}, {self.expr(v.self_var)})"
-        elif t is IterVar:
-            if v.real is not None:
-                e = self.src(v.src)
-            else:
-                e = self.memo[key] = self.temp("it")
-                seq = v.seq
-                if type(seq) is ZipView:
-                    parts = ", ".join(f"_SeqIter({self._seq(s)}, {v.index})" for s in seq.seqs)
-                    if seq.start is None:
-                        self.body.append(f"{e} = zip({parts}{', strict=True' if seq.strict else ''})")
-                    else:
-                        self.body.append(f"{e} = enumerate({parts}, {seq.start + v.index})")
-                else:
-                    self.body.append(f"{e} = _SeqIter({self._seq(seq)}, {v.index})")
-        elif t is GradCtxVar:
-            e = f"_GradCtx({v.target!r}, {v.prev!r})"
-        elif t is GradExitVar:
-            e = f"_GradModeExit({v.prev!r})"
-        elif t is GradWrappedVar:
-            e = f"_GradCtx({v.target!r})({self.expr(v.fn)})"
-        else:
+        rebuild = _REBUILD.get(t)
+        if rebuild is None:
             raise AssertionError(f"cannot rebuild {t.__name__}")
-        self.memo[key] = e
+        e = self.memo[key] = rebuild(self, v)
         return e
+
+    def _named(self, v: Var, prefix: str = "t") -> str:
+        """A fresh name for `v`, memoised before its parts are rebuilt (so a value reached again through
+        its own parts is that same name)."""
+        e = self.memo[id(v)] = self.temp(prefix)
+        return e
+
+    # -- rebuilders, one per value kind with an identity (see _REBUILD) -----------------------------------
+    def _restart_gen(self, v: GenVar) -> str:  # a traced generator cannot become real: trace it eagerly
+        raise Restart(v.call_no, "eager")
+
+    def _restart_cm(self, v: CMVar | CMExitVar) -> str:
+        raise Restart(v.gen.call_no, "eager")
+
+    def _obj(self, v: ObjVar) -> str:
+        return self.src(v.src) if v.src is not None else self.ns.const(v.obj, "k")
+
+    def _list(self, v: ListVar) -> str:
+        if v.real is not None:
+            return self.src(v.src)
+        e = self._named(v)
+        self.body.append(f"{e} = []")
+        items = ", ".join(self.expr(x) for x in v.items)
+        if v.items:
+            self.body.append(f"{e}.extend(({items},))")
+        return e
+
+    def _dict(self, v: DictVar) -> str:
+        if v.real is not None:
+            return self.src(v.src)
+        e = self._named(v)
+        self.body.append(f"{e} = {{}}")
+        for k, x in v.items.items():
+            self.body.append(f"{e}[{literal(self.ns, k)}] = {self.expr(x)}")
+        return e
+
+    def _dict_view(self, v: DictViewVar) -> str:
+        return f"{self.expr(v.dict_var)}.{v.kind}()"
+
+    def _cell(self, v: CellVar) -> str:
+        if v.real is not None:
+            return self.src(v.src)
+        e = self._named(v, "cell")
+        self.body.append(f"{e} = _new_cell()")
+        if v.contents is not EMPTY and v.contents is not UNREAD:
+            self.body.append(f"{e}.cell_contents = {self.expr(v.contents)}")
+        return e
+
+    def _func(self, v: FuncVar) -> str:
+        if v.real is not None:
+            return self.src(v.src)
+        e = self._named(v, "fn")
+        d = self.expr(v.defaults) if v.defaults is not None else "None"
+        kd = self.expr(v.kwdefaults) if v.kwdefaults is not None else "None"
+        cl = "(" + "".join(self.expr(c) + ", " for c in v.closure) + ")" if v.closure else "None"
+        self.body.append(f"{e} = _make_function({self.ns.const(v.code, 'code')}, "
+                         f"{self.ns.const(v.fglobals, 'G')}, {v.name!r}, {d}, {kd}, {cl}, "
+                         f"{v.qualname!r})")
+        if v.annotations is not None:
+            self.body.append(f"{e}.__annotations__ = dict(zip({self.expr(v.annotations)}[0::2], "
+                             f"{self.expr(v.annotations)}[1::2]))")
+        return e
+
+    def _exc(self, v: ExcVar) -> str:
+        e = self._named(v, "exc")
+        args = "".join(literal(self.ns, a) + ", " for a in v.args)
+        self.body.append(f"{e} = {self.ns.const(v.cls, 'T')}({args})")
+        return e
+
+    def _new_obj(self, v: NewObjVar) -> str:
+        e = self._named(v, "obj")
+        self.body.append(f"{e} = _new_object({self.ns.const(v.cls, 'T')})")
+        for name, x in v.attrs.items():
+            self.body.append(f"{e}.__dict__[{name!r}] = {self.expr(x)}")
+        return e
+
+    def _super(self, v: SuperVar) -> str:
+        return f"super({self.ns.const(v.cls, 'T')}, {self.expr(v.self_var)})"
+
+    def _slice(self, v: SliceVar) -> str:
+        return f"slice({self.expr(v.start)}, {self.expr(v.stop)}, {self.expr(v.step)})"
+
+    def _method(self, v: MethodVar) -> str:
+        return f"({self.expr(v.self_var)}).{v.name}"
+
+    def _bound_method(self, v: BoundMethodVar) -> str:
+        return f"_MethodType({self.expr(v.func)}, {self.expr(v.self_var)})"
+
+    def _iter(self, v: IterVar) -> str:
+        if v.real is not None:
+            return self.src(v.src)
+        e = self._named(v, "it")
+        seq = v.seq
+        if type(seq) is ZipView:
+            parts = ", ".join(f"_SeqIter({self._seq(s)}, {v.index})" for s in seq.seqs)
+            if seq.start is None:
+                self.body.append(f"{e} = zip({parts}{', strict=True' if seq.strict else ''})")
+            else:
+                self.body.append(f"{e} = enumerate({parts}, {seq.start + v.index})")
+        else:
+            self.body.append(f"{e} = _SeqIter({self._seq(seq)}, {v.index})")
+        return e
+
+    def _grad_ctx(self, v: GradCtxVar) -> str:
+        return f"_GradCtx({v.target!r}, {v.prev!r})"
+
+    def _grad_exit(self, v: GradExitVar) -> str:
+        return f"_GradModeExit({v.prev!r})"
+
+    def _grad_wrapped(self, v: GradWrappedVar) -> str:
+        return f"_GradCtx({v.target!r})({self.expr(v.fn)})"
 
     def _seq(self, seq: Var) -> str:
         return self.expr(seq) if type(seq) is not ConstVar else self.ns.const(seq.value, "k")
@@ -279,6 +308,17 @@ class Emitter:
                 self.body.append(f"_dict_replace({self.expr(c)}, {{{parts}}})")
             elif type(c) is IterVar and c.index != c.start:
                 self.body.append(f"{self.expr(c)}.index = {c.index}")
+
+
+# How each value kind with an identity becomes real in the segment's body (Emitter.expr memoises the result).
+_REBUILD: dict[type, Callable[[Emitter, Any], str]] = {
+    GenVar: Emitter._restart_gen, CMVar: Emitter._restart_cm, CMExitVar: Emitter._restart_cm,
+    ObjVar: Emitter._obj, ListVar: Emitter._list, DictVar: Emitter._dict, DictViewVar: Emitter._dict_view,
+    CellVar: Emitter._cell, FuncVar: Emitter._func, ExcVar: Emitter._exc, NewObjVar: Emitter._new_obj,
+    SuperVar: Emitter._super, SliceVar: Emitter._slice, MethodVar: Emitter._method,
+    BoundMethodVar: Emitter._bound_method, IterVar: Emitter._iter, GradCtxVar: Emitter._grad_ctx,
+    GradExitVar: Emitter._grad_exit, GradWrappedVar: Emitter._grad_wrapped,
+}
 
 
 def snapshot(vm: VM, em: Emitter, env_exprs: list[str], step: bool = False) -> list[FrameShape]:
