@@ -17,6 +17,7 @@ from . import _runtime as R
 from ._faults import fault
 from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, literal
 from ._vm._code import is_live
+from ._vm._effects import CallEffect, CellEffect, GlobalEffect, SetAttrEffect, SetItemEffect
 from ._vm._ending import EndKind, Restart
 from ._vm._frame import FrameShape
 from ._vm._iters import ZipView
@@ -275,30 +276,24 @@ class Emitter:
     # -- side effects -----------------------------------------------------------------------------------
     def effects(self) -> None:
         for eff in self.vm.effects:
-            kind = eff[0]
-            if kind == "call":
-                _, obj, name, args = eff
-                a = ", ".join(self.expr(x) for x in args)
-                self.body.append(f"{self.expr(obj)}.{name}({a})")
-                if fault(self.vm.ctx, "replay-effect-twice"):
-                    self.body.append(self.body[-1])
-            elif kind == "setitem":
-                _, obj, k, val = eff
-                self.body.append(f"{self.expr(obj)}[{self.expr(k)}] = {self.expr(val)}")
-            elif kind == "setattr":
-                _, obj, name, val = eff
-                self.body.append(f"setattr({self.expr(obj)}, {name!r}, {self.expr(val)})")
-            elif kind == "osetattr":
-                _, obj, name, val = eff
-                self.body.append(f"object.__setattr__({self.expr(obj)}, {name!r}, {self.expr(val)})")
-            elif kind == "global":
-                _, g, name, val = eff
-                self.body.append(f"{self.ns.const(g, 'G')}[{name!r}] = {self.expr(val)}")
-            elif kind == "cell":
-                _, cell, val = eff
-                if fault(self.vm.ctx, "lose-cell-write"):
-                    continue
-                self.body.append(f"{self.expr(cell)}.cell_contents = {self.expr(val)}")
+            match eff:
+                case CallEffect(target, name, args):
+                    a = ", ".join(self.expr(x) for x in args)
+                    self.body.append(f"{self.expr(target)}.{name}({a})")
+                    if fault(self.vm.ctx, "replay-effect-twice"):
+                        self.body.append(self.body[-1])
+                case SetItemEffect(target, key, value):
+                    self.body.append(f"{self.expr(target)}[{self.expr(key)}] = {self.expr(value)}")
+                case SetAttrEffect(target, name, value, raw):
+                    setter = "object.__setattr__" if raw else "setattr"
+                    self.body.append(f"{setter}({self.expr(target)}, {name!r}, {self.expr(value)})")
+                case GlobalEffect(target, name, value):
+                    self.body.append(f"{self.ns.const(target, 'G')}[{name!r}] = {self.expr(value)}")
+                case CellEffect(target, value):
+                    if not fault(self.vm.ctx, "lose-cell-write"):
+                        self.body.append(f"{self.expr(target)}.cell_contents = {self.expr(value)}")
+                case _:
+                    raise AssertionError(f"unknown effect {eff!r}")
         for c in self.vm.writeback:
             if type(c) is ListVar:
                 items = ", ".join(self.expr(x) for x in c.items)

@@ -10,6 +10,7 @@ import torch
 
 from .._errors import Unsupported
 from .._guards import AttrSrc, ConstSrc, ItemSrc, Src
+from ._effects import SetAttrEffect
 from ._graph_ops import graph_fn
 from ._methods import dict_view, key_of, list_items, set_item
 from ._objects import call_dunder, instance_type, user_function
@@ -236,7 +237,7 @@ def store_attr(vm: VM, obj, name: str, val: Var):
     if obj.attrs is None:
         obj.attrs = {}
     obj.attrs[name] = val
-    vm.effects.append(("setattr", obj, name, val))
+    vm.effects.append(SetAttrEffect(obj, name, val))
 
 
 def get_item(vm: VM, c: Var, k):

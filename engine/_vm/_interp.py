@@ -22,6 +22,7 @@ from ._values import DISCARD, ConstVar, LazyVar, ObjVar
 if TYPE_CHECKING:
     from .._segments import Compiled
     from ._code import CodeInfo
+    from ._effects import Effect
     from ._values import Var
 
 OpKind = Literal["call_function", "call_method"]  # the two kinds of FX node a graph op becomes
@@ -61,7 +62,7 @@ class VM:
         self.lazy = {}
         self.memo = {}
         self.keep = []
-        self.effects = []  # side effects on pre-existing objects, in program order
+        self.effects: list[Effect] = []  # side effects on pre-existing objects, in program order
         self.writeback = []  # real containers/iterators whose tracked contents are written back
         self.gover = {}  # (id(globals), name) -> Var stored by traced code
         self.grad = grad

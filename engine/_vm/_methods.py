@@ -6,10 +6,12 @@ replay as calls (while its contents were never read) or are tracked and written 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
 from .._guards import EnvSrc, ItemSrc
+from ._effects import CallEffect, Effect, SetItemEffect
 from ._torchops import is_tensor_method
 from ._values import (
     ConstVar,
@@ -40,12 +42,12 @@ def key_of(v: Var) -> object:
     raise Unsupported("dict-key", f"a {type(v).__name__} as a dict key")
 
 
-def _replay_pending(vm: VM, c: Var, apply) -> None:
+def _replay_pending(vm: VM, c: ListVar | DictVar, apply: Callable[[Effect], None]) -> None:
     """A real container mutated by logged calls is read: its contents before the segment are read (guarded),
     the logged mutations are applied to them, and from then on it is tracked (and written back at the end,
     after the logged calls ran, so the final contents are the same either way)."""
     for eff in vm.effects:
-        if eff[1] is c:
+        if eff.target is c:
             apply(eff)
     if c.pending:
         _touch(vm, c)
@@ -58,19 +60,20 @@ def list_items(vm: VM, lv: ListVar):
         if lv.pending:
             from ._calls import seq_items
 
-            def apply(eff) -> None:
-                kind, _, a, b = eff
-                if kind == "setitem":
-                    k = a.value
+            def apply(eff: Effect) -> None:
+                if isinstance(eff, SetItemEffect):
+                    k = eff.key.value
                     if not -len(lv.items) <= k < len(lv.items):
                         raise Unsupported("list-setitem", "list index out of range")
-                    lv.items[k] = b
-                elif a == "append":
-                    lv.items.append(b[0])
-                elif a == "extend":
-                    lv.items.extend(seq_items(vm, b[0]))
-                elif a == "insert":
-                    lv.items.insert(b[0].value, b[1])
+                    lv.items[k] = eff.value
+                elif not isinstance(eff, CallEffect):
+                    raise AssertionError(f"a list cannot have a {type(eff).__name__}")
+                elif eff.name == "append":
+                    lv.items.append(eff.args[0])
+                elif eff.name == "extend":
+                    lv.items.extend(seq_items(vm, eff.args[0]))
+                elif eff.name == "insert":
+                    lv.items.insert(eff.args[0].value, eff.args[1])
 
             _replay_pending(vm, lv, apply)
     return lv.items
@@ -84,8 +87,9 @@ def dict_view(vm: VM, dv: DictVar):
         vm.guards.add(f"tuple({dv.src.expr(vm.ns)}) == {keys!r}")
         dv.items = {k: wrap(vm, dv.real[k], ItemSrc(dv.src, k)) for k in keys}
         if dv.pending:
-            def apply(eff) -> None:
-                dv.items[key_of(eff[2])] = eff[3]
+            def apply(eff: Effect) -> None:
+                assert isinstance(eff, SetItemEffect), eff  # the only effect a real dict is logged with
+                dv.items[key_of(eff.key)] = eff.value
 
             _replay_pending(vm, dv, apply)
     return dv.items
@@ -157,7 +161,7 @@ def _list_method(vm: VM, lv: ListVar, name: str, args: list[Var], kwargs: dict[s
             from ._calls import seq_items
 
             args = [ListVar(seq_items(vm, args[0]))]
-        vm.effects.append(("call", lv, name, list(args)))
+        vm.effects.append(CallEffect(lv, name, list(args)))
         lv.pending += 1
         return ConstVar(None)
     from ._calls import seq_items
@@ -262,7 +266,7 @@ def set_item(vm: VM, container: Var, key: Var, value: Var) -> None:
         if type(key) is not ConstVar or type(key.value) is not int:
             raise Unsupported("list-setitem", "list index is not a constant int")
         if container.real is not None and container.items is None:
-            vm.effects.append(("setitem", container, key, value))
+            vm.effects.append(SetItemEffect(container, key, value))
             container.pending += 1
             return
         items = list_items(vm, container)
@@ -275,7 +279,7 @@ def set_item(vm: VM, container: Var, key: Var, value: Var) -> None:
     if t is DictVar:
         k = key_of(key)
         if container.real is not None and container.items is None:
-            vm.effects.append(("setitem", container, key, value))
+            vm.effects.append(SetItemEffect(container, key, value))
             container.pending += 1
             return
         items = dict_view(vm, container) if container.real is not None else container.items

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import torch
 
 from .._errors import FrameBound, Unsupported
+from ._effects import SetAttrEffect
 from ._opcodes import EagerSpec, raising
 from ._torchops import skip_inline
 from ._values import BoundMethodVar, NewObjVar
@@ -113,7 +114,7 @@ def object_setattr(vm: VM, obj, name: str, val: Var) -> None:
     if obj.attrs is None:
         obj.attrs = {}
     obj.attrs[name] = val
-    vm.effects.append(("osetattr", obj, name, val))
+    vm.effects.append(SetAttrEffect(obj, name, val, raw=True))
 
 
 _EXC_HOOKS = ("__init__", "__new__", "__str__", "__repr__", "__setattr__", "__getattribute__", "__getattr__",

@@ -10,6 +10,7 @@ from .. import _runtime as R
 from .._errors import Unsupported
 from .._guards import GlobalSrc
 from . import _version as V
+from ._effects import CellEffect, GlobalEffect
 from ._opcodes import EagerSpec, Resume, handles, raising
 from ._values import EMPTY, NULL, UNREAD, CellVar, ConstVar, ObjVar
 from ._wrap import is_const_value, wrap, wrap_fixed
@@ -110,7 +111,7 @@ def _load_global(vm: VM, frame: Frame, ins: Instr) -> None:
 def _store_global(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.pop()
     vm.gover[(id(frame.fglobals), ins.argval)] = v
-    vm.effects.append(("global", frame.fglobals, ins.argval, v))
+    vm.effects.append(GlobalEffect(frame.fglobals, ins.argval, v))
     frame.ip += 1
 
 
@@ -191,7 +192,7 @@ def _load_deref(vm: VM, frame: Frame, ins: Instr) -> None:
 def cell_set(vm: VM, cell: CellVar, v: Var) -> None:
     cell.contents = v
     if cell.real is not None:
-        vm.effects.append(("cell", cell, v))
+        vm.effects.append(CellEffect(cell, v))
 
 
 @handles("STORE_DEREF")
