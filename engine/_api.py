@@ -62,6 +62,8 @@ def _make(fn: Callable, backend: str | Callable, nested: bool, fullgraph: bool) 
 
 @dataclass
 class BreakInfo:
+    """One graph break as explain() reports it."""
+
     reason: str
     where: str
     depth: int
@@ -71,6 +73,8 @@ class BreakInfo:
 
 @dataclass
 class ExplainOutput:
+    """What explain() returns: counts, breaks, the graphs, the residual code and the call's result."""
+
     graph_count: int
     break_count: int
     breaks: list
@@ -80,7 +84,7 @@ class ExplainOutput:
     result: object = None
     stats: dict = field(default_factory=dict)
 
-    def __str__(self):
+    def __str__(self) -> str:
         lines = [f"graphs: {self.graph_count}, breaks: {self.break_count}, frames traced: {self.frames_traced}"]
         lines += [f"  break at {b.where} (depth {b.depth}) [{b.gb_id}] {b.reason}" for b in self.breaks]
         return "\n".join(lines) + "\n" + self.residual
@@ -89,7 +93,7 @@ class ExplainOutput:
 def explain(fn: Callable, *, backend: str | Callable = "eager", nested: bool = True) -> Callable:
     """`engine.explain(fn)(*args)`: compile fn afresh, run it once, report graphs, breaks and residual code."""
 
-    def run(*args, **kwargs):
+    def run(*args: Any, **kwargs: Any) -> ExplainOutput:
         c = _make(fn, backend, nested, False)
         result = c(*args, **kwargs)
         rec = c.record

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ._reasons import reason
+
+if TYPE_CHECKING:
+    from ._vm._opcodes import EagerSpec
+
 
 class EngineError(Exception):
     """Root of every error the engine raises on purpose."""
@@ -10,17 +17,20 @@ class EngineError(Exception):
 class Unsupported(EngineError):
     """A construct the VM does not trace. Never reaches the user: the VM turns it into a break.
 
-    `gb_id` is stable (tests and reports group by it), `explanation` says what was met, `hint` what to do,
+    `gb_id` is a stable id of `engine._reasons.REASONS` (tests and reports group by it; the table holds its
+    meaning and hint), `explanation` says what was met here, `hint` what to do (the table's unless given),
     `where` is the user's file:line (filled in by the VM), and `eager` is how to run the instruction for real.
     """
 
-    def __init__(self, gb_id: str, explanation: str, hint: str = "", eager=None):
+    def __init__(self, gb_id: str, explanation: str, hint: str = "", eager: EagerSpec | None = None) -> None:
         super().__init__(f"[{gb_id}] {explanation}")
         self.gb_id = gb_id
         self.explanation = explanation
-        self.hint = hint
+        self.hint = hint or reason(gb_id).hint
         self.where = "?"
         self.eager = eager
+        self.forced = False  # a call made to run on its own by a Restart: not a break of its own
+        self.classic = False  # ...and compiled as its own top-level function (nested=False)
 
 
 class FrameBound(Unsupported):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import operator
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import torch
 import torch.fx as fx
@@ -11,6 +13,11 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 
 from ._errors import Unsupported
 from ._vm._values import ConstVar, ListVar, SliceVar, TensorVar, TupleVar
+
+if TYPE_CHECKING:
+    from ._guards import Src
+    from ._vm._interp import OpKind
+    from ._vm._values import Var
 
 _FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
 
@@ -22,7 +29,14 @@ METADATA_OK = {"size", "dim", "ndimension", "numel", "nelement", "stride", "is_c
 
 
 class GraphBuilder:
-    def __init__(self):
+    """The graph of one segment: an `fx.Graph` and the FakeTensorMode its metadata is computed in.
+
+    Owns the placeholders (`inputs`: the source each is re-read from, and the real tensor it was made from,
+    in placeholder order) and the op count. Invariants: every op is run on fake tensors under the traced grad
+    mode before its node is added, so a failing op adds nothing (it raises Unsupported); an op's result is
+    tensors or plain metadata; placeholders stay before every op; consecutive grad-mode changes collapse."""
+
+    def __init__(self) -> None:
         self.graph = fx.Graph()
         self.fake_mode = FakeTensorMode()
         self.inputs = []  # (src, real tensor) per placeholder, in order
@@ -31,7 +45,7 @@ class GraphBuilder:
         self._grad_node = None  # the last grad-mode node, with the mode before it
 
     # -- inputs ---------------------------------------------------------------------------------------
-    def placeholder(self, real, src):
+    def placeholder(self, real: torch.Tensor, src: Src) -> TensorVar:
         name = f"in{len(self.inputs)}"
         if self._last_ph is not None:
             ctx = self.graph.inserting_after(self._last_ph)
@@ -47,7 +61,7 @@ class GraphBuilder:
         return TensorVar(node, fake, type(real), src)
 
     # -- ops -------------------------------------------------------------------------------------------
-    def _arg(self, v, to_fake):
+    def _arg(self, v: Var, to_fake: bool) -> Any:
         if isinstance(v, TensorVar):
             return v.fake if to_fake else v.node
         if isinstance(v, ConstVar):
@@ -58,13 +72,13 @@ class GraphBuilder:
             return [self._arg(x, to_fake) for x in v.items]
         if isinstance(v, SliceVar):
             return slice(self._arg(v.start, to_fake), self._arg(v.stop, to_fake), self._arg(v.step, to_fake))
-        raise Unsupported("graph-arg", f"a {type(v).__name__} cannot be an argument of a graph op",
-                          "pass tensors, Python constants or tuples of them")
+        raise Unsupported("graph-arg", f"a {type(v).__name__} cannot be an argument of a graph op")
 
-    def call(self, kind, target, args, kwargs, grad_enabled, opname):
+    def call(self, kind: OpKind, target: Any, args: list[Var], kwargs: dict[str, Var], grad_enabled: bool,
+             opname: str) -> Var:
         """Add one op; its metadata is computed on fake tensors under the traced grad mode."""
         if torch._C._len_torch_function_stack():
-            raise Unsupported("function-mode", "a torch function mode is active", "ops run eagerly under it")
+            raise Unsupported("function-mode", "a torch function mode is active")
         fargs = [self._arg(a, True) for a in args]
         fkwargs = {k: self._arg(v, True) for k, v in kwargs.items()}
         prev = torch.is_grad_enabled()
@@ -80,14 +94,12 @@ class GraphBuilder:
         except Unsupported:
             raise
         except Exception as e:  # data-dependent, dynamic shape, or a real error: eager decides
-            raise Unsupported("op-on-fake", f"{opname} cannot be traced: {type(e).__name__}: {e}"[:300],
-                              "it runs eagerly") from None
+            raise Unsupported("op-on-fake", f"{opname} cannot be traced: {type(e).__name__}: {e}"[:300]) from None
         finally:
             _FAKE_LOG.setLevel(level)
             torch._C._set_grad_enabled(prev)
         if not _has_tensor(out) and opname not in METADATA_OK:
-            raise Unsupported("non-tensor-result", f"{opname} returned {type(out).__name__}, not a tensor",
-                              "it runs eagerly")
+            raise Unsupported("non-tensor-result", f"{opname} returned {type(out).__name__}, not a tensor")
         nargs = tuple(self._arg(a, False) for a in args)
         nkwargs = {k: self._arg(v, False) for k, v in kwargs.items()}
         if kind == "call_method":
@@ -97,7 +109,7 @@ class GraphBuilder:
         self.n_ops += 1
         return self._wrap_out(node, out, args)
 
-    def set_grad(self, enabled, before):
+    def set_grad(self, enabled: bool, before: bool) -> None:
         """A grad-mode change. One that directly follows another (no op saw the mode between) replaces it,
         and a pair that cancels out leaves no node: an empty `with torch.no_grad():` adds nothing."""
         last = self._grad_node
@@ -109,7 +121,7 @@ class GraphBuilder:
                 return
         self._grad_node = (self.graph.call_function(torch._C._set_grad_enabled, (enabled,)), before)
 
-    def _wrap_out(self, node, out, args):
+    def _wrap_out(self, node: fx.Node, out: Any, args: Sequence[Var]) -> Var:
         if isinstance(out, torch.Tensor):
             for a in args:  # in-place ops return their input: keep identity
                 if isinstance(a, TensorVar) and a.fake is out:
@@ -124,15 +136,15 @@ class GraphBuilder:
             return TupleVar(items, type(out)) if isinstance(out, tuple) else ListVar(items)
         if _is_const(out):
             return ConstVar(out)
-        raise Unsupported("non-tensor-result", f"op returned {type(out).__name__}", "it runs eagerly")
+        raise Unsupported("non-tensor-result", f"op returned {type(out).__name__}")
 
-    def finish(self, out_nodes):
+    def finish(self, out_nodes: list[fx.Node]) -> fx.GraphModule:
         self.graph.output(tuple(out_nodes))
         gm = fx.GraphModule(torch.nn.Module(), self.graph)
         return gm
 
 
-def _has_tensor(out):
+def _has_tensor(out: object) -> bool:
     if isinstance(out, torch.Tensor):
         return True
     if isinstance(out, (tuple, list)):
@@ -144,7 +156,7 @@ _CONST_TYPES = (int, float, bool, str, type(None), complex, torch.dtype, torch.d
                 torch.memory_format)
 
 
-def _is_const(v):
+def _is_const(v: object) -> bool:
     if isinstance(v, _CONST_TYPES):
         return True
     if isinstance(v, tuple):

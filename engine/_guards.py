@@ -15,11 +15,11 @@ from ._runtime import MISSING
 class Namespace:
     """Names for real objects referenced by generated code (graphs, code objects, guard constants)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.values = {}
         self._by_id = {}
 
-    def const(self, obj, hint="c"):
+    def const(self, obj: object, hint: str = "c") -> str:
         key = id(obj)
         name = self._by_id.get(key)
         if name is None:
@@ -32,7 +32,7 @@ class Namespace:
 _LITERAL_TYPES = (int, str, bool, type(None))
 
 
-def literal(ns, value):
+def literal(ns: Namespace, value: object) -> str:
     """An expression for an immutable constant (a literal when it reads back exactly)."""
     t = type(value)
     if t in _LITERAL_TYPES:
@@ -43,70 +43,84 @@ def literal(ns, value):
 
 
 class Src:
+    """Where a real value is re-read when a segment starts: `expr(ns)` is a Python expression over `env`."""
+
     __slots__ = ()
 
 
 class EnvSrc(Src):
+    """The segment's input `env[index]`."""
+
     __slots__ = ("index",)
 
-    def __init__(self, index):
+    def __init__(self, index) -> None:
         self.index = index
 
-    def expr(self, ns):
+    def expr(self, ns: Namespace) -> str:
         return f"env[{self.index}]"
 
 
 class ConstSrc(Src):
+    """A fixed object of the program (bound by name in the namespace; never re-read)."""
+
     __slots__ = ("obj",)
 
-    def __init__(self, obj):
+    def __init__(self, obj) -> None:
         self.obj = obj
 
-    def expr(self, ns):
+    def expr(self, ns: Namespace) -> str:
         return ns.const(self.obj, "k")
 
 
 class GlobalSrc(Src):
+    """A name in a globals dict."""
+
     __slots__ = ("gdict", "name")
 
-    def __init__(self, gdict, name):
+    def __init__(self, gdict, name) -> None:
         self.gdict = gdict
         self.name = name
 
-    def expr(self, ns):
+    def expr(self, ns: Namespace) -> str:
         return f"{ns.const(self.gdict, 'G')}[{self.name!r}]"
 
 
 class AttrSrc(Src):
+    """An attribute of another source."""
+
     __slots__ = ("base", "name")
 
-    def __init__(self, base, name):
+    def __init__(self, base, name) -> None:
         self.base = base
         self.name = name
 
-    def expr(self, ns):
+    def expr(self, ns: Namespace) -> str:
         b = self.base.expr(ns)
         return f"{b}.{self.name}" if self.name.isidentifier() else f"getattr({b}, {self.name!r})"
 
 
 class ItemSrc(Src):
+    """An item (constant key) of another source."""
+
     __slots__ = ("base", "key")
 
-    def __init__(self, base, key):
+    def __init__(self, base, key) -> None:
         self.base = base
         self.key = key
 
-    def expr(self, ns):
+    def expr(self, ns: Namespace) -> str:
         return f"{self.base.expr(ns)}[{literal(ns, self.key)}]"
 
 
 class CellSrc(Src):
+    """The contents of a cell read from another source."""
+
     __slots__ = ("base",)
 
-    def __init__(self, base):
+    def __init__(self, base) -> None:
         self.base = base
 
-    def expr(self, ns):
+    def expr(self, ns: Namespace) -> str:
         return f"{self.base.expr(ns)}.cell_contents"
 
 
@@ -122,44 +136,44 @@ class CallSrc(Src):
         return f"{self.base.expr(ns)}()"
 
 
-def tensor_meta(t):
+def tensor_meta(t: torch.Tensor) -> tuple:
     return (type(t), t.dtype, t.device, t.shape, t.stride(), t.requires_grad)
 
 
 class Guards:
     """An ordered, de-duplicated list of boolean expressions; all must hold for a segment to run."""
 
-    def __init__(self, ns):
+    def __init__(self, ns: Namespace) -> None:
         self.ns = ns
         self.exprs = []
         self._seen = set()
         self.distinct = []  # source exprs of mutable inputs that must be distinct objects
 
-    def add(self, expr):
+    def add(self, expr) -> None:
         if expr not in self._seen:
             self._seen.add(expr)
             self.exprs.append(expr)
 
-    def type_is(self, src, t):
+    def type_is(self, src: Src, t) -> None:
         self.add(f"type({src.expr(self.ns)}) is {self.ns.const(t, 'T')}")
 
-    def identity(self, src, obj):
+    def identity(self, src: Src, obj) -> None:
         self.add(f"{src.expr(self.ns)} is {self.ns.const(obj, 'k')}")
 
-    def global_identity(self, gdict, name, obj):
+    def global_identity(self, gdict, name, obj) -> None:
         g = self.ns.const(gdict, "G")
         self.add(f"{g}.get({name!r}, _MISSING) is {self.ns.const(obj, 'k')}")
 
-    def global_absent(self, gdict, name):
+    def global_absent(self, gdict, name) -> None:
         self.add(f"{name!r} not in {self.ns.const(gdict, 'G')}")
 
-    def tensor(self, src, t):
+    def tensor(self, src: Src, t) -> None:
         self.add(f"_tmeta({src.expr(self.ns)}) == {self.ns.const(tensor_meta(t), 'm')}")
 
-    def length(self, src, n):
+    def length(self, src: Src, n) -> None:
         self.add(f"len({src.expr(self.ns)}) == {n}")
 
-    def const(self, src, value):
+    def const(self, src: Src, value) -> None:
         e = src.expr(self.ns)
         t = type(value)
         if value is None or t is bool:
@@ -173,12 +187,12 @@ class Guards:
         else:
             self.add(f"type({e}) is {self.ns.const(t, 'T')} and {e} == {self.ns.const(value, 'k')}")
 
-    def grad_mode(self, enabled):
+    def grad_mode(self, enabled) -> None:
         self.add(f"_grad_enabled() is {enabled!r}")
         self.add(f"_torch_state() == {self.ns.const(torch_state(), 'state')}")
 
 
-def torch_state():
+def torch_state() -> tuple:
     """Global torch state that changes what ops compute (dtype, kind of tensor) but that a segment does not
     change itself: entering autocast/inference mode or setting the default dtype are eager ops. The autocast
     dtype counts as much as whether autocast is on: a graph traced under bfloat16 autocast has bfloat16

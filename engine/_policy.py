@@ -36,8 +36,14 @@ import torch._jit_internal
 import torch.backends.mha
 import torch.jit
 
+# The markers' objects (torch's region factories, the exit callable, torch's traced wrappers); data only, that
+# module imports no VM machinery.
+from ._vm._regions import TRACED_WRAPPERS, RegionExit, region_factories
+
 
 class Decision(enum.Enum):
+    """What the VM does with a callable."""
+
     TRACE = "trace"  # its bytecode runs on the VM, as user code does
     GRAPH_OP = "graph op"  # one FX node; the call runs on fake tensors for its metadata
     MODEL = "model"  # a model computes the result from VM values (engine/_vm/_library.py)
@@ -46,63 +52,59 @@ class Decision(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """One policy entry: a decision and the reason for it.
+
+    A MODEL rule's model lives with the other models, keyed by the rule (`engine._vm._library.MODELS`, which
+    checks at import that every MODEL rule here has one), so this table stays data and imports no VM code.
+    `model` may name the model directly instead.
+    """
+
     decision: Decision
     reason: str
     model: Callable | None = None  # for MODEL: model(vm, fn, args, kwargs) -> Var | NotImplemented
 
 
-def _models():
-    from ._vm import _library as L
-
-    return L
-
-
-L = _models()
-
-
-def _regions():
-    from ._vm import _regions as R
-
-    return R
-
-
-RG = _regions()
 T, G, M, E = Decision.TRACE, Decision.GRAPH_OP, Decision.MODEL, Decision.EAGER
 
-_TORCH_FUNCTION_CHECK = Rule(M, "False when every argument is a plain tensor or a constant and no torch-function "
-                                "mode is active (the mode stack is part of every segment's guards)",
-                             L.torch_function_check)
-_FOLD_FALSE = Rule(M, "TorchScript never runs the engine's code: always False", L.always_false)
-_TRACING = Rule(M, "whether the JIT tracer is running: read now and guarded", L.tracing_state)
-_OPERATOR = Rule(M, "operator functions are the operators: modeled as the opcodes are", L.operator_model)
-_MATH = Rule(M, "pure functions of numbers: folded on constants", L.fold_constants)
+TORCH_FUNCTION_CHECK = Rule(M, "False when every argument is a plain tensor or a constant and no torch-function "
+                               "mode is active (the mode stack is part of every segment's guards)")
+FOLD_FALSE = Rule(M, "TorchScript never runs the engine's code: always False")
+TRACING = Rule(M, "whether the JIT tracer is running: read now and guarded")
+OPERATOR = Rule(M, "operator functions are the operators: modeled as the opcodes are")
+MATH = Rule(M, "pure functions of numbers: folded on constants")
+HASATTR = Rule(M, "answered from the trace's own attribute lookup, guarded on the object")
+GETATTR = Rule(M, "LOAD_ATTR's lookup; with a default, answered like hasattr first")
+WEAKREF_CALL = Rule(M, "ref() is the referent, re-read and guarded at each segment start (recurrent modules "
+                       "keep weak references to their weights)")
+PARTIAL_CALL = Rule(M, "a partial is its function with arguments prepended: the function is traced or "
+                       "modeled as any other call")
+REGION = Rule(M, "makes a compile-time region (error_on_graph_break, disable_nested_graph_breaks) whose meaning "
+                 "is decided at a break")
+REGION_EXIT = Rule(M, "leaving a compile-time region: nothing happens at run time")
 
 CALLABLES: dict[object, Rule] = {
-    torch._C._has_torch_function: _TORCH_FUNCTION_CHECK,
-    torch._C._has_torch_function_unary: _TORCH_FUNCTION_CHECK,
-    torch._C._has_torch_function_variadic: _TORCH_FUNCTION_CHECK,
-    torch._jit_internal.is_scripting: _FOLD_FALSE,
-    torch.jit.is_tracing: _TRACING,
-    torch._C._is_tracing: _TRACING,
-    hasattr: Rule(M, "answered from the trace's own attribute lookup, guarded on the object", L.hasattr_model),
-    getattr: Rule(M, "LOAD_ATTR's lookup; with a default, answered like hasattr first", L.getattr_model),
-    **{f: Rule(M, "makes a compile-time region (error_on_graph_break, disable_nested_graph_breaks) whose "
-                  "meaning is decided at a break", RG.factory_model) for f in RG.factories()},
+    torch._C._has_torch_function: TORCH_FUNCTION_CHECK,
+    torch._C._has_torch_function_unary: TORCH_FUNCTION_CHECK,
+    torch._C._has_torch_function_variadic: TORCH_FUNCTION_CHECK,
+    torch._jit_internal.is_scripting: FOLD_FALSE,
+    torch.jit.is_tracing: TRACING,
+    torch._C._is_tracing: TRACING,
+    hasattr: HASATTR,
+    getattr: GETATTR,
+    **{f: REGION for f in region_factories()},
     builtins.print: Rule(E, "output is a side effect at its point in the program"),
     warnings.warn: Rule(E, "a warning is output (or an exception under an 'error' filter) at its point"),
-    **{getattr(math, n): _MATH for n in dir(math) if isinstance(getattr(math, n), types.BuiltinFunctionType)},
-    **{f: _OPERATOR for f in (operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod,
+    **{getattr(math, n): MATH for n in dir(math) if isinstance(getattr(math, n), types.BuiltinFunctionType)},
+    **{f: OPERATOR for f in (operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod,
                  operator.pow, operator.neg, operator.eq, operator.ne, operator.lt, operator.le, operator.gt,
                  operator.ge, operator.getitem, operator.index, operator.not_, operator.and_, operator.or_)},
 }
 
 # Calling an *instance* of these types.
 INSTANCE_CALLS: dict[type, Rule] = {
-    weakref.ReferenceType: Rule(M, "ref() is the referent, re-read and guarded at each segment start "
-                                   "(recurrent modules keep weak references to their weights)", L.weakref_call),
-    RG.RegionExit: Rule(M, "leaving a compile-time region: nothing happens at run time", RG.exit_model),
-    functools.partial: Rule(M, "a partial is its function with arguments prepended: the function is traced "
-                               "or modeled as any other call", L.partial_call),
+    weakref.ReferenceType: WEAKREF_CALL,
+    RegionExit: REGION_EXIT,
+    functools.partial: PARTIAL_CALL,
 }
 
 # Torch namespaces whose public functions are graph ops; names that look like ops but are not.
@@ -150,7 +152,7 @@ EAGER_PACKAGES = ("numpy", "scipy", "pandas", "sympy", "triton", "hypothesis", "
 
 
 # Code traced wherever it lives: torch's wrappers for context-manager decorators and nonstrict_trace.
-TRACED_CODES: dict[types.CodeType, str] = dict(RG.TRACED_WRAPPERS)
+TRACED_CODES: dict[types.CodeType, str] = dict(TRACED_WRAPPERS)
 
 
 def code_rule(code: types.CodeType) -> tuple[Decision, str]:

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import re
 import types
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from . import _runtime as R
 from ._faults import fault
 from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, literal
 from ._vm._code import is_live
+from ._vm._effects import CallEffect, CellEffect, GlobalEffect, SetAttrEffect, SetItemEffect
+from ._vm._ending import EndKind, Restart
 from ._vm._frame import FrameShape
 from ._vm._frame_readers import keeps_locals
-from ._vm._interp import Restart
 from ._vm._iters import ZipView
 from ._vm._values import (
     DISCARD,
@@ -49,17 +52,26 @@ from ._vm._values import (
     TupleVar,
 )
 
+if TYPE_CHECKING:
+    import torch.fx as fx
 
-def _dict_replace(d, new):
+    from ._guards import Src
+    from ._vm._ending import Ending
+    from ._vm._frame import Frame
+    from ._vm._interp import VM
+    from ._vm._values import Var
+
+
+def _dict_replace(d, new) -> None:
     d.clear()
     d.update(new)
 
 
-def _new_object(cls):
+def _new_object(cls: type) -> object:
     return object.__new__(cls)
 
 
-def _cell_empty(c):
+def _cell_empty(c: types.CellType) -> bool:
     try:
         _ = c.cell_contents
     except ValueError:
@@ -78,7 +90,14 @@ RUNTIME_GLOBALS.update({
 
 
 class Emitter:
-    def __init__(self, vm):
+    """Generates the body of one segment from the VM's state at its end: real values for VM values.
+
+    Owns the text being built (`pre`: sources read once; `body`: rebuilt values and replayed effects) and the
+    graph outputs that body needs (`out_nodes`, in order). Invariants: each VM value is rebuilt at most once
+    (`memo`, by identity, so aliasing is kept); a value that cannot become real (a traced generator) raises
+    Restart rather than emitting anything wrong; effects are replayed in program order, before write-backs."""
+
+    def __init__(self, vm: VM) -> None:
         self.vm = vm
         self.ns = vm.ns
         self.pre = []
@@ -89,11 +108,11 @@ class Emitter:
         self.out_index = {}
         self.n = 0
 
-    def temp(self, prefix="t"):
+    def temp(self, prefix: str = "t") -> str:
         self.n += 1
         return f"{prefix}{self.n}"
 
-    def src(self, src):
+    def src(self, src: Src) -> str:
         if isinstance(src, (EnvSrc, ConstSrc)):
             return src.expr(self.ns)
         e = self.src_memo.get(id(src))
@@ -103,14 +122,14 @@ class Emitter:
             self.src_memo[id(src)] = e
         return e
 
-    def node_out(self, node):
+    def node_out(self, node: fx.Node) -> str:
         k = self.out_index.get(node)
         if k is None:
             k = self.out_index[node] = len(self.out_nodes)
             self.out_nodes.append(node)
         return f"__o[{k}]"
 
-    def expr(self, v):
+    def expr(self, v: Var) -> str:
         t = type(v)
         if t is LazyVar:
             return f"env[{v.index}]"
@@ -135,125 +154,147 @@ class Emitter:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        if t is GenVar:  # a traced generator cannot become real: trace again with it made eagerly
-            raise Restart(v.call_no, "eager")
-        if t is CMVar or t is CMExitVar:
-            raise Restart(v.gen.call_no, "eager")
-        if t is ObjVar:
-            e = self.src(v.src) if v.src is not None else self.ns.const(v.obj, "k")
-        elif t is ListVar:
-            if v.real is not None:
-                e = self.src(v.src)
-            else:
-                e = self.memo[key] = self.temp()
-                self.body.append(f"{e} = []")
-                items = ", ".join(self.expr(x) for x in v.items)
-                if v.items:
-                    self.body.append(f"{e}.extend(({items},))")
-        elif t is DictVar:
-            if v.real is not None:
-                e = self.src(v.src)
-            else:
-                e = self.memo[key] = self.temp()
-                self.body.append(f"{e} = {{}}")
-                for k, x in v.items.items():
-                    self.body.append(f"{e}[{literal(self.ns, k)}] = {self.expr(x)}")
-        elif t is DictViewVar:
-            e = f"{self.expr(v.dict_var)}.{v.kind}()"
-        elif t is CellVar:
-            if v.real is not None:
-                e = self.src(v.src)
-            else:
-                e = self.memo[key] = self.temp("cell")
-                self.body.append(f"{e} = _new_cell()")
-                if v.contents is not EMPTY and v.contents is not UNREAD:
-                    self.body.append(f"{e}.cell_contents = {self.expr(v.contents)}")
-        elif t is FuncVar:
-            if v.real is not None:
-                e = self.src(v.src)
-            else:
-                e = self.memo[key] = self.temp("fn")
-                d = self.expr(v.defaults) if v.defaults is not None else "None"
-                kd = self.expr(v.kwdefaults) if v.kwdefaults is not None else "None"
-                cl = "(" + "".join(self.expr(c) + ", " for c in v.closure) + ")" if v.closure else "None"
-                self.body.append(f"{e} = _make_function({self.ns.const(v.code, 'code')}, "
-                                 f"{self.ns.const(v.fglobals, 'G')}, {v.name!r}, {d}, {kd}, {cl}, "
-                                 f"{v.qualname!r})")
-                if v.annotations is not None:
-                    self.body.append(f"{e}.__annotations__ = dict(zip({self.expr(v.annotations)}[0::2], "
-                                     f"{self.expr(v.annotations)}[1::2]))")
-        elif t is ExcVar:
-            e = self.memo[key] = self.temp("exc")
-            args = "".join(literal(self.ns, a) + ", " for a in v.args)
-            self.body.append(f"{e} = {self.ns.const(v.cls, 'T')}({args})")
-        elif t is NewObjVar:
-            e = self.memo[key] = self.temp("obj")
-            self.body.append(f"{e} = _new_object({self.ns.const(v.cls, 'T')})")
-            for name, x in v.attrs.items():
-                self.body.append(f"{e}.__dict__[{name!r}] = {self.expr(x)}")
-        elif t is SuperVar:
-            e = f"super({self.ns.const(v.cls, 'T')}, {self.expr(v.self_var)})"
-        elif t is SliceVar:
-            e = f"slice({self.expr(v.start)}, {self.expr(v.stop)}, {self.expr(v.step)})"
-        elif t is MethodVar:
-            e = f"({self.expr(v.self_var)}).{v.name}"
-        elif t is BoundMethodVar:
-            e = f"_MethodType({self.expr(v.func)}, {self.expr(v.self_var)})"
-        elif t is IterVar:
-            if v.real is not None:
-                e = self.src(v.src)
-            else:
-                e = self.memo[key] = self.temp("it")
-                seq = v.seq
-                if type(seq) is ZipView:
-                    parts = ", ".join(f"_SeqIter({self._seq(s)}, {v.index})" for s in seq.seqs)
-                    if seq.start is None:
-                        self.body.append(f"{e} = zip({parts}{', strict=True' if seq.strict else ''})")
-                    else:
-                        self.body.append(f"{e} = enumerate({parts}, {seq.start + v.index})")
-                else:
-                    self.body.append(f"{e} = _SeqIter({self._seq(seq)}, {v.index})")
-        elif t is GradCtxVar:
-            e = f"_GradCtx({v.target!r}, {v.prev!r})"
-        elif t is GradExitVar:
-            e = f"_GradModeExit({v.prev!r})"
-        elif t is GradWrappedVar:
-            e = f"_GradCtx({v.target!r})({self.expr(v.fn)})"
-        else:
+        rebuild = _REBUILD.get(t)
+        if rebuild is None:
             raise AssertionError(f"cannot rebuild {t.__name__}")
-        self.memo[key] = e
+        e = self.memo[key] = rebuild(self, v)
         return e
 
-    def _seq(self, seq):
+    def _named(self, v: Var, prefix: str = "t") -> str:
+        """A fresh name for `v`, memoised before its parts are rebuilt (so a value reached again through
+        its own parts is that same name)."""
+        e = self.memo[id(v)] = self.temp(prefix)
+        return e
+
+    # -- rebuilders, one per value kind with an identity (see _REBUILD) -----------------------------------
+    def _restart_gen(self, v: GenVar) -> str:  # a traced generator cannot become real: trace it eagerly
+        raise Restart(v.call_no, "eager")
+
+    def _restart_cm(self, v: CMVar | CMExitVar) -> str:
+        raise Restart(v.gen.call_no, "eager")
+
+    def _obj(self, v: ObjVar) -> str:
+        return self.src(v.src) if v.src is not None else self.ns.const(v.obj, "k")
+
+    def _list(self, v: ListVar) -> str:
+        if v.real is not None:
+            return self.src(v.src)
+        e = self._named(v)
+        self.body.append(f"{e} = []")
+        items = ", ".join(self.expr(x) for x in v.items)
+        if v.items:
+            self.body.append(f"{e}.extend(({items},))")
+        return e
+
+    def _dict(self, v: DictVar) -> str:
+        if v.real is not None:
+            return self.src(v.src)
+        e = self._named(v)
+        self.body.append(f"{e} = {{}}")
+        for k, x in v.items.items():
+            self.body.append(f"{e}[{literal(self.ns, k)}] = {self.expr(x)}")
+        return e
+
+    def _dict_view(self, v: DictViewVar) -> str:
+        return f"{self.expr(v.dict_var)}.{v.kind}()"
+
+    def _cell(self, v: CellVar) -> str:
+        if v.real is not None:
+            return self.src(v.src)
+        e = self._named(v, "cell")
+        self.body.append(f"{e} = _new_cell()")
+        if v.contents is not EMPTY and v.contents is not UNREAD:
+            self.body.append(f"{e}.cell_contents = {self.expr(v.contents)}")
+        return e
+
+    def _func(self, v: FuncVar) -> str:
+        if v.real is not None:
+            return self.src(v.src)
+        e = self._named(v, "fn")
+        d = self.expr(v.defaults) if v.defaults is not None else "None"
+        kd = self.expr(v.kwdefaults) if v.kwdefaults is not None else "None"
+        cl = "(" + "".join(self.expr(c) + ", " for c in v.closure) + ")" if v.closure else "None"
+        self.body.append(f"{e} = _make_function({self.ns.const(v.code, 'code')}, "
+                         f"{self.ns.const(v.fglobals, 'G')}, {v.name!r}, {d}, {kd}, {cl}, "
+                         f"{v.qualname!r})")
+        if v.annotations is not None:
+            self.body.append(f"{e}.__annotations__ = dict(zip({self.expr(v.annotations)}[0::2], "
+                             f"{self.expr(v.annotations)}[1::2]))")
+        return e
+
+    def _exc(self, v: ExcVar) -> str:
+        e = self._named(v, "exc")
+        args = "".join(literal(self.ns, a) + ", " for a in v.args)
+        self.body.append(f"{e} = {self.ns.const(v.cls, 'T')}({args})")
+        return e
+
+    def _new_obj(self, v: NewObjVar) -> str:
+        e = self._named(v, "obj")
+        self.body.append(f"{e} = _new_object({self.ns.const(v.cls, 'T')})")
+        for name, x in v.attrs.items():
+            self.body.append(f"{e}.__dict__[{name!r}] = {self.expr(x)}")
+        return e
+
+    def _super(self, v: SuperVar) -> str:
+        return f"super({self.ns.const(v.cls, 'T')}, {self.expr(v.self_var)})"
+
+    def _slice(self, v: SliceVar) -> str:
+        return f"slice({self.expr(v.start)}, {self.expr(v.stop)}, {self.expr(v.step)})"
+
+    def _method(self, v: MethodVar) -> str:
+        return f"({self.expr(v.self_var)}).{v.name}"
+
+    def _bound_method(self, v: BoundMethodVar) -> str:
+        return f"_MethodType({self.expr(v.func)}, {self.expr(v.self_var)})"
+
+    def _iter(self, v: IterVar) -> str:
+        if v.real is not None:
+            return self.src(v.src)
+        e = self._named(v, "it")
+        seq = v.seq
+        if type(seq) is ZipView:
+            parts = ", ".join(f"_SeqIter({self._seq(s)}, {v.index})" for s in seq.seqs)
+            if seq.start is None:
+                self.body.append(f"{e} = zip({parts}{', strict=True' if seq.strict else ''})")
+            else:
+                self.body.append(f"{e} = enumerate({parts}, {seq.start + v.index})")
+        else:
+            self.body.append(f"{e} = _SeqIter({self._seq(seq)}, {v.index})")
+        return e
+
+    def _grad_ctx(self, v: GradCtxVar) -> str:
+        return f"_GradCtx({v.target!r}, {v.prev!r})"
+
+    def _grad_exit(self, v: GradExitVar) -> str:
+        return f"_GradModeExit({v.prev!r})"
+
+    def _grad_wrapped(self, v: GradWrappedVar) -> str:
+        return f"_GradCtx({v.target!r})({self.expr(v.fn)})"
+
+    def _seq(self, seq: Var) -> str:
         return self.expr(seq) if type(seq) is not ConstVar else self.ns.const(seq.value, "k")
 
     # -- side effects -----------------------------------------------------------------------------------
-    def effects(self):
+    def effects(self) -> None:
         for eff in self.vm.effects:
-            kind = eff[0]
-            if kind == "call":
-                _, obj, name, args = eff
-                a = ", ".join(self.expr(x) for x in args)
-                self.body.append(f"{self.expr(obj)}.{name}({a})")
-                if fault(self.vm.ctx, "replay-effect-twice"):
-                    self.body.append(self.body[-1])
-            elif kind == "setitem":
-                _, obj, k, val = eff
-                self.body.append(f"{self.expr(obj)}[{self.expr(k)}] = {self.expr(val)}")
-            elif kind == "setattr":
-                _, obj, name, val = eff
-                self.body.append(f"setattr({self.expr(obj)}, {name!r}, {self.expr(val)})")
-            elif kind == "osetattr":
-                _, obj, name, val = eff
-                self.body.append(f"object.__setattr__({self.expr(obj)}, {name!r}, {self.expr(val)})")
-            elif kind == "global":
-                _, g, name, val = eff
-                self.body.append(f"{self.ns.const(g, 'G')}[{name!r}] = {self.expr(val)}")
-            elif kind == "cell":
-                _, cell, val = eff
-                if fault(self.vm.ctx, "lose-cell-write"):
-                    continue
-                self.body.append(f"{self.expr(cell)}.cell_contents = {self.expr(val)}")
+            match eff:
+                case CallEffect(target, name, args):
+                    a = ", ".join(self.expr(x) for x in args)
+                    self.body.append(f"{self.expr(target)}.{name}({a})")
+                    if fault(self.vm.ctx, "replay-effect-twice"):
+                        self.body.append(self.body[-1])
+                case SetItemEffect(target, key, value):
+                    self.body.append(f"{self.expr(target)}[{self.expr(key)}] = {self.expr(value)}")
+                case SetAttrEffect(target, name, value, raw):
+                    setter = "object.__setattr__" if raw else "setattr"
+                    self.body.append(f"{setter}({self.expr(target)}, {name!r}, {self.expr(value)})")
+                case GlobalEffect(target, name, value):
+                    self.body.append(f"{self.ns.const(target, 'G')}[{name!r}] = {self.expr(value)}")
+                case CellEffect(target, value):
+                    if not fault(self.vm.ctx, "lose-cell-write"):
+                        self.body.append(f"{self.expr(target)}.cell_contents = {self.expr(value)}")
+                case _:
+                    raise AssertionError(f"unknown effect {eff!r}")
         for c in self.vm.writeback:
             if type(c) is ListVar:
                 items = ", ".join(self.expr(x) for x in c.items)
@@ -265,7 +306,18 @@ class Emitter:
                 self.body.append(f"{self.expr(c)}.index = {c.index}")
 
 
-def snapshot(vm, em, env_exprs, step=False):
+# How each value kind with an identity becomes real in the segment's body (Emitter.expr memoises the result).
+_REBUILD: dict[type, Callable[[Emitter, Any], str]] = {
+    GenVar: Emitter._restart_gen, CMVar: Emitter._restart_cm, CMExitVar: Emitter._restart_cm,
+    ObjVar: Emitter._obj, ListVar: Emitter._list, DictVar: Emitter._dict, DictViewVar: Emitter._dict_view,
+    CellVar: Emitter._cell, FuncVar: Emitter._func, ExcVar: Emitter._exc, NewObjVar: Emitter._new_obj,
+    SuperVar: Emitter._super, SliceVar: Emitter._slice, MethodVar: Emitter._method,
+    BoundMethodVar: Emitter._bound_method, IterVar: Emitter._iter, GradCtxVar: Emitter._grad_ctx,
+    GradExitVar: Emitter._grad_exit, GradWrappedVar: Emitter._grad_wrapped,
+}
+
+
+def snapshot(vm: VM, em: Emitter, env_exprs: list[str], step: bool = False) -> list[FrameShape]:
     """Persist the frame stack: every live local and stack slot becomes one env entry."""
     shapes = []
     env_exprs.append(em.expr(vm.cur_exc))
@@ -295,11 +347,11 @@ def snapshot(vm, em, env_exprs, step=False):
     return shapes
 
 
-def _corrupt_top_slot(vm, f, st, locs):
+def _corrupt_top_slot(vm: VM, f: Frame, st: list[int], locs: list[tuple[int, int]]) -> None:
     """Fault "corrupt-parent-slot": a top stack slot holding a tensor is persisted from another tensor of the
     frame (a stack slot below, else a local), so the bug shows as a wrong result rather than a crash."""
 
-    def tensor(v):
+    def tensor(v: Var) -> bool:
         if type(v) is LazyVar:
             v = vm.lazy.get(v.index)
         return type(v) is TensorVar
@@ -317,11 +369,11 @@ def _corrupt_top_slot(vm, f, st, locs):
             return
 
 
-def generate(vm, ending, env_len):
+def generate(vm: VM, ending: Ending, env_len: int) -> tuple[str, Emitter, list[FrameShape] | None, bool]:
     """Source text, namespace and (for breaks) frame shapes of the segment ending in `ending`."""
     em = Emitter(vm)
     shapes = None
-    if ending.kind == "break":
+    if ending.kind is EndKind.BREAK:
         env_exprs = []
         step = ending.reason is not None and ending.reason.explanation.startswith("step_unsupported")
         shapes = snapshot(vm, em, env_exprs, step)
@@ -345,7 +397,7 @@ def generate(vm, ending, env_len):
     # after its loop, a temporary) are released now, as eager would have by this point.
     body.append("env.clear()")
     if vm.grad != vm.grad0 or vm.grad_set_in_graph:
-        flip = ending.kind == "return" and vm.grad_set_in_graph and fault(vm.ctx, "leave-grad-changed")
+        flip = ending.kind is EndKind.RETURN and vm.grad_set_in_graph and fault(vm.ctx, "leave-grad-changed")
         body.append(f"_set_grad({(vm.grad != flip)!r})")
     body += em.body
     body.append(tail)

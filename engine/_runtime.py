@@ -8,6 +8,8 @@ wraps its inputs.
 from __future__ import annotations
 
 import types
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import torch
 
@@ -17,7 +19,7 @@ class _NullType:
 
     __slots__ = ()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "NULL"
 
 
@@ -25,9 +27,11 @@ NULL = _NullType()
 
 
 class _Miss:
+    """The type of MISS, what a segment returns when one of its guards fails."""
+
     __slots__ = ()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "MISS"
 
 
@@ -42,14 +46,14 @@ class SeqIter:
 
     __slots__ = ("seq", "index")
 
-    def __init__(self, seq, index):
+    def __init__(self, seq: Sequence[Any], index: int) -> None:
         self.seq = seq
         self.index = index
 
-    def __iter__(self):
+    def __iter__(self) -> SeqIter:
         return self
 
-    def __next__(self):
+    def __next__(self) -> Any:
         seq = self.seq
         if self.index >= len(seq):
             self.index = len(seq) + 1 if isinstance(seq, list) else self.index
@@ -64,10 +68,10 @@ class GradModeExit:
 
     __slots__ = ("prev",)
 
-    def __init__(self, prev: bool):
+    def __init__(self, prev: bool) -> None:
         self.prev = prev
 
-    def __call__(self, *exc):
+    def __call__(self, *exc: object) -> None:
         torch._C._set_grad_enabled(self.prev)
         return None
 
@@ -77,25 +81,25 @@ class GradCtx:
 
     __slots__ = ("target", "prev")
 
-    def __init__(self, target: bool, prev=None):
+    def __init__(self, target: bool, prev: bool | None = None) -> None:
         self.target = target
         self.prev = prev
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         if self.prev is None:
             self.prev = torch.is_grad_enabled()
         torch._C._set_grad_enabled(self.target)
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         torch._C._set_grad_enabled(self.prev)
         return None
 
-    def __call__(self, fn):
+    def __call__(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         ctx = self
         if self.prev is not None:
             torch._C._set_grad_enabled(self.prev)
 
-        def wrapper(*args, **kwargs):
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
             prev = torch.is_grad_enabled()
             torch._C._set_grad_enabled(ctx.target)
             try:
@@ -106,11 +110,12 @@ class GradCtx:
         return wrapper
 
 
-def new_cell(*contents):
+def new_cell(*contents: object) -> types.CellType:
     return types.CellType(*contents)
 
 
-def make_function(code, fglobals, name, defaults, kwdefaults, closure, qualname):
+def make_function(code: types.CodeType, fglobals: dict[str, Any], name: str, defaults: tuple | None,
+                  kwdefaults: dict[str, Any] | None, closure: tuple | None, qualname: str) -> types.FunctionType:
     fn = types.FunctionType(code, fglobals, name, defaults, closure)
     if kwdefaults is not None:
         fn.__kwdefaults__ = kwdefaults
@@ -118,5 +123,5 @@ def make_function(code, fglobals, name, defaults, kwdefaults, closure, qualname)
     return fn
 
 
-def set_grad(mode: bool):
+def set_grad(mode: bool) -> None:
     torch._C._set_grad_enabled(mode)

@@ -12,7 +12,7 @@ import functools
 import types
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -24,19 +24,38 @@ from ._residual import RUNTIME_GLOBALS, generate
 from ._vm import _handlers  # noqa: F401  (registers the opcode handlers)
 from ._vm._calls import bind
 from ._vm._code import code_info
+from ._vm._ending import EndKind, Fatal, Restart
 from ._vm._frame import Frame
 from ._vm._frame_readers import frame_reader
-from ._vm._interp import VM, Fatal, Restart
+from ._vm._interp import VM
+from ._vm._modules import CompiledBase
+from ._vm._opcodes import Resume
 from ._vm._ops_jumps import or_pop_commit
 from ._vm._values import FuncVar, LazyVar, ObjVar
 
+if TYPE_CHECKING:
+    from ._errors import Unsupported
+    from ._vm._ending import Ending
+    from ._vm._frame import FrameShape
+    from ._vm._interp import BreakRecord
+    from ._vm._opcodes import EagerSpec
+
 RECOMPILE_LIMIT = 8
+CallKey = tuple[int, tuple[str, ...]]  # a call's argument layout: positional count, keyword names
 
 
 class BreakPoint:
+    """A place where a segment can start, with the segments (a trace tree) compiled for it.
+
+    Owns: `shapes`, the frame-stack snapshot a continuation resumes (None for a function entry: the env is
+    then the call's arguments); `resume`, how the eager op's outcome enters the frames; `segments`, tried in
+    order, the first whose guards hold runs. Invariants: every segment of one break point takes the same env
+    layout (the snapshot's), and at most RECOMPILE_LIMIT are cached (past it, an entry runs eagerly and a
+    continuation traces without caching)."""
+
     __slots__ = ("shapes", "resume", "segments", "warned", "base_len")
 
-    def __init__(self, shapes, resume, base_len=0):
+    def __init__(self, shapes: list[FrameShape] | None, resume: Resume, base_len: int = 0) -> None:
         self.shapes = shapes  # None for a function entry
         self.resume = resume  # how the eager op's result enters the frames (see EagerSpec)
         self.segments = []
@@ -45,9 +64,17 @@ class BreakPoint:
 
 
 class Segment:
+    """One compiled stretch of the program: generated code `fn(env, check=True)` and how it ends.
+
+    `fn` checks its guards (returning MISS when one fails, having changed nothing), runs the graph, rebuilds
+    real values, replays side effects and returns the next env (a break), the value (a return) or the
+    exception (a raise). For a break, `spec` is the eager op run next and `next_ok`/`next_exc` the break
+    points where the program goes on after it returned or raised. `source` and `gm` are kept for explain()."""
+
     __slots__ = ("fn", "kind", "spec", "next_ok", "next_exc", "source", "gm", "reason")
 
-    def __init__(self, fn, kind, spec, source, gm, reason):
+    def __init__(self, fn: Callable[..., Any], kind: EndKind, spec: EagerSpec | None, source: str,
+                 gm: torch.fx.GraphModule | None, reason: Unsupported | None) -> None:
         self.fn = fn
         self.kind = kind
         self.spec = spec
@@ -61,7 +88,7 @@ class Segment:
 class Record:
     """What a compiled function (and, in classic mode, the callees compiled for it) did so far."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.graphs = 0
         self.breaks = 0
         self.recompiles = 0
@@ -77,11 +104,18 @@ class Record:
                 "frames_traced": self.frames_traced}
 
 
-class Compiled:
+class Compiled(CompiledBase):
     """A compiled function: its break points (roots by argument layout), their trace trees, and stats.
 
     Calling it runs the one runtime loop below; as a class attribute (`@engine.compile def forward(self,
     x)`) it binds like a function, so `self` is an argument the guards see like any other.
+
+    Owns: `roots` (a BreakPoint per argument layout), `eager_keys` (layouts that run `fn` eagerly: its entry
+    cannot be compiled, or hit the recompile limit), `classic_cache` (callees compiled on their own for
+    nested=False) and `record` (stats, break records, graphs and sources). Invariants: a segment runs only
+    when its guards hold, and a miss has changed nothing; between two segments exactly one eager op runs;
+    a call either runs to its end through segments and eager ops, or runs `fn` eagerly as a whole, which is
+    only decided at its entry (a resumed frame that cannot go on is an EngineError, never a wrong answer).
     """
 
     def __init__(self, fn: Callable, backend: Callable, nested: bool = True, fullgraph: bool = False,
@@ -104,7 +138,7 @@ class Compiled:
         return self if obj is None else types.MethodType(self, obj)
 
     # -- stats hooks used by the VM ----------------------------------------------------------------------
-    def record_break(self, rec):
+    def record_break(self, rec: BreakRecord) -> None:
         self.record.breaks += 1
         self.record.break_records.append(rec)
         if self.fullgraph:
@@ -114,7 +148,7 @@ class Compiled:
     def stats(self) -> dict[str, int]:
         return self.record.stats()
 
-    def classic_callee(self, fn):
+    def classic_callee(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """Classic mode: a callee that broke is compiled as its own top-level function."""
         if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
             return functools.partial(self._sub(fn.__func__), fn.__self__)
@@ -122,7 +156,7 @@ class Compiled:
             return self._sub(fn)
         return fn
 
-    def _sub(self, f):
+    def _sub(self, f: types.FunctionType) -> Compiled:
         sub = self.classic_cache.get(f)
         if sub is None:
             sub = self.classic_cache[f] = Compiled(f, self.backend, nested=False, record=self.record)
@@ -137,7 +171,7 @@ class Compiled:
             return self.fn(*args, **kwargs)
         bp = self.roots.get(key)
         if bp is None:
-            bp = self.roots[key] = BreakPoint(None, "entry")
+            bp = self.roots[key] = BreakPoint(None, Resume.ENTRY)
         env = [None, *args, *kwargs.values()]
         while True:
             out = R.MISS
@@ -167,9 +201,9 @@ class Compiled:
                 self.record.eager_calls += 1
                 return self.fn(*args, **kwargs)
             kind = seg.kind
-            if kind == "return":
+            if kind is EndKind.RETURN:
                 return out
-            if kind == "raise":
+            if kind is EndKind.RAISE:
                 raise out
             env = out
             spec = seg.spec
@@ -185,7 +219,7 @@ class Compiled:
                 continue
             finally:
                 operands = None  # hold no reference eager would not hold
-            if spec.resume == "pushn":
+            if spec.resume is Resume.PUSHN:
                 env.extend(result)
             else:
                 env.append(result)
@@ -194,7 +228,7 @@ class Compiled:
             if fault(self, "forget-upper-cm"):
                 _forget_upper_grad_block(bp, env)
 
-    def _new_segment(self, bp, env, key, eager_ops=False):
+    def _new_segment(self, bp: BreakPoint, env: list[Any], key: CallKey, eager_ops: bool = False) -> Segment | None:
         cache = not eager_ops
         if len(bp.segments) >= RECOMPILE_LIMIT:
             if not bp.warned:
@@ -236,7 +270,7 @@ class Compiled:
             bp.segments.append(seg)
         return seg
 
-    def _unresumable(self, vm, e):
+    def _unresumable(self, vm: VM, e: Exception) -> EngineError:
         """A frame resumed after a break met an instruction with no eager form outside it (a frame reader
         reached through a value its start did not show: see engine/_vm/_frame_readers.py). The frame no
         longer exists for real, so this call cannot give eager's result: it fails, and its function is
@@ -249,12 +283,12 @@ class Compiled:
                            "instruction has no eager form outside its frame, so this call cannot give eager's "
                            f"result; from the next call on, {frame.name} runs eagerly as a whole")
 
-    def _start(self, vm, bp, env, key):
+    def _start(self, vm: VM, bp: BreakPoint, env: list[Any], key: CallKey) -> Ending | None:
         if bp.shapes is None:
             return self._start_root(vm, key)
         return _start_continuation(vm, bp, env)
 
-    def _start_root(self, vm, key):
+    def _start_root(self, vm: VM, key: CallKey) -> None:
         fn = self.fn
         nargs, kwnames = key
         args = [LazyVar(i) for i in range(1, 1 + nargs)]
@@ -277,7 +311,7 @@ class Compiled:
         vm.frames.append(vm.new_frame(info, fn.__globals__, loc, fn.__qualname__))
         return None
 
-    def _build(self, vm, ending, env_len):
+    def _build(self, vm: VM, ending: Ending, env_len: int) -> Segment:
         source, em, shapes, has_graph = generate(vm, ending, env_len)
         namespace = dict(RUNTIME_GLOBALS)
         namespace.update(vm.ns.values)
@@ -291,21 +325,21 @@ class Compiled:
         exec(compile(source, f"<engine segment {len(self.record.sources)}>", "exec"), namespace)
         reason = ending.reason
         seg = Segment(namespace["__segment"], ending.kind, ending.spec, source, gm, reason)
-        header = f"# segment {len(self.record.sources)}: ends with {ending.kind}"
+        header = f"# segment {len(self.record.sources)}: ends with {ending.kind.value}"
         if reason is not None:
             header += f" at {reason.where} ({reason.gb_id}: {reason.explanation}); eager op: {ending.spec.label}"
         self.record.sources.append(header + "\n" + source)
-        if ending.kind == "break":
+        if ending.kind is EndKind.BREAK:
             top = shapes[-1]
             npop = ending.spec.npop
             if npop:
                 top.stack = top.stack[:len(top.stack) - npop]
             seg.next_ok = BreakPoint(shapes, ending.spec.resume)
-            seg.next_exc = BreakPoint(shapes, "raise")
+            seg.next_exc = BreakPoint(shapes, Resume.RAISE)
         return seg
 
 
-def _start_continuation(vm, bp, env):
+def _start_continuation(vm: VM, bp: BreakPoint, env: list[Any]) -> Ending | None:
     frames = []
     for sh in bp.shapes:
         loc = [None] * sh.info.nlocalsplus
@@ -323,20 +357,20 @@ def _start_continuation(vm, bp, env):
     top = frames[-1]
     last = LazyVar(len(env) - 1)
     kind = bp.resume
-    if kind == "raise":
+    if kind is Resume.RAISE:
         exc = vm.resolve(last)
         return vm.raise_exc(exc)
-    if kind == "push":
+    if kind is Resume.PUSH:
         top.stack.append(last)
         top.ip += 1
-    elif kind == "pushn":
+    elif kind is Resume.PUSHN:
         top.stack.extend(LazyVar(i) for i in range(base, len(env)))
         top.ip += 1
-    elif kind == "none":
+    elif kind is Resume.NONE:
         top.ip += 1
-    elif kind == "retry":
+    elif kind is Resume.RETRY:
         top.stack.append(last)
-    elif kind == "foriter":
+    elif kind is Resume.FORITER:
         done = env[-1] is R.EXHAUSTED
         vm.guards.add(f"(env[{len(env) - 1}] is _EXHAUSTED) is {done!r}")
         if done:
@@ -345,7 +379,7 @@ def _start_continuation(vm, bp, env):
         else:
             top.stack.append(last)
             top.ip += 1
-    elif kind == "decide":
+    elif kind is Resume.DECIDE:
         b = vm.resolve(last)
         ins = top.info.instrs[top.ip]
         from ._vm._version import OR_POP_JUMPS
@@ -356,7 +390,7 @@ def _start_continuation(vm, bp, env):
     return None
 
 
-def _base_len(bp):
+def _base_len(bp: BreakPoint) -> int:
     n = 1
     for sh in bp.shapes:
         n += len(sh.locals) + len(sh.stack) + (sh.ret_override >= 0)
@@ -364,7 +398,7 @@ def _base_len(bp):
 
 
 
-def _forget_upper_grad_block(bp, env):
+def _forget_upper_grad_block(bp: BreakPoint, env: list[Any]) -> None:
     """Fault "forget-upper-cm": resume under the mode from before a grad-mode with-block of a caller."""
     for sh in bp.shapes[:-1]:
         for ei in sh.stack:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._errors import Unsupported
 from ._graph_ops import graph_fn
@@ -37,19 +37,18 @@ def _fold(fn, *vals):
     try:
         out = fn(*vals)
     except Exception as e:
-        raise Unsupported("op-raises", f"{fn.__name__} raised {type(e).__name__}", "it runs eagerly") from None
+        raise Unsupported("op-raises", f"{fn.__name__} raised {type(e).__name__}") from None
     if not is_const_value(out):
-        raise Unsupported("op-result", f"{fn.__name__} result is not a constant", "")
+        raise Unsupported("op-result", f"{fn.__name__} result is not a constant")
     return ConstVar(out)
 
 
-def binary(vm, fn, sym, a, b):
+def binary(vm: VM, fn: Callable[..., Any], sym: str, a: Var, b: Var):
     ta, tb = type(a), type(b)
     if ta is TensorVar or tb is TensorVar:
         if ta in (TensorVar, ConstVar) and tb in (TensorVar, ConstVar):
             return graph_fn(vm, fn, [a, b], sym)
-        raise Unsupported("tensor-op", f"{sym} between a tensor and a {(tb if ta is TensorVar else ta).__name__}",
-                          "")
+        raise Unsupported("tensor-op", f"{sym} between a tensor and a {(tb if ta is TensorVar else ta).__name__}")
     if ta is ConstVar and tb is ConstVar:
         return _fold(fn, a.value, b.value)
     if ta is TupleVar and tb is TupleVar and fn in (operator.add, operator.iadd):
@@ -65,7 +64,7 @@ def binary(vm, fn, sym, a, b):
         return ListVar(list(list_items(vm, a)) + list(list_items(vm, b)))
     if ta is ListVar and tb is ConstVar and type(b.value) is int and fn is operator.mul:
         return ListVar(list(list_items(vm, a)) * b.value)
-    raise Unsupported("binary-op", f"{ta.__name__} {sym} {tb.__name__}", "it runs eagerly")
+    raise Unsupported("binary-op", f"{ta.__name__} {sym} {tb.__name__}")
 
 
 def compare(vm: VM, fn: Callable, sym: str, a: Var, b: Var) -> Var:
@@ -73,7 +72,7 @@ def compare(vm: VM, fn: Callable, sym: str, a: Var, b: Var) -> Var:
     if ta is TensorVar or tb is TensorVar:
         if ta in (TensorVar, ConstVar) and tb in (TensorVar, ConstVar):
             return graph_fn(vm, fn, [a, b], sym)
-        raise Unsupported("tensor-compare", "comparison of a tensor with a non-constant", "")
+        raise Unsupported("tensor-compare", "comparison of a tensor with a non-constant")
     if ta is ConstVar and tb is ConstVar:
         return _fold(fn, a.value, b.value)
     ca, cb = _const_tuple(a), _const_tuple(b)  # tuples of constants, torch.Size included
@@ -82,7 +81,7 @@ def compare(vm: VM, fn: Callable, sym: str, a: Var, b: Var) -> Var:
     if ta is ObjVar and tb is ObjVar and fn in (operator.eq, operator.ne) and \
             type(a.obj).__eq__ is object.__eq__:
         return ConstVar((a.obj is b.obj) == (fn is operator.eq))
-    raise Unsupported("compare", f"{ta.__name__} {sym} {tb.__name__}", "it runs eagerly")
+    raise Unsupported("compare", f"{ta.__name__} {sym} {tb.__name__}")
 
 
 def _const_tuple(v: Var) -> tuple | None:
@@ -121,7 +120,7 @@ def is_same(vm: VM, a: Var, b: Var) -> bool | None:
     return None
 
 
-def contains(vm, item, container):
+def contains(vm: VM, item: Var, container: Var):
     t = type(container)
     if t is ConstVar and type(item) is ConstVar:
         return _fold(operator.contains, container.value, item.value)
@@ -134,10 +133,10 @@ def contains(vm, item, container):
 
         items = dict_view(vm, container) if container.real is not None else container.items
         return ConstVar(item.value in items)
-    raise Unsupported("contains", f"`in` on a {t.__name__}", "it runs eagerly")
+    raise Unsupported("contains", f"`in` on a {t.__name__}")
 
 
-def truth(vm, v):
+def truth(vm: VM, v: Var):
     """bool(v) where the trace knows it; Unsupported (eager bool) otherwise."""
     t = type(v)
     if t is ConstVar:
@@ -161,16 +160,15 @@ def truth(vm, v):
     if t is NewObjVar and not hasattr(v.cls, "__bool__") and not hasattr(v.cls, "__len__"):
         return True
     if t is TensorVar:
-        raise Unsupported("data-dependent-branch", "branching on a tensor's value",
-                          "use torch.where or move the branch out of the compiled code")
-    raise Unsupported("truth", f"truth value of a {t.__name__}", "it runs eagerly")
+        raise Unsupported("data-dependent-branch", "branching on a tensor's value")
+    raise Unsupported("truth", f"truth value of a {t.__name__}")
 
 
-def unary(vm, fn, v):
+def unary(vm: VM, fn: Callable[..., Any], v: Var):
     if type(v) is TensorVar and fn is not operator.not_:
         return graph_fn(vm, fn, [v], fn.__name__)
     if fn is operator.not_:
         return ConstVar(not truth(vm, v))
     if type(v) is ConstVar:
         return _fold(fn, v.value)
-    raise Unsupported("unary-op", f"{fn.__name__} of a {type(v).__name__}", "it runs eagerly")
+    raise Unsupported("unary-op", f"{fn.__name__} of a {type(v).__name__}")

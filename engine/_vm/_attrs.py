@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 import torch
 
 from .._errors import Unsupported
-from .._guards import AttrSrc, ConstSrc, ItemSrc
+from .._guards import AttrSrc, ConstSrc, ItemSrc, Src
+from ._effects import SetAttrEffect
 from ._graph_ops import graph_fn
 from ._methods import dict_view, key_of, list_items, set_item
 from ._objects import call_dunder, instance_type, user_function
@@ -39,15 +40,15 @@ _LIST_METHODS = {n for n in dir(list) if not n.startswith("_")}
 _DICT_METHODS = {n for n in dir(dict) if not n.startswith("_")}
 
 
-def _src(v):
+def _src(v: ObjVar) -> Src:
     return v.src if v.src is not None else ConstSrc(v.obj)
 
 
-def _no_custom_getattr(t):
+def _no_custom_getattr(t: type) -> bool:
     return t.__getattribute__ is object.__getattribute__ and not hasattr(t, "__getattr__")
 
 
-def _class_lookup(t, name):
+def _class_lookup(t: type, name: str) -> object:
     for k in t.__mro__:
         if name in k.__dict__:
             return k.__dict__[name]
@@ -57,12 +58,12 @@ def _class_lookup(t, name):
 _ABSENT = object()
 
 
-def _is_data_descriptor(x):
+def _is_data_descriptor(x: object) -> bool:
     tx = type(x)
     return hasattr(tx, "__set__") or hasattr(tx, "__delete__")
 
 
-def load_attr(vm, v, name):
+def load_attr(vm: VM, v: Var, name: str):
     t = type(v)
     if t is TensorVar:
         if name in TENSOR_ATTRS_CONST:
@@ -71,17 +72,17 @@ def load_attr(vm, v, name):
             return graph_fn(vm, getattr, [v, ConstVar(name)], f"getattr {name}")
         if is_tensor_method(name) or callable(getattr(torch.Tensor, name, None)):
             return MethodVar(v, name)  # a refused method breaks at its call, not here
-        raise Unsupported("tensor-attr", f"Tensor.{name} is not traced", "it runs eagerly")
+        raise Unsupported("tensor-attr", f"Tensor.{name} is not traced")
     if t is ConstVar:
         try:
             x = getattr(v.value, name)
         except AttributeError:
-            raise Unsupported("attr-missing", f"{type(v.value).__name__} has no attribute {name}", "") from None
+            raise Unsupported("attr-missing", f"{type(v.value).__name__} has no attribute {name}") from None
         if is_const_value(x):
             return ConstVar(x)
         if callable(x):
             return MethodVar(v, name)
-        raise Unsupported("const-attr", f"attribute {name} of a constant", "")
+        raise Unsupported("const-attr", f"attribute {name} of a constant")
     if t is TupleVar:
         fields = getattr(v.pytype, "_fields", None) or getattr(v.pytype, "__match_args__", None)
         if fields and name in fields:
@@ -106,10 +107,10 @@ def load_attr(vm, v, name):
         return super_attr(vm, v, name)
     if t is ExcVar and name == "args":
         return TupleVar([ConstVar(a) for a in v.args])
-    raise Unsupported("attr", f"attribute {name} of a {t.__name__}", "it runs eagerly")
+    raise Unsupported("attr", f"attribute {name} of a {t.__name__}")
 
 
-def _obj_attr(vm, v, name):
+def _obj_attr(vm: VM, v: Var, name: str):
     if v.attrs is not None and name in v.attrs:
         return v.attrs[name]
     obj = v.obj
@@ -117,7 +118,7 @@ def _obj_attr(vm, v, name):
         try:
             x = getattr(obj, name)
         except AttributeError:
-            raise Unsupported("attr-missing", f"module {obj.__name__} has no {name}", "") from None
+            raise Unsupported("attr-missing", f"module {obj.__name__} has no {name}") from None
         src = AttrSrc(_src(v), name)
         if obj.__name__ == "torch" or obj.__name__.startswith("torch."):
             return wrap_fixed(vm, x)  # torch itself is not monkeypatched by programs
@@ -133,13 +134,13 @@ def _obj_attr(vm, v, name):
         try:
             x = getattr(obj, name)
         except AttributeError:
-            raise Unsupported("attr-missing", f"class {obj.__name__} has no {name}", "") from None
+            raise Unsupported("attr-missing", f"class {obj.__name__} has no {name}") from None
         return wrap(vm, x, AttrSrc(_src(v), name))
     tp = type(obj)
     if isinstance(obj, torch.nn.Module) and tp.__getattribute__ is object.__getattribute__:
         return _module_attr(vm, v, obj, tp, name)
     if not _no_custom_getattr(tp):
-        raise Unsupported("custom-getattr", f"{tp.__name__} customizes attribute access", "")
+        raise Unsupported("custom-getattr", f"{tp.__name__} customizes attribute access")
     cls_attr = _class_lookup(tp, name)
     if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
         return _instance_class_attr(vm, v, tp, name, cls_attr)
@@ -170,20 +171,20 @@ def _module_attr(vm: VM, v: ObjVar, obj: torch.nn.Module, tp: type, name: str) -
         if name in d.get(store, ()):
             return wrap(vm, d[store][name], ItemSrc(AttrSrc(src, store), name))
     if cls_attr is _ABSENT:
-        raise Unsupported("attr-missing", f"{tp.__name__} has no attribute {name}", "")
+        raise Unsupported("attr-missing", f"{tp.__name__} has no attribute {name}")
     for store in _MODULE_STORES:
         vm.guards.add(f"{name!r} not in {src.expr(vm.ns)}.{store}")
     return _instance_class_attr(vm, v, tp, name, cls_attr)
 
 
-def _instance_class_attr(vm, v, tp, name, cls_attr):
+def _instance_class_attr(vm: VM, v: Var, tp: type, name: str, cls_attr):
     """An attribute found on the class of an instance (not in its __dict__)."""
     if isinstance(cls_attr, property) and user_function(cls_attr.fget):
         from ._calls import call
 
         return call(vm, wrap_fixed(vm, cls_attr.fget), [v], {})
     if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
-        raise Unsupported("descriptor", f"{tp.__name__}.{name} is a property/descriptor", "")
+        raise Unsupported("descriptor", f"{tp.__name__}.{name} is a property/descriptor")
     if isinstance(cls_attr, types.FunctionType):
         return BoundMethodVar(v, wrap_fixed(vm, cls_attr))
     if isinstance(cls_attr, staticmethod):
@@ -192,10 +193,10 @@ def _instance_class_attr(vm, v, tp, name, cls_attr):
         return BoundMethodVar(ObjVar(tp, None), wrap_fixed(vm, cls_attr.__func__))
     if cls_attr is not _ABSENT and not hasattr(type(cls_attr), "__get__"):
         return wrap(vm, cls_attr, AttrSrc(ConstSrc(tp), name))
-    raise Unsupported("attr", f"{tp.__name__}.{name}", "it runs eagerly")
+    raise Unsupported("attr", f"{tp.__name__}.{name}")
 
 
-def _new_obj_attr(vm, v, name):
+def _new_obj_attr(vm: VM, v: Var, name: str):
     cls_attr = _class_lookup(v.cls, name)
     if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
         return _instance_class_attr(vm, v, v.cls, name, cls_attr)
@@ -206,11 +207,11 @@ def _new_obj_attr(vm, v, name):
     return _instance_class_attr(vm, v, v.cls, name, cls_attr)
 
 
-def _custom_meta(cls):
+def _custom_meta(cls: type) -> bool:
     return type(cls) is not type
 
 
-def store_attr(vm, obj, name, val):
+def store_attr(vm: VM, obj, name: str, val: Var):
     """Returns an Inline when a user-defined __setattr__ runs as a frame."""
     tp = instance_type(obj)
     if tp is not None and _class_lookup(tp, "__setattr__") is not object.__setattr__:
@@ -218,28 +219,28 @@ def store_attr(vm, obj, name, val):
     if type(obj) is NewObjVar:
         cls_attr = _class_lookup(obj.cls, name)
         if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
-            raise Unsupported("store-attr", f"{obj.cls.__name__}.{name} is a descriptor", "")
+            raise Unsupported("store-attr", f"{obj.cls.__name__}.{name} is a descriptor")
         obj.attrs[name] = val
         return
     if type(obj) is not ObjVar:
-        raise Unsupported("store-attr", f"setting an attribute of a {type(obj).__name__}", "")
+        raise Unsupported("store-attr", f"setting an attribute of a {type(obj).__name__}")
     real = obj.obj
     tp = type(real)
     if isinstance(real, types.ModuleType):
         vm.gover[(id(real.__dict__), name)] = val
     elif isinstance(real, type) or tp.__setattr__ is not object.__setattr__ or not hasattr(real, "__dict__"):
-        raise Unsupported("store-attr", f"setting {tp.__name__}.{name}", "it runs eagerly")
+        raise Unsupported("store-attr", f"setting {tp.__name__}.{name}")
     else:
         cls_attr = _class_lookup(tp, name)
         if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
-            raise Unsupported("store-attr", f"{tp.__name__}.{name} is a descriptor", "")
+            raise Unsupported("store-attr", f"{tp.__name__}.{name} is a descriptor")
     if obj.attrs is None:
         obj.attrs = {}
     obj.attrs[name] = val
-    vm.effects.append(("setattr", obj, name, val))
+    vm.effects.append(SetAttrEffect(obj, name, val))
 
 
-def get_item(vm, c, k):
+def get_item(vm: VM, c: Var, k):
     t = type(c)
     tp = instance_type(c)
     if tp is not None and isinstance(c.obj if t is ObjVar else None, tuple) and \
@@ -259,7 +260,7 @@ def get_item(vm, c, k):
                 return _fold_getitem(c.value, k.value)
             n = len(items)
             if not -n <= k.value < n:
-                raise Unsupported("index-error", "index out of range", "")
+                raise Unsupported("index-error", "index out of range")
             return items[k.value]
         if type(k) is SliceVar and all(type(x) is ConstVar for x in (k.start, k.stop, k.step)):
             s = slice(k.start.value, k.stop.value, k.step.value)
@@ -267,27 +268,27 @@ def get_item(vm, c, k):
                 return _fold_getitem(c.value, s)
             return TupleVar(items[s], c.pytype if c.pytype is tuple else tuple) if t is TupleVar \
                 else ListVar(items[s])
-        raise Unsupported("subscript", "sequence index is not a constant", "")
+        raise Unsupported("subscript", "sequence index is not a constant")
     if t is DictVar:
         items = dict_view(vm, c) if c.real is not None else c.items
         key = key_of(k)
         if key not in items:
-            raise Unsupported("key-error", "missing dict key", "")
+            raise Unsupported("key-error", "missing dict key")
         return items[key]
-    raise Unsupported("subscript", f"subscript of a {t.__name__}", "it runs eagerly")
+    raise Unsupported("subscript", f"subscript of a {t.__name__}")
 
 
-def _fold_getitem(value, key):
+def _fold_getitem(value: object, key: object) -> ConstVar:
     try:
         out = value[key]
     except Exception:
-        raise Unsupported("subscript-raises", "subscript raised", "") from None
+        raise Unsupported("subscript-raises", "subscript raised") from None
     if not is_const_value(out):
-        raise Unsupported("subscript", "subscript result is not a constant", "")
+        raise Unsupported("subscript", "subscript result is not a constant")
     return ConstVar(out)
 
 
-def store_item(vm, c, k, v):
+def store_item(vm: VM, c: Var, k, v: Var):
     if instance_type(c) is not None:
         return call_dunder(vm, c, "__setitem__", [k, v], discard=True)
     if type(c) is TensorVar:

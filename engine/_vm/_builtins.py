@@ -40,7 +40,7 @@ PURE = {abs, all, any, ascii, bin, bool, chr, divmod, float, format, hex, int, l
         repr, round, sorted, str, sum, tuple, complex, bytes, hash, math.sqrt, math.floor, math.ceil}
 
 
-def python_type(vm, v):
+def python_type(vm: VM, v: Var):
     """The exact Python type of a VM value, when the trace knows it."""
     t = type(v)
     if t is ConstVar:
@@ -88,7 +88,7 @@ def _fold(fn, args, kwargs):
     try:
         out = fn(*vals, **dict(zip(kwargs, kv)))
     except Exception as e:
-        raise Unsupported("builtin-raises", f"{fn.__name__} raised {type(e).__name__}", "") from None
+        raise Unsupported("builtin-raises", f"{fn.__name__} raised {type(e).__name__}") from None
     if is_const_value(out):
         return ConstVar(out) if type(out) is not tuple else TupleVar([ConstVar(x) for x in out])
     if type(out) is list and all(is_const_value(x) for x in out):
@@ -96,7 +96,7 @@ def _fold(fn, args, kwargs):
     return NotImplemented
 
 
-def _isinstance(vm, args, kwargs):
+def _isinstance(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if len(args) != 2 or kwargs:
         return NotImplemented
     t = python_type(vm, args[0])
@@ -112,7 +112,7 @@ def _isinstance(vm, args, kwargs):
     return ConstVar(issubclass(t, classes))
 
 
-def _len(vm, args, kwargs):
+def _len(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if len(args) != 1 or kwargs:
         return NotImplemented
     v = args[0]
@@ -130,21 +130,21 @@ def _len(vm, args, kwargs):
     return NotImplemented
 
 
-def _range(vm, args, kwargs):
+def _range(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     return _fold(range, args, kwargs)
 
 
-def _seq_of(vm, v):
+def _seq_of(vm: VM, v: Var):
     return seq_items(vm, vm_iter(vm, v))
 
 
-def vm_iter(vm, v):
+def vm_iter(vm: VM, v: Var):
     from ._iters import get_iter
 
     return get_iter(vm, v)
 
 
-def _enumerate(vm, args, kwargs):
+def _enumerate(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if not 1 <= len(args) <= 2 or kwargs:
         return NotImplemented
     if len(args) == 2 and (type(args[1]) is not ConstVar or type(args[1].value) is not int):
@@ -164,19 +164,19 @@ def _zip(vm: VM, args: list[Var], kwargs: dict[str, Var]) -> Var:
     return IterVar(ZipView([as_sequence(vm, a) for a in args], None, bool(strict.value)))
 
 
-def _reversed(vm, args, kwargs):
+def _reversed(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if len(args) != 1 or kwargs or type(args[0]) not in (TupleVar, ConstVar):
         return NotImplemented
     return IterVar(TupleVar(list(reversed(seq_items(vm, args[0])))))
 
 
-def _iter(vm, args, kwargs):
+def _iter(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if len(args) != 1 or kwargs:
         return NotImplemented
     return vm_iter(vm, args[0])
 
 
-def _next_item(vm, it):
+def _next_item(vm: VM, it: Var):
     if type(it) is GenVar:
         from ._generators import drive
 
@@ -186,19 +186,19 @@ def _next_item(vm, it):
     return iter_next(vm, it)
 
 
-def _next(vm, args, kwargs):
+def _next(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if not 1 <= len(args) <= 2 or kwargs or type(args[0]) not in (IterVar, GenVar):
         return NotImplemented
     x = _next_item(vm, args[0])
     if x is None:
         if len(args) == 2:
             return args[1]
-        raise Unsupported("stop-iteration", "next() on an exhausted iterator", "")
+        raise Unsupported("stop-iteration", "next() on an exhausted iterator")
     return x
 
 
 def _container(kind):
-    def build(vm, args, kwargs):
+    def build(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         if kwargs and kind is not dict:
             return NotImplemented
         if not args:
@@ -230,7 +230,7 @@ def _container(kind):
 
 
 def _minmax(fn):
-    def model(vm, args, kwargs):
+    def model(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         if kwargs:
             return NotImplemented
         vals = list(args) if len(args) > 1 else seq_items(vm, args[0]) if args else []
@@ -241,7 +241,7 @@ def _minmax(fn):
     return model
 
 
-def _sum(vm, args, kwargs):
+def _sum(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if kwargs or not 1 <= len(args) <= 2:
         return NotImplemented
     items = _seq_of(vm, args[0])
@@ -253,20 +253,20 @@ def _sum(vm, args, kwargs):
     return acc
 
 
-def _abs(vm, args, kwargs):
+def _abs(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if len(args) == 1 and type(args[0]) is TensorVar:
         return vm.op("call_function", operator.abs, args, {}, vm.grad, "abs")
     return _fold(abs, args, kwargs)
 
 
-def _type(vm, args, kwargs):
+def _type(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if len(args) != 1 or kwargs:
         return NotImplemented
     t = python_type(vm, args[0])
     return NotImplemented if t is None else ObjVar(t, None)
 
 
-def _callable(vm, args, kwargs):
+def _callable(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if len(args) != 1:
         return NotImplemented
     v = args[0]
@@ -284,7 +284,7 @@ MODELS = {
 
 
 def _text(fn):
-    def model(vm, args, kwargs):
+    def model(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         if len(args) == 1 and not kwargs and type(args[0]) is ExcVar:
             return ConstVar(fn(args[0].real()))
         return _fold(fn, args, kwargs)
@@ -295,7 +295,7 @@ def _text(fn):
 def _all_any(want):
     """all()/any() stop at the first deciding element, like CPython (the rest is never produced)."""
 
-    def model(vm, args, kwargs):
+    def model(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         from ._arith import truth
 
         if len(args) != 1 or kwargs:
@@ -314,7 +314,7 @@ def _all_any(want):
 def _operator_binary(fn, sym):
     """operator.add(a, b) and friends mean exactly `a + b`: the same model as the BINARY_OP instruction."""
 
-    def model(vm, args, kwargs):
+    def model(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         from ._arith import binary
 
         if len(args) != 2 or kwargs:
@@ -325,7 +325,7 @@ def _operator_binary(fn, sym):
 
 
 def _operator_compare(fn, sym):
-    def model(vm, args, kwargs):
+    def model(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         from ._arith import compare
 
         if len(args) != 2 or kwargs:
@@ -335,7 +335,7 @@ def _operator_compare(fn, sym):
     return model
 
 
-def _operator_getitem(vm, args, kwargs):
+def _operator_getitem(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     from ._attrs import get_item
 
     if len(args) != 2 or kwargs:
@@ -354,7 +354,7 @@ MODELS[str] = _text(str)
 MODELS[repr] = _text(repr)
 
 
-def call_builtin(vm, obj, args, kwargs):
+def call_builtin(vm: VM, obj, args: list[Var], kwargs: dict[str, Var]):
     model = MODELS.get(obj)
     if model is not None:
         res = model(vm, args, kwargs)
@@ -363,5 +363,5 @@ def call_builtin(vm, obj, args, kwargs):
     if obj in PURE:
         return _fold(obj, args, kwargs)
     if obj is builtins.print:
-        raise Unsupported("print", "print() is a side effect on stdout", "it runs eagerly")
+        raise Unsupported("print", "print() is a side effect on stdout")
     return NotImplemented

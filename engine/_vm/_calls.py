@@ -42,6 +42,8 @@ from ._values import (
 )
 
 if TYPE_CHECKING:
+    from ._code import CodeInfo
+    from ._frame import Frame
     from ._interp import VM
 
 
@@ -50,7 +52,7 @@ class Inline:
 
     __slots__ = ("frame", "grad")
 
-    def __init__(self, frame, grad=None):
+    def __init__(self, frame: Frame, grad: bool | None = None) -> None:
         self.frame = frame
         self.grad = grad
 
@@ -77,13 +79,13 @@ def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inli
 
             if drive(vm, fn.gen) is None:
                 return ConstVar(False)
-        raise Unsupported("contextmanager-exit", "leaving a contextmanager block by an exception", "")
+        raise Unsupported("contextmanager-exit", "leaving a contextmanager block by an exception")
     if t is GradCtxVar:
         if len(args) == 1 and not kwargs and type(args[0]) in (FuncVar, BoundMethodVar):
             if fn.prev is not None:  # set_grad_enabled(b)(f): the call undoes the mode set by __init__
                 vm.set_grad(fn.prev)
             return GradWrappedVar(fn.target, args[0])
-        raise Unsupported("grad-ctx-call", "calling a grad-mode object with these arguments", "")
+        raise Unsupported("grad-ctx-call", "calling a grad-mode object with these arguments")
     if t is GradWrappedVar:
         res = call(vm, fn.fn, args, kwargs)
         if fault(vm.ctx, "drop-decorator-cm"):
@@ -93,8 +95,8 @@ def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inli
             if res.grad is None:  # stacked decorators: the innermost one decides the mode inside
                 res.grad = fn.target
             return res
-        raise Unsupported("grad-wrapped", "a grad-mode decorated callable that is not traced", "")
-    raise Unsupported("call", f"calling a {type(fn).__name__} is not modeled", "it runs eagerly")
+        raise Unsupported("grad-wrapped", "a grad-mode decorated callable that is not traced")
+    raise Unsupported("call", f"calling a {type(fn).__name__} is not modeled")
 
 
 def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var], for_cm: bool = False) -> Var | Inline:
@@ -114,7 +116,7 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
         if real in GRAPH_BREAK_FNS:
             return graph_break_call(vm, real)
         if is_disabled(real):
-            raise Unsupported("disabled", f"{fv.qualname} is marked torch._dynamo.disable", "")
+            raise Unsupported("disabled", f"{fv.qualname} is marked torch._dynamo.disable")
         rule = rule_for(real)
         if rule is not None:
             res = apply_rule(vm, rule, fv, args, kwargs)
@@ -124,14 +126,12 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
             return vm.op("call_function", real, args, kwargs, vm.grad, real.__name__)
     info = code_info(fv.code)
     if info.unsupported:
-        raise Unsupported("frame-unsupported", f"{fv.qualname}: {info.unsupported}", "the call runs eagerly")
+        raise Unsupported("frame-unsupported", f"{fv.qualname}: {info.unsupported}")
     if info.generator and info.gen_handlers and not for_cm:
-        raise Unsupported("frame-unsupported", f"{fv.qualname}: a generator with try/with blocks",
-                          "the call runs eagerly")
+        raise Unsupported("frame-unsupported", f"{fv.qualname}: a generator with try/with blocks")
     decision, why = code_rule(fv.code)
     if decision is not Decision.TRACE:
-        raise Unsupported("library-call", f"{fv.qualname} runs eagerly: {why} ({fv.code.co_filename})",
-                          "the policy table (engine/_policy.py) decides what library code is traced")
+        raise Unsupported("library-call", f"{fv.qualname} runs eagerly: {why} ({fv.code.co_filename})")
     localsplus = bind(vm, fv, info, args, kwargs)
     if frame_reader(vm, fv, _defaults(vm, fv)[2], localsplus):
         raise Unsupported("frame-reader", f"{fv.qualname} may read its own frame (a frame reader under "
@@ -139,7 +139,7 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
     vm.call_no += 1
     how = vm.forced.get(vm.call_no)
     if how is not None:
-        u = Unsupported("forced-call", f"{fv.qualname} runs as its own compiled call ({how})", "")
+        u = Unsupported("forced-call", f"{fv.qualname} runs as its own compiled call ({how})")
         u.forced = True
         u.classic = how == "classic" and not info.generator
         raise u
@@ -160,7 +160,7 @@ _GRAD_TARGETS = {torch.no_grad: lambda ctx: False, torch.enable_grad: lambda ctx
                  torch.set_grad_enabled: lambda ctx: ctx.mode}
 
 
-def _grad_decorated(vm, fv):
+def _grad_decorated(vm: VM, fv: FuncVar) -> GradWrappedVar | None:
     """A function decorated with @torch.no_grad() / enable_grad() / set_grad_enabled(b): the grad mode
     applies around the traced call, as for `torch.no_grad()(fn)(...)`."""
     from ._ops_locals import cell_get
@@ -182,7 +182,7 @@ def _grad_decorated(vm, fv):
     return GradWrappedVar(mode, func)
 
 
-def _contextmanager_call(vm, fv, args, kwargs):
+def _contextmanager_call(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var]) -> CMVar:
     """cm(*args) for a @contextmanager function: the generator is traced; entering and a normal exit step
     it. Anything else (an exception exit, a break inside the block) restarts with the call made eagerly."""
     from ._ops_locals import cell_get
@@ -190,15 +190,14 @@ def _contextmanager_call(vm, fv, args, kwargs):
     _, _, closure = _defaults(vm, fv)
     wrapped = cell_get(vm, closure[0]) if closure else None
     if type(wrapped) is not FuncVar or (wrapped.real is not None and is_disabled(wrapped.real)):
-        raise Unsupported("contextmanager", "a contextmanager over a disabled or unknown function",
-                          "it is created eagerly")
+        raise Unsupported("contextmanager", "a contextmanager over a disabled or unknown function")
     gen = _call_function(vm, wrapped, args, kwargs, for_cm=True)
     if type(gen) is not GenVar:
-        raise Unsupported("contextmanager", "contextmanager function is not a generator", "")
+        raise Unsupported("contextmanager", "contextmanager function is not a generator")
     return CMVar(gen)
 
 
-def _defaults(vm, fv):
+def _defaults(vm: VM, fv: FuncVar) -> tuple[Var | None, Var | None, list[Var] | None]:
     if fv.real is None:
         return fv.defaults, fv.kwdefaults, fv.closure
     from ._wrap import wrap
@@ -216,7 +215,7 @@ def _defaults(vm, fv):
     return d, kd, cl
 
 
-def bind(vm, fv, info, args, kwargs):
+def bind(vm: VM, fv: FuncVar, info: CodeInfo, args: list[Var], kwargs: dict[str, Var]) -> list[Var | None]:
     """CPython's argument binding on VM values; any mismatch is Unsupported (the eager call raises)."""
     code = fv.code
     nargs, nposonly, nkwonly = code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount
@@ -230,7 +229,7 @@ def bind(vm, fv, info, args, kwargs):
         loc[idx] = TupleVar(args[nargs:])
         idx += 1
     elif len(args) > nargs:
-        raise Unsupported("bind", f"{fv.qualname}() takes {nargs} positional arguments", "")
+        raise Unsupported("bind", f"{fv.qualname}() takes {nargs} positional arguments")
     extra = {}
     for name, v in kwargs.items():
         try:
@@ -239,12 +238,12 @@ def bind(vm, fv, info, args, kwargs):
             j = -1
         if j >= 0:
             if loc[j] is not None:
-                raise Unsupported("bind", f"{fv.qualname}() got multiple values for '{name}'", "")
+                raise Unsupported("bind", f"{fv.qualname}() got multiple values for '{name}'")
             loc[j] = v
         elif flags & V.CO_VARKEYWORDS:
             extra[name] = v
         else:
-            raise Unsupported("bind", f"{fv.qualname}() got an unexpected keyword '{name}'", "")
+            raise Unsupported("bind", f"{fv.qualname}() got an unexpected keyword '{name}'")
     if flags & V.CO_VARKEYWORDS:
         loc[idx] = DictVar(extra)
     defaults, kwdefaults, closure = _defaults(vm, fv)
@@ -254,23 +253,23 @@ def bind(vm, fv, info, args, kwargs):
         for j in range(nargs):
             if loc[j] is None:
                 if j < first_default:
-                    raise Unsupported("bind", f"{fv.qualname}() missing argument '{names[j]}'", "")
+                    raise Unsupported("bind", f"{fv.qualname}() missing argument '{names[j]}'")
                 loc[j] = ditems[j - first_default]
         for j in range(nargs, nargs + nkwonly):
             if loc[j] is None:
                 kd = dict_items(vm, kwdefaults) if kwdefaults is not None else {}
                 if names[j] not in kd:
-                    raise Unsupported("bind", f"{fv.qualname}() missing keyword '{names[j]}'", "")
+                    raise Unsupported("bind", f"{fv.qualname}() missing keyword '{names[j]}'")
                 loc[j] = kd[names[j]]
     nfree = len(code.co_freevars)
     if nfree:
         if closure is None or len(closure) != nfree:
-            raise Unsupported("bind", "closure does not match the code's free variables", "")
+            raise Unsupported("bind", "closure does not match the code's free variables")
         loc[len(loc) - nfree:] = closure
     return loc
 
 
-def seq_items(vm, v):
+def seq_items(vm: VM, v: Var) -> list[Var]:
     """The element values of a sequence-like VM value (reading a real list guards its contents)."""
     v = vm.resolve(v) if type(v) is LazyVar else v
     t = type(v)
@@ -293,7 +292,7 @@ def seq_items(vm, v):
     if t is TensorVar:
         fake = v.fake
         if fake.dim() == 0:
-            raise Unsupported("iter-0d", "iteration over a 0-d tensor", "")
+            raise Unsupported("iter-0d", "iteration over a 0-d tensor")
         n = fake.shape[0]
         out = vm.op("call_method", "unbind", [v, ConstVar(0)], {}, vm.grad, "unbind")
         assert len(out.items) == n
@@ -312,7 +311,7 @@ def seq_items(vm, v):
     return iter_remaining(vm, v)
 
 
-def dict_items(vm, v):
+def dict_items(vm: VM, v: DictVar) -> dict[object, Var]:
     from ._methods import dict_view
 
     return dict_view(vm, v)
@@ -341,12 +340,11 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         modeled = _frame_namespace(vm, obj, args, kwargs)
         if modeled is not None:
             return modeled
-        raise FrameBound("frame-introspection", f"{getattr(obj, '__qualname__', obj)}() reads its frame",
-                         "the frame that calls it runs eagerly")
+        raise FrameBound("frame-introspection", f"{getattr(obj, '__qualname__', obj)}() reads its frame")
     if obj in GRAPH_BREAK_FNS:
         return graph_break_call(vm, obj)
     if is_disabled(obj):
-        raise Unsupported("disabled", "a torch._dynamo.disable'd function", "")
+        raise Unsupported("disabled", "a torch._dynamo.disable'd function")
     if obj is torch.no_grad and not args and not kwargs:
         return GradCtxVar(False)
     if obj is torch.enable_grad and not args and not kwargs:
@@ -380,7 +378,7 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         try:  # the state they read is part of every segment's guards (see torch_state)
             return ConstVar(obj(*[a.value for a in args]))
         except Exception:
-            raise Unsupported("state-query", "torch state query raised", "") from None
+            raise Unsupported("state-query", "torch state query raised") from None
     if isinstance(obj, type):
         from ._objects import is_plain_class, is_plain_exception, new_object
 
@@ -396,7 +394,7 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         if res is not NotImplemented:
             return res
     raise Unsupported("call-object", f"calling {getattr(obj, '__qualname__', type(obj).__name__)} "
-                      "is not modeled", "it runs eagerly")
+                      "is not modeled")
 
 
 _STATE_QUERIES = {torch.is_inference_mode_enabled, torch.is_autocast_enabled, torch.get_default_dtype}
@@ -404,7 +402,7 @@ _STATE_QUERIES = {torch.is_inference_mode_enabled, torch.is_autocast_enabled, to
 
 
 
-def _frame_namespace(vm, obj, args, kwargs):
+def _frame_namespace(vm: VM, obj: object, args: list[Var], kwargs: dict[str, Var]) -> Var | None:
     """locals(), vars(), dir() and globals() of the calling frame, built from the VM's own frame, as
     CPython 3.11 builds them (bound locals, cell contents and free variables, in localsplus order)."""
     from ._ops_locals import cell_get

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import types
 import weakref
 
 from . import _version as V
 
 
 class Instr:
+    """One instruction as the VM reads it: opname, arg/argval, byte offset, line, and a jump target as an
+    instruction index (None if it does not jump)."""
+
     __slots__ = ("opname", "arg", "argval", "offset", "line", "target")
 
-    def __init__(self, i, target):
+    def __init__(self, i, target) -> None:
         self.opname = i.opname
         self.arg = i.arg
         self.argval = i.argval
@@ -26,7 +30,7 @@ class CodeInfo:
                  "gen_start", "gen_handlers",
                  "filename", "__weakref__")
 
-    def __init__(self, code):
+    def __init__(self, code) -> None:
         self.code = code
         self.filename = code.co_filename
         raw = V.instructions(code)
@@ -75,7 +79,7 @@ class CodeInfo:
             self.unsupported = "uses " + ", ".join(sorted(bad))
         self.live = _liveness(self)
 
-    def handler_for(self, index):
+    def handler_for(self, index: int) -> tuple[int, int, bool] | None:
         return self.handlers[index]
 
 
@@ -87,7 +91,7 @@ for _name in (list(V.CONDITIONAL_POP_JUMPS) + list(V.UNCONDITIONAL_JUMPS) + list
     _JUMP_OPCODES.add(_dis.opmap[_name])
 
 
-def _successors(info, k):
+def _successors(info: CodeInfo, k: int) -> list[int]:
     ins = info.instrs[k]
     out = []
     if ins.opname not in V.TERMINATORS:
@@ -100,7 +104,7 @@ def _successors(info, k):
     return [s for s in out if s < len(info.instrs)]
 
 
-def _liveness(info):
+def _liveness(info: CodeInfo) -> list[int]:
     """live[k]: locals (indices) that may be read before being written, starting at instruction k.
 
     A backward may-analysis over the instruction graph, exception edges included. Cells are always live
@@ -141,12 +145,12 @@ def _liveness(info):
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def code_info(code) -> CodeInfo:
+def code_info(code: types.CodeType) -> CodeInfo:
     info = _CACHE.get(code)
     if info is None:
         info = _CACHE[code] = CodeInfo(code)
     return info
 
 
-def is_live(info, index, local):
+def is_live(info: CodeInfo, index: int, local: int) -> bool:
     return bool(info.live[index] >> local & 1)

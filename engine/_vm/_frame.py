@@ -7,6 +7,10 @@ from dataclasses import dataclass
 
 @dataclass(slots=True, eq=False)
 class Frame:
+    """One frame of the VM's explicit stack: code facts, namespaces, localsplus and operand stack (VM values),
+    and where it is. `call_index` is set while a frame above it runs (the CALL that made it), so exception
+    unwinding and snapshots see the caller at its call."""
+
     info: object  # CodeInfo
     fglobals: dict
     builtins: dict

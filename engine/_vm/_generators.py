@@ -9,17 +9,25 @@ the generator's creation as an eager call, after which it is a real generator li
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._errors import Unsupported
-from ._interp import Ending, Restart
+from ._ending import Ending, EndKind, Restart
 from ._values import ConstVar
 
+if TYPE_CHECKING:
+    from ._code import Instr
+    from ._frame import Frame
+    from ._interp import VM
+    from ._values import GenVar, Var
 
-def drive(vm, gen):
+
+def drive(vm: VM, gen: GenVar):
     """One step of `gen`: the yielded value, or None when it is exhausted."""
     if gen.state == "done":
         return None
     if gen.state == "running":
-        raise Unsupported("generator-running", "generator already executing", "")
+        raise Unsupported("generator-running", "generator already executing")
     gen.frame.stack.append(ConstVar(None))  # the value sent in (next() sends None)
     gen.state = "running"
     gen.mode = "drive"
@@ -31,33 +39,33 @@ def drive(vm, gen):
     finally:
         vm.frames = saved
         vm.drive_depth -= 1
-    if ending.kind == "yield":
+    if ending.kind is EndKind.YIELD:
         return ending.value
-    if ending.kind == "return":
+    if ending.kind is EndKind.RETURN:
         gen.state = "done"
         return None
     raise Restart(gen.call_no, "eager")
 
 
-def on_yield(vm, frame, value):
+def on_yield(vm: VM, frame: Frame, value: Var):
     gen = frame.gen
     frame.ip += 1
     vm.frames.pop()
     gen.state = "suspended"
     if gen.mode == "drive":
-        return Ending("yield", value=value)
+        return Ending(EndKind.YIELD, value=value)
     caller = vm.frames[-1]
     caller.call_index = -1
     caller.stack.append(value)
     return None
 
 
-def on_return(vm, frame):
+def on_return(vm: VM, frame: Frame):
     """A generator frame returned (frame already popped): for-loops jump past the loop."""
     gen = frame.gen
     gen.state = "done"
     if gen.mode == "drive":
-        return Ending("return", value=ConstVar(None))
+        return Ending(EndKind.RETURN, value=ConstVar(None))
     caller = vm.frames[-1]
     caller.call_index = -1
     caller.stack.pop()  # the generator (the loop's iterator)
@@ -65,14 +73,14 @@ def on_return(vm, frame):
     return None
 
 
-def resume_for(vm, frame, gen, ins):
+def resume_for(vm: VM, frame: Frame, gen: GenVar, ins: Instr) -> None:
     """FOR_ITER over a generator: push its frame; the caller continues after the yield."""
     if gen.state == "done":
         frame.stack.pop()
         frame.ip = ins.target
         return
     if gen.state == "running":
-        raise Unsupported("generator-running", "generator already executing", "")
+        raise Unsupported("generator-running", "generator already executing")
     gen.frame.stack.append(ConstVar(None))
     gen.state = "running"
     gen.mode = "for"

@@ -8,49 +8,52 @@ state at that point into a runnable segment (see `engine._residual`).
 from __future__ import annotations
 
 import builtins as _builtins_mod
+from typing import TYPE_CHECKING, Any, Literal
 
 from .._errors import Unsupported
 from .._graph import GraphBuilder
 from .._guards import EnvSrc, Guards, Namespace
 from . import _code
+from ._ending import Ending, EndKind, Fatal, Forced, Restart
 from ._frame import Frame
-from ._opcodes import DISPATCH
+from ._opcodes import DISPATCH, eager_form
 from ._regions import on_break
 from ._values import DISCARD, ConstVar, LazyVar, ObjVar
 
+if TYPE_CHECKING:
+    from .._segments import Compiled
+    from ._code import CodeInfo
+    from ._effects import Effect
+    from ._values import Var
 
-class Ending:
-    """Why a segment's trace stopped: "return" (value), "raise" (exception var) or "break" (spec, reason)."""
-
-    __slots__ = ("kind", "value", "spec", "reason")
-
-    def __init__(self, kind, value=None, spec=None, reason=None):
-        self.kind = kind
-        self.value = value
-        self.spec = spec
-        self.reason = reason
-
-
-class Restart(Exception):
-    """Re-trace the segment with the inlined call `call_no` turned into an eager call (`how`)."""
-
-    def __init__(self, call_no, how):
-        self.call_no = call_no
-        self.how = how
+OpKind = Literal["call_function", "call_method"]  # the two kinds of FX node a graph op becomes
 
 
 class BreakRecord:
+    """One graph break as reported: its stable id, explanation, the user's file:line, frame depth, hint."""
+
     __slots__ = ("gb_id", "reason", "where", "depth", "hint")
 
-    def __init__(self, gb_id, reason, where, depth, hint):
+    def __init__(self, gb_id, reason, where, depth, hint) -> None:
         self.gb_id, self.reason, self.where, self.depth, self.hint = gb_id, reason, where, depth, hint
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Break({self.gb_id} at {self.where}, depth {self.depth}: {self.reason})"
 
 
 class VM:
-    def __init__(self, ctx, env, grad, forced):
+    """The symbolic interpreter of one segment: the explicit frame stack and everything the trace learnt.
+
+    Owns the frames (`frames`, innermost last; no host recursion per call), the guards and namespace of the
+    generated code, the graph builder, the env inputs read so far (`lazy`, `memo`: one VM value per real
+    object), side effects on pre-existing objects (`effects`, program order), containers written back at the
+    end (`writeback`), globals stored by traced code (`gover`), the traced grad mode (`grad`, from `grad0`),
+    the current exception, and the calls forced to run on their own (`forced`, by call number). `run()` steps
+    handlers until one ends the segment. Invariants: a handler that raises Unsupported left the frame as it
+    was, so a break runs the instruction from that state; anything read from the env is guarded; a VM is
+    used for one trace only (a Restart builds a new one with more forced calls)."""
+
+    def __init__(self, ctx: Compiled, env: list[Any], grad: bool, forced: dict[int, Forced]) -> None:
         self.ctx = ctx  # the compiled function: options and stats
         self.env = env
         self.ns = Namespace()
@@ -60,7 +63,7 @@ class VM:
         self.lazy = {}
         self.memo = {}
         self.keep = []
-        self.effects = []  # side effects on pre-existing objects, in program order
+        self.effects: list[Effect] = []  # side effects on pre-existing objects, in program order
         self.writeback = []  # real containers/iterators whose tracked contents are written back
         self.gover = {}  # (id(globals), name) -> Var stored by traced code
         self.grad = grad
@@ -68,7 +71,7 @@ class VM:
         self.grad_set_in_graph = False
         self.cur_exc = ConstVar(None)
         self.call_no = 0
-        self.forced = forced  # call_no -> "eager" | "classic"
+        self.forced: dict[int, Forced] = forced
         self.frames_traced = 0
         self.iter_log = {}
         self.eager_ops = False
@@ -76,7 +79,7 @@ class VM:
         self.guards.grad_mode(grad)
 
     # -- values ---------------------------------------------------------------------------------------
-    def resolve(self, v):
+    def resolve(self, v: Var) -> Var:
         if type(v) is LazyVar:
             r = self.lazy.get(v.index)
             if r is None:
@@ -86,54 +89,56 @@ class VM:
             return r
         return v
 
-    def push(self, v):
+    def push(self, v: Var) -> None:
         self.frames[-1].stack.append(v)
 
-    def pop(self):
+    def pop(self) -> Var:
         return self.resolve(self.frames[-1].stack.pop())
 
-    def peek(self, n=1):
+    def peek(self, n: int = 1) -> list[Var]:
         """The top n stack values, resolved, bottom first."""
         st = self.frames[-1].stack
         return [self.resolve(v) for v in st[len(st) - n:]]
 
-    def popn(self, n):
+    def popn(self, n: int) -> None:
         st = self.frames[-1].stack
         if n:
             del st[len(st) - n:]
 
-    def op(self, kind, target, args, kwargs, grad, name):
+    def op(self, kind: OpKind, target: Any, args: list[Var], kwargs: dict[str, Var], grad: bool,
+           name: str) -> Var:
         """One graph op; real lists among the arguments are read (guarded) first."""
         from ._methods import list_items
         from ._values import ListVar
 
         if self.eager_ops:
-            raise Unsupported("eager-ops", f"{name} runs eagerly (its graph failed at run time)", "")
+            raise Unsupported("eager-ops", f"{name} runs eagerly (its graph failed at run time)")
         for a in list(args) + list(kwargs.values()):
             if type(a) is ListVar and a.items is None:
                 list_items(self, a)
         return self.graph.call(kind, target, args, kwargs, grad, name)
 
-    def set_grad(self, enabled):
+    def set_grad(self, enabled: bool) -> None:
         if enabled != self.grad:
             self.graph.set_grad(enabled, self.grad)
             self.grad_set_in_graph = True
             self.grad = enabled
 
-    def new_frame(self, info, fglobals, localsplus, name, exit_grad=None):
+    def new_frame(self, info: CodeInfo, fglobals: dict[str, Any], localsplus: list[Var | None], name: str,
+                  exit_grad: bool | None = None) -> Frame:
         b = fglobals.get("__builtins__", _builtins_mod)
         if not isinstance(b, dict):
             b = b.__dict__
         self.frames_traced += 1
         return Frame(info, fglobals, b, localsplus, [], 0, None, exit_grad, -1, self.call_no, name)
 
-    def where(self, frame=None):
+    def where(self, frame: Frame | None = None) -> str:
         frame = frame or self.frames[-1]
         ins = frame.info.instrs[min(frame.ip, len(frame.info.instrs) - 1)]
         return f"{frame.info.filename}:{ins.line}"
 
     # -- the loop -------------------------------------------------------------------------------------
-    def run(self):
+    def run(self) -> Ending:
         frames = self.frames
         while True:
             frame = frames[-1]
@@ -143,22 +148,21 @@ class VM:
                 self.iter_log.clear()
             try:
                 if handler is None:
-                    raise Unsupported("opcode", f"opcode {ins.opname} is not modeled", "none: it is rare")
+                    raise Unsupported("opcode", f"opcode {ins.opname} is not modeled")
                 ending = handler(self, frame, ins)
             except Unsupported as u:
                 return self._on_unsupported(u, frame)
-            except (Restart, _Fatal):
+            except (Restart, Fatal):
                 raise
             except Exception as e:  # a gap in the VM: run the instruction eagerly rather than guess
-                from ._fallback import eager_form
-
-                u = Unsupported("internal", f"{ins.opname}: {type(e).__name__}: {e}"[:300], "an engine bug",
-                                eager_form(frame, ins))
+                # (handlers compute before they commit, so the frame is still in the state before it)
+                u = Unsupported("internal", f"{ins.opname}: {type(e).__name__}: {e}"[:300],
+                                eager=eager_form(frame, ins))
                 return self._on_unsupported(u, frame)
             if ending is not None:
                 return ending
 
-    def _on_unsupported(self, u, frame):
+    def _on_unsupported(self, u: Unsupported, frame: Frame) -> Ending:
         # The record outlives the trace: drop its traceback, which would keep the VM (and the real
         # objects it saw) alive, and with them finalizers eager would have run by now.
         u.__traceback__ = u.__context__ = u.__cause__ = None
@@ -168,8 +172,7 @@ class VM:
         u.where = self.where(frame)
         if self.drive_depth:  # a break inside a generator stepped by a builtin
             raise Restart(self.frames[0].gen.call_no, "eager")
-        forced = getattr(u, "forced", False)
-        if not forced:
+        if not u.forced:
             self.ctx.record_break(BreakRecord(u.gb_id, u.explanation, u.where, depth, u.hint))
             on_break(self, u, depth)  # error_on_graph_break / disable_nested_graph_breaks regions
         if self.ctx.nested is False and depth > 0:
@@ -177,11 +180,11 @@ class VM:
         if u.eager is None:
             if depth > 0 and frame.call_no > 0:
                 raise Restart(frame.call_no, "eager")
-            raise _Fatal(u)
-        return Ending("break", spec=u.eager, reason=u)
+            raise Fatal(u)
+        return Ending(EndKind.BREAK, spec=u.eager, reason=u)
 
     # -- exceptions -----------------------------------------------------------------------------------
-    def raise_exc(self, exc):
+    def raise_exc(self, exc: Var) -> Ending | None:
         """Unwind the explicit stack to the innermost handler; an exception leaving every frame ends the
         segment with a raise."""
         frames = self.frames
@@ -203,9 +206,9 @@ class VM:
                 self.set_grad(f.exit_grad)
             if f.gen is not None:
                 f.gen.state = "done"
-        return Ending("raise", value=exc)
+        return Ending(EndKind.RAISE, value=exc)
 
-    def return_value(self, value):
+    def return_value(self, value: Var) -> Ending | None:
         frames = self.frames
         f = frames.pop()
         if f.gen is not None:
@@ -218,24 +221,15 @@ class VM:
         if override is not None and override is not DISCARD:
             value = override
         if not frames:
-            return Ending("return", value=value)
+            return Ending(EndKind.RETURN, value=value)
         caller = frames[-1]
         caller.call_index = -1
         if override is not DISCARD:
             caller.stack.append(value)
         return None
 
-    def builtin_obj(self, name):
+    def builtin_obj(self, name: str) -> ObjVar:
         return ObjVar(getattr(_builtins_mod, name), None)
 
 
-class _Fatal(Exception):
-    """An instruction with no eager form in the bottom frame: the caller decides (run eagerly if it can)."""
-
-    def __init__(self, u):
-        super().__init__(str(u))
-        self.u = u
-
-
-Fatal = _Fatal
 code_info = _code.code_info

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._errors import Unsupported
 from ._methods import list_items, view_items
 from ._values import ConstVar, DictVar, DictViewVar, GenVar, IterVar, ListVar, TensorVar, TupleVar
 
+if TYPE_CHECKING:
+    from ._interp import VM
+    from ._values import Var
 
-def get_iter(vm, v):
+
+def get_iter(vm: VM, v: Var):
     t = type(v)
     if t is IterVar or t is GenVar:
         return v
@@ -22,7 +28,7 @@ def get_iter(vm, v):
         from ._calls import seq_items
 
         return IterVar(TupleVar(seq_items(vm, v)))
-    raise Unsupported("iter", f"iterating a {type(v).__name__}", "it runs eagerly")
+    raise Unsupported("iter", f"iterating a {type(v).__name__}")
 
 
 class ZipView:
@@ -37,7 +43,7 @@ class ZipView:
         self.strict = strict  # zip(..., strict=True): unequal lengths raise (eagerly, at that step)
 
 
-def as_sequence(vm, v):
+def as_sequence(vm: VM, v: Var):
     """A value enumerate()/zip() can view live; iterators are refused (their exact consumption matters)."""
     t = type(v)
     if t in (TupleVar, ListVar) or (t is ConstVar and isinstance(v.value, (tuple, range, str, bytes))):
@@ -48,20 +54,20 @@ def as_sequence(vm, v):
         from ._calls import seq_items
 
         return TupleVar(seq_items(vm, v))
-    raise Unsupported("zip-iterator", f"enumerate/zip over a {t.__name__}", "it runs eagerly")
+    raise Unsupported("zip-iterator", f"enumerate/zip over a {t.__name__}")
 
 
-def _element(vm, seq, k):
+def _element(vm: VM, seq, k):
     items = _length_and_get(vm, seq)
     return ConstVar(items[k]) if type(seq) is ConstVar else items[k]
 
 
-def _length_and_get(vm, seq):
+def _length_and_get(vm: VM, seq):
     t = type(seq)
     if t is ZipView:
         lengths = {len(_length_and_get(vm, s)) for s in seq.seqs}
         if seq.strict and len(lengths) > 1:
-            raise Unsupported("zip-strict", "zip(strict=True) over sequences of different lengths", "")
+            raise Unsupported("zip-strict", "zip(strict=True) over sequences of different lengths")
         n = min(lengths, default=0)
         out = []
         for k in range(n):
@@ -78,10 +84,10 @@ def _length_and_get(vm, seq):
         return seq.value
     if t is DictViewVar:
         return view_items(vm, seq)
-    raise Unsupported("iter", "iterator over an unknown sequence", "")
+    raise Unsupported("iter", "iterator over an unknown sequence")
 
 
-def iter_next(vm, it):
+def iter_next(vm: VM, it: Var):
     """The next element value, or None when the iterator is exhausted."""
     items = _length_and_get(vm, it.seq)
     k = it.index
@@ -95,9 +101,9 @@ def iter_next(vm, it):
     return ConstVar(v) if type(it.seq) is ConstVar else v
 
 
-def iter_remaining(vm, v):
+def iter_remaining(vm: VM, v: Var):
     if type(v) is not IterVar:
-        raise Unsupported("iter", f"iterating a {type(v).__name__}", "")
+        raise Unsupported("iter", f"iterating a {type(v).__name__}")
     out = []
     while True:
         x = iter_next(vm, v)

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import operator
 import types
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import torch
 
+from .. import _policy as P
 from .._errors import Unsupported
 from .._guards import AttrSrc, CallSrc, ConstSrc, ItemSrc, Src
+from .._policy import Decision, Rule
+from . import _regions
 from ._values import (
     ConstVar,
     FuncVar,
@@ -28,20 +32,20 @@ from ._values import (
 
 _PLAIN_TENSOR_TYPES = (torch.Tensor, torch.nn.Parameter)
 
+if TYPE_CHECKING:
+    from ._interp import VM
 
-def apply_rule(vm: Any, rule: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
+
+def apply_rule(vm: VM, rule: Rule, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """Apply a MODEL or EAGER rule of the policy table to a call (TRACE/GRAPH_OP go the usual way: None)."""
-    from .._policy import Decision
-
     name = _name(fv)
     if rule.decision is Decision.EAGER:
-        raise Unsupported("print" if name == "print" else "library-eager", f"{name}() runs eagerly: {rule.reason}",
-                          "it runs for real at its point in the program")
-    if rule.decision is Decision.MODEL and rule.model is not None:
-        res = rule.model(vm, fv, args, kwargs)
+        raise Unsupported("print" if name == "print" else "library-eager", f"{name}() runs eagerly: {rule.reason}")
+    model = rule.model or MODELS.get(rule)
+    if rule.decision is Decision.MODEL and model is not None:
+        res = model(vm, fv, args, kwargs)
         if res is NotImplemented:
-            raise Unsupported("library-model", f"{name}() with these arguments is not modeled ({rule.reason})",
-                              "it runs eagerly")
+            raise Unsupported("library-model", f"{name}() with these arguments is not modeled ({rule.reason})")
         return res
     return None
 
@@ -61,7 +65,7 @@ def _src(fv: Var) -> Src:
 
 # -- torch queries ------------------------------------------------------------------------------------------
 
-def _plain(vm: Any, v: Var) -> bool:
+def _plain(vm: VM, v: Var) -> bool:
     """No __torch_function__ override can be reached through v."""
     t = type(v)
     if t is TensorVar:
@@ -82,7 +86,7 @@ def _plain(vm: Any, v: Var) -> bool:
     return False
 
 
-def torch_function_check(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+def torch_function_check(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
     """has_torch_function(args) / _unary(x) / _variadic(*xs): False on plain tensors with no mode active."""
     if kwargs or torch._C._len_torch_function_stack():
         return NotImplemented
@@ -96,11 +100,11 @@ def torch_function_check(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Va
     return ConstVar(False) if all(_plain(vm, x) for x in items) else NotImplemented
 
 
-def always_false(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+def always_false(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
     return ConstVar(False) if not args and not kwargs else NotImplemented
 
 
-def tracing_state(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+def tracing_state(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
     if args or kwargs:
         return NotImplemented
     value = torch._C._is_tracing()
@@ -108,7 +112,7 @@ def tracing_state(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> 
     return ConstVar(value)
 
 
-def fold_constants(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+def fold_constants(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
     """A pure function of constants, evaluated now (math.*)."""
     from ._wrap import is_const_value
 
@@ -125,7 +129,7 @@ def fold_constants(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) ->
 
 # -- attribute queries --------------------------------------------------------------------------------------
 
-def _has_attr(vm: Any, v: Var, name: str) -> bool | None:
+def _has_attr(vm: VM, v: Var, name: str) -> bool | None:
     """hasattr(v, name) as the trace can answer it, with the guard that keeps the answer; None: cannot."""
     from ._objects import _ABSENT, class_lookup
 
@@ -155,14 +159,14 @@ def _has_attr(vm: Any, v: Var, name: str) -> bool | None:
     return result
 
 
-def hasattr_model(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+def hasattr_model(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
     if len(args) != 2 or kwargs or type(args[1]) is not ConstVar or type(args[1].value) is not str:
         return NotImplemented
     res = _has_attr(vm, args[0], args[1].value)
     return NotImplemented if res is None else ConstVar(res)
 
 
-def getattr_model(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
+def getattr_model(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """getattr(obj, name[, default]): LOAD_ATTR's lookup; with a default, hasattr decides first."""
     if kwargs or len(args) not in (2, 3) or type(args[1]) is not ConstVar or type(args[1].value) is not str:
         return NotImplemented
@@ -179,7 +183,7 @@ def getattr_model(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> 
 
 # -- operator, weakref, functools.partial -------------------------------------------------------------------
 
-def operator_model(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
+def operator_model(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """operator.add(a, b) is `a + b`: the same model as the opcode."""
     from . import _version as V
     from ._arith import binary, compare, unary
@@ -206,7 +210,7 @@ def operator_model(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) ->
     return NotImplemented
 
 
-def weakref_call(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
+def weakref_call(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """ref(): the referent, re-read through the reference (guarded) when the segment starts."""
     from ._wrap import wrap
 
@@ -220,7 +224,7 @@ def weakref_call(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> A
     return wrap(vm, target, src)
 
 
-def partial_call(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
+def partial_call(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """partial(f, *a, **k)(*args, **kw) is f(*a, *args, **k, **kw); a partial's parts are read-only."""
     from ._calls import call
     from ._wrap import wrap
@@ -232,3 +236,15 @@ def partial_call(vm: Any, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> A
         return NotImplemented
     pkw = {k: wrap(vm, a, ItemSrc(AttrSrc(base, "keywords"), k), fixed=True) for k, a in p.keywords.items()}
     return call(vm, func, pargs + list(args), {**pkw, **kwargs})
+
+
+# The model of each MODEL rule of the policy table (engine/_policy.py says which callables and why).
+MODELS: dict[Rule, Callable[..., Any]] = {
+    P.TORCH_FUNCTION_CHECK: torch_function_check, P.FOLD_FALSE: always_false, P.TRACING: tracing_state,
+    P.OPERATOR: operator_model, P.MATH: fold_constants, P.HASATTR: hasattr_model, P.GETATTR: getattr_model,
+    P.WEAKREF_CALL: weakref_call, P.PARTIAL_CALL: partial_call,
+    P.REGION: _regions.factory_model, P.REGION_EXIT: _regions.exit_model,
+}
+_unmodeled = {r.reason for r in [*P.CALLABLES.values(), *P.INSTANCE_CALLS.values()]
+              if r.decision is Decision.MODEL and r.model is None and r not in MODELS}
+assert not _unmodeled, f"MODEL rules without a model: {_unmodeled}"

@@ -6,8 +6,12 @@ replay as calls (while its contents were never read) or are tracked and written 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from .._errors import Unsupported
 from .._guards import EnvSrc, ItemSrc
+from ._effects import CallEffect, Effect, SetItemEffect
 from ._torchops import is_tensor_method
 from ._values import (
     ConstVar,
@@ -20,72 +24,78 @@ from ._values import (
 )
 from ._wrap import is_const_value, wrap
 
+if TYPE_CHECKING:
+    from ._interp import VM
+    from ._values import Var
 
-def key_var(k):
+
+def key_var(k: object) -> Var:
     return ConstVar(k) if is_const_value(k) else ObjVar(k, None)
 
 
-def key_of(v):
+def key_of(v: Var) -> object:
     """The real hashable key a VM value stands for (constants and fixed objects only)."""
     if type(v) is ConstVar:
         return v.value
     if type(v) is TupleVar and all(type(x) is ConstVar for x in v.items):
         return tuple(x.value for x in v.items)
-    raise Unsupported("dict-key", f"a {type(v).__name__} as a dict key", "use constant keys")
+    raise Unsupported("dict-key", f"a {type(v).__name__} as a dict key")
 
 
-def _replay_pending(vm, c, apply):
+def _replay_pending(vm: VM, c: ListVar | DictVar, apply: Callable[[Effect], None]) -> None:
     """A real container mutated by logged calls is read: its contents before the segment are read (guarded),
     the logged mutations are applied to them, and from then on it is tracked (and written back at the end,
     after the logged calls ran, so the final contents are the same either way)."""
     for eff in vm.effects:
-        if eff[1] is c:
+        if eff.target is c:
             apply(eff)
     if c.pending:
         _touch(vm, c)
 
 
-def list_items(vm, lv):
+def list_items(vm: VM, lv: ListVar):
     if lv.items is None:
         vm.guards.length(lv.src, len(lv.real))
         lv.items = [wrap(vm, x, ItemSrc(lv.src, k)) for k, x in enumerate(lv.real)]
         if lv.pending:
             from ._calls import seq_items
 
-            def apply(eff):
-                kind, _, a, b = eff
-                if kind == "setitem":
-                    k = a.value
+            def apply(eff: Effect) -> None:
+                if isinstance(eff, SetItemEffect):
+                    k = eff.key.value
                     if not -len(lv.items) <= k < len(lv.items):
-                        raise Unsupported("list-setitem", "list index out of range", "")
-                    lv.items[k] = b
-                elif a == "append":
-                    lv.items.append(b[0])
-                elif a == "extend":
-                    lv.items.extend(seq_items(vm, b[0]))
-                elif a == "insert":
-                    lv.items.insert(b[0].value, b[1])
+                        raise Unsupported("list-setitem", "list index out of range")
+                    lv.items[k] = eff.value
+                elif not isinstance(eff, CallEffect):
+                    raise AssertionError(f"a list cannot have a {type(eff).__name__}")
+                elif eff.name == "append":
+                    lv.items.append(eff.args[0])
+                elif eff.name == "extend":
+                    lv.items.extend(seq_items(vm, eff.args[0]))
+                elif eff.name == "insert":
+                    lv.items.insert(eff.args[0].value, eff.args[1])
 
             _replay_pending(vm, lv, apply)
     return lv.items
 
 
-def dict_view(vm, dv):
+def dict_view(vm: VM, dv: DictVar):
     if dv.items is None:
         keys = tuple(dv.real)
         if not all(type(k) in (str, int, bool) for k in keys):
-            raise Unsupported("dict-keys", "a real dict with non-constant keys", "")
+            raise Unsupported("dict-keys", "a real dict with non-constant keys")
         vm.guards.add(f"tuple({dv.src.expr(vm.ns)}) == {keys!r}")
         dv.items = {k: wrap(vm, dv.real[k], ItemSrc(dv.src, k)) for k in keys}
         if dv.pending:
-            def apply(eff):
-                dv.items[key_of(eff[2])] = eff[3]
+            def apply(eff: Effect) -> None:
+                assert isinstance(eff, SetItemEffect), eff  # the only effect a real dict is logged with
+                dv.items[key_of(eff.key)] = eff.value
 
             _replay_pending(vm, dv, apply)
     return dv.items
 
 
-def view_items(vm, v):
+def view_items(vm: VM, v: Var):
     d = dict_view(vm, v.dict_var)
     if v.kind == "keys":
         return [key_var(k) for k in d]
@@ -94,18 +104,18 @@ def view_items(vm, v):
     return [TupleVar([key_var(k), x]) for k, x in d.items()]
 
 
-def _touch(vm, c):
+def _touch(vm: VM, c: Var) -> None:
     """Before mutating a real container's tracked contents: make sure it is written back."""
     if c.real is not None and not c.changed:
         c.changed = True
         vm.writeback.append(c)
 
 
-def call_method(vm, self_var, name, args, kwargs):
+def call_method(vm: VM, self_var: Var, name: str, args: list[Var], kwargs: dict[str, Var]):
     t = type(self_var)
     if t is TensorVar:
         if not is_tensor_method(name):
-            raise Unsupported("tensor-method", f"Tensor.{name} is not traced", "it runs eagerly")
+            raise Unsupported("tensor-method", f"Tensor.{name} is not traced")
         return vm.op("call_method", name, [self_var, *args], kwargs, vm.grad, name)
     if t is ListVar:
         return _list_method(vm, self_var, name, args, kwargs)
@@ -118,41 +128,40 @@ def call_method(vm, self_var, name, args, kwargs):
         try:
             out = getattr(recv, name)(*vals, **kvals)
         except Exception as e:
-            raise Unsupported("const-method", f"{type(recv).__name__}.{name} raised {type(e).__name__}",
-                              "") from None
+            raise Unsupported("const-method", f"{type(recv).__name__}.{name} raised {type(e).__name__}") from None
         if not is_const_value(out):
-            raise Unsupported("const-method", f"{type(recv).__name__}.{name} result is not a constant", "")
+            raise Unsupported("const-method", f"{type(recv).__name__}.{name} result is not a constant")
         return ConstVar(out) if type(out) is not tuple else TupleVar([ConstVar(x) for x in out])
-    raise Unsupported("method", f"{type(self_var).__name__}.{name}", "it runs eagerly")
+    raise Unsupported("method", f"{type(self_var).__name__}.{name}")
 
 
-def _const(v):
+def _const(v: Var) -> object:
     if type(v) is ConstVar:
         return v.value
     if type(v) is TupleVar:
         return tuple(_const(x) for x in v.items)
-    raise Unsupported("const-arg", "a non-constant argument to a constant's method", "")
+    raise Unsupported("const-arg", "a non-constant argument to a constant's method")
 
 
 _LIST_LOGGED = {"append", "extend", "insert"}
 
 
-def _is_local(c):
+def _is_local(c: ListVar) -> bool:
     """A real container carried in the env (a local made real at a break) is tracked, not logged: its
     contents are cheap to guard, unlike a long-lived module-level list such as an effect log."""
     return isinstance(c.src, EnvSrc)
 
 
-def _list_method(vm, lv, name, args, kwargs):
+def _list_method(vm: VM, lv: ListVar, name: str, args: list[Var], kwargs: dict[str, Var]):
     if kwargs:
-        raise Unsupported("list-method", f"list.{name} with keywords", "")
+        raise Unsupported("list-method", f"list.{name} with keywords")
     if lv.real is not None and lv.items is None and name in _LIST_LOGGED and not _is_local(lv) and \
             (name != "insert" or (len(args) == 2 and type(args[0]) is ConstVar and type(args[0].value) is int)):
         if name == "extend":
             from ._calls import seq_items
 
             args = [ListVar(seq_items(vm, args[0]))]
-        vm.effects.append(("call", lv, name, list(args)))
+        vm.effects.append(CallEffect(lv, name, list(args)))
         lv.pending += 1
         return ConstVar(None)
     from ._calls import seq_items
@@ -175,7 +184,7 @@ def _list_method(vm, lv, name, args, kwargs):
         if name == "pop" and len(args) <= 1 and items:
             k = args[0].value if args and type(args[0]) is ConstVar else -1
             if not isinstance(k, int) or not -len(items) <= k < len(items):
-                raise Unsupported("list-pop", "list.pop index", "")
+                raise Unsupported("list-pop", "list.pop index")
             _touch(vm, lv)
             return items.pop(k)
         if name == "clear" and not args:
@@ -186,7 +195,7 @@ def _list_method(vm, lv, name, args, kwargs):
             _touch(vm, lv)
             items.reverse()
             return ConstVar(None)
-        raise Unsupported("list-method", f"list.{name} with these arguments", "")
+        raise Unsupported("list-method", f"list.{name} with these arguments")
     items = list_items(vm, lv)
     if name == "copy" and not args:
         return ListVar(list(items))
@@ -195,11 +204,11 @@ def _list_method(vm, lv, name, args, kwargs):
         try:
             return ConstVar(getattr([x.value for x in items], name)(*vals))
         except Exception:
-            raise Unsupported("list-method", f"list.{name} raised", "") from None
-    raise Unsupported("list-method", f"list.{name} is not modeled", "")
+            raise Unsupported("list-method", f"list.{name} raised") from None
+    raise Unsupported("list-method", f"list.{name} is not modeled")
 
 
-def _dict_method(vm, dv, name, args, kwargs):
+def _dict_method(vm: VM, dv: DictVar, name: str, args: list[Var], kwargs: dict[str, Var]):
     from ._calls import seq_items
 
     if dv.real is not None and dv.items is None and name in ("__setitem__",):
@@ -225,7 +234,7 @@ def _dict_method(vm, dv, name, args, kwargs):
             return items.pop(k)
         if len(args) == 2:
             return args[1]
-        raise Unsupported("dict-pop", "dict.pop of a missing key", "")
+        raise Unsupported("dict-pop", "dict.pop of a missing key")
     if name == "update" and len(args) <= 1:
         new = {}
         if args:
@@ -236,7 +245,7 @@ def _dict_method(vm, dv, name, args, kwargs):
                 for pair in seq_items(vm, src):
                     kv = seq_items(vm, pair)
                     if len(kv) != 2:
-                        raise Unsupported("dict-update", "dict.update with a bad pair", "")
+                        raise Unsupported("dict-update", "dict.update with a bad pair")
                     new[key_of(kv[0])] = kv[1]
         for k, v in kwargs.items():
             new[k] = v
@@ -247,34 +256,34 @@ def _dict_method(vm, dv, name, args, kwargs):
         _touch(vm, dv)
         items.clear()
         return ConstVar(None)
-    raise Unsupported("dict-method", f"dict.{name} is not modeled", "")
+    raise Unsupported("dict-method", f"dict.{name} is not modeled")
 
 
-def set_item(vm, container, key, value):
+def set_item(vm: VM, container: Var, key: Var, value: Var) -> None:
     """container[key] = value for list/dict values (tensors are handled as graph ops by the caller)."""
     t = type(container)
     if t is ListVar:
         if type(key) is not ConstVar or type(key.value) is not int:
-            raise Unsupported("list-setitem", "list index is not a constant int", "")
+            raise Unsupported("list-setitem", "list index is not a constant int")
         if container.real is not None and container.items is None:
-            vm.effects.append(("setitem", container, key, value))
+            vm.effects.append(SetItemEffect(container, key, value))
             container.pending += 1
             return
         items = list_items(vm, container)
         k = key.value
         if not -len(items) <= k < len(items):
-            raise Unsupported("list-setitem", "list index out of range", "")
+            raise Unsupported("list-setitem", "list index out of range")
         _touch(vm, container)
         items[k] = value
         return
     if t is DictVar:
         k = key_of(key)
         if container.real is not None and container.items is None:
-            vm.effects.append(("setitem", container, key, value))
+            vm.effects.append(SetItemEffect(container, key, value))
             container.pending += 1
             return
         items = dict_view(vm, container) if container.real is not None else container.items
         _touch(vm, container)
         items[k] = value
         return
-    raise Unsupported("setitem", f"item assignment on {t.__name__}", "")
+    raise Unsupported("setitem", f"item assignment on {t.__name__}")

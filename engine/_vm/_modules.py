@@ -14,12 +14,15 @@ hooks, global hooks, hooks with keyword arguments...). The VM traces the common 
 from __future__ import annotations
 
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
 from .._guards import ConstSrc, module_hooks, module_plain
 from ._values import BoundMethodVar, DictVar, ObjVar, TupleVar, Var
+
+if TYPE_CHECKING:
+    from ._interp import VM
 
 
 def module_entry(module: torch.nn.Module, *args: Any, **kwargs: Any) -> Any:
@@ -48,17 +51,19 @@ def forward_function(tp: type) -> types.FunctionType | None:
     from ._objects import class_lookup
 
     forward = class_lookup(tp, "forward")
-    forward = getattr(forward, "__wrapped__", forward) if _is_compiled(forward) else forward
+    forward = forward.__wrapped__ if isinstance(forward, CompiledBase) else forward
     return forward if isinstance(forward, types.FunctionType) else None
 
 
-def _is_compiled(obj: object) -> bool:
-    from .._segments import Compiled
+class CompiledBase:
+    """Base class of `engine.compile`'s result (`engine._segments.Compiled`), defined here so the VM can
+    recognise a compiled `forward` without importing the runtime that compiles it. `__wrapped__` is the
+    function it compiles (set by functools.update_wrapper)."""
 
-    return isinstance(obj, Compiled)
+    __wrapped__: types.FunctionType
 
 
-def call_module(vm: Any, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> Any:
+def call_module(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """`module(*args, **kwargs)`: a Var or an Inline frame, or NotImplemented (the call runs eagerly)."""
     from ._calls import call
     from ._wrap import wrap_fixed

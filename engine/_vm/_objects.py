@@ -3,26 +3,32 @@
 from __future__ import annotations
 
 import types
+from typing import TYPE_CHECKING
 
 import torch
 
 from .._errors import FrameBound, Unsupported
-from ._opcodes import EagerSpec
+from ._effects import SetAttrEffect
+from ._opcodes import EagerSpec, raising
 from ._torchops import skip_inline
 from ._values import BoundMethodVar, NewObjVar
+
+if TYPE_CHECKING:
+    from ._interp import VM
+    from ._values import SuperVar, Var
 
 _HEAPTYPE = 1 << 9
 _ABSENT = object()
 
 
-def class_lookup(t, name):
+def class_lookup(t: type, name: str) -> object:
     for k in t.__mro__:
         if name in k.__dict__:
             return k.__dict__[name]
     return _ABSENT
 
 
-def is_plain_class(cls):
+def is_plain_class(cls: type) -> bool:
     """Instances can be modeled as a class plus an attribute dict: no metaclass, __new__, __slots__,
     custom attribute hooks, builtin bases (other than object), exceptions, modules or tensors."""
     if type(cls) is not type or cls.__new__ is not object.__new__:
@@ -37,11 +43,11 @@ def is_plain_class(cls):
             and cls.__getattribute__ is object.__getattribute__ and not hasattr(cls, "__getattr__"))
 
 
-def user_function(x):
+def user_function(x: object) -> bool:
     return isinstance(x, types.FunctionType) and not skip_inline(x.__code__)
 
 
-def new_object(vm, cls, args, kwargs):
+def new_object(vm: VM, cls: type, args: list[Var], kwargs: dict[str, Var]):
     """`cls(*args)`: a NewObjVar, with __init__ traced as a frame that returns the object."""
     from ._calls import Inline, call
     from ._wrap import wrap_fixed
@@ -50,10 +56,10 @@ def new_object(vm, cls, args, kwargs):
     obj = NewObjVar(cls)
     if init is object.__init__:
         if args or kwargs:
-            raise Unsupported("new-object", f"{cls.__name__}() takes no arguments", "")
+            raise Unsupported("new-object", f"{cls.__name__}() takes no arguments")
         return obj
     if not user_function(init):
-        raise Unsupported("new-object", f"{cls.__name__}.__init__ is not a user function", "")
+        raise Unsupported("new-object", f"{cls.__name__}.__init__ is not a user function")
     res = call(vm, wrap_fixed(vm, init), [obj, *args], kwargs)
     if isinstance(res, Inline):
         res.frame.ret_override = obj
@@ -61,19 +67,19 @@ def new_object(vm, cls, args, kwargs):
     return obj
 
 
-def enter_user_ctx(vm, ctx, tp):
+def enter_user_ctx(vm: VM, ctx: Var, tp: type):
     """BEFORE_WITH on a user context manager: (exit bound method, result-or-Inline of __enter__)."""
     from ._calls import call
     from ._wrap import wrap_fixed
 
     enter, exit_ = class_lookup(tp, "__enter__"), class_lookup(tp, "__exit__")
     if not (user_function(enter) and user_function(exit_)):
-        raise Unsupported("with", f"with-block over a {tp.__name__}", "the context manager is entered eagerly")
+        raise Unsupported("with", f"with-block over a {tp.__name__}")
     exit_var = BoundMethodVar(ctx, wrap_fixed(vm, exit_))
     return exit_var, call(vm, BoundMethodVar(ctx, wrap_fixed(vm, enter)), [], {})
 
 
-def instance_type(v):
+def instance_type(v: Var) -> type | None:
     """The class of a user-object value (None for modules, classes and non-objects)."""
     from ._values import ObjVar
 
@@ -84,7 +90,7 @@ def instance_type(v):
     return None
 
 
-def call_dunder(vm, obj, name, args, discard=False):
+def call_dunder(vm: VM, obj, name: str, args: list[Var], discard: bool = False):
     """obj.name(*args) for a user-defined special method, traced as a frame (Unsupported otherwise)."""
     from ._calls import Inline, call
     from ._values import DISCARD
@@ -93,14 +99,14 @@ def call_dunder(vm, obj, name, args, discard=False):
     tp = instance_type(obj)
     f = class_lookup(tp, name) if tp is not None else _ABSENT
     if not user_function(f):
-        raise Unsupported("dunder", f"{name} of a {type(obj).__name__} is not a user function", "")
+        raise Unsupported("dunder", f"{name} of a {type(obj).__name__} is not a user function")
     res = call(vm, BoundMethodVar(obj, wrap_fixed(vm, f)), args, {})
     if discard and isinstance(res, Inline):
         res.frame.ret_override = DISCARD
     return res
 
 
-def object_setattr(vm, obj, name, val):
+def object_setattr(vm: VM, obj, name: str, val: Var) -> None:
     """object.__setattr__(obj, name, val): store without the class's own __setattr__."""
     if type(obj) is NewObjVar:
         obj.attrs[name] = val
@@ -108,14 +114,14 @@ def object_setattr(vm, obj, name, val):
     if obj.attrs is None:
         obj.attrs = {}
     obj.attrs[name] = val
-    vm.effects.append(("osetattr", obj, name, val))
+    vm.effects.append(SetAttrEffect(obj, name, val, raw=True))
 
 
 _EXC_HOOKS = ("__init__", "__new__", "__str__", "__repr__", "__setattr__", "__getattribute__", "__getattr__",
               "__init_subclass__")
 
 
-def is_plain_exception(cls):
+def is_plain_exception(cls: object) -> bool:
     """An exception class whose construction from constants is pure: builtin ones, and user subclasses
     that customise nothing about construction, attributes or text."""
     if not (isinstance(cls, type) and issubclass(cls, Exception)):
@@ -128,16 +134,16 @@ def is_plain_exception(cls):
     return True
 
 
-def zero_arg_super(vm):
+def zero_arg_super(vm: VM):
     """super() with no arguments, as CPython 3.11 does it: the frame's local 0 and `__class__` cell.
 
     It reads the calling frame, so it has no eager form outside it: each way CPython fails is an eager op
     raising CPython's own error, and what cannot be modeled makes the whole frame run for real."""
-    from ._ops_locals import _raiser, cell_get
+    from ._ops_locals import cell_get
     from ._values import EMPTY, CellVar, ObjVar, SuperVar
 
-    def fail(msg):  # the CALL's [NULL, super] items are dropped, then CPython's error is raised
-        return Unsupported("super", msg, "", EagerSpec(_raiser(RuntimeError, msg), 0, npop=2, label="super"))
+    def fail(msg: str) -> Unsupported:  # the CALL's [NULL, super] items are dropped, then CPython's error is raised
+        return Unsupported("super", msg, eager=EagerSpec(raising(RuntimeError, msg), 0, npop=2, label="super"))
 
     frame = vm.frames[-1]
     code = frame.info.code
@@ -156,18 +162,18 @@ def zero_arg_super(vm):
     if cls is EMPTY:
         raise fail("super(): empty __class__ cell")
     if type(cls) is not ObjVar or not isinstance(cls.obj, type):
-        raise FrameBound("super", "super() with a __class__ cell the VM does not know", "")
+        raise FrameBound("super", "super() with a __class__ cell the VM does not know")
     return SuperVar(cls.obj, first)
 
 
-def super_attr(vm, sv, name):
+def super_attr(vm: VM, sv: SuperVar, name: str):
     from ._builtins import python_type
     from ._values import ObjVar
     from ._wrap import wrap_fixed
 
     tp = python_type(vm, sv.self_var)
     if tp is None or sv.cls not in tp.__mro__:
-        raise Unsupported("super", "super() over an unknown type", "")
+        raise Unsupported("super", "super() over an unknown type")
     mro = tp.__mro__
     for k in mro[mro.index(sv.cls) + 1:]:
         if name in k.__dict__:
@@ -177,4 +183,4 @@ def super_attr(vm, sv, name):
             if x is object.__init__:
                 return BoundMethodVar(sv.self_var, ObjVar(object.__init__, None))
             break
-    raise Unsupported("super-attr", f"super().{name}", "it runs eagerly")
+    raise Unsupported("super-attr", f"super().{name}")

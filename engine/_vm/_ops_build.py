@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._errors import Unsupported
 from ._calls import seq_items
 from ._methods import dict_view, key_of, list_items
-from ._opcodes import EagerSpec, handles
+from ._opcodes import EagerSpec, Resume, handles
 from ._values import ConstVar, DictVar, ListVar, SliceVar, TupleVar, Var
+
+if TYPE_CHECKING:
+    from ._code import Instr
+    from ._frame import Frame
+    from ._interp import VM
 
 
 @handles("BUILD_TUPLE")
-def _build_tuple(vm, frame, ins):
+def _build_tuple(vm: VM, frame: Frame, ins: Instr) -> None:
     items = vm.peek(ins.arg) if ins.arg else []
     vm.popn(ins.arg)
     frame.stack.append(TupleVar(items))
@@ -18,7 +25,7 @@ def _build_tuple(vm, frame, ins):
 
 
 @handles("BUILD_LIST")
-def _build_list(vm, frame, ins):
+def _build_list(vm: VM, frame: Frame, ins: Instr) -> None:
     items = vm.peek(ins.arg) if ins.arg else []
     vm.popn(ins.arg)
     frame.stack.append(ListVar(items))
@@ -29,42 +36,58 @@ def _build_set(*items):
     return set(items)
 
 
-@handles("BUILD_SET")
-def _build_set_h(vm, frame, ins):
-    raise Unsupported("set", "sets are not modeled", "", EagerSpec(_build_set, ins.arg, label="set"))
+def _build_set_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_build_set, ins.arg, label="set")
 
 
-def _build_map_eager(*items):
+@handles("BUILD_SET", eager=_build_set_eager)
+def _build_set_h(vm: VM, frame: Frame, ins: Instr) -> None:
+    raise Unsupported("set", "sets are not modeled", eager=_build_set_eager(frame, ins))
+
+
+def _build_map_real(*items):
     return dict(zip(items[0::2], items[1::2]))
+
+
+def _build_map_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_build_map_real, 2 * ins.arg)
 
 
 def _dict_from(keys, values):
     return {key_of(k): v for k, v in zip(keys, values)}
 
 
-@handles("BUILD_MAP")
-def _build_map(vm, frame, ins):
+@handles("BUILD_MAP", eager=_build_map_eager)
+def _build_map(vm: VM, frame: Frame, ins: Instr) -> None:
     n = ins.arg
     items = vm.peek(2 * n) if n else []
     try:
         d = _dict_from(items[0::2], items[1::2])
     except Unsupported as u:
-        u.eager = EagerSpec(_build_map_eager, 2 * n)
+        u.eager = _build_map_eager(frame, ins)
         raise
     vm.popn(2 * n)
     frame.stack.append(DictVar(d))
     frame.ip += 1
 
 
-@handles("BUILD_CONST_KEY_MAP")
-def _build_const_key_map(vm, frame, ins):
+def _const_key_map(*items):
+    return dict(zip(items[-1], items[:-1]))
+
+
+def _build_const_key_map_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_const_key_map, ins.arg + 1)
+
+
+@handles("BUILD_CONST_KEY_MAP", eager=_build_const_key_map_eager)
+def _build_const_key_map(vm: VM, frame: Frame, ins: Instr) -> None:
     n = ins.arg
     items = vm.peek(n + 1)
     keys = items[-1]
     try:
         d = _dict_from([ConstVar(k) for k in keys.value], items[:-1])
     except Unsupported as u:
-        u.eager = EagerSpec(lambda *it: dict(zip(it[-1], it[:-1])), n + 1)
+        u.eager = _build_const_key_map_eager(frame, ins)
         raise
     vm.popn(n + 1)
     frame.stack.append(DictVar(d))
@@ -72,7 +95,7 @@ def _build_const_key_map(vm, frame, ins):
 
 
 @handles("BUILD_SLICE")
-def _build_slice(vm, frame, ins):
+def _build_slice(vm: VM, frame: Frame, ins: Instr) -> None:
     items = vm.peek(ins.arg)
     if ins.arg == 2:
         items.append(ConstVar(None))
@@ -85,11 +108,15 @@ def _join(*parts):
     return "".join(parts)
 
 
-@handles("BUILD_STRING")
-def _build_string(vm, frame, ins):
+def _build_string_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_join, ins.arg)
+
+
+@handles("BUILD_STRING", eager=_build_string_eager)
+def _build_string(vm: VM, frame: Frame, ins: Instr) -> None:
     items = vm.peek(ins.arg) if ins.arg else []
     if not all(type(x) is ConstVar and type(x.value) is str for x in items):
-        raise Unsupported("build-string", "f-string of non-constant parts", "", EagerSpec(_join, ins.arg))
+        raise Unsupported("build-string", "f-string of non-constant parts", eager=_build_string_eager(frame, ins))
     vm.popn(ins.arg)
     frame.stack.append(ConstVar("".join(x.value for x in items)))
     frame.ip += 1
@@ -99,7 +126,7 @@ _CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
 
 
 def _format_adapter(conv, has_spec):
-    def format_value(value, spec=""):
+    def format_value(value: object, spec: str = "") -> str:
         if conv is not None:
             value = conv(value)
         return format(value, spec)
@@ -119,8 +146,13 @@ def _plain_const(v: Var) -> Var:
     return v
 
 
-@handles("FORMAT_VALUE")
-def _format_value(vm, frame, ins):
+def _format_value_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    has_spec = bool(ins.arg & 4)
+    return EagerSpec(_format_adapter(_CONVERSIONS[ins.arg & 3], has_spec), 2 if has_spec else 1, label="format")
+
+
+@handles("FORMAT_VALUE", eager=_format_value_eager)
+def _format_value(vm: VM, frame: Frame, ins: Instr) -> None:
     conv = _CONVERSIONS[ins.arg & 3]
     has_spec = bool(ins.arg & 4)
     n = 2 if has_spec else 1
@@ -131,17 +163,19 @@ def _format_value(vm, frame, ins):
         frame.stack.append(ConstVar(out))
         frame.ip += 1
         return
-    raise Unsupported("format", "formatting a non-constant value", "", EagerSpec(_format_adapter(conv, has_spec),
-                                                                                 n, label="format"))
+    raise Unsupported("format", "formatting a non-constant value", eager=_format_value_eager(frame, ins))
 
 
-@handles("LIST_APPEND")
-def _list_append(vm, frame, ins):
+def _list_append_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_append_at(ins.arg), ins.arg + 1, npop=1, resume=Resume.NONE)
+
+
+@handles("LIST_APPEND", eager=_list_append_eager)
+def _list_append(vm: VM, frame: Frame, ins: Instr) -> None:
     lst = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
     if type(lst) is not ListVar:
-        raise Unsupported("list-append", "LIST_APPEND on an unknown value", "",
-                          EagerSpec(_append_at(ins.arg), ins.arg + 1, npop=1, resume="none"))
+        raise Unsupported("list-append", "LIST_APPEND on an unknown value", eager=_list_append_eager(frame, ins))
     if lst.real is None:
         lst.items.append(v)
     else:  # a comprehension's list made real by a break inside the comprehension
@@ -150,34 +184,42 @@ def _list_append(vm, frame, ins):
         try:
             call_method(vm, lst, "append", [v], {})
         except Unsupported as u:
-            u.eager = EagerSpec(_append_at(ins.arg), ins.arg + 1, npop=1, resume="none")
+            u.eager = _list_append_eager(frame, ins)
             raise
     frame.stack.pop()
     frame.ip += 1
 
 
 def _append_at(depth):
-    def list_append(target, *rest):
+    def list_append(target, *rest) -> None:
         target.append(rest[-1])
 
     return list_append
 
 
-def _set_add(target, *rest):
+def _set_add(target, *rest) -> None:
     target.add(rest[-1])
 
 
-def _map_add(target, *rest):
+def _map_add(target, *rest) -> None:
     target[rest[-2]] = rest[-1]
 
 
-@handles("SET_ADD")
-def _set_add_h(vm, frame, ins):
-    raise Unsupported("set", "sets are not modeled", "", EagerSpec(_set_add, ins.arg + 1, npop=1, resume="none"))
+def _set_add_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_set_add, ins.arg + 1, npop=1, resume=Resume.NONE)
 
 
-@handles("MAP_ADD")
-def _map_add_h(vm, frame, ins):
+@handles("SET_ADD", eager=_set_add_eager)
+def _set_add_h(vm: VM, frame: Frame, ins: Instr) -> None:
+    raise Unsupported("set", "sets are not modeled", eager=_set_add_eager(frame, ins))
+
+
+def _map_add_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_map_add, ins.arg + 2, npop=2, resume=Resume.NONE)
+
+
+@handles("MAP_ADD", eager=_map_add_eager)
+def _map_add_h(vm: VM, frame: Frame, ins: Instr) -> None:
     d = vm.resolve(frame.stack[-2 - ins.arg])
     k, v = vm.peek(2)
     if type(d) is DictVar and d.real is None:
@@ -185,25 +227,28 @@ def _map_add_h(vm, frame, ins):
         vm.popn(2)
         frame.ip += 1
         return
-    raise Unsupported("map-add", "MAP_ADD on an unknown dict", "",
-                      EagerSpec(_map_add, ins.arg + 2, npop=2, resume="none"))
+    raise Unsupported("map-add", "MAP_ADD on an unknown dict", eager=_map_add_eager(frame, ins))
 
 
-def _extend(target, *rest):
+def _extend(target, *rest) -> None:
     target.extend(rest[-1])
 
 
-def _set_update(target, *rest):
+def _set_update(target, *rest) -> None:
     target.update(rest[-1])
 
 
-@handles("LIST_EXTEND")
-def _list_extend(vm, frame, ins):
+def _list_extend_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_extend, ins.arg + 1, npop=1, resume=Resume.NONE)
+
+
+@handles("LIST_EXTEND", eager=_list_extend_eager)
+def _list_extend(vm: VM, frame: Frame, ins: Instr) -> None:
     lst = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
     try:
         if type(lst) is not ListVar:
-            raise Unsupported("list-extend", "LIST_EXTEND on an unknown list", "")
+            raise Unsupported("list-extend", "LIST_EXTEND on an unknown list")
         items = seq_items(vm, v)
         if lst.real is not None:  # the display's list was made real by a break inside the display
             from ._methods import call_method
@@ -211,7 +256,7 @@ def _list_extend(vm, frame, ins):
             call_method(vm, lst, "extend", [ListVar(items)], {})
             items = None
     except Unsupported as u:
-        u.eager = EagerSpec(_extend, ins.arg + 1, npop=1, resume="none")
+        u.eager = _list_extend_eager(frame, ins)
         raise
     if items is not None:
         lst.items.extend(items)
@@ -219,14 +264,17 @@ def _list_extend(vm, frame, ins):
     frame.ip += 1
 
 
-@handles("SET_UPDATE")
-def _set_update_h(vm, frame, ins):
-    raise Unsupported("set", "sets are not modeled", "",
-                      EagerSpec(_set_update, ins.arg + 1, npop=1, resume="none"))
+def _set_update_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_set_update, ins.arg + 1, npop=1, resume=Resume.NONE)
+
+
+@handles("SET_UPDATE", eager=_set_update_eager)
+def _set_update_h(vm: VM, frame: Frame, ins: Instr) -> None:
+    raise Unsupported("set", "sets are not modeled", eager=_set_update_eager(frame, ins))
 
 
 def _dict_update_adapter(merge):
-    def dict_update(target, *rest):
+    def dict_update(target, *rest) -> None:
         other = rest[-1]
         if merge:
             for k in other:
@@ -237,37 +285,44 @@ def _dict_update_adapter(merge):
     return dict_update
 
 
-@handles("DICT_UPDATE", "DICT_MERGE")
-def _dict_update(vm, frame, ins):
+def _dict_update_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_dict_update_adapter(ins.opname == "DICT_MERGE"), ins.arg + 1, npop=1, resume=Resume.NONE)
+
+
+@handles("DICT_UPDATE", "DICT_MERGE", eager=_dict_update_eager)
+def _dict_update(vm: VM, frame: Frame, ins: Instr) -> None:
     d = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
     try:
         if type(d) is not DictVar or type(v) is not DictVar:
-            raise Unsupported("dict-update", "DICT_UPDATE on unknown dicts", "")
+            raise Unsupported("dict-update", "DICT_UPDATE on unknown dicts")
         other = dict_view(vm, v) if v.real is not None else v.items
         target = dict_view(vm, d) if d.real is not None else d.items
         if not all(type(k) is str for k in other) and ins.opname == "DICT_MERGE":
-            raise Unsupported("dict-merge", "non-string keyword names", "")
+            raise Unsupported("dict-merge", "non-string keyword names")
         if ins.opname == "DICT_MERGE" and any(k in target for k in other):
-            raise Unsupported("dict-merge", "duplicate keyword argument", "")
+            raise Unsupported("dict-merge", "duplicate keyword argument")
         if d.real is not None:
             from ._methods import _touch
 
             _touch(vm, d)
     except Unsupported as u:
-        u.eager = EagerSpec(_dict_update_adapter(ins.opname == "DICT_MERGE"), ins.arg + 1, npop=1,
-                            resume="none")
+        u.eager = _dict_update_eager(frame, ins)
         raise
     target.update(other)
     frame.stack.pop()
     frame.ip += 1
 
 
-@handles("LIST_TO_TUPLE")
-def _list_to_tuple(vm, frame, ins):
+def _list_to_tuple_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(tuple, 1)
+
+
+@handles("LIST_TO_TUPLE", eager=_list_to_tuple_eager)
+def _list_to_tuple(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
     if type(v) is not ListVar:
-        raise Unsupported("list-to-tuple", "LIST_TO_TUPLE on an unknown value", "", EagerSpec(tuple, 1))
+        raise Unsupported("list-to-tuple", "LIST_TO_TUPLE on an unknown value", eager=_list_to_tuple_eager(frame, ins))
     items = list_items(vm, v)
     frame.stack[-1] = TupleVar(items)
     frame.ip += 1
@@ -285,15 +340,19 @@ def _unpack_adapter(n):
     return unpack_sequence
 
 
-@handles("UNPACK_SEQUENCE")
-def _unpack_sequence(vm, frame, ins):
+def _unpack_sequence_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_unpack_adapter(ins.arg), 1, resume=Resume.PUSHN, label="unpack")
+
+
+@handles("UNPACK_SEQUENCE", eager=_unpack_sequence_eager)
+def _unpack_sequence(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
     try:
         items = seq_items(vm, v)
         if len(items) != ins.arg:
-            raise Unsupported("unpack", "unpacking a sequence of the wrong length", "")
+            raise Unsupported("unpack", "unpacking a sequence of the wrong length")
     except Unsupported as u:
-        u.eager = EagerSpec(_unpack_adapter(ins.arg), 1, resume="pushn", label="unpack")
+        u.eager = _unpack_sequence_eager(frame, ins)
         raise
     frame.stack.pop()
     frame.stack.extend(reversed(items))
@@ -313,16 +372,20 @@ def _unpack_ex_adapter(before, after):
     return unpack_ex
 
 
-@handles("UNPACK_EX")
-def _unpack_ex(vm, frame, ins):
+def _unpack_ex_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_unpack_ex_adapter(ins.arg & 0xFF, ins.arg >> 8), 1, resume=Resume.PUSHN, label="unpack")
+
+
+@handles("UNPACK_EX", eager=_unpack_ex_eager)
+def _unpack_ex(vm: VM, frame: Frame, ins: Instr) -> None:
     before, after = ins.arg & 0xFF, ins.arg >> 8
     v = vm.peek(1)[0]
     try:
         items = seq_items(vm, v)
         if len(items) < before + after:
-            raise Unsupported("unpack", "not enough values", "")
+            raise Unsupported("unpack", "not enough values")
     except Unsupported as u:
-        u.eager = EagerSpec(_unpack_ex_adapter(before, after), 1, resume="pushn", label="unpack")
+        u.eager = _unpack_ex_eager(frame, ins)
         raise
     out = items[:before] + [ListVar(items[before:len(items) - after])] + items[len(items) - after:]
     frame.stack.pop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+from typing import TYPE_CHECKING
 
 from .. import _runtime as R
 from .._errors import FrameBound, Unsupported
@@ -10,7 +11,14 @@ from . import _version as V
 from ._calls import Inline, call, seq_items
 from ._methods import dict_view
 from ._opcodes import EagerSpec, handles
-from ._values import NULL, DictVar, FuncVar, TupleVar
+from ._values import NULL, DictVar, FuncVar, ObjVar, TupleVar
+
+if TYPE_CHECKING:
+    from ._code import Instr
+    from ._ending import Ending
+    from ._frame import Frame
+    from ._interp import VM
+    from ._values import Var
 
 
 def call_adapter(kw_names, classic_ctx=None):
@@ -34,7 +42,7 @@ def call_adapter(kw_names, classic_ctx=None):
     return eager_call
 
 
-def _commit_call(vm, frame, res, npop):
+def _commit_call(vm: VM, frame: Frame, res: Var | Inline, npop: int) -> None:
     vm.popn(npop)
     frame.kw_names = None
     frame.ip += 1
@@ -48,13 +56,34 @@ def _commit_call(vm, frame, res, npop):
 
 
 @handles("KW_NAMES")
-def _kw_names(vm, frame, ins):
+def _kw_names(vm: VM, frame: Frame, ins: Instr) -> None:
     frame.kw_names = ins.argval if isinstance(ins.argval, tuple) else frame.info.code.co_consts[ins.arg]
     frame.ip += 1
 
 
-@handles("CALL")
-def _call(vm, frame, ins):
+def _reads_frame(frame: Frame, nitems: int) -> bool:
+    """The callable of the top `nitems` stack items ([NULL|callable, callable|self, ...]) reads the
+    calling frame. Only a known object is looked at: anything else keeps the call as its eager form."""
+    items = frame.stack[len(frame.stack) - nitems:]
+    fn = items[1] if items[0] is NULL else items[0]
+    if type(fn) is FuncVar:  # a reader written in Python (inspect.currentframe)
+        return fn.real is not None and V.reads_calling_frame(fn.real, 0)
+    if type(fn) is not ObjVar:
+        return False
+    return fn.obj is super or V.reads_calling_frame(fn.obj, 0)
+
+
+def _call_eager(frame: Frame, ins: Instr, classic_ctx=None) -> EagerSpec:
+    return EagerSpec(call_adapter(frame.kw_names or (), classic_ctx), ins.arg + 2, label="call")
+
+
+def _call_eager_form(frame: Frame, ins: Instr) -> EagerSpec | None:
+    # A call that reads the calling frame (zero-argument super(), locals()...) has no eager form outside it.
+    return None if _reads_frame(frame, ins.arg + 2) else _call_eager(frame, ins)
+
+
+@handles("CALL", eager=_call_eager_form)
+def _call(vm: VM, frame: Frame, ins: Instr) -> None:
     argc = ins.arg
     items = vm.peek(argc + 2)
     kw = frame.kw_names or ()
@@ -69,8 +98,7 @@ def _call(vm, frame, ins):
         res = call(vm, fn, pos, kwargs)
     except Unsupported as u:
         if u.eager is None and not isinstance(u, FrameBound):
-            classic = vm.ctx if getattr(u, "classic", False) else None
-            u.eager = EagerSpec(call_adapter(kw, classic), argc + 2, label="call")
+            u.eager = _call_eager(frame, ins, vm.ctx if u.classic else None)
         raise
     _commit_call(vm, frame, res, argc + 2)
 
@@ -86,8 +114,17 @@ def _call_ex_classic(ctx):
     return eager_call_ex
 
 
-@handles("CALL_FUNCTION_EX")
-def _call_function_ex(vm, frame, ins):
+def _call_ex_eager(frame: Frame, ins: Instr, classic_ctx=None) -> EagerSpec:
+    adapter = _call_ex if classic_ctx is None else _call_ex_classic(classic_ctx)
+    return EagerSpec(adapter, 4 if ins.arg & 1 else 3, label="call")
+
+
+def _call_ex_eager_form(frame: Frame, ins: Instr) -> EagerSpec | None:
+    return None if _reads_frame(frame, 4 if ins.arg & 1 else 3) else _call_ex_eager(frame, ins)
+
+
+@handles("CALL_FUNCTION_EX", eager=_call_ex_eager_form)
+def _call_function_ex(vm: VM, frame: Frame, ins: Instr) -> None:
     n = 4 if ins.arg & 1 else 3
     items = vm.peek(n)
     fn, argv = items[1], items[2]
@@ -100,22 +137,21 @@ def _call_function_ex(vm, frame, ins):
         kwargs = {}
         if kwv is not None:
             if type(kwv) is not DictVar:
-                raise Unsupported("call-ex", "**kwargs is not a dict", "")
+                raise Unsupported("call-ex", "**kwargs is not a dict")
             d = dict_view(vm, kwv) if kwv.real is not None else kwv.items
             if not all(type(k) is str for k in d):
-                raise Unsupported("call-ex", "**kwargs keys are not strings", "")
+                raise Unsupported("call-ex", "**kwargs keys are not strings")
             kwargs = dict(d)
         res = call(vm, fn, list(args), kwargs)
     except Unsupported as u:
         if u.eager is None and not isinstance(u, FrameBound):
-            adapter = _call_ex_classic(vm.ctx) if getattr(u, "classic", False) else _call_ex
-            u.eager = EagerSpec(adapter, n, label="call")
+            u.eager = _call_ex_eager(frame, ins, vm.ctx if u.classic else None)
         raise
     _commit_call(vm, frame, res, n)
 
 
 @handles("MAKE_FUNCTION")
-def _make_function(vm, frame, ins):
+def _make_function(vm: VM, frame: Frame, ins: Instr) -> None:
     flags = ins.arg
     present = [name for name, bit in V.MAKE_FUNCTION_FLAGS if flags & bit]
     items = vm.peek(len(present) + 1)
@@ -132,34 +168,41 @@ def _make_function(vm, frame, ins):
 
 
 @handles("RETURN_VALUE")
-def _return_value(vm, frame, ins):
+def _return_value(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
     value = frame.stack.pop()
     return vm.return_value(value)
 
 
-@handles("IMPORT_NAME")
-def _import_name(vm, frame, ins):
+def _import_name_eager(frame: Frame, ins: Instr) -> EagerSpec:
     g, name = frame.fglobals, ins.argval
 
     def import_name(level, fromlist):
         return builtins.__import__(name, g, None, fromlist, level)
 
-    raise Unsupported("import", f"import {name}", "imports run eagerly", EagerSpec(import_name, 2))
+    return EagerSpec(import_name, 2)
 
 
-@handles("IMPORT_FROM")
-def _import_from(vm, frame, ins):
+@handles("IMPORT_NAME", eager=_import_name_eager)
+def _import_name(vm: VM, frame: Frame, ins: Instr) -> None:
+    raise Unsupported("import", f"import {ins.argval}", eager=_import_name_eager(frame, ins))
+
+
+def _import_from_eager(frame: Frame, ins: Instr) -> EagerSpec:
     name = ins.argval
 
     def import_from(module):
         return getattr(module, name)
 
-    raise Unsupported("import", f"from-import {name}", "", EagerSpec(import_from, 1, npop=0))
+    return EagerSpec(import_from, 1, npop=0)
 
+
+@handles("IMPORT_FROM", eager=_import_from_eager)
+def _import_from(vm: VM, frame: Frame, ins: Instr) -> None:
+    raise Unsupported("import", f"from-import {ins.argval}", eager=_import_from_eager(frame, ins))
 
 
 @handles("YIELD_VALUE")
-def _yield_value(vm, frame, ins):
+def _yield_value(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
     from ._generators import on_yield
 
     value = vm.pop()

@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import types
+from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
 from .._guards import AttrSrc
 from ._calls import Inline, call
 from ._objects import enter_user_ctx, is_plain_exception
-from ._opcodes import EagerSpec, handles
+from ._opcodes import EagerSpec, Resume, handles
 from ._regions import enter as enter_region
 from ._values import CMExitVar, CMVar, ConstVar, ExcVar, GradCtxVar, GradExitVar, NewObjVar, ObjVar, TupleVar
 
+if TYPE_CHECKING:
+    from ._code import Instr
+    from ._ending import Ending
+    from ._frame import Frame
+    from ._interp import VM
+    from ._values import Var
 
-def is_exception(v):
+
+def is_exception(v: Var) -> bool:
     return type(v) is ExcVar or (type(v) is ObjVar and isinstance(v.obj, BaseException))
 
 
@@ -25,8 +33,12 @@ def _before_with(ctx):
     return [exit_, t.__enter__(ctx)]
 
 
-@handles("BEFORE_WITH")
-def _before_with_h(vm, frame, ins):
+def _before_with_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_before_with, 1, resume=Resume.PUSHN, label="enter")
+
+
+@handles("BEFORE_WITH", eager=_before_with_eager)
+def _before_with_h(vm: VM, frame: Frame, ins: Instr) -> None:
     ctx = vm.peek(1)[0]
     if type(ctx) is GradCtxVar:
         if ctx.prev is None:
@@ -59,10 +71,9 @@ def _before_with_h(vm, frame, ins):
                 type(ctx.obj).__getattribute__ is object.__getattribute__:
             exit_, res = enter_user_ctx(vm, ctx, type(ctx.obj))
         else:
-            raise Unsupported("with", f"with-block over a {type(ctx).__name__}",
-                              "the context manager is entered eagerly")
+            raise Unsupported("with", f"with-block over a {type(ctx).__name__}")
     except Unsupported as u:
-        u.eager = EagerSpec(_before_with, 1, resume="pushn", label="enter")
+        u.eager = _before_with_eager(frame, ins)
         raise
     frame.stack[-1] = exit_
     frame.ip += 1
@@ -77,19 +88,23 @@ def _with_except_start(exit_, lasti, prev, exc):
     return exit_(type(exc), exc, exc.__traceback__)
 
 
-def _exc_parts(vm, exc):
+def _exc_parts(vm: VM, exc: Var):
     if type(exc) is ExcVar:
-        raise Unsupported("exc", "an exception made while tracing has no traceback yet", "")
+        raise Unsupported("exc", "an exception made while tracing has no traceback yet")
     if type(exc) is not ObjVar:
-        raise Unsupported("exc", "exception value is not a real exception", "")
+        raise Unsupported("exc", "exception value is not a real exception")
     tb = exc.obj.__traceback__
     src = exc.src
     tbv = ObjVar(tb, AttrSrc(src, "__traceback__")) if src is not None else ObjVar(tb, None)
     return [ObjVar(type(exc.obj), None), exc, tbv]
 
 
-@handles("WITH_EXCEPT_START")
-def _with_except_start_h(vm, frame, ins):
+def _with_except_start_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_with_except_start, 4, npop=0, label="exit")
+
+
+@handles("WITH_EXCEPT_START", eager=_with_except_start_eager)
+def _with_except_start_h(vm: VM, frame: Frame, ins: Instr) -> None:
     exit_, _lasti, _prev, exc = vm.peek(4)
     try:
         if type(exit_) is GradExitVar:
@@ -98,7 +113,7 @@ def _with_except_start_h(vm, frame, ins):
             res = call(vm, exit_, _exc_parts(vm, exc), {})
     except Unsupported as u:
         if u.eager is None:
-            u.eager = EagerSpec(_with_except_start, 4, npop=0, label="exit")
+            u.eager = _with_except_start_eager(frame, ins)
         raise
     frame.ip += 1
     if isinstance(res, Inline):
@@ -111,7 +126,7 @@ def _with_except_start_h(vm, frame, ins):
 
 
 @handles("PUSH_EXC_INFO")
-def _push_exc_info(vm, frame, ins):
+def _push_exc_info(vm: VM, frame: Frame, ins: Instr) -> None:
     exc = frame.stack.pop()
     frame.stack.append(vm.cur_exc)
     frame.stack.append(exc)
@@ -120,7 +135,7 @@ def _push_exc_info(vm, frame, ins):
 
 
 @handles("POP_EXCEPT")
-def _pop_except(vm, frame, ins):
+def _pop_except(vm: VM, frame: Frame, ins: Instr) -> None:
     vm.cur_exc = frame.stack.pop()
     frame.ip += 1
 
@@ -129,8 +144,12 @@ def _check_exc_match(exc, cls):
     return [exc, isinstance(exc, cls)]
 
 
-@handles("CHECK_EXC_MATCH")
-def _check_exc_match_h(vm, frame, ins):
+def _check_exc_match_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_check_exc_match, 2, resume=Resume.PUSHN)
+
+
+@handles("CHECK_EXC_MATCH", eager=_check_exc_match_eager)
+def _check_exc_match_h(vm: VM, frame: Frame, ins: Instr) -> None:
     exc, cls = vm.peek(2)
     if is_exception(exc):
         real_type = exc.cls if type(exc) is ExcVar else type(exc.obj)
@@ -144,38 +163,46 @@ def _check_exc_match_h(vm, frame, ins):
             frame.stack[-1] = ConstVar(r)
             frame.ip += 1
             return
-    raise Unsupported("exc-match", "except clause over unknown classes", "",
-                      EagerSpec(_check_exc_match, 2, resume="pushn"))
+    raise Unsupported("exc-match", "except clause over unknown classes", eager=_check_exc_match_eager(frame, ins))
 
 
-def _raise_eager(exc):
+def _raise_eager(exc) -> None:
     raise exc
 
 
-def _raise_from(exc, cause):
+def _raise_from(exc, cause) -> None:
     raise exc from cause
 
 
-def _reraise_none():
+def _reraise_none() -> None:
     raise RuntimeError("No active exception to reraise")
 
 
-@handles("RERAISE")
-def _reraise(vm, frame, ins):
+def _reraise_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_raise_eager, 1, resume=Resume.NONE)
+
+
+@handles("RERAISE", eager=_reraise_eager)
+def _reraise(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
     exc = vm.peek(1)[0]
     if not is_exception(exc):
-        raise Unsupported("reraise", "re-raising an unknown value", "", EagerSpec(_raise_eager, 1, resume="none"))
+        raise Unsupported("reraise", "re-raising an unknown value", eager=_reraise_eager(frame, ins))
     frame.stack.pop()
     return vm.raise_exc(exc)
 
 
-@handles("RAISE_VARARGS")
-def _raise_varargs(vm, frame, ins):
+def _raise_varargs_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    fn = (_reraise_none, _raise_eager, _raise_from)[ins.arg]
+    return EagerSpec(fn, ins.arg, resume=Resume.NONE)
+
+
+@handles("RAISE_VARARGS", eager=_raise_varargs_eager)
+def _raise_varargs(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
     if ins.arg == 0:
         exc = vm.resolve(vm.cur_exc)
         if is_exception(exc):
             return vm.raise_exc(exc)
-        raise Unsupported("raise", "bare raise", "", EagerSpec(_reraise_none, 0, resume="none"))
+        raise Unsupported("raise", "bare raise", eager=_raise_varargs_eager(frame, ins))
     if ins.arg == 1:
         exc = vm.peek(1)[0]
         if type(exc) is ObjVar and is_plain_exception(exc.obj):
@@ -183,6 +210,5 @@ def _raise_varargs(vm, frame, ins):
         if is_exception(exc):
             frame.stack.pop()
             return vm.raise_exc(exc)
-        raise Unsupported("raise", "raise of a value made while tracing", "",
-                          EagerSpec(_raise_eager, 1, resume="none"))
-    raise Unsupported("raise", "raise ... from ...", "", EagerSpec(_raise_from, 2, resume="none"))
+        raise Unsupported("raise", "raise of a value made while tracing", eager=_raise_varargs_eager(frame, ins))
+    raise Unsupported("raise", "raise ... from ...", eager=_raise_varargs_eager(frame, ins))

@@ -2,66 +2,79 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import _runtime as R
 from .._errors import Unsupported
 from . import _version as V
 from ._arith import is_same, truth
 from ._iters import get_iter, iter_next
-from ._opcodes import EagerSpec, handles
+from ._opcodes import EagerSpec, Resume, handles
 from ._values import ConstVar
+
+if TYPE_CHECKING:
+    from ._code import Instr
+    from ._frame import Frame
+    from ._interp import VM
 
 
 @handles(*V.UNCONDITIONAL_JUMPS)
-def _jump(vm, frame, ins):
+def _jump(vm: VM, frame: Frame, ins: Instr) -> None:
     frame.ip = ins.target
 
 
-def _truth_or_break(vm, v):
-    try:
-        return truth(vm, v)
-    except Unsupported as u:
-        # Run bool() for real; the jump is retried with the real answer on the stack.
-        u.eager = EagerSpec(bool, 1, resume="retry", label="bool")
-        raise
+def _none_or_false(x):
+    """What a `None` test retries on: None stays None, anything else becomes a value that is not None."""
+    return None if x is None else False
 
 
-def _is_none(vm, v):
-    r = is_same(vm, v, ConstVar(None))
-    if r is None:
-        raise Unsupported("is-none", "`is None` on an unknown value", "",
-                          EagerSpec(lambda x: x is None, 1, resume="retry"))
-    return r
+def _pop_jump_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    # The operand is replaced by a real value with the same answer and the jump is retried on it: bool()
+    # for a truth test, None-or-not for a None test.
+    if V.CONDITIONAL_POP_JUMPS[ins.opname] in ("true", "false"):
+        return EagerSpec(bool, 1, resume=Resume.RETRY, label="bool")
+    return EagerSpec(_none_or_false, 1, resume=Resume.RETRY, label="is None")
 
 
-@handles(*V.CONDITIONAL_POP_JUMPS)
-def _pop_jump(vm, frame, ins):
+@handles(*V.CONDITIONAL_POP_JUMPS, eager=_pop_jump_eager)
+def _pop_jump(vm: VM, frame: Frame, ins: Instr) -> None:
     kind = V.CONDITIONAL_POP_JUMPS[ins.opname]
     v = vm.peek(1)[0]
     if kind in ("true", "false"):
-        b = _truth_or_break(vm, v)
+        try:
+            b = truth(vm, v)
+        except Unsupported as u:
+            u.eager = _pop_jump_eager(frame, ins)
+            raise
         jump = b if kind == "true" else not b
     else:
-        n = _is_none(vm, v)
+        n = is_same(vm, v, ConstVar(None))
+        if n is None:
+            raise Unsupported("is-none", "`is None` on an unknown value", eager=_pop_jump_eager(frame, ins))
         jump = n if kind == "none" else not n
     frame.stack.pop()
     frame.ip = ins.target if jump else frame.ip + 1
 
 
-@handles(*V.OR_POP_JUMPS)
-def _or_pop_jump(vm, frame, ins):
+def _or_pop_jump_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    # bool() runs for real without consuming v: the result is pushed above it and the jump is decided
+    # from it when the next segment starts (see or_pop_commit).
+    return EagerSpec(bool, 1, npop=0, resume=Resume.DECIDE, label="bool")
+
+
+@handles(*V.OR_POP_JUMPS, eager=_or_pop_jump_eager)
+def _or_pop_jump(vm: VM, frame: Frame, ins: Instr) -> None:
     kind = V.OR_POP_JUMPS[ins.opname]
     v = vm.peek(1)[0]
     try:
         b = truth(vm, v)
     except Unsupported as u:
-        # bool() runs for real without consuming v: the result is pushed above it and the
-        # "decided" form of this jump (DECIDED_OR_POP) runs next.
-        u.eager = EagerSpec(bool, 1, npop=0, resume="decide", label="bool")
+        u.eager = _or_pop_jump_eager(frame, ins)
         raise
     or_pop_commit(frame, ins, kind, b)
 
 
-def or_pop_commit(frame, ins, kind, b):
+def or_pop_commit(frame: Frame, ins: Instr, kind, b) -> None:
     if b == (kind == "true"):
         frame.ip = ins.target
     else:
@@ -69,8 +82,12 @@ def or_pop_commit(frame, ins, kind, b):
         frame.ip += 1
 
 
-@handles("GET_ITER")
-def _get_iter(vm, frame, ins):
+def _get_iter_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(iter, 1, label="iter")
+
+
+@handles("GET_ITER", eager=_get_iter_eager)
+def _get_iter(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
     try:
         from ._objects import call_dunder, instance_type
@@ -80,7 +97,7 @@ def _get_iter(vm, frame, ins):
         else:
             it = get_iter(vm, v)
     except Unsupported as u:
-        u.eager = EagerSpec(iter, 1, label="iter")
+        u.eager = _get_iter_eager(frame, ins)
         raise
     from ._calls import Inline
 
@@ -98,8 +115,12 @@ def _next_or_exhausted(it):
     return next(it, R.EXHAUSTED)
 
 
-@handles("FOR_ITER")
-def _for_iter(vm, frame, ins):
+def _for_iter_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_next_or_exhausted, 1, npop=0, resume=Resume.FORITER, label="next")
+
+
+@handles("FOR_ITER", eager=_for_iter_eager)
+def _for_iter(vm: VM, frame: Frame, ins: Instr) -> None:
     it = vm.peek(1)[0]
     from ._values import GenVar, IterVar
 
@@ -109,8 +130,8 @@ def _for_iter(vm, frame, ins):
         resume_for(vm, frame, it, ins)
         return
     if type(it) is not IterVar:
-        raise Unsupported("for-iter", f"iterating a {type(it).__name__}", "it runs eagerly",
-                          EagerSpec(_next_or_exhausted, 1, npop=0, resume="foriter", label="next"))
+        raise Unsupported("for-iter", f"iterating a {type(it).__name__}",
+                          eager=_for_iter_eager(frame, ins))
     x = iter_next(vm, it)
     if x is None:
         frame.stack.pop()

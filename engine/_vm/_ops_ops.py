@@ -3,43 +3,59 @@
 from __future__ import annotations
 
 import operator
+from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
+from .._runtime import NULL as NULL_REAL
 from . import _version as V
 from ._arith import binary, compare, contains, is_same, unary
 from ._attrs import get_item, load_attr, store_attr, store_item
 from ._calls import Inline
-from ._opcodes import EagerSpec, handles
+from ._opcodes import EagerSpec, Resume, handles
 from ._values import NULL, ConstVar
 
+if TYPE_CHECKING:
+    from ._code import Instr
+    from ._frame import Frame
+    from ._interp import VM
 
-def _eager(u, spec):
+
+def _eager(u: Unsupported, spec: EagerSpec) -> Unsupported:
     if u.eager is None:
         u.eager = spec
     return u
 
 
-@handles("BINARY_OP")
-def _binary_op(vm, frame, ins):
+def _binary_op_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    sym, fn = V.BINARY_OPS[ins.arg]
+    return EagerSpec(fn, 2, label=sym)
+
+
+@handles("BINARY_OP", eager=_binary_op_eager)
+def _binary_op(vm: VM, frame: Frame, ins: Instr) -> None:
     sym, fn = V.BINARY_OPS[ins.arg]
     a, b = vm.peek(2)
     try:
         r = binary(vm, fn, sym, a, b)
     except Unsupported as u:
-        raise _eager(u, EagerSpec(fn, 2, label=sym)) from None
+        raise _eager(u, _binary_op_eager(frame, ins)) from None
     vm.popn(2)
     frame.stack.append(r)
     frame.ip += 1
 
 
-@handles("COMPARE_OP")
-def _compare_op(vm, frame, ins):
+def _compare_op_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(V.COMPARE_OPS[ins.argval], 2, label=ins.argval)
+
+
+@handles("COMPARE_OP", eager=_compare_op_eager)
+def _compare_op(vm: VM, frame: Frame, ins: Instr) -> None:
     fn = V.COMPARE_OPS[ins.argval]
     a, b = vm.peek(2)
     try:
         r = compare(vm, fn, ins.argval, a, b)
     except Unsupported as u:
-        raise _eager(u, EagerSpec(fn, 2, label=ins.argval)) from None
+        raise _eager(u, _compare_op_eager(frame, ins)) from None
     vm.popn(2)
     frame.stack.append(r)
     frame.ip += 1
@@ -49,13 +65,16 @@ def _is_not(a, b):
     return a is not b
 
 
-@handles("IS_OP")
-def _is_op(vm, frame, ins):
+def _is_op_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_is_not if ins.arg else operator.is_, 2)
+
+
+@handles("IS_OP", eager=_is_op_eager)
+def _is_op(vm: VM, frame: Frame, ins: Instr) -> None:
     a, b = vm.peek(2)
     r = is_same(vm, a, b)
     if r is None:
-        raise Unsupported("is", "`is` between values the trace cannot tell apart", "",
-                          EagerSpec(_is_not if ins.arg else operator.is_, 2))
+        raise Unsupported("is", "`is` between values the trace cannot tell apart", eager=_is_op_eager(frame, ins))
     vm.popn(2)
     frame.stack.append(ConstVar(r != bool(ins.arg)))
     frame.ip += 1
@@ -69,44 +88,54 @@ def _contains(a, b):
     return a in b
 
 
-@handles("CONTAINS_OP")
-def _contains_op(vm, frame, ins):
+def _contains_op_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_not_contains if ins.arg else _contains, 2)
+
+
+@handles("CONTAINS_OP", eager=_contains_op_eager)
+def _contains_op(vm: VM, frame: Frame, ins: Instr) -> None:
     a, b = vm.peek(2)
     try:
         r = contains(vm, a, b)
     except Unsupported as u:
-        raise _eager(u, EagerSpec(_not_contains if ins.arg else _contains, 2)) from None
+        raise _eager(u, _contains_op_eager(frame, ins)) from None
     vm.popn(2)
     frame.stack.append(ConstVar(r.value != bool(ins.arg)))
     frame.ip += 1
 
 
-@handles(*V.UNARY_OPS)
-def _unary(vm, frame, ins):
+def _unary_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(V.UNARY_OPS[ins.opname], 1)
+
+
+@handles(*V.UNARY_OPS, eager=_unary_eager)
+def _unary(vm: VM, frame: Frame, ins: Instr) -> None:
     fn = V.UNARY_OPS[ins.opname]
     v = vm.peek(1)[0]
     try:
         r = unary(vm, fn, v)
     except Unsupported as u:
-        raise _eager(u, EagerSpec(fn, 1)) from None
+        raise _eager(u, _unary_eager(frame, ins)) from None
     frame.stack[-1] = r
     frame.ip += 1
 
 
-def _getattr_adapter(name):
+def _load_attr_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    name = ins.argval
+
     def load_attr_eager(obj):
         return getattr(obj, name)
 
-    return load_attr_eager
+    return EagerSpec(load_attr_eager, 1, label="getattr")
 
 
-@handles("LOAD_ATTR")
-def _load_attr(vm, frame, ins):
+@handles("LOAD_ATTR", eager=_load_attr_eager)
+def _load_attr(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
     try:
         r = load_attr(vm, v, ins.argval)
     except Unsupported as u:
-        raise _eager(u, EagerSpec(_getattr_adapter(ins.argval), 1, label="getattr")) from None
+        raise _eager(u, _load_attr_eager(frame, ins)) from None
     if isinstance(r, Inline):  # a property getter runs as a frame; its result replaces the object
         frame.stack.pop()
         _push_frame(vm, frame, r)
@@ -115,26 +144,28 @@ def _load_attr(vm, frame, ins):
     frame.ip += 1
 
 
-def _push_frame(vm, frame, inline):
+def _push_frame(vm: VM, frame: Frame, inline: Inline) -> None:
     frame.ip += 1
     frame.call_index = frame.ip - 1
     vm.frames.append(inline.frame)
 
 
-def _method_adapter(name):
+def _load_method_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    name = ins.argval
+
     def load_method_eager(obj):
         return [NULL_REAL, getattr(obj, name)]
 
-    return load_method_eager
+    return EagerSpec(load_method_eager, 1, resume=Resume.PUSHN, label="getattr")
 
 
-@handles("LOAD_METHOD")
-def _load_method(vm, frame, ins):
+@handles("LOAD_METHOD", eager=_load_method_eager)
+def _load_method(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
     try:
         r = load_attr(vm, v, ins.argval)
     except Unsupported as u:
-        raise _eager(u, EagerSpec(_method_adapter(ins.argval), 1, resume="pushn", label="getattr")) from None
+        raise _eager(u, _load_method_eager(frame, ins)) from None
     if isinstance(r, Inline):
         frame.stack[-1] = NULL
         _push_frame(vm, frame, r)
@@ -144,20 +175,22 @@ def _load_method(vm, frame, ins):
     frame.ip += 1
 
 
-def _setattr_adapter(name):
-    def store_attr_eager(value, obj):
+def _store_attr_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    name = ins.argval
+
+    def store_attr_eager(value, obj) -> None:
         setattr(obj, name, value)
 
-    return store_attr_eager
+    return EagerSpec(store_attr_eager, 2, resume=Resume.NONE, label="setattr")
 
 
-@handles("STORE_ATTR")
-def _store_attr(vm, frame, ins):
+@handles("STORE_ATTR", eager=_store_attr_eager)
+def _store_attr(vm: VM, frame: Frame, ins: Instr) -> None:
     val, obj = vm.peek(2)
     try:
         r = store_attr(vm, obj, ins.argval, val)
     except Unsupported as u:
-        raise _eager(u, EagerSpec(_setattr_adapter(ins.argval), 2, resume="none", label="setattr")) from None
+        raise _eager(u, _store_attr_eager(frame, ins)) from None
     vm.popn(2)
     if isinstance(r, Inline):
         _push_frame(vm, frame, r)
@@ -165,23 +198,31 @@ def _store_attr(vm, frame, ins):
     frame.ip += 1
 
 
-@handles("DELETE_ATTR")
-def _delete_attr(vm, frame, ins):
+def _delete_attr_eager(frame: Frame, ins: Instr) -> EagerSpec:
     name = ins.argval
 
-    def delete_attr(obj):
+    def delete_attr(obj) -> None:
         delattr(obj, name)
 
-    raise Unsupported("delete-attr", "del of an attribute", "", EagerSpec(delete_attr, 1, resume="none"))
+    return EagerSpec(delete_attr, 1, resume=Resume.NONE)
 
 
-@handles("BINARY_SUBSCR")
-def _binary_subscr(vm, frame, ins):
+@handles("DELETE_ATTR", eager=_delete_attr_eager)
+def _delete_attr(vm: VM, frame: Frame, ins: Instr) -> None:
+    raise Unsupported("delete-attr", "del of an attribute", eager=_delete_attr_eager(frame, ins))
+
+
+def _binary_subscr_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(operator.getitem, 2, label="getitem")
+
+
+@handles("BINARY_SUBSCR", eager=_binary_subscr_eager)
+def _binary_subscr(vm: VM, frame: Frame, ins: Instr) -> None:
     c, k = vm.peek(2)
     try:
         r = get_item(vm, c, k)
     except Unsupported as u:
-        raise _eager(u, EagerSpec(operator.getitem, 2, label="getitem")) from None
+        raise _eager(u, _binary_subscr_eager(frame, ins)) from None
     vm.popn(2)
     if isinstance(r, Inline):
         _push_frame(vm, frame, r)
@@ -190,17 +231,21 @@ def _binary_subscr(vm, frame, ins):
     frame.ip += 1
 
 
-def _store_subscr_eager(value, container, key):
+def _setitem(value, container, key) -> None:
     container[key] = value
 
 
-@handles("STORE_SUBSCR")
-def _store_subscr(vm, frame, ins):
+def _store_subscr_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_setitem, 3, resume=Resume.NONE, label="setitem")
+
+
+@handles("STORE_SUBSCR", eager=_store_subscr_eager)
+def _store_subscr(vm: VM, frame: Frame, ins: Instr) -> None:
     v, c, k = vm.peek(3)
     try:
         r = store_item(vm, c, k, v)
     except Unsupported as u:
-        raise _eager(u, EagerSpec(_store_subscr_eager, 3, resume="none", label="setitem")) from None
+        raise _eager(u, _store_subscr_eager(frame, ins)) from None
     vm.popn(3)
     if isinstance(r, Inline):
         _push_frame(vm, frame, r)
@@ -208,9 +253,11 @@ def _store_subscr(vm, frame, ins):
     frame.ip += 1
 
 
-@handles("DELETE_SUBSCR")
-def _delete_subscr(vm, frame, ins):
-    raise Unsupported("delete-subscr", "del of an item", "", EagerSpec(operator.delitem, 2, resume="none"))
+def _delete_subscr_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(operator.delitem, 2, resume=Resume.NONE)
 
 
-from .._runtime import NULL as NULL_REAL  # noqa: E402
+@handles("DELETE_SUBSCR", eager=_delete_subscr_eager)
+def _delete_subscr(vm: VM, frame: Frame, ins: Instr) -> None:
+    raise Unsupported("delete-subscr", "del of an item", eager=_delete_subscr_eager(frame, ins))
+

@@ -173,6 +173,6 @@ def factory_model(vm: VM, fv, args, kwargs):
     return ObjVar(obj, ConstSrc(obj))
 
 
-def factories() -> list[object]:
+def region_factories() -> list[object]:
     return [f for f in (getattr(torch._dynamo, "error_on_graph_break", None),
                         getattr(torch._dynamo, "disable_nested_graph_breaks", None)) if f is not None]

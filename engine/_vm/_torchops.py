@@ -36,11 +36,11 @@ COMPILING_MARKERS = {f for f in (getattr(torch.compiler, "is_compiling", None),
 
 
 
-def is_disabled(obj):
+def is_disabled(obj: object) -> bool:
     return bool(getattr(obj, "_torchdynamo_disable", False))
 
 
-def is_tensor_method(name):
+def is_tensor_method(name: str) -> bool:
     if name in TENSOR_METHOD_DENY:
         return False
     if name.startswith("_") and not (name.startswith("__") and name.endswith("__")):

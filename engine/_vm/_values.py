@@ -7,15 +7,29 @@ the residual code when they must become real (at a break or a return).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from .._guards import Src
+    from ._frame import Frame
+
+GenState = Literal["created", "suspended", "running", "done"]
+GenMode = Literal["for", "drive"]  # resumed by FOR_ITER in the caller / stepped by a builtin (drive)
+DictViewKind = Literal["keys", "values", "items"]  # the dict method that made the view
+
 
 class Var:
+    """Base of the VM's symbolic values (slotted, identity matters: one value per real object)."""
+
     __slots__ = ()
 
 
 class NullVar(Var):
+    """The NULL 3.11 pushes below a callable (LOAD_GLOBAL/LOAD_METHOD); one instance, `NULL`."""
+
     __slots__ = ()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "NULL"
 
 
@@ -23,6 +37,8 @@ NULL = NullVar()
 
 
 class DiscardVar(Var):
+    """A frame's ret_override meaning "push nothing": an inlined __setitem__/__setattr__."""
+
     __slots__ = ()
 
 
@@ -34,24 +50,28 @@ class LazyVar(Var):
 
     __slots__ = ("index",)
 
-    def __init__(self, index):
+    def __init__(self, index) -> None:
         self.index = index
 
 
 class ConstVar(Var):
+    """An immutable Python value known while tracing (guarded where it was read from the env)."""
+
     __slots__ = ("value",)
 
-    def __init__(self, value):
+    def __init__(self, value) -> None:
         self.value = value
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Const({self.value!r})"
 
 
 class TensorVar(Var):
+    """A tensor: its graph node and fake tensor; `src` when it is a graph input re-read from a source."""
+
     __slots__ = ("node", "fake", "pytype", "src")
 
-    def __init__(self, node, fake, pytype, src=None):
+    def __init__(self, node, fake, pytype, src: Src | None = None) -> None:
         self.node = node
         self.fake = fake
         self.pytype = pytype
@@ -59,9 +79,11 @@ class TensorVar(Var):
 
 
 class TupleVar(Var):
+    """A tuple (or namedtuple / structseq of `pytype`) of VM values; tuples have no identity worth keeping."""
+
     __slots__ = ("items", "pytype")
 
-    def __init__(self, items, pytype=tuple):
+    def __init__(self, items, pytype=tuple) -> None:
         self.items = list(items)
         self.pytype = pytype
 
@@ -73,7 +95,7 @@ class ListVar(Var):
 
     __slots__ = ("items", "real", "src", "pending", "changed")
 
-    def __init__(self, items, real=None, src=None):
+    def __init__(self, items, real=None, src: Src | None = None) -> None:
         self.items = items
         self.real = real
         self.src = src
@@ -82,9 +104,12 @@ class ListVar(Var):
 
 
 class DictVar(Var):
+    """A dict: `real` None for one built by traced code, else the real dict (read from `src`); `items` is
+    None until its contents are read (guarded); `pending`/`changed` as for ListVar."""
+
     __slots__ = ("items", "real", "src", "pending", "changed")
 
-    def __init__(self, items, real=None, src=None):
+    def __init__(self, items, real=None, src: Src | None = None) -> None:
         self.items = items  # dict: real hashable key -> Var
         self.real = real
         self.src = src
@@ -93,9 +118,11 @@ class DictVar(Var):
 
 
 class SliceVar(Var):
+    """A slice of VM values."""
+
     __slots__ = ("start", "stop", "step")
 
-    def __init__(self, start, stop, step):
+    def __init__(self, start, stop, step) -> None:
         self.start, self.stop, self.step = start, stop, step
 
 
@@ -106,7 +133,7 @@ class FuncVar(Var):
                  "annotations")
 
     def __init__(self, code, fglobals, name, qualname, defaults=None, kwdefaults=None, closure=None,
-                 annotations=None, real=None, src=None):
+                 annotations=None, real=None, src: Src | None = None) -> None:
         self.code = code
         self.fglobals = fglobals
         self.name = name
@@ -124,9 +151,11 @@ UNREAD = object()  # a real cell whose contents were not read yet
 
 
 class CellVar(Var):
+    """A closure cell: a real one (`real`, `src`; contents UNREAD until read) or one made by traced code."""
+
     __slots__ = ("real", "src", "contents", "changed")
 
-    def __init__(self, contents, real=None, src=None):
+    def __init__(self, contents, real=None, src: Src | None = None) -> None:
         self.contents = contents
         self.real = real
         self.src = src
@@ -138,12 +167,12 @@ class ObjVar(Var):
 
     __slots__ = ("obj", "src", "attrs")
 
-    def __init__(self, obj, src):
+    def __init__(self, obj, src: Src) -> None:
         self.obj = obj
         self.src = src
         self.attrs = None  # attribute overlay: name -> Var, for attributes stored by traced code
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Obj({type(self.obj).__name__})"
 
 
@@ -152,15 +181,17 @@ class MethodVar(Var):
 
     __slots__ = ("self_var", "name")
 
-    def __init__(self, self_var, name):
+    def __init__(self, self_var, name) -> None:
         self.self_var = self_var
         self.name = name
 
 
 class BoundMethodVar(Var):
+    """A Python function bound to `self_var` (rebuilt as types.MethodType)."""
+
     __slots__ = ("self_var", "func")
 
-    def __init__(self, self_var, func):
+    def __init__(self, self_var, func) -> None:
         self.self_var = self_var
         self.func = func
 
@@ -170,7 +201,7 @@ class IterVar(Var):
 
     __slots__ = ("seq", "index", "real", "src", "start")
 
-    def __init__(self, seq, index=0, real=None, src=None):
+    def __init__(self, seq, index=0, real=None, src: Src | None = None) -> None:
         self.seq = seq
         self.index = index
         self.start = index
@@ -183,15 +214,17 @@ class GradCtxVar(Var):
 
     __slots__ = ("target", "prev")
 
-    def __init__(self, target, prev=None):
+    def __init__(self, target, prev=None) -> None:
         self.target = target
         self.prev = prev
 
 
 class GradExitVar(Var):
+    """The __exit__ of a grad-mode block entered by traced code: calling it restores `prev`."""
+
     __slots__ = ("prev",)
 
-    def __init__(self, prev):
+    def __init__(self, prev) -> None:
         self.prev = prev
 
 
@@ -200,7 +233,7 @@ class GradWrappedVar(Var):
 
     __slots__ = ("target", "fn")
 
-    def __init__(self, target, fn):
+    def __init__(self, target, fn) -> None:
         self.target = target
         self.fn = fn
 
@@ -210,7 +243,7 @@ class DictViewVar(Var):
 
     __slots__ = ("dict_var", "kind")
 
-    def __init__(self, dict_var, kind):
+    def __init__(self, dict_var: DictVar, kind: DictViewKind) -> None:
         self.dict_var = dict_var
         self.kind = kind
 
@@ -220,7 +253,7 @@ class NewObjVar(Var):
 
     __slots__ = ("cls", "attrs")
 
-    def __init__(self, cls):
+    def __init__(self, cls) -> None:
         self.cls = cls
         self.attrs = {}
 
@@ -230,11 +263,11 @@ class ExcVar(Var):
 
     __slots__ = ("cls", "args")
 
-    def __init__(self, cls, args):
+    def __init__(self, cls, args) -> None:
         self.cls = cls
         self.args = args  # tuple of plain constants
 
-    def real(self):
+    def real(self) -> BaseException:
         return self.cls(*self.args)
 
 
@@ -244,11 +277,11 @@ class GenVar(Var):
 
     __slots__ = ("frame", "call_no", "state", "mode", "target")
 
-    def __init__(self, frame, call_no):
+    def __init__(self, frame: Frame, call_no) -> None:
         self.frame = frame
         self.call_no = call_no
-        self.state = "created"  # created | suspended | running | done
-        self.mode = None  # "for": resumed by FOR_ITER in the caller; "drive": stepped by a builtin
+        self.state: GenState = "created"
+        self.mode: GenMode | None = None
         self.target = None  # FOR_ITER's jump target in the caller
 
 
@@ -257,7 +290,7 @@ class SuperVar(Var):
 
     __slots__ = ("cls", "self_var")
 
-    def __init__(self, cls, self_var):
+    def __init__(self, cls, self_var) -> None:
         self.cls = cls
         self.self_var = self_var
 
@@ -267,13 +300,15 @@ class CMVar(Var):
 
     __slots__ = ("gen", "entered")
 
-    def __init__(self, gen):
+    def __init__(self, gen) -> None:
         self.gen = gen
         self.entered = False
 
 
 class CMExitVar(Var):
+    """The __exit__ of a traced @contextmanager block: a normal exit steps its generator once more."""
+
     __slots__ = ("gen",)
 
-    def __init__(self, gen):
+    def __init__(self, gen) -> None:
         self.gen = gen

@@ -6,6 +6,8 @@ import dis
 import inspect
 import operator
 import sys
+import types
+from typing import Literal
 
 PY = sys.version_info[:2]
 SUPPORTED = PY == (3, 11)
@@ -30,15 +32,17 @@ COMPARE_OPS = {"<": operator.lt, "<=": operator.le, "==": operator.eq, "!=": ope
 UNARY_OPS = {"UNARY_NEGATIVE": operator.neg, "UNARY_POSITIVE": operator.pos,
              "UNARY_INVERT": operator.invert, "UNARY_NOT": operator.not_}
 
+JumpTest = Literal["true", "false", "none", "notnone"]  # what a conditional jump tests its operand for
+
 # Jumps whose argval is an absolute byte offset (dis resolves the relative forms for us).
-CONDITIONAL_POP_JUMPS = {
+CONDITIONAL_POP_JUMPS: dict[str, JumpTest] = {
     "POP_JUMP_FORWARD_IF_FALSE": "false", "POP_JUMP_BACKWARD_IF_FALSE": "false",
     "POP_JUMP_FORWARD_IF_TRUE": "true", "POP_JUMP_BACKWARD_IF_TRUE": "true",
     "POP_JUMP_FORWARD_IF_NONE": "none", "POP_JUMP_BACKWARD_IF_NONE": "none",
     "POP_JUMP_FORWARD_IF_NOT_NONE": "notnone", "POP_JUMP_BACKWARD_IF_NOT_NONE": "notnone",
 }
 UNCONDITIONAL_JUMPS = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"}
-OR_POP_JUMPS = {"JUMP_IF_FALSE_OR_POP": "false", "JUMP_IF_TRUE_OR_POP": "true"}
+OR_POP_JUMPS: dict[str, JumpTest] = {"JUMP_IF_FALSE_OR_POP": "false", "JUMP_IF_TRUE_OR_POP": "true"}
 TERMINATORS = {"RETURN_VALUE", "RAISE_VARARGS", "RERAISE"} | UNCONDITIONAL_JUMPS
 
 # Instructions whose presence makes a code object one the VM does not run (the call runs eagerly instead).
@@ -58,17 +62,17 @@ CO_UNSUPPORTED_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_
 MAKE_FUNCTION_FLAGS = (("defaults", 0x01), ("kwdefaults", 0x02), ("annotations", 0x04), ("closure", 0x08))
 
 
-def instructions(code):
+def instructions(code: types.CodeType) -> list[dis.Instruction]:
     """The instruction list without CACHE entries (dis hides them); EXTENDED_ARG is folded into args."""
     return list(dis.get_instructions(code))
 
 
-def exception_table(code):
+def exception_table(code: types.CodeType) -> list[tuple[int, int, int, int, bool]]:
     """(start_offset, end_offset_exclusive, target_offset, depth, lasti) per entry."""
     return [(e.start, e.end, e.target, e.depth, e.lasti) for e in dis._parse_exception_table(code)]
 
 
-def localsplus_names(code):
+def localsplus_names(code: types.CodeType) -> list[str]:
     """3.11 frame layout: varnames, then cell variables that are not arguments, then free variables."""
     names = list(code.co_varnames)
     names += [c for c in code.co_cellvars if c not in code.co_varnames]
@@ -76,18 +80,18 @@ def localsplus_names(code):
     return names
 
 
-def unbound_local_message(name):
+def unbound_local_message(name: str) -> str:
     return f"cannot access local variable '{name}' where it is not associated with a value"
 
 
-def unbound_free_message(name):
+def unbound_free_message(name: str) -> str:
     return f"cannot access free variable '{name}' where it is not associated with a value in enclosing scope"
 
 
 GENERATOR_OPS = {"RETURN_GENERATOR", "YIELD_VALUE"}
 
 
-def is_plain_generator(code):
+def is_plain_generator(code: types.CodeType) -> bool:
     """A generator function (not a coroutine or async generator) that uses no `yield from`."""
     flags = code.co_flags
     return bool(flags & inspect.CO_GENERATOR) and not flags & (
@@ -97,7 +101,7 @@ def is_plain_generator(code):
 CALL_OPS = {"CALL", "CALL_FUNCTION_EX"}
 
 
-def may_call_zero_arg_super(code):
+def may_call_zero_arg_super(code: types.CodeType) -> bool:
     """The compiler gives a function a `__class__` cell when it names `super` (or `__class__`); super() with
     no arguments then reads that cell and local 0, which it requires to be an argument."""
     return "__class__" in code.co_freevars and code.co_argcount >= 1
@@ -111,7 +115,7 @@ FRAME_INTROSPECTING_ATTRS = {"_getframe", "currentframe", "getouterframes", "exc
                              "print_exc"}
 
 
-def _frame_readers():
+def _frame_readers() -> tuple[set[object], dict[object, int]]:
     import inspect
     import sys
     import traceback
@@ -130,7 +134,7 @@ def _frame_readers():
 _FRAME_READERS, _FRAME_READERS_POSITIONAL = _frame_readers()
 
 
-def reads_calling_frame(obj, nargs):
+def reads_calling_frame(obj: object, nargs: int) -> bool:
     """Whether calling `obj` with `nargs` positional arguments reads the calling frame: such a call cannot
     run as an eager op outside its frame (the names the bytecode scan sees, reached under other names)."""
     try:

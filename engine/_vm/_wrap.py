@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import types
+from typing import TYPE_CHECKING
 
 import torch
 
@@ -26,12 +27,17 @@ from ._values import (
     TupleVar,
 )
 
+if TYPE_CHECKING:
+    from .._guards import Src
+    from ._interp import VM
+    from ._values import Var
+
 SCALARS = (int, float, bool, str, type(None), bytes, complex)
 _IMMUTABLE = SCALARS + (torch.dtype, torch.device, torch.layout, torch.memory_format, range, torch.Size,
                         type(Ellipsis), type(NotImplemented))
 
 
-def is_const_value(v):
+def is_const_value(v: object) -> bool:
     t = type(v)
     if t in _IMMUTABLE:
         return True
@@ -46,7 +52,7 @@ _METHOD_SELF_TYPES = (list, dict)
 _PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
 
 
-def wrap(vm, value, src, fixed=False):
+def wrap(vm: VM, value, src: Src, fixed: bool = False):
     """A VM value for a real `value` read from `src`. `fixed`: identity is already guarded (or the object
     is a fixed part of the program such as a module), so no type guards are needed and `src` is constant."""
     g = vm.guards
@@ -147,11 +153,11 @@ def wrap(vm, value, src, fixed=False):
     return var
 
 
-def _src_of(var):
+def _src_of(var: Var) -> Src | None:
     return getattr(var, "src", None)
 
 
-def wrap_fixed(vm, value):
+def wrap_fixed(vm: VM, value):
     """An object that is part of the program (a global's or module attribute's value, identity-guarded)."""
     return wrap(vm, value, ConstSrc(value), fixed=True)
 

@@ -99,6 +99,45 @@ def test_fullgraph():
         c(t(3))
 
 
+SENTINEL = 5
+
+
+def _store_and_read(x, k):
+    global SENTINEL
+    SENTINEL = k
+    return x * SENTINEL + len("ab")
+
+
+def test_registered_eager_forms_cover_engine_errors(monkeypatch):
+    """An engine error in a handler runs the instruction by its registered eager form: a global read after
+    the segment's own store (replayed first), a builtin pushed with its NULL, a jump on `is None`."""
+    from engine._vm import _ops_jumps, _ops_locals
+
+    def broken(*args):
+        raise ZeroDivisionError("simulated engine bug")
+
+    real_is_same, calls = _ops_jumps.is_same, []
+
+    def broken_once(*args):  # a retried jump that failed every time would break forever
+        calls.append(1)
+        if len(calls) == 1:
+            raise ZeroDivisionError("simulated engine bug")
+        return real_is_same(*args)
+
+    monkeypatch.setattr(_ops_locals, "load_global", broken)
+    monkeypatch.setattr(_ops_jumps, "is_same", broken_once)
+    c = engine.compile(_store_and_read)
+    for k in (2, 3, 3):
+        same(c(t(3), k), t(3) * k + 2)
+        assert SENTINEL == k
+    c2 = engine.compile(lambda x, k: x + 1 if k is None else x - 1)
+    for k in (None, 2, None):
+        same(c2(t(3), k), t(3) + 1 if k is None else t(3) - 1)
+    for comp in (c, c2):
+        assert any(b.gb_id == "internal" for b in comp.record.break_records)
+        assert comp.record.eager_calls == 0
+
+
 def test_break_records_are_structured():
     def fn(x):
         print(end="")
