@@ -6,6 +6,8 @@ chunks, unwraps blocks and inlines calls before touching expressions, and rename
 the statement passes see one module.
 """
 
+from fuzz.reduce.passes._classes import inline_classes
+from fuzz.reduce.passes._definitions import bypass_definitions
 from fuzz.reduce.passes._edits import Edit, ReductionPass, reduction_pass
 from fuzz.reduce.passes._expressions import inline_variables, rename, shrink_tensors, simplify_expressions
 from fuzz.reduce.passes._ir import IR_PASSES
@@ -23,9 +25,11 @@ __all__ = ["IR_PASSES", "PASSES", "Edit", "ReductionPass", "pass_names", "reduct
 PASSES: list[ReductionPass] = [
     remove_unused,
     inline_helper_modules,
+    bypass_definitions,
     delete_statements,
     unwrap_blocks,
     inline_calls,
+    inline_classes,
     drop_arguments,
     simplify_expressions,
     inline_variables,
