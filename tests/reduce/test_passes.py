@@ -231,3 +231,27 @@ def test_statement_deletion_goes_outermost_first():
     # A candidate edits the if's body when the if is still there with a statement of its body gone.
     inner = ["if x:" in c and not ("b = 2" in c and "c = 3" in c) for c in candidates]
     assert inner == sorted(inner) and 0 < sum(inner) < len(inner)  # entry's body first, then the if's
+
+
+# ---- read like a bug report: one-iteration loops unrolled, constants folded -----------------------------------
+
+
+def test_a_loop_of_one_iteration_is_unrolled_keeping_its_variable():
+    source = HEAD + "def entry(x):\n    for c in [0]:\n        x = x / c\n    return x\n" + TAIL
+    out = _one_pass("unwrap-blocks", source, _raises(ZeroDivisionError)).source
+    assert "for" not in out and "c = 0\n    x = x / c" in out
+
+
+def test_a_loop_that_breaks_is_not_unrolled():
+    source = HEAD + "def entry(x):\n    for c in [0]:\n        x = x / c\n        break\n    return x\n" + TAIL
+    # unrolled, its break would be outside a loop; replacing the loop by its body is tried, not accepted
+    out = _one_pass("unwrap-blocks", source, _raises(ZeroDivisionError)).source
+    assert "for c in [0]:" in out
+
+
+def test_constants_are_folded_when_the_bug_survives_and_kept_when_it_does_not():
+    source = HEAD + "def entry(x):\n    return x / (0.5 * 4 - 2)\n" + TAIL
+    out = _one_pass("simplify-expressions", source, _raises(ZeroDivisionError)).source
+    assert "x / 0.0" in out
+    kept = _one_pass("simplify-expressions", source, lambda s: _raises(ZeroDivisionError)(s) and "0.5" in s).source
+    assert "0.5 * 4" in kept

@@ -313,11 +313,25 @@ def _block_choices(stmt: ast.stmt) -> list[Callable[[ast.stmt], list[ast.stmt]]]
         if stmt.orelse:
             choices.append(lambda s: s.body + s.orelse)
         return choices
+    if isinstance(stmt, ast.For) and _one_item(stmt.iter) is not None and not stmt.orelse and not any(
+            isinstance(n, ast.Break | ast.Continue) for b in stmt.body for n in ast.walk(b)):
+        # a loop of one iteration, unrolled: the loop variable keeps its value
+        return [lambda s: [ast.Assign(targets=[s.target], value=_one_item(s.iter), lineno=0), *s.body]]
     if isinstance(stmt, ast.For | ast.While):
         return [lambda s: s.body] + ([lambda s: s.orelse] if stmt.orelse else [])
     if isinstance(stmt, ast.If):
         return [lambda s: s.body, lambda s: s.orelse if s.orelse else [ast.Pass()]]
     return []
+
+
+def _one_item(node: ast.expr) -> ast.expr | None:
+    """The only item of ``[a]``, ``(a,)`` or ``range(1)`` (as ``0``); else None."""
+    if isinstance(node, ast.List | ast.Tuple) and len(node.elts) == 1 and not isinstance(node.elts[0], ast.Starred):
+        return node.elts[0]
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+            and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and node.args[0].value == 1):
+        return ast.Constant(0)
+    return None
 
 
 def _splice(prog: Program, owner: int, field: str, pos: int, choice) -> Edit:
