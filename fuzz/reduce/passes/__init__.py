@@ -1,9 +1,10 @@
 """The reducer's passes, in the one order the driver runs them.
 
-Coarse before fine: the IR stage (generated programs only) drops whole functions before statements, blocks
-and inputs; the source stage removes unused definitions in one check, deletes statements top-down in halving
-chunks, unwraps blocks and inlines calls before touching expressions, and renames last. Helper modules are folded into the main module before statements go, so that
-the statement passes see one module.
+Coarse before fine, because a check compiles the candidate and a large program takes seconds to compile: the IR
+stage (generated programs only) drops whole functions before statements, blocks and inputs; the source stage
+removes what nothing reads in one check, folds helper modules into the main module, bypasses whole definitions
+(the call graph cut at one depth, then one definition at a time), deletes statements top-down in halving chunks,
+unwraps blocks, inlines calls and classes before touching expressions, and renames last. See docs/reducer.md.
 """
 
 from fuzz.reduce.passes._classes import inline_classes
