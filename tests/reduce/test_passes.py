@@ -138,6 +138,23 @@ def test_an_unused_method_stays_when_removing_it_loses_the_bug():
     assert "def spare" in result.source
 
 
+def test_a_method_a_base_class_calls_by_name_is_never_unused():
+    # json calls Enc.default itself: nothing in the program names it, and removing it would lose the bug
+    source = HEAD + '''import json
+
+
+class Enc(json.JSONEncoder):
+    def default(self, o):
+        return 1 / 0
+
+
+def entry(x):
+    return json.dumps(object(), cls=Enc)
+''' + TAIL
+    assert isinstance(_run(source), ZeroDivisionError)
+    assert not any("default" not in c for c in _candidates("remove-unused", source))
+
+
 LINKS = HEAD + '''import types
 
 

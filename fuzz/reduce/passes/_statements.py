@@ -143,14 +143,16 @@ def _remove_stmts(tree: ast.Module, indices: list[int]) -> None:
 
 
 def _unused_members(tree: ast.Module) -> list[int]:
-    """Indices of class-body methods and attributes (not dunders) whose name nothing reads: neither as a name,
-    an attribute nor a string (``getattr(obj, "name")``, ``object.__setattr__(self, "name", v)``)."""
+    """Indices of class-body methods and attributes (not dunders, not in subclasses) whose name nothing reads:
+    neither as a name, an attribute nor a string (``getattr(obj, "name")``, ``object.__setattr__(self, "n", v)``)."""
     found = []
     indexed = _indexed(tree)
     index = {id(node): i for i, node in indexed}
     strings = {n.value for _, n in indexed if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     for _, node in indexed:
-        if not isinstance(node, ast.ClassDef):
+        # a subclass may override what its base calls by name (``forward``, ``default``): never unused
+        if not isinstance(node, ast.ClassDef) or any(not (isinstance(b, ast.Name) and b.id == "object")
+                                                     for b in node.bases):
             continue
         for stmt in node.body:
             names = _defined_by(stmt) if isinstance(stmt, ast.FunctionDef | ast.Assign | ast.AnnAssign) else set()
