@@ -203,3 +203,18 @@ def test_predicate_keeps_eager_outcome_and_compiles_only_what_eager_cannot_rejec
     second = _FakeRunner({"p": ("mismatch:second_call:effects", "returned", False)})
     assert oracle_predicate(second, "torch", "mismatch:second_call:effects", "returned")("p")
     assert {calls for _, calls in second.asked} == {2}  # a second-call signature needs the second call
+
+
+def test_a_stopping_campaign_interrupts_the_next_cheap_check():
+    import threading
+
+    from fuzz.campaign import _StoppableRunner
+    from fuzz.reduce._oracle import oracle_predicate
+
+    stop = threading.Event()
+    runner = _FakeRunner({"p": ("crash:X@m:f", "returned", False)})
+    predicate = oracle_predicate(_StoppableRunner(runner, stop), "torch", "crash:X@m:f", "returned")
+    stop.set()
+    with pytest.raises(KeyboardInterrupt):  # the reducer turns it into "interrupted", best so far kept
+        predicate("p")
+    assert runner.asked == []
