@@ -56,6 +56,15 @@ def oracle_predicate(runner, target: str, signature: str,
     parsed = oracle.parse_target(target)
     eager = oracle.Target("eager", (), parsed.python, parsed.device)
 
+    if not callable(getattr(runner, "run", None)):  # a runner that only judges whole programs: full checks
+        def judged(source: str) -> bool:
+            report = runner.check(source, [target], calls=calls, repeat_eager=True)
+            verdict = report.verdicts.get(target)
+            return (not report.flaky and verdict is not None and verdict.signature == signature
+                    and (eager_outcome is None or report.eager_outcome == eager_outcome))
+
+        return judged
+
     def is_interesting(source: str) -> bool:
         first = runner.run(source, eager, calls)
         if "calls" not in first or (eager_outcome is not None and outcome_of(first) != eager_outcome):

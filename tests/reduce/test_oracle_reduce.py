@@ -218,3 +218,22 @@ def test_a_stopping_campaign_interrupts_the_next_cheap_check():
     with pytest.raises(KeyboardInterrupt):  # the reducer turns it into "interrupted", best so far kept
         predicate("p")
     assert runner.asked == []
+
+
+def test_a_runner_without_single_runs_gets_full_checks():
+    import oracle
+    from fuzz.reduce._oracle import oracle_predicate
+
+    class CheckOnly:
+        def __init__(self):
+            self.asked = []
+
+        def check(self, source, targets, *, calls=2, repeat_eager=True):
+            self.asked.append((calls, repeat_eager))
+            verdict = oracle.Verdict("crash", "", "crash:X@m:f" if source == "bug" else "ok")
+            return oracle.ProgramReport({targets[0]: verdict}, False, {}, 0.0, "returned")
+
+    runner = CheckOnly()
+    predicate = oracle_predicate(runner, "torch", "crash:X@m:f", "returned")
+    assert predicate("bug") and not predicate("fine")
+    assert runner.asked == [(1, True)] * 2  # one call, eager twice
