@@ -81,8 +81,8 @@ def test_bypass_keeps_a_definition_the_bug_needs():
     # The bug is in leaf, at the bottom of the chain: nothing on the path may go.
     source = CHAIN.replace("return x + 1", "return x / 0").replace("return y / 0", "return y")
     result = _one_pass("bypass-definitions", source, _raises(ZeroDivisionError))
-    assert {"divide", "middle", "leaf"} <= _defs(result.source)
-    assert "log" not in _defs(result.source)
+    assert "leaf" in _defs(result.source) and "x / 0" in result.source  # never bypassed
+    assert "log" not in _defs(result.source) and isinstance(_run(result.source), ZeroDivisionError)
 
 
 def test_bypass_turns_with_blocks_and_method_calls_into_their_bodies():
@@ -106,6 +106,37 @@ def entry(x):
 ''' + TAIL
     result = _one_pass("bypass-definitions", source, _raises(ZeroDivisionError))
     assert "with" not in result.source and "Step" not in result.source and "x = x + 1" in result.source
+
+
+SHORTCUT = HEAD + '''def c(x):
+    return x / 0
+
+
+def b(x):
+    return c(x + 1) * 2
+
+
+def a(x):
+    y = b(x)
+    return y
+
+
+def entry(x):
+    return a(x) + 1
+''' + TAIL
+
+
+def test_shortcut_calls_the_deep_function_from_entry_and_drops_the_chain():
+    result = _one_pass("bypass-definitions", SHORTCUT, _raises(ZeroDivisionError))
+    assert _defs(result.source) == {"c", "entry", "make_inputs"} and "return c(x) + 1" in result.source
+
+
+def test_shortcut_stops_above_a_function_the_bug_needs():
+    # the bug needs b's "+ 1" (c divides by x - 3 and x is 2): calling c directly loses it, calling b does not
+    source = SHORTCUT.replace("return x / 0", "return x / (x - 3)")
+    assert isinstance(_run(source), ZeroDivisionError)
+    result = _one_pass("bypass-definitions", source, _raises(ZeroDivisionError))
+    assert _defs(result.source) == {"b", "c", "entry", "make_inputs"} and "return b(x) + 1" in result.source
 
 
 # ---- remove-unused: class members and helper-module links ---------------------------------------------------

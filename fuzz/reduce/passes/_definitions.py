@@ -19,9 +19,9 @@ from collections.abc import Iterator
 
 from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, stmt_lists
 from fuzz.reduce.passes._edits import Edit, _fill, _nth, reduction_pass
-from fuzz.reduce.passes._statements import _remove_stmts, _unused_defs
+from fuzz.reduce.passes._statements import _exec_target, _remove_stmts, _unused_defs
 
-__all__ = ["bypass", "bypass_definitions", "definition_depths"]
+__all__ = ["bypass", "bypass_definitions", "definition_depths", "shortcut"]
 
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.TryStar,
              ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -168,25 +168,93 @@ def bypass(prog: Program, names: set[str], prune: bool = True) -> Program | None
                 _fill(getattr(node, field))
     if ast.dump(new.tree) == ast.dump(prog.tree):
         return None
-    if prune:  # what only the bypassed definitions read goes too (what nothing read before stays)
-        unread = {id(_nth(prog.tree, i)) for i in _unused_defs(prog.tree)}
-        before = {ast.dump(s) for s in iter_nodes(prog.tree) if id(s) in unread}
-        for _ in range(20):
-            found = [i for i in _unused_defs(new.tree) if ast.dump(_nth(new.tree, i)) not in before]
-            if not found:
-                break
-            _remove_stmts(new.tree, found)
+    if prune:
+        _prune_orphans(prog, new)
     return new
+
+
+def _prune_orphans(prog: Program, new: Program) -> None:
+    """Module-level definitions of ``new`` that nothing reads any more go (what nothing read in ``prog`` stays)."""
+    unread = {id(_nth(prog.tree, i)) for i in _unused_defs(prog.tree)}
+    before = {ast.dump(s) for s in iter_nodes(prog.tree) if id(s) in unread}
+    for _ in range(20):
+        found = [i for i in _unused_defs(new.tree) if ast.dump(_nth(new.tree, i)) not in before]
+        if not found:
+            break
+        _remove_stmts(new.tree, found)
+
+
+def shortcut(prog: Program, target: str) -> Program | None:
+    """``entry``'s first call on the way to ``target`` (a one-parameter function) calls ``target`` directly with
+    the same first argument; the definitions in between go when nothing else reads them. None when it does not
+    apply."""
+    new = prog.copy()
+    defs = _definitions(new.tree)
+    fn = defs.get(target)
+    params = fn.value.args if isinstance(fn, ast.Assign) else getattr(fn, "args", None)
+    if not isinstance(fn, ast.FunctionDef | ast.Assign) or params is None or len(params.args) != 1 or (
+            params.vararg or params.kwarg or params.kwonlyargs or params.posonlyargs):
+        return None
+    owner = next((m for m in _modules(new.tree) if fn in m.body), None)
+    namespace = next((_exec_target(s) for s in new.tree.body if _exec_target(s) and owner is not new.tree
+                      and _helper_module(s) is owner), None)
+    if owner is not new.tree and namespace is None:
+        return None
+    entry = next(s for s in new.tree.body if isinstance(s, ast.FunctionDef) and s.name == "entry")
+    for call in (n for n in ast.walk(entry) if isinstance(n, ast.Call)):
+        callee = _callee_name(call, defs)
+        first = next((a for a in call.args if not isinstance(a, ast.Starred)), None)
+        if callee is None or callee == target or first is None or target not in _reachable(callee, defs):
+            continue
+        func = ast.Name(target, ast.Load()) if namespace is None else ast.Attribute(
+            ast.Name(namespace, ast.Load()), target, ast.Load())
+        call.func, call.args, call.keywords = func, [first], []
+        _prune_orphans(prog, new)
+        return new
+    return None
+
+
+def _callee_name(call: ast.Call, defs: dict[str, ast.stmt]) -> str | None:
+    func = call.func
+    if isinstance(func, ast.Name) and func.id in defs:
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in defs:
+        return func.attr
+    inner = func.value if isinstance(func, ast.Attribute) else func
+    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in defs:
+        return inner.func.id
+    return None
+
+
+def _reachable(start: str, defs: dict[str, ast.stmt]) -> set[str]:
+    seen, todo = {start}, [start]
+    while todo:
+        for name in _referenced(defs[todo.pop()]) & defs.keys():
+            if name not in seen:
+                seen.add(name)
+                todo.append(name)
+    return seen
+
+
+def _helper_module(stmt: ast.stmt) -> ast.Module | None:
+    code = stmt.value.args[0]
+    if isinstance(code, ast.Call) and code.args:
+        code = code.args[0]
+    return getattr(code, "ngb_module", None)
 
 
 @reduction_pass("bypass-definitions")
 def bypass_definitions(prog: Program) -> Iterator[Edit]:
     """Delete whole definitions with their uses (a call becomes its first argument): cut the call graph at one
-    depth from ``entry`` (shallowest first), then one definition at a time (deepest first)."""
+    depth from ``entry`` (shallowest first); call a deep function from ``entry`` directly, skipping the chain
+    in between (deepest first); then one definition at a time (deepest first)."""
     depths = definition_depths(prog.tree)
     deepest = max(depths.values(), default=0)
     for cut in range(1, deepest + 1):
         below = {n for n, d in depths.items() if d >= cut}
         yield lambda below=below: bypass(prog, below)
+    for name in sorted(depths, key=lambda n: -depths[n]):
+        if depths[name] > 1:
+            yield lambda name=name: shortcut(prog, name)
     for name in sorted(depths, key=lambda n: -depths[n]):
         yield lambda name=name: bypass(prog, {name})
