@@ -8,7 +8,7 @@ Prints one row per finding and: median and p90 program lines after reduction, wh
 check included), reduction wall time, checks, signature kept %, eager outcome kept %, and buckets per root
 cause (distinct campaign root causes, ``fuzz.campaign.root_cause`` on the reduced repro, per labeled cause).
 
-    nice -n 10 python benchmarks/findings.py --budget 60 --workers 2 [--only PATTERN] [--json OUT]
+    nice -n 10 python benchmarks/findings.py --budget 60 --workers 2 [--only GLOB,...] [--json OUT] [--save DIR]
 
 Only the public reducer API is used, so the same script measures an older checkout (PYTHONPATH=that tree).
 Timings on a shared machine are noisy.
@@ -42,8 +42,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=60.0, help="seconds per finding (default 60)")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--only", default="*", help="glob on file names")
+    parser.add_argument("--only", default="*", help="glob on file names; several separated by commas")
     parser.add_argument("--json", help="write the rows here")
+    parser.add_argument("--save", metavar="DIR", help="write every reduced repro into DIR")
     args = parser.parse_args()
 
     import oracle
@@ -54,7 +55,7 @@ def main() -> int:
     labels = json.loads((HERE / "labels.json").read_text())
     rows = []
     with oracle.Runner(workers=args.workers, timeout=60) as runner:
-        for name in sorted(n for n in labels if fnmatch.fnmatch(n, args.only)):
+        for name in sorted(n for n in labels if any(fnmatch.fnmatch(n, g) for g in args.only.split(","))):
             label, source = labels[name], (HERE / name).read_text()
             target, signature = label["target"], label["signature"]
             before = _eager_outcome(runner, source)
@@ -67,6 +68,9 @@ def main() -> int:
                 rows.append({"file": name, "root_cause": label["root_cause"], "failed": str(exc)})
                 continue
             wall = time.monotonic() - started
+            if args.save:
+                Path(args.save).mkdir(parents=True, exist_ok=True)
+                (Path(args.save) / name).write_text(result.source)
             report = runner.check(result.source, [target])
             after = report.verdicts[target].signature
             row = {"file": name, "root_cause": label["root_cause"], "original_lines": code_lines(source),

@@ -39,6 +39,11 @@ class _StoppableRunner:
             raise KeyboardInterrupt
         return self._runner.check(*args, **kwargs)
 
+    def run(self, *args, **kwargs):  # the reducer's cheap checks run eager and the target one by one
+        if self._stop.is_set():
+            raise KeyboardInterrupt
+        return self._runner.run(*args, **kwargs)
+
     def __getattr__(self, name):
         return getattr(self._runner, name)
 

@@ -39,19 +39,40 @@ def oracle_predicate(runner, target: str, signature: str,
     """``is_interesting`` for the reducer: same signature on ``target`` and, when given, the same eager outcome
     (returned, or raised the same type) as the original, so a repro cannot drift into another program.
 
-    Cheap on purpose: one call per run unless the signature is about the second call. Eager still runs twice (the
-    determinism check costs one eager run, no compile): with a single eager run, candidates drifted into programs
-    whose inputs were no longer seeded (``torch.randn(1)``), which are flaky, never a finding, and were caught only
-    by the final re-check, after the whole budget was spent on them. ``reduce_program`` re-checks the final
-    program in full, in a fresh process.
+    Cheap on purpose; what costs is compiling (seconds for a large program, against milliseconds for an eager
+    run), so a candidate is compiled only when nothing cheaper can reject it. In order: one eager run, and when
+    its outcome differs from the original's (a deleted definition raising NameError, say) the candidate is out
+    without compiling; then the target; then, only for a candidate that kept the signature, eager's determinism
+    run (a second eager run compared with the first): without it, candidates drifted into programs whose inputs
+    were no longer seeded (``torch.randn(1)``), which are flaky and never a finding. One call per run unless the
+    signature is about the second call. ``reduce_program`` re-checks the final program in full.
     """
+    import oracle
+    from oracle._compare import compare_calls
+    from oracle._runner import eager_outcome as outcome_of
+    from oracle._verdict import judge
+
     calls = 2 if "second_call" in signature else 1
+    parsed = oracle.parse_target(target)
+    eager = oracle.Target("eager", (), parsed.python, parsed.device)
+
+    if not callable(getattr(runner, "run", None)):  # a runner that only judges whole programs: full checks
+        def judged(source: str) -> bool:
+            report = runner.check(source, [target], calls=calls, repeat_eager=True)
+            verdict = report.verdicts.get(target)
+            return (not report.flaky and verdict is not None and verdict.signature == signature
+                    and (eager_outcome is None or report.eager_outcome == eager_outcome))
+
+        return judged
 
     def is_interesting(source: str) -> bool:
-        report = runner.check(source, [target], calls=calls, repeat_eager=True)
-        verdict = report.verdicts.get(target)
-        return (not report.flaky and verdict is not None and verdict.signature == signature
-                and (eager_outcome is None or report.eager_outcome == eager_outcome))
+        first = runner.run(source, eager, calls)
+        if "calls" not in first or (eager_outcome is not None and outcome_of(first) != eager_outcome):
+            return False
+        if judge(parsed, first, runner.run(source, parsed, calls)).signature != signature:
+            return False
+        second = runner.run(source, eager, calls)
+        return "calls" in second and not compare_calls(first["calls"], second["calls"], None)
 
     return is_interesting
 

@@ -160,28 +160,80 @@ def test_check_on_another_compiler_reports_but_moves_no_status(tmp_path):
 
 
 class _FakeRunner:
-    """Answers checks from a table: source -> (signature, eager outcome); records how each was asked."""
+    """Answers runs from a table: source -> (signature, eager outcome, eager flaky); records each run as
+    (target kind, calls)."""
 
     def __init__(self, answers):
-        self.answers, self.asked = answers, []
+        self.answers, self.asked, self.eager_runs = answers, [], 0
 
-    def check(self, source, targets, *, calls=2, repeat_eager=True):
-        import oracle
+    def run(self, source, target, calls=2):
+        self.asked.append((target.kind, calls))
+        signature, outcome, flaky = self.answers[source]
+        if target.kind != "eager":
+            return {"signature": signature}
+        self.eager_runs += 1
+        exception = None if outcome == "returned" else (outcome.split(":")[1], "")
+        value = self.eager_runs if flaky else 0  # a flaky program gives another value every run
+        return {"calls": [{"exception": exception, "value": value, "torch_state": {}}] * calls}
 
-        self.asked.append((calls, repeat_eager))
-        signature, outcome = self.answers[source]
-        kind = signature.split(":")[0]
-        return oracle.ProgramReport({targets[0]: oracle.Verdict(kind, "", signature)}, False, {}, 0.0, outcome)
 
-
-def test_predicate_keeps_eager_outcome_and_checks_cheaply():
+def test_predicate_keeps_eager_outcome_and_compiles_only_what_eager_cannot_reject(monkeypatch):
+    import oracle
+    import oracle._verdict
     from fuzz.reduce._oracle import oracle_predicate
 
-    runner = _FakeRunner({"same": ("crash:X@m:f", "raised:TypeError"), "drift": ("crash:X@m:f", "returned"),
-                          "other": ("crash:Y@m:f", "raised:TypeError")})
+    def judge(target, eager, result):
+        return oracle.Verdict(result["signature"].split(":")[0], "", result["signature"])
+
+    monkeypatch.setattr(oracle._verdict, "judge", judge)
+    runner = _FakeRunner({"same": ("crash:X@m:f", "raised:TypeError", False),
+                          "drift": ("crash:X@m:f", "returned", False),
+                          "other": ("crash:Y@m:f", "raised:TypeError", False),
+                          "flaky": ("crash:X@m:f", "raised:TypeError", True)})
     predicate = oracle_predicate(runner, "torch", "crash:X@m:f", "raised:TypeError")
-    assert predicate("same") and not predicate("drift") and not predicate("other")
-    assert runner.asked == [(1, True)] * 3  # one call; eager twice (a flaky candidate is never interesting)
-    second = _FakeRunner({"p": ("mismatch:second_call:effects", "returned")})
+    assert predicate("same")
+    assert runner.asked == [("eager", 1), ("torch", 1), ("eager", 1)]  # one call; determinism run last
+    runner.asked.clear()
+    assert not predicate("drift")
+    assert runner.asked == [("eager", 1)]  # eager's outcome changed: never compiled
+    runner.asked.clear()
+    assert not predicate("other")
+    assert runner.asked == [("eager", 1), ("torch", 1)]  # signature lost: no determinism run
+    assert not predicate("flaky")  # two eager runs disagree: never interesting
+    second = _FakeRunner({"p": ("mismatch:second_call:effects", "returned", False)})
     assert oracle_predicate(second, "torch", "mismatch:second_call:effects", "returned")("p")
-    assert second.asked == [(2, True)]  # a second-call signature needs the second call
+    assert {calls for _, calls in second.asked} == {2}  # a second-call signature needs the second call
+
+
+def test_a_stopping_campaign_interrupts_the_next_cheap_check():
+    import threading
+
+    from fuzz.campaign import _StoppableRunner
+    from fuzz.reduce._oracle import oracle_predicate
+
+    stop = threading.Event()
+    runner = _FakeRunner({"p": ("crash:X@m:f", "returned", False)})
+    predicate = oracle_predicate(_StoppableRunner(runner, stop), "torch", "crash:X@m:f", "returned")
+    stop.set()
+    with pytest.raises(KeyboardInterrupt):  # the reducer turns it into "interrupted", best so far kept
+        predicate("p")
+    assert runner.asked == []
+
+
+def test_a_runner_without_single_runs_gets_full_checks():
+    import oracle
+    from fuzz.reduce._oracle import oracle_predicate
+
+    class CheckOnly:
+        def __init__(self):
+            self.asked = []
+
+        def check(self, source, targets, *, calls=2, repeat_eager=True):
+            self.asked.append((calls, repeat_eager))
+            verdict = oracle.Verdict("crash", "", "crash:X@m:f" if source == "bug" else "ok")
+            return oracle.ProgramReport({targets[0]: verdict}, False, {}, 0.0, "returned")
+
+    runner = CheckOnly()
+    predicate = oracle_predicate(runner, "torch", "crash:X@m:f", "returned")
+    assert predicate("bug") and not predicate("fine")
+    assert runner.asked == [(1, True)] * 2  # one call, eager twice

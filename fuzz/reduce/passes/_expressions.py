@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import builtins
 import keyword
+import operator
 from collections.abc import Callable, Iterator
 
 from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes
@@ -41,7 +42,8 @@ def simplify_expressions(prog: Program) -> Iterator[Edit]:
 
 def _operand_choices(node: ast.AST) -> list[Callable[[ast.AST], ast.AST]]:
     if isinstance(node, ast.BinOp):
-        return [lambda n: n.left, lambda n: n.right]
+        folded = _folded(node)
+        return ([lambda n: folded] if folded is not None else []) + [lambda n: n.left, lambda n: n.right]
     if isinstance(node, ast.UnaryOp):
         return [lambda n: n.operand]
     if isinstance(node, ast.BoolOp):
@@ -70,6 +72,22 @@ def _operand_choices(node: ast.AST) -> list[Callable[[ast.AST], ast.AST]]:
         if isinstance(v, str) and len(v) > 1 and not v.startswith("ngb_"):  # helper module names stay ngb_*
             return [lambda n: ast.Constant(v[:1])]
     return []
+
+
+_ARITHMETIC = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+               ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
+
+
+def _folded(node: ast.BinOp) -> ast.Constant | None:
+    """``0.5 * 0.5`` as ``0.25``: an operation on two number constants, computed."""
+    if not all(isinstance(o, ast.Constant) and type(o.value) in (int, float) for o in (node.left, node.right)):
+        return None
+    op = _ARITHMETIC.get(type(node.op))
+    try:
+        value = op(node.left.value, node.right.value) if op is not None else None
+    except (ArithmeticError, ValueError):
+        return None
+    return ast.Constant(value) if type(value) in (int, float) and abs(value) < 1e6 else None
 
 
 def _is_torch_ref(node: ast.AST) -> bool:

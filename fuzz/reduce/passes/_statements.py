@@ -142,23 +142,96 @@ def _remove_stmts(tree: ast.Module, indices: list[int]) -> None:
 # The passes (their order is the list in fuzz.reduce.passes)
 
 
+def _unused_members(tree: ast.Module) -> list[int]:
+    """Indices of class-body methods and attributes (not dunders, not in subclasses) whose name nothing reads:
+    neither as a name, an attribute nor a string (``getattr(obj, "name")``, ``object.__setattr__(self, "n", v)``)."""
+    found = []
+    indexed = _indexed(tree)
+    index = {id(node): i for i, node in indexed}
+    strings = {n.value for _, n in indexed if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    for _, node in indexed:
+        # a subclass may override what its base calls by name (``forward``, ``default``): never unused
+        if not isinstance(node, ast.ClassDef) or any(not (isinstance(b, ast.Name) and b.id == "object")
+                                                     for b in node.bases):
+            continue
+        for stmt in node.body:
+            names = _defined_by(stmt) if isinstance(stmt, ast.FunctionDef | ast.Assign | ast.AnnAssign) else set()
+            if names and not any(n.startswith("__") for n in names) and not names & (_uses_outside(tree, stmt)
+                                                                                      | strings):
+                found.append(index[id(stmt)])
+    return found
+
+
+def _unused_links(tree: ast.Module) -> list[tuple[int, str]]:
+    """(dict index, key) of helper-module links ``X.__dict__.update({"name": value})`` whose name X's own code never
+    reads: the link alone keeps ``value`` alive in the main module."""
+    helpers = {}
+    for stmt in tree.body:
+        target = _exec_target(stmt)
+        code = stmt.value.args[0] if target else None
+        if isinstance(code, ast.Call) and code.args:
+            code = code.args[0]
+        module = getattr(code, "ngb_module", None)
+        if target and module is not None:
+            helpers[target] = _uses(module)
+    found = []
+    indexed = _indexed(tree)
+    index = {id(node): i for i, node in indexed}
+    for _, node in indexed:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update"
+                and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "__dict__"
+                and isinstance(node.func.value.value, ast.Name) and node.func.value.value.id in helpers
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Dict)):
+            continue
+        reads = helpers[node.func.value.value.id]
+        found += [(index[id(node.args[0])], k.value) for k in node.args[0].keys
+                  if isinstance(k, ast.Constant) and k.value not in reads]
+    return found
+
+
+def _remove_links(tree: ast.Module, links: list[tuple[int, str]]) -> None:
+    targets: dict[int, set[str]] = {}
+    for i, key in links:
+        targets.setdefault(id(_nth(tree, i)), set()).add(key)
+    for node in iter_nodes(tree):
+        if isinstance(node, ast.Dict) and id(node) in targets:
+            keep = [k for k, key in enumerate(node.keys)
+                    if not (isinstance(key, ast.Constant) and key.value in targets[id(node)])]
+            node.keys, node.values = [node.keys[k] for k in keep], [node.values[k] for k in keep]
+
+
+def _prune(tree: ast.Module, defs: bool = True, members: bool = True, links: bool = True) -> bool:
+    """One round of removing what nothing reads; whether anything went."""
+    found = (_unused_defs(tree) if defs else []) + (_unused_members(tree) if members else [])
+    dead_links = _unused_links(tree) if links else []
+    _remove_links(tree, dead_links)  # by index: before statements go
+    _remove_stmts(tree, found)
+    return bool(found or dead_links)
+
+
 @reduction_pass("remove-unused")
 def remove_unused(prog: Program) -> Iterator[Edit]:
-    """Remove module-level functions, classes, globals, imports and helper modules that nothing reads."""
+    """Remove what nothing reads, all in one check: module-level functions, classes, globals, imports and helper
+    modules, methods and class attributes, helper-module links; then kind by kind, then one definition at a
+    time, when the batch loses the bug."""
     unused = _unused_defs(prog.tree)
-    if not unused:
+    kinds = [k for k, found in (("defs", unused), ("members", _unused_members(prog.tree)),
+                                ("links", _unused_links(prog.tree))) if found]
+    if not kinds:
         return
 
-    def remove_all() -> Program | None:
+    def remove_all(only: str | None = None) -> Program | None:
         new = prog.copy()
+        flags = {k: only in (None, k) for k in ("defs", "members", "links")}
         for _ in range(20):  # removing one definition can leave another unused
-            found = _unused_defs(new.tree)
-            if not found:
+            if not _prune(new.tree, **flags):
                 break
-            _remove_stmts(new.tree, found)
         return new
 
     yield remove_all
+    if len(kinds) > 1:
+        for kind in kinds:
+            yield lambda kind=kind: remove_all(kind)
     if len(unused) > 1:
         for i in unused:
             yield _edit_at(prog, i, lambda tree, node: _remove_stmts(tree, [_index_of(tree, node)]))
@@ -173,27 +246,40 @@ def _index_of(tree: ast.AST, target: ast.AST) -> int:
 
 @reduction_pass("delete-statements")
 def delete_statements(prog: Program) -> Iterator[Edit]:
-    """Delete chunks of consecutive statements, halving the chunk size down to one (ddmin-style)."""
-    sites = _stmt_sites(prog)
-    if not sites:
-        return
-    longest = max(len(body) for _, _, body in sites)
-    size = 1
-    while size * 2 <= longest:
-        size *= 2
-    while size >= 1:
-        for owner, field, body in sites:
-            at_top = owner == 0
-            if len(body) < size:
-                continue
+    """Delete chunks of consecutive statements, top-down: one statement list at a time, outermost first (module
+    bodies, then function bodies, then the bodies of blocks inside them), halving the chunk down to one in each
+    (ddmin-style) before going deeper."""
+    depth = _nesting(prog.tree)
+    sites = sorted(_stmt_sites(prog), key=lambda site: depth[site[0]])  # stable: file order within a depth
+    for owner, field, body in sites:
+        at_top = owner == 0
+        if len(body) == 1 and isinstance(body[0], ast.Pass):
+            continue
+        size = 1
+        while size * 2 <= len(body):
+            size *= 2
+        while size >= 1:
             for start in range(0, len(body), size):
                 chunk = body[start : start + size]
-                if any(_is_required_def(s, at_top) for s in chunk):
-                    continue
-                if len(body) == 1 and isinstance(body[0], ast.Pass):
-                    continue
-                yield _delete_chunk(prog, owner, field, start, size)
-        size //= 2
+                if not any(_is_required_def(s, at_top) for s in chunk):
+                    yield _delete_chunk(prog, owner, field, start, size)
+            size //= 2
+
+
+def _nesting(tree: ast.Module) -> dict[int, int]:
+    """Index (in iter_nodes order) of every node -> how many statements enclose it."""
+    depth: dict[int, int] = {}
+    enclosing = {id(tree): 0}
+    for i, node in _indexed(tree):
+        level = enclosing.get(id(node), 0)
+        depth[i] = level
+        inner = level + 1 if isinstance(node, ast.stmt) else level
+        for child in ast.iter_child_nodes(node):
+            enclosing[id(child)] = inner
+        nested = getattr(node, "ngb_module", None)
+        if nested is not None:
+            enclosing[id(nested)] = level
+    return depth
 
 
 def _delete_chunk(prog: Program, owner: int, field: str, start: int, size: int) -> Edit:
@@ -229,11 +315,25 @@ def _block_choices(stmt: ast.stmt) -> list[Callable[[ast.stmt], list[ast.stmt]]]
         if stmt.orelse:
             choices.append(lambda s: s.body + s.orelse)
         return choices
+    if isinstance(stmt, ast.For) and _one_item(stmt.iter) is not None and not stmt.orelse and not any(
+            isinstance(n, ast.Break | ast.Continue) for b in stmt.body for n in ast.walk(b)):
+        # a loop of one iteration, unrolled: the loop variable keeps its value
+        return [lambda s: [ast.Assign(targets=[s.target], value=_one_item(s.iter), lineno=0), *s.body]]
     if isinstance(stmt, ast.For | ast.While):
         return [lambda s: s.body] + ([lambda s: s.orelse] if stmt.orelse else [])
     if isinstance(stmt, ast.If):
         return [lambda s: s.body, lambda s: s.orelse if s.orelse else [ast.Pass()]]
     return []
+
+
+def _one_item(node: ast.expr) -> ast.expr | None:
+    """The only item of ``[a]``, ``(a,)`` or ``range(1)`` (as ``0``); else None."""
+    if isinstance(node, ast.List | ast.Tuple) and len(node.elts) == 1 and not isinstance(node.elts[0], ast.Starred):
+        return node.elts[0]
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+            and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and node.args[0].value == 1):
+        return ast.Constant(0)
+    return None
 
 
 def _splice(prog: Program, owner: int, field: str, pos: int, choice) -> Edit:

@@ -1,0 +1,260 @@
+"""Top-down deletion of whole definitions, before any statement or expression is touched.
+
+A definition is a module-level function, class or ``name = lambda ...`` in the main module or a helper module.
+Deleting one alone breaks every use of it, so a definition is *bypassed*: it goes, and each use goes with it —
+a call ``f(a, ...)`` becomes its first argument (``C(...).m(a)`` too, for a class), a ``with f(...):`` keeps
+only its body, a decorator or helper-module link naming it is dropped, and a statement still naming it is
+deleted. The tensor flowing through the call keeps flowing, so the program usually still runs.
+
+The call graph from ``entry`` orders definitions by depth (how many calls from ``entry``). The coarsest
+candidates cut the graph at one depth: every definition at that depth or deeper goes in one check, shallowest
+cut first; then single definitions, deepest first. A candidate that breaks eager costs an eager run, not a
+compile (see ``oracle_predicate``), so the aggressive ones are cheap to try.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, stmt_lists
+from fuzz.reduce.passes._edits import Edit, _fill, _nth, reduction_pass
+from fuzz.reduce.passes._statements import _exec_target, _remove_stmts, _unused_defs
+
+__all__ = ["bypass", "bypass_definitions", "definition_depths", "shortcut"]
+
+_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.TryStar,
+             ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _def_name(stmt: ast.stmt) -> str | None:
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return stmt.name
+    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Lambda)):
+        return stmt.targets[0].id
+    return None
+
+
+def _modules(tree: ast.Module) -> list[ast.Module]:
+    return [n for n in iter_nodes(tree) if isinstance(n, ast.Module)]
+
+
+def _definitions(tree: ast.Module) -> dict[str, ast.stmt]:
+    """Bypassable definitions by name (a name defined twice, or a required one, is not bypassable)."""
+    found: dict[str, ast.stmt] = {}
+    twice: set[str] = set()
+    for module in _modules(tree):
+        for stmt in module.body:
+            name = _def_name(stmt)
+            if name is None or name in REQUIRED_NAMES:
+                continue
+            (twice.add(name) if name in found else found.__setitem__(name, stmt))
+    return {n: s for n, s in found.items() if n not in twice}
+
+
+def _referenced(node: ast.AST) -> set[str]:
+    names: set[str] = set()
+    for sub in iter_nodes(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+            names.add(sub.id)
+        elif isinstance(sub, ast.Attribute):
+            names.add(sub.attr)
+    return names
+
+
+def definition_depths(tree: ast.Module) -> dict[str, int]:
+    """Calls from ``entry`` to each bypassable definition it reaches (1: named in ``entry`` itself)."""
+    defs = _definitions(tree)
+    root = next((s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == "entry"), None)
+    if root is None:
+        return {}
+    depths: dict[str, int] = {}
+    frontier, depth = _referenced(root) & defs.keys(), 1
+    while frontier:
+        for name in frontier:
+            depths[name] = depth
+        reached = set().union(*(_referenced(defs[n]) for n in frontier)) & defs.keys()
+        frontier, depth = reached - depths.keys(), depth + 1
+    return depths
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The edit: bypass a set of definitions
+
+
+def _callee(call: ast.Call, names: set[str]) -> bool:
+    """``f(...)``, ``mod.f(...)`` (a helper module's function), ``C(...).m(...)`` or ``C(...)(...)`` for a
+    bypassed f or C."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id in names
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in names:
+        return True
+    inner = func.value if isinstance(func, ast.Attribute) else func
+    return isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in names
+
+
+class _Bypass(ast.NodeTransformer):
+    def __init__(self, names: set[str]):
+        self.names = names
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        if _callee(node, self.names):  # before visiting inside: ``C(...).m(a)`` is matched as a whole
+            first = next((a for a in node.args if not isinstance(a, ast.Starred)), None)
+            if first is not None:
+                return self.visit(first)
+        self.generic_visit(node)
+        return node
+
+    def visit_Expr(self, node: ast.Expr) -> ast.AST | None:
+        # a call made for its effect only (``_effect("tag", x)``) goes whole, not as a bare argument
+        if isinstance(node.value, ast.Call) and _callee(node.value, self.names):
+            return None
+        self.generic_visit(node)
+        return node
+
+    def visit_Dict(self, node: ast.Dict) -> ast.AST:
+        # helper-module links ({"f": f, ...}): an entry naming a bypassed definition goes
+        self.generic_visit(node)
+        keep = [k for k, v in enumerate(node.values)
+                if not (isinstance(v, ast.Name) and v.id in self.names)]
+        node.keys = [node.keys[k] for k in keep]
+        node.values = [node.values[k] for k in keep]
+        return node
+
+    def _decorated(self, node):
+        node.decorator_list = [d for d in node.decorator_list if not _referenced(d) & self.names]
+        self.generic_visit(node)
+        return node
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _decorated
+
+    def visit_With(self, node: ast.With) -> ast.AST | list[ast.stmt]:
+        node.items = [i for i in node.items if not _referenced(i.context_expr) & self.names]
+        self.generic_visit(node)
+        return node if node.items else node.body
+
+
+def _header_names(stmt: ast.stmt) -> set[str]:
+    """Names a statement reads outside its nested statement bodies."""
+    if not isinstance(stmt, _COMPOUND):
+        return _referenced(stmt)
+    parts: list[ast.AST] = []
+    for field, value in ast.iter_fields(stmt):
+        if field in ("body", "orelse", "finalbody", "handlers"):
+            continue
+        parts.extend(value if isinstance(value, list) else [value])
+    return set().union(*(_referenced(p) for p in parts if isinstance(p, ast.AST)))
+
+
+def bypass(prog: Program, names: set[str], prune: bool = True) -> Program | None:
+    """A copy of ``prog`` without the definitions ``names`` and their uses; None when nothing changed. With
+    ``prune``, module-level definitions that nothing reads any more go too: one check instead of two, each
+    compiling a program about as large as the original."""
+    new = prog.copy()
+    for module in _modules(new.tree):
+        module.body[:] = [s for s in module.body if _def_name(s) not in names]
+    for module in _modules(new.tree):
+        _Bypass(names).visit(module)
+    # Statements still naming a bypassed definition go; a def that only names it in a default is rare.
+    for owner, field in stmt_lists(new.tree):
+        body = getattr(owner, field)
+        body[:] = [s for s in body if not (_header_names(s) & names and _def_name(s) is None)]
+        _fill(body)
+    for node in iter_nodes(new.tree):  # bodies the visitor emptied (stmt_lists sees non-empty ones only)
+        for field in ("body", "finalbody"):
+            if isinstance(getattr(node, field, None), list) and not isinstance(node, ast.Expression):
+                _fill(getattr(node, field))
+    if ast.dump(new.tree) == ast.dump(prog.tree):
+        return None
+    if prune:
+        _prune_orphans(prog, new)
+    return new
+
+
+def _prune_orphans(prog: Program, new: Program) -> None:
+    """Module-level definitions of ``new`` that nothing reads any more go (what nothing read in ``prog`` stays)."""
+    unread = {id(_nth(prog.tree, i)) for i in _unused_defs(prog.tree)}
+    before = {ast.dump(s) for s in iter_nodes(prog.tree) if id(s) in unread}
+    for _ in range(20):
+        found = [i for i in _unused_defs(new.tree) if ast.dump(_nth(new.tree, i)) not in before]
+        if not found:
+            break
+        _remove_stmts(new.tree, found)
+
+
+def shortcut(prog: Program, target: str) -> Program | None:
+    """``entry``'s first call on the way to ``target`` (a one-parameter function) calls ``target`` directly with
+    the same first argument; the definitions in between go when nothing else reads them. None when it does not
+    apply."""
+    new = prog.copy()
+    defs = _definitions(new.tree)
+    fn = defs.get(target)
+    params = fn.value.args if isinstance(fn, ast.Assign) else getattr(fn, "args", None)
+    if not isinstance(fn, ast.FunctionDef | ast.Assign) or params is None or len(params.args) != 1 or (
+            params.vararg or params.kwarg or params.kwonlyargs or params.posonlyargs):
+        return None
+    owner = next((m for m in _modules(new.tree) if fn in m.body), None)
+    namespace = next((_exec_target(s) for s in new.tree.body if _exec_target(s) and owner is not new.tree
+                      and _helper_module(s) is owner), None)
+    if owner is not new.tree and namespace is None:
+        return None
+    entry = next(s for s in new.tree.body if isinstance(s, ast.FunctionDef) and s.name == "entry")
+    for call in (n for n in ast.walk(entry) if isinstance(n, ast.Call)):
+        callee = _callee_name(call, defs)
+        first = next((a for a in call.args if not isinstance(a, ast.Starred)), None)
+        if callee is None or callee == target or first is None or target not in _reachable(callee, defs):
+            continue
+        func = ast.Name(target, ast.Load()) if namespace is None else ast.Attribute(
+            ast.Name(namespace, ast.Load()), target, ast.Load())
+        call.func, call.args, call.keywords = func, [first], []
+        _prune_orphans(prog, new)
+        return new
+    return None
+
+
+def _callee_name(call: ast.Call, defs: dict[str, ast.stmt]) -> str | None:
+    func = call.func
+    if isinstance(func, ast.Name) and func.id in defs:
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in defs:
+        return func.attr
+    inner = func.value if isinstance(func, ast.Attribute) else func
+    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in defs:
+        return inner.func.id
+    return None
+
+
+def _reachable(start: str, defs: dict[str, ast.stmt]) -> set[str]:
+    seen, todo = {start}, [start]
+    while todo:
+        for name in _referenced(defs[todo.pop()]) & defs.keys():
+            if name not in seen:
+                seen.add(name)
+                todo.append(name)
+    return seen
+
+
+def _helper_module(stmt: ast.stmt) -> ast.Module | None:
+    code = stmt.value.args[0]
+    if isinstance(code, ast.Call) and code.args:
+        code = code.args[0]
+    return getattr(code, "ngb_module", None)
+
+
+@reduction_pass("bypass-definitions")
+def bypass_definitions(prog: Program) -> Iterator[Edit]:
+    """Delete whole definitions with their uses (a call becomes its first argument): cut the call graph at one
+    depth from ``entry`` (shallowest first); call a deep function from ``entry`` directly, skipping the chain
+    in between (deepest first); then one definition at a time (deepest first)."""
+    depths = definition_depths(prog.tree)
+    deepest = max(depths.values(), default=0)
+    for cut in range(1, deepest + 1):
+        below = {n for n, d in depths.items() if d >= cut}
+        yield lambda below=below: bypass(prog, below)
+    for name in sorted(depths, key=lambda n: -depths[n]):
+        if depths[name] > 1:
+            yield lambda name=name: shortcut(prog, name)
+    for name in sorted(depths, key=lambda n: -depths[n]):
+        yield lambda name=name: bypass(prog, {name})

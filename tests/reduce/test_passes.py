@@ -1,0 +1,311 @@
+"""The coarse source passes one at a time: a small program in, the expected smaller program out, and a case where
+the pass must not apply because the bug would be lost. In-process predicates (no oracle, no torch)."""
+
+from __future__ import annotations
+
+import ast
+import types
+
+from fuzz.reduce import PASSES, reduce_source
+from fuzz.reduce._tree import Program
+
+HEAD = "EFFECTS = []\n\n\n"
+TAIL = "\n\ndef make_inputs(device):\n    return (2,)\n"
+
+
+def _run(source: str):
+    module = types.ModuleType("candidate")
+    try:
+        exec(compile(source, "candidate", "exec"), module.__dict__)
+        return module.entry(*module.make_inputs("cpu"))
+    except Exception as exc:  # noqa: BLE001 - the outcome is what the predicate looks at
+        return exc
+
+
+def _raises(kind: type[BaseException]):
+    return lambda source: isinstance(_run(source), kind)
+
+
+def _one_pass(name: str, source: str, predicate):
+    chosen = [p for p in PASSES if p.name == name]
+    assert chosen, name
+    return reduce_source(source, predicate, passes=chosen)
+
+
+def _candidates(name: str, source: str) -> list[str]:
+    """Every candidate a pass builds from ``source`` (valid or not), as source."""
+    (chosen,) = [p for p in PASSES if p.name == name]
+    return [c.source for c in (edit() for edit in chosen.edits(Program.parse(source))) if c is not None]
+
+
+def _defs(source: str) -> set[str]:
+    return {n.name for n in ast.walk(ast.parse(source)) if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+
+
+# ---- bypass-definitions ---------------------------------------------------------------------------------------
+
+CHAIN = HEAD + '''def leaf(x):
+    return x + 1
+
+
+def middle(x):
+    return leaf(x) * 2
+
+
+def divide(x):
+    y = middle(x)
+    return y / 0
+
+
+def entry(x):
+    log(x)
+    return divide(x)
+
+
+def log(x):
+    EFFECTS.append(x)
+''' + TAIL
+
+
+def test_bypass_cuts_the_call_graph_below_the_bug_in_one_check():
+    result = _one_pass("bypass-definitions", CHAIN, _raises(ZeroDivisionError))
+    # divide stays (the bug); everything it calls goes at once, the call replaced by its argument
+    assert _defs(result.source) == {"divide", "entry", "make_inputs"}
+    assert "y = x" in result.source and "log(" not in result.source
+    assert isinstance(_run(result.source), ZeroDivisionError)
+    (stats,) = result.passes
+    assert stats.successes == 2  # the depth cut (middle, leaf), then log alone
+
+
+def test_bypass_keeps_a_definition_the_bug_needs():
+    # The bug is in leaf, at the bottom of the chain: nothing on the path may go.
+    source = CHAIN.replace("return x + 1", "return x / 0").replace("return y / 0", "return y")
+    result = _one_pass("bypass-definitions", source, _raises(ZeroDivisionError))
+    assert "leaf" in _defs(result.source) and "x / 0" in result.source  # never bypassed
+    assert "log" not in _defs(result.source) and isinstance(_run(result.source), ZeroDivisionError)
+
+
+def test_bypass_turns_with_blocks_and_method_calls_into_their_bodies():
+    source = HEAD + '''import contextlib
+
+
+@contextlib.contextmanager
+def ctx(tag):
+    yield
+
+
+class Step:
+    def run(self, x):
+        return x
+
+
+def entry(x):
+    with ctx("a"):
+        x = Step().run(x) + 1
+    return x / 0
+''' + TAIL
+    result = _one_pass("bypass-definitions", source, _raises(ZeroDivisionError))
+    assert "with" not in result.source and "Step" not in result.source and "x = x + 1" in result.source
+
+
+SHORTCUT = HEAD + '''def c(x):
+    return x / 0
+
+
+def b(x):
+    return c(x + 1) * 2
+
+
+def a(x):
+    y = b(x)
+    return y
+
+
+def entry(x):
+    return a(x) + 1
+''' + TAIL
+
+
+def test_shortcut_calls_the_deep_function_from_entry_and_drops_the_chain():
+    result = _one_pass("bypass-definitions", SHORTCUT, _raises(ZeroDivisionError))
+    assert _defs(result.source) == {"c", "entry", "make_inputs"} and "return c(x) + 1" in result.source
+
+
+def test_shortcut_stops_above_a_function_the_bug_needs():
+    # the bug needs b's "+ 1" (c divides by x - 3 and x is 2): calling c directly loses it, calling b does not
+    source = SHORTCUT.replace("return x / 0", "return x / (x - 3)")
+    assert isinstance(_run(source), ZeroDivisionError)
+    result = _one_pass("bypass-definitions", source, _raises(ZeroDivisionError))
+    assert _defs(result.source) == {"b", "c", "entry", "make_inputs"} and "return b(x) + 1" in result.source
+
+
+# ---- remove-unused: class members and helper-module links ---------------------------------------------------
+
+MEMBERS = HEAD + '''class Box:
+    def __init__(self, v):
+        self.v = v
+
+    def spare(self):
+        return self.v * 3
+
+    def named(self):
+        return 0
+
+
+def entry(x):
+    b = Box(x)
+    return getattr(b, "named")() + b.v / 0
+''' + TAIL
+
+
+def test_unused_methods_go_in_one_check_and_a_method_named_in_a_string_stays():
+    result = _one_pass("remove-unused", MEMBERS, _raises(ZeroDivisionError))
+    assert "spare" not in result.source and "def named" in result.source and "__init__" in result.source
+    assert result.invocations == 2  # the original and one batch
+
+
+def test_an_unused_method_stays_when_removing_it_loses_the_bug():
+    result = _one_pass("remove-unused", MEMBERS, lambda s: _raises(ZeroDivisionError)(s) and "spare" in s)
+    assert "def spare" in result.source
+
+
+def test_a_method_a_base_class_calls_by_name_is_never_unused():
+    # json calls Enc.default itself: nothing in the program names it, and removing it would lose the bug
+    source = HEAD + '''import json
+
+
+class Enc(json.JSONEncoder):
+    def default(self, o):
+        return 1 / 0
+
+
+def entry(x):
+    return json.dumps(object(), cls=Enc)
+''' + TAIL
+    assert isinstance(_run(source), ZeroDivisionError)
+    assert not any("default" not in c for c in _candidates("remove-unused", source))
+
+
+LINKS = HEAD + '''import types
+
+
+def helper_a(x):
+    return x
+
+
+def helper_b(x):
+    return x / 0
+
+
+ngb_h = types.ModuleType("ngb_h")
+ngb_h.__dict__.update({"helper_a": helper_a, "helper_b": helper_b})
+exec(compile(\'\'\'
+def run(x):
+    return helper_b(x)
+\'\'\', "ngb_h", "exec"), ngb_h.__dict__)
+
+
+def entry(x):
+    return ngb_h.run(x)
+''' + TAIL
+
+
+def test_helper_module_links_nobody_reads_go_with_what_they_kept_alive():
+    result = _one_pass("remove-unused", LINKS, _raises(ZeroDivisionError))
+    assert "helper_a" not in result.source and '"helper_b": helper_b' in result.source.replace("'", '"')
+    assert isinstance(_run(result.source), ZeroDivisionError)
+
+
+def test_helper_module_links_stay_when_the_bug_needs_them():
+    # The helper reads helper_a in a way no static analysis sees: removing its link loses the bug.
+    source = LINKS.replace("return helper_b(x)", 'return globals()["helper_a"](x) / 0')
+    assert isinstance(_run(source), ZeroDivisionError)
+    result = _one_pass("remove-unused", source, _raises(ZeroDivisionError))
+    assert "def helper_a" in result.source and '"helper_a": helper_a' in result.source.replace("'", '"')
+    assert isinstance(_run(result.source), ZeroDivisionError)
+
+
+# ---- inline-classes -------------------------------------------------------------------------------------------
+
+CLASSES = HEAD + '''class Step:
+    def __init__(self, scale):
+        self.scale = scale
+
+    def run(self, x):
+        return x * self.scale
+
+
+class Box:
+    def __init__(self, value):
+        self.value = value - 2
+
+
+def entry(x):
+    y = Step(0.5).run(x)
+    return y / Box(x).value
+''' + TAIL
+
+
+def test_a_method_on_a_fresh_instance_becomes_a_function_and_a_wrapper_its_value():
+    result = _one_pass("inline-classes", CLASSES, _raises(ZeroDivisionError))
+    assert "def Step_run(x):\n    return x * 0.5" in result.source
+    assert "y = Step_run(x)" in result.source and "y / (x - 2)" in result.source
+    assert "class" not in result.source  # both classes went with their last use
+    assert isinstance(_run(result.source), ZeroDivisionError)
+
+
+def test_a_method_that_needs_its_instance_is_not_inlined():
+    source = CLASSES.replace("return x * self.scale", "return x * self.scale + self.extra()").replace(
+        "    def run(self, x):", "    def extra(self):\n        return 0\n\n    def run(self, x):")
+    assert isinstance(_run(source), ZeroDivisionError)
+    assert not any("Step_run" in c for c in _candidates("inline-classes", source))  # not even tried
+    result = _one_pass("inline-classes", source, _raises(ZeroDivisionError))
+    assert "Step(0.5).run(x)" in result.source and "class Box" not in result.source  # the wrapper still goes
+
+
+def test_a_class_stays_when_inlining_loses_the_bug():
+    # Only a program that still builds a Step is interesting.
+    result = _one_pass("inline-classes", CLASSES, lambda s: _raises(ZeroDivisionError)(s) and "Step(" in s)
+    assert "Step(0.5).run(x)" in result.source and "Step_run" not in result.source
+
+
+# ---- delete-statements: top-down ------------------------------------------------------------------------------
+
+
+def test_statement_deletion_goes_outermost_first():
+    source = HEAD + '''def entry(x):
+    a = 1
+    if x:
+        b = 2
+        c = 3
+    return x / 0
+''' + TAIL
+    candidates = _candidates("delete-statements", source)
+    # A candidate edits the if's body when the if is still there with a statement of its body gone.
+    inner = ["if x:" in c and not ("b = 2" in c and "c = 3" in c) for c in candidates]
+    assert inner == sorted(inner) and 0 < sum(inner) < len(inner)  # entry's body first, then the if's
+
+
+# ---- read like a bug report: one-iteration loops unrolled, constants folded -----------------------------------
+
+
+def test_a_loop_of_one_iteration_is_unrolled_keeping_its_variable():
+    source = HEAD + "def entry(x):\n    for c in [0]:\n        x = x / c\n    return x\n" + TAIL
+    out = _one_pass("unwrap-blocks", source, _raises(ZeroDivisionError)).source
+    assert "for" not in out and "c = 0\n    x = x / c" in out
+
+
+def test_a_loop_that_breaks_is_not_unrolled():
+    source = HEAD + "def entry(x):\n    for c in [0]:\n        x = x / c\n        break\n    return x\n" + TAIL
+    # unrolled, its break would leave the loop's caller: not even a candidate
+    assert not any("c = 0" in c for c in _candidates("unwrap-blocks", source))
+    out = _one_pass("unwrap-blocks", source, _raises(ZeroDivisionError)).source
+    assert "for c in [0]:" in out
+
+
+def test_constants_are_folded_when_the_bug_survives_and_kept_when_it_does_not():
+    source = HEAD + "def entry(x):\n    return x / (0.5 * 4 - 2)\n" + TAIL
+    out = _one_pass("simplify-expressions", source, _raises(ZeroDivisionError)).source
+    assert "x / 0.0" in out
+    kept = _one_pass("simplify-expressions", source, lambda s: _raises(ZeroDivisionError)(s) and "0.5" in s).source
+    assert "0.5 * 4" in kept
