@@ -66,6 +66,18 @@ def test_named_tuples_functions_types_modules_objects_and_cycles():
     module = torch.nn.Linear(1, 1)
     assert obs.observe(module)[:2] == ("nn.Module", "Linear")
     assert obs.observe(object())[0] == "opaque"
+    chain = None  # objects count depth too: a long linked chain is cut, not walked to its end
+    for i in range(40):
+        node = Thing()
+        node.a, node.next = i, chain
+        chain = node
+    assert "deep" in repr(obs.observe(chain)) and "unobservable" not in repr(obs.observe(chain))
+
+
+def test_a_tensor_observed_by_metadata_only_is_still_a_tensor():
+    sparse = torch.eye(2).to_sparse()
+    tag, dtype, shape, device, requires_grad, data = obs.observe(sparse)
+    assert (tag, dtype, shape, device, requires_grad, data) == ("tensor", "torch.float32", (2, 2), "cpu", False, None)
 
 
 def test_globals_of_the_program_and_its_helper_modules_but_not_functions_or_private_names():
