@@ -51,12 +51,12 @@ ROOT = Path(__file__).resolve().parent.parent
 ORACLE_TESTS = ("tests/oracle/test_compare.py", "tests/oracle/test_observe.py", "tests/oracle/test_verdict.py",
                 "tests/oracle/test_truth_table.py", "tests/oracle")
 # The guard and state tests first: most engine mutants are killed there within seconds.
-ENGINE_TESTS = ("tests/engine/test_guards.py", "tests/engine/test_guard_matrix.py",
-                "tests/engine/test_state_across_breaks.py", "tests/engine")
+ENGINE_TESTS = ("tests/engine/test_guards.py", "tests/engine/test_guard_constants.py",
+                "tests/engine/test_guard_matrix.py", "tests/engine/test_state_across_breaks.py", "tests/engine")
 ENGINE_SUBSET = ("tests/engine/test_guards.py", "tests/engine/test_state_across_breaks.py",
                  "tests/engine/test_seed_bugs.py")
 CAMPAIGN_TESTS = ("tests/campaign",)
-STATE_TESTS = ("tests/campaign/test_state.py", "tests/campaign")
+STATE_TESTS = ("tests/campaign/test_journal.py", "tests/campaign/test_state.py", "tests/campaign")
 
 # module -> pytest paths, in the order they run (with -x, the first failing file ends the run).
 DEFAULT_MAP: dict[str, tuple[str, ...]] = {
