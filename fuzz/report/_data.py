@@ -26,6 +26,7 @@ class Finding:
     root_cause: str | None
     same_as: str | None
     lines: int | None
+    reduction: str | None  # "done", "cut short", "failed", "pending"; None: nothing to reduce (or not recorded)
     status: str | None  # NEW / KNOWN where the campaign knows
     triage: str | None  # a triage result, where known
     source: str | None  # the repro's text (reduced where reduction ran)
@@ -112,5 +113,5 @@ def _finding(out: Path, bucket: dict, timeline: list[dict]) -> Finding:
         signature=str(bucket.get("signature", "?")), target=str(bucket.get("target", "?")),
         count=int(bucket.get("count", 0) or 0), repro=repro, first_program=first,
         root_cause=bucket.get("root_cause"), same_as=bucket.get("same_as"), lines=bucket.get("lines"),
-        status=_status(bucket), triage=_triage(bucket), source=source, first_seen_s=seen,
+        reduction=bucket.get("reduction"), status=_status(bucket), triage=_triage(bucket), source=source, first_seen_s=seen,
     )

@@ -68,6 +68,18 @@ def _copyable(element_id: str, text: str, tag: str = "code") -> str:
             f'<button class="copy" onclick="ngbCopy(\'{element_id}\', this)">copy</button>')
 
 
+# How a bucket's reduction ended, as its repro's heading says it (a cut-short one is never called reduced).
+_REDUCTION_WORDS = {"done": "reduced", "cut short": "reduction cut short: smaller, not minimal",
+                    "failed": "reduction failed: as found", "pending": "not reduced yet"}
+
+
+def _size(f: Finding) -> str:
+    lines = f.lines or len(f.source.splitlines())
+    if f.reduction in _REDUCTION_WORDS:
+        return f"{lines} lines, {_REDUCTION_WORDS[f.reduction]}"
+    return f"{lines} lines, reduced" if f.lines else f"{lines} lines"  # a summary from before reductions were tracked
+
+
 def _finding_row(i: int, f: Finding, data: CampaignData, show_status: bool, show_triage: bool) -> str:
     replay = f"ngb-fuzz repro {shlex.quote(str(data.out / f.repro))} --target {shlex.quote(f.target)}"
     cells = []
@@ -85,7 +97,7 @@ def _finding_row(i: int, f: Finding, data: CampaignData, show_status: bool, show
         cells.append(f"<td>{_e(f.triage) if f.triage else ''}</td>")
     # Replay command and repro get a full-width row under their finding: code needs the width, not a column.
     if f.source is not None:
-        size = f"{f.lines} lines, reduced" if f.lines else f"{len(f.source.splitlines())} lines"
+        size = _size(f)
         repro = (f"<details><summary>repro {_e(f.repro)} ({size})</summary>"
                  f"{_copyable(f'repro-{i}', f.source, 'pre')}</details>")
     else:

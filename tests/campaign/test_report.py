@@ -79,6 +79,12 @@ def test_report_shows_fields_other_parts_add_and_builds_from_state_alone(campaig
                          "peak_rss_mb": 812.5, "recycled": 0}
     page = write_report(campaign_dir, summary=summary, dest=tmp_path / "r.html").read_text()
     assert '<span class="badge KNOWN">KNOWN</span>' in page and "fixed in torch 2.14" in page
+    for reduction, says in (("cut short", "78 lines, reduction cut short"), ("done", "78 lines, reduced"),
+                            ("pending", "not reduced yet")):
+        summary["buckets"][0].update(reduction=reduction, lines=78)
+        page = write_report(campaign_dir, summary=summary, dest=tmp_path / "r.html").read_text()
+        assert says in page, reduction
+        assert reduction == "done" or "lines, reduced" not in page  # cut short is never called reduced
     assert "Memory per worker" in plots(page)
     # a campaign killed before its summary: the state is enough
     state_only = tmp_path / "killed"
