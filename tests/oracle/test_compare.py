@@ -33,12 +33,14 @@ def test_exact_policy_rejects_one_ulp_and_tolerant_policy_accepts_it():
     assert first({"value": x}, {"value": x + 1e-2}, TOLERANCES["inductor"]) == ("value", "values")
 
 
-def test_half_precision_rounding_of_a_decomposed_backward_is_not_a_finding_on_aot_eager():
-    # seen from a correct aot_eager: a bfloat16 gradient of -0.00537 came back as -0.00488
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_half_precision_rounding_of_a_decomposed_backward_is_not_a_finding(backend):
+    # seen from a correct aot_eager: a bfloat16 gradient of -0.00537 came back as -0.00488 (inductor decomposes
+    # the same way); near zero only an absolute tolerance can accept it
     eager = torch.tensor([-0.00537, 0.25], dtype=torch.bfloat16)
     aot = torch.tensor([-0.00488, 0.25], dtype=torch.bfloat16)
-    assert first({"value": eager}, {"value": aot}, TOLERANCES["aot_eager"]) is None
-    assert first({"value": eager}, {"value": aot + 0.05}, TOLERANCES["aot_eager"]) == ("value", "values")
+    assert first({"value": eager}, {"value": aot}, TOLERANCES[backend]) is None
+    assert first({"value": eager}, {"value": aot + 0.05}, TOLERANCES[backend]) == ("value", "values")
     assert first({"value": eager}, {"value": aot}) == ("value", "values")  # exact backends stay exact
 
 
