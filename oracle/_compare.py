@@ -148,8 +148,4 @@ def _tagged(value) -> bool:
 
 
 def _aspect(record: dict, aspect: str):
-    if aspect == "value":
-        return record.get("value")
-    if aspect == "gradients":
-        return record.get("grads")
-    return record.get(aspect)
+    return record.get("grads" if aspect == "gradients" else aspect)  # the record names gradients "grads"
