@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections
+
 import torch
 
 import engine
@@ -270,3 +272,17 @@ def test_random_number_stream_matches_eager():
         torch.manual_seed(0)
         outs.append([fn(torch.ones(4)), fn(torch.ones(4))])
     same(outs[0], outs[1])
+
+
+Pair = collections.namedtuple("Pair", "a b")
+
+
+def tuple_kinds_across_break(x):
+    p = Pair(x + 1, x * 2)  # a namedtuple is rebuilt with _make, a structseq from one sequence
+    m = torch.max(x.reshape(2, 2), 0)
+    gb()
+    return p.a - p.b, p, type(p).__name__, m.values + 1, m, type(m).__name__
+
+
+def test_namedtuple_and_structseq_live_across_break():
+    check(tuple_kinds_across_break, lambda: (t(4),))
