@@ -98,6 +98,14 @@ def reduce(args) -> int:
         entry, added = store.add(result.source, target, result.signature)
         store.save()
         print(f"corpus: {'added' if added else 'already there as'} {entry.file}", file=sys.stderr)
+    if result.stopped == "interrupted":  # the best-so-far is written; the exit code still says it was stopped
+        import signal
+
+        from ._signals import exit_code, last_signal
+
+        signum = last_signal() or signal.SIGINT
+        print(f"stopped by {signal.Signals(signum).name}: the reduction was cut short", file=sys.stderr)
+        return exit_code(signum)
     return 0 if result.reproduced == result.rechecks else 1
 
 

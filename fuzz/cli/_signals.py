@@ -11,7 +11,7 @@ import contextlib
 import signal
 from collections.abc import Callable, Iterator
 
-__all__ = ["STOP_SIGNALS", "Stopped", "install", "stop_on_signals", "exit_code"]
+__all__ = ["STOP_SIGNALS", "Stopped", "install", "stop_on_signals", "exit_code", "last_signal"]
 
 STOP_SIGNALS = tuple(s for s in (getattr(signal, n, None) for n in ("SIGINT", "SIGTERM", "SIGHUP")) if s)
 
@@ -28,7 +28,17 @@ def exit_code(signum: int) -> int:
     return 128 + signum
 
 
+_last: list[int] = []
+
+
+def last_signal() -> int | None:
+    """The stop signal that arrived last in this process (None if none did): a command that catches the
+    ``Stopped`` to keep its best-so-far (the reducer) still exits with that signal's code."""
+    return _last[-1] if _last else None
+
+
 def _raise(signum, frame) -> None:
+    _last.append(signum)
     raise Stopped(signum)
 
 

@@ -152,8 +152,12 @@ def reduce_program(
     final = with_footer(set_header(with_header(result.source, spec, signature), eager=eager_outcome or None))
     if result.stopped == "interrupted":  # Ctrl-C (or a stopping campaign): no fresh-process re-checks
         rechecks = 0
-    reproduced = recheck(final, spec, signature, rechecks, timeout=timeout, workers=workers,
-                         eager_outcome=eager_outcome)
+    try:
+        reproduced = recheck(final, spec, signature, rechecks, timeout=timeout, workers=workers,
+                             eager_outcome=eager_outcome)
+    except KeyboardInterrupt:  # a stop during the re-checks: the reduced program is kept, marked unchecked
+        rechecks = reproduced = 0
+        result = dataclasses.replace(result, stopped="interrupted")
     return dataclasses.replace(
         result, source=final, target=spec, signature=signature, rechecks=rechecks, reproduced=reproduced,
         stages=stages + result.stages,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 
 import pytest
 
@@ -80,6 +82,34 @@ def test_reduce_cli_keeps_the_signature_and_rechecks_in_fresh_processes(failing_
     store = Corpus(tmp_path / "corpus")
     (entry,) = store.entries.values()
     assert (entry.status, entry.signature, entry.target) == ("NEW", "mismatch:second_call:effects", "fault:drop-effect")
+
+
+@pytest.mark.parametrize("signum, method, nth", [
+    (signal.SIGTERM, "run", 6),  # while candidates are checked run by run
+    (signal.SIGINT, "run", 6),
+    (signal.SIGTERM, "check", 3),  # during the final re-checks in fresh processes (the original is the 1st)
+])
+def test_a_stop_signal_writes_the_best_so_far_and_exits_128_plus_n(signum, method, nth, failing_file, tmp_path,
+                                                                 capsys, monkeypatch):
+    import oracle
+
+    calls = []
+    real = getattr(oracle.Runner, method)
+
+    def then_signal(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == nth:
+            os.kill(os.getpid(), signum)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(oracle.Runner, method, then_signal)
+    out = tmp_path / "small.py"
+    code = main(["reduce", str(failing_file), "--target", "fault:drop-effect", "--budget", "600s",
+                 "--workers", "1", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 128 + signum, err
+    assert f"stopped by {signal.Signals(signum).name}" in err and "stopped: interrupted" in err
+    assert "# signature: mismatch:second_call:effects" in out.read_text()  # nothing lost
 
 
 def test_reduce_cli_usage_errors(failing_file, tmp_path, capsys):
