@@ -89,10 +89,18 @@ class Bucket:
     same_as: str | None = None  # repro of the earlier bucket with this root cause (then not reduced again)
     reduction: str | None = "pending"
     known: str | None = None  # corpus file of the known bug with this root cause (see fuzz.known)
+    regression: bool = False  # ... and that corpus entry is FIXED: the bug came back, which is news
 
     @property
     def status(self) -> str:
-        return "KNOWN" if self.known else "NEW"
+        if self.known:
+            return "REGRESSION" if self.regression else "KNOWN"
+        return "NEW"
+
+    @property
+    def old_news(self) -> bool:
+        """A known bug that is still open: not reduced again, not new for --bias."""
+        return bool(self.known) and not self.regression
 
 
 class Campaign:
@@ -203,6 +211,7 @@ class Campaign:
             bucket.reduction, bucket.lines = record["reduction"], record.get("lines", bucket.lines)
             bucket.root_cause = record.get("root_cause", bucket.root_cause)
             bucket.known = record.get("known", bucket.known)
+            bucket.regression = record.get("regression", bucket.regression)
             return []
         self.completed.add(record["i"])
         if kind == "error":
@@ -226,16 +235,18 @@ class Campaign:
                 cause = root_cause(signature)
                 earlier = next((b for b in self.buckets.values() if cause and b.root_cause == cause), None)
                 match = self.known.match(signature) if self.known else None
+                old_news = match is not None and not match.fixed
                 bucket = Bucket(spec, signature, 0, record["new"][spec], record["i"], root_cause=cause,
                                 same_as=earlier.repro if earlier else None,
-                                reduction=None if match else "pending", known=match and match.file)
+                                reduction=None if old_news else "pending", known=match and match.file,
+                                regression=bool(match and match.fixed))
                 self.buckets[(spec, signature)] = bucket
                 new.append(bucket)
-            if bucket.count or bucket.same_as or bucket.known:  # nothing new: seen before, or a known bug
+            if bucket.count or bucket.same_as or bucket.old_news:  # nothing new: seen before, or a known bug
                 repeats += 1
             bucket.count += 1
         if self.bias is not None:
-            fresh = sum(1 for bucket in new if bucket.same_as is None and bucket.known is None)
+            fresh = sum(1 for bucket in new if bucket.same_as is None and not bucket.old_news)
             for event in self.bias.observe(features, record["stats"], fresh, repeats):
                 self.stats[f"bias.{event}"] += 1
         return new
@@ -264,7 +275,7 @@ class Campaign:
                 "buckets": [{"signature": b.signature, "target": b.target, "count": b.count, "repro": b.repro,
                              "first_program": b.first_program, "lines": b.lines, "root_cause": b.root_cause,
                              "same_as": b.same_as, "reduction": b.reduction,
-                              "status": b.status, "known": b.known}
+                             "status": b.status, "known": b.known, "regression": b.regression}
                             for b in self.buckets.values()],
                 "root_causes": len({b.root_cause or f"{b.target}|{b.signature}" for b in self.buckets.values()}),
                 "not_reduced": self.not_reduced,
@@ -490,7 +501,8 @@ class Campaign:
             match = self.known.match(bucket.signature, shape) if self.known else None
             self._storing(self._journal, {"k": "reduced", "repro": bucket.repro, "reduction": reduction,
                                           "lines": result.lines, "root_cause": root_cause(bucket.signature, shape),
-                                          "known": match.file if match else None})
+                                          "known": match.file if match else None,
+                                          "regression": bool(match and match.fixed)})
         if self.on_reduced:
             self.on_reduced(bucket)
 

@@ -5,7 +5,8 @@ have the same root cause (``fuzz.rootcause.root_cause``): a crash by its excepti
 (so it matches as soon as it is seen, before any reduction), a mismatch by what differed plus the normalized
 shape of its reduced repro (so it can only match once reduced). Regression cases (signature ``ok``) are not bugs
 and never match. A KNOWN bucket is not reduced (when known at detection), does not count as new for ``--bias``,
-and is reported as KNOWN with the corpus file it matched.
+and is reported as KNOWN with the corpus file it matched. A finding whose root cause is that of a FIXED entry only
+is a REGRESSION: news, reduced and counted as new like a NEW bucket, and named with the entry it brings back.
 """
 
 from __future__ import annotations
@@ -24,14 +25,19 @@ class KnownBug:
     status: str  # the entry's manifest status (NEW, KNOWN, FIXED, REGRESSION)
     root_cause: str
 
+    @property
+    def fixed(self) -> bool:
+        """The bug was fixed: a finding with its root cause is a regression, not a known bug."""
+        return self.status == "FIXED"
+
 
 class KnownBugs:
     """The root causes of a corpus's bug entries; ``match`` names the entry a finding repeats."""
 
     def __init__(self, bugs: list[KnownBug] | tuple[KnownBug, ...] = ()):
         self.bugs = tuple(bugs)
-        self._by_cause = {}
-        for bug in self.bugs:
+        self._by_cause: dict[str, KnownBug] = {}
+        for bug in sorted(self.bugs, key=lambda b: b.fixed):  # an open entry wins over a FIXED one
             self._by_cause.setdefault(bug.root_cause, bug)
 
     def __len__(self) -> int:

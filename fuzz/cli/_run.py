@@ -6,6 +6,7 @@ import os
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 from . import UsageError
@@ -228,8 +229,9 @@ class _Progress:
 
     def _figures(self, campaign) -> tuple[int, float, dict, str]:
         seconds = max(campaign.seconds, 1e-9)
-        known = sum(1 for b in list(campaign.buckets.values()) if b.known)
-        buckets = f"{len(campaign.buckets)}" + (f" ({known} KNOWN)" if known else "")
+        statuses = Counter(b.status for b in list(campaign.buckets.values()))
+        tags = [f"{statuses[s]} {s}" for s in ("KNOWN", "REGRESSION") if statuses[s]]
+        buckets = f"{len(campaign.buckets)}" + (f" ({', '.join(tags)})" if tags else "")
         return campaign.programs, campaign.programs / seconds, dict(campaign.verdicts), buckets
 
     def _table(self, campaign):
@@ -289,11 +291,14 @@ class _Progress:
         print(f"[ngb-fuzz] {message}", file=sys.stderr, flush=True)
 
     def new_bucket(self, bucket, source) -> None:
-        known = f" (corpus/{bucket.known}; not reduced)" if bucket.known else ""
+        known = ""
+        if bucket.known:
+            known = (f" (corpus/{bucket.known} was FIXED: it came back)" if bucket.regression
+                     else f" (corpus/{bucket.known}; not reduced)")
         self._say(f"new bucket, {bucket.status}{known}: {bucket.signature} on {bucket.target}: {bucket.repro}")
 
     def reduced(self, bucket) -> None:
-        known = f", KNOWN: corpus/{bucket.known}" if bucket.known else ""
+        known = f", {bucket.status}: corpus/{bucket.known}" if bucket.known else ""
         if bucket.same_as:
             self._say(f"{bucket.repro}: same root cause as {bucket.same_as} ({bucket.lines} lines)")
         elif bucket.reduction == "done":
@@ -326,7 +331,8 @@ def _print_summary(summary: dict, out: Path, state: str) -> None:
         print(f"  {bucket['count']:5d}  {bucket.get('status', 'NEW'):<5}  {bucket['signature']}  "
               f"[{bucket['target']}]{size}")
         if bucket.get("known"):
-            print(f"         known bug: corpus/{bucket['known']}")
+            what = "regression of the FIXED bug" if bucket.get("regression") else "known bug"
+            print(f"         {what}: corpus/{bucket['known']}")
         if bucket.get("same_as"):
             print(f"         same root cause as {bucket['same_as']} (its reduced repro; not reduced again)")
         elif bucket.get("reduction") == "pending":

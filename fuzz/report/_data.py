@@ -85,7 +85,7 @@ def _summary_from_state(state: dict) -> dict:
 
 def _status(bucket: dict) -> str | None:
     for key in ("status", "novelty"):
-        if isinstance(bucket.get(key), str) and bucket[key].upper() in ("NEW", "KNOWN"):
+        if isinstance(bucket.get(key), str) and bucket[key].upper() in ("NEW", "KNOWN", "REGRESSION"):
             return bucket[key].upper()
     if isinstance(bucket.get("known"), bool | str | dict | list):
         return "KNOWN" if bucket["known"] else "NEW"

@@ -29,7 +29,7 @@ code, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12
 pre { background: #f7f7f7; border: 1px solid #e2e2e2; padding: 8px; overflow: auto; max-height: 420px;
   overflow-wrap: normal; white-space: pre; }
 .badge { border-radius: 4px; padding: 1px 6px; font-size: 11px; font-weight: 600; color: #fff; }
-.NEW { background: #d62728; } .KNOWN { background: #7f7f7f; }
+.NEW { background: #d62728; } .KNOWN { background: #7f7f7f; } .REGRESSION { background: #9467bd; }
 button.copy { font-size: 11px; margin-left: 6px; cursor: pointer; }
 .replay { margin: 2px 0 4px; font-size: 12px; color: #555; } .muted { color: #888; } details summary { cursor: pointer; color: #1f5fa8; }
 """

@@ -96,3 +96,41 @@ def test_without_the_corpus_the_same_finding_is_new(tmp_path):
     summary = campaign.run()
     assert summary["buckets"][0]["status"] == "NEW" and summary["bias"]["events"].get("new_bucket") == 1
     assert root_cause(CRASH) == summary["buckets"][0]["root_cause"]
+
+
+def _fixed(root: Path, name: str) -> None:
+    store = Corpus(root)
+    store.entries[name] = dataclasses.replace(store.entries[name], status="FIXED")
+    store.save()
+
+
+def test_a_fixed_bug_seen_again_is_a_regression_reduced_and_news(tmp_path):
+    root = corpus(tmp_path)
+    _fixed(root, "torch-ngb-generator-return-value-lost.py")
+    known = KnownBugs.from_corpus(root)
+    assert known.match(CRASH).fixed
+    config = CampaignConfig(("torch",), tmp_path / "run", programs=2, seed=1, reduce_seconds=5, bias=True)
+    campaign = Campaign(config, CrashingRunner(), generate=generate, known=known)
+    reduced = []
+    campaign._reduce = lambda bucket, ir=None, budget=None: reduced.append(bucket.target)
+    summary = campaign.run()
+    (bucket,) = summary["buckets"]
+    assert (bucket["status"], bucket["known"]) == ("REGRESSION", "torch-ngb-generator-return-value-lost.py")
+    assert reduced == ["torch"]  # the bug came back: its repro is reduced like a new one
+    assert summary["bias"]["events"].get("new_bucket") == 1
+    # the status survives a resume from the journal
+    resumed = Campaign(dataclasses.replace(config, programs=3), CrashingRunner(), generate=generate, known=known)
+    resumed._reduce = lambda *a, **k: None
+    assert resumed.run()["buckets"][0]["status"] == "REGRESSION"
+
+
+def test_an_open_entry_wins_over_a_fixed_one_with_the_same_root_cause(tmp_path):
+    root = corpus(tmp_path)
+    name = "torch-ngb-generator-return-value-lost.py"
+    shutil.copy(root / name, root / "again.py")
+    store = Corpus(root)
+    store.entries["again.py"] = dataclasses.replace(store.entries[name], file="again.py")
+    store.save()
+    _fixed(root, name)
+    match = KnownBugs.from_corpus(root).match(CRASH)
+    assert (match.file, match.fixed) == ("again.py", False)
