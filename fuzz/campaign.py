@@ -72,6 +72,9 @@ class CampaignConfig:
         return f"ngb-fuzz run --seed {self.seed}" + (" --bias" if self.bias else "")
 
 
+SLOTS_EVERY_S = 5.0  # how often a campaign on a cluster asks whether workers joined
+
+
 # Bucket.reduction: None (nothing to reduce: a KNOWN bug), "pending" (not reduced yet: buckets are reduced after
 # fuzzing; reduction off, or interrupted: the next run or `ngb-fuzz reduce --campaign DIR` does it), "done" (a
 # fixpoint), "cut short" (its budget ran out first: smaller, not minimal), or "failed" (nothing smaller kept the
@@ -119,6 +122,9 @@ class Campaign:
         # memory() -> {"workers": {name: MB}, "peak_rss_mb", ...} of the processes that check programs: the
         # dispatcher's (a cluster's workers), else the runner's
         self.memory_of_workers = memory
+        # slots() -> how many programs can be checked at once now (a cluster's worker threads, which grow as
+        # workers join); None: config.workers, fixed. Driver threads are added as it grows, never removed.
+        self.slots: Callable[[], int] | None = None
         self.on_recorded = on_recorded
         if generate is None:
             from .generate import generate_program as generate
@@ -522,16 +528,18 @@ class Campaign:
         ``StorageError`` once what can be written is written.
         """
         self.started = time.monotonic()
-        threads = [threading.Thread(target=self._guarded_loop, daemon=True, name=f"campaign-{i}")
-                   for i in range(self.config.workers)]
-        for t in threads:
-            t.start()
+        threads: list[threading.Thread] = []
+        self._add_threads(threads, self.config.workers)
+        asked = time.monotonic()
         try:
             # On stop() (a signal, a failed write) return at once: threads blocked on a hanging program end when
             # the runner is closed, and anything they bring back after this is discarded.
             while not self._stop.is_set() and any(t.is_alive() for t in threads):
                 for t in threads:
                     t.join(timeout=0.2)
+                if self.slots is not None and time.monotonic() - asked >= SLOTS_EVERY_S:
+                    asked = time.monotonic()
+                    self._add_threads(threads, self._wanted_slots() - len(threads))
                 if self.on_progress:
                     self.on_progress(self)
             if not self._errors:
@@ -545,6 +553,18 @@ class Campaign:
         if self.storage_error is not None:
             raise self.storage_error
         return self.summary()
+
+    def _add_threads(self, threads: list[threading.Thread], count: int) -> None:
+        for _ in range(max(0, count)):
+            thread = threading.Thread(target=self._guarded_loop, daemon=True, name=f"campaign-{len(threads)}")
+            threads.append(thread)
+            thread.start()
+
+    def _wanted_slots(self) -> int:
+        try:
+            return int(self.slots()) if self.slots is not None else self.config.workers
+        except Exception:  # noqa: BLE001 - a figure asked of a cluster; a failed ask keeps what runs
+            return 0
 
     def _guarded_loop(self) -> None:
         try:

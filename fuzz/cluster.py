@@ -53,6 +53,21 @@ class Dispatcher:
         self.slots = slots  # checks that can run at once: the campaign runs this many driver threads
         self.alive, self.where, self._on_close = alive, where, on_close
         self._memory = memory
+        self._slots_asked = 0.0
+
+    def current_slots(self) -> int:
+        """Checks that can run at once now: on a cluster, its worker threads at the last ask (workers join and
+        leave while a campaign runs; asked of the scheduler at most every 10 s); locally, ``slots``."""
+        import time
+
+        if self.client is None or time.monotonic() - self._slots_asked < 10.0:
+            return self.slots
+        self._slots_asked = time.monotonic()
+        try:
+            self.slots = max(1, sum(self.client.nthreads().values()))
+        except Exception:  # noqa: BLE001 - a lost scheduler is reported by check(); keep the last figure
+            pass
+        return self.slots
 
     def memory(self) -> dict:
         """Memory of the processes that check programs ({"workers": {name: MB}, "rss_mb", "peak_rss_mb",

@@ -41,7 +41,7 @@ def register(subparsers) -> None:
                         "campaign runs what is left; default 100")
     add_workers_option(p, None,
                        "programs checked at once: worker processes here (default: half the cores; at most the "
-                       "cores and memory here hold), or tasks in flight on a cluster (default: its worker threads)")
+                       "cores and memory here hold), or tasks in flight on a cluster (default: its worker threads, growing as workers join)")
     p.add_argument("--cluster", metavar="ADDRESS",
                    help="check programs on a Dask cluster: tcp://HOST:PORT (a running `dask scheduler`) or "
                         "local:N (N worker processes on this machine); needs ngb-fuzz[cluster]. See docs/cluster.md")
@@ -118,6 +118,8 @@ def run(args) -> int:
             dispatcher = dispatcher or local_dispatcher(runner, slots)
             campaign.runner, campaign.check = runner, dispatcher.check
             campaign.memory_of_workers = dispatcher.memory
+            if args.cluster and args.workers is None:  # workers that join the cluster later get programs too
+                campaign.slots = dispatcher.current_slots
             try:
                 summary = campaign.run()
             except StorageError as exc:

@@ -170,3 +170,44 @@ def test_a_stopping_campaign_interrupts_the_reduction_in_progress(runner):
     result = reduce_program(source, "torch", signature="mismatch:value:values", runner=stoppable, budget_s=600,
                             rechecks=3)
     assert result.stopped == "interrupted" and result.rechecks == 0
+
+
+class ConcurrencyRunner:
+    """Answers every check after a short wait, counting how many run at once."""
+
+    def __init__(self):
+        import threading
+
+        self.lock, self.now, self.most = threading.Lock(), 0, 0
+
+    def check(self, source, targets):
+        import time
+
+        from oracle._verdict import ProgramReport, Verdict
+
+        with self.lock:
+            self.now += 1
+            self.most = max(self.most, self.now)
+        time.sleep(0.3)
+        with self.lock:
+            self.now -= 1
+        return ProgramReport({t: Verdict("ok", "", "ok") for t in targets}, False, {})
+
+
+def test_workers_that_join_a_cluster_mid_campaign_get_programs(tmp_path, monkeypatch):
+    import fuzz.campaign
+
+    monkeypatch.setattr(fuzz.campaign, "SLOTS_EVERY_S", 0.0)
+    runner = ConcurrencyRunner()
+    config = CampaignConfig(("torch",), tmp_path, programs=40, workers=1, seed=3)
+    campaign = Campaign(config, runner, generate=generate)
+    campaign.slots = lambda: 1 if campaign.programs < 3 else 3  # two workers join after the third program
+    assert campaign.run()["programs"] == 40
+    assert runner.most == 3
+
+
+def test_without_a_slots_source_the_campaign_keeps_its_workers(tmp_path):
+    runner = ConcurrencyRunner()
+    config = CampaignConfig(("torch",), tmp_path, programs=6, workers=2, seed=3)
+    assert Campaign(config, runner, generate=generate).run()["programs"] == 6
+    assert runner.most == 2

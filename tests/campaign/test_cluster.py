@@ -130,3 +130,21 @@ def test_a_bad_or_unreachable_cluster_is_one_line_and_exit_2(address, message, t
                            address, "--out", str(tmp_path / "run")], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_current_slots_follows_the_worker_threads_of_the_cluster():
+    from fuzz.cluster import Dispatcher
+
+    class Client:
+        threads = {"tcp://a": 1}
+
+        def nthreads(self):
+            return dict(self.threads)
+
+    dispatcher = Dispatcher(None, None, slots=1, client=Client())
+    assert dispatcher.current_slots() == 1
+    Client.threads = {"tcp://a": 1, "tcp://b": 2}
+    assert dispatcher.current_slots() == 1  # asked of the scheduler at most every 10 s
+    dispatcher._slots_asked = 0.0
+    assert dispatcher.current_slots() == 3
+    assert Dispatcher(None, None, slots=2).current_slots() == 2  # locally: fixed
