@@ -2,7 +2,7 @@
 
     python benchmarks/mutation.py [--module oracle/_compare.py ...] [--sample N] [--seed S] [--max-mutants N]
                                   [--jobs J] [--timeout SECONDS] [--tests 'PYTEST ARGS'] [--engine-subset]
-                                  [--root DIR] [--only MODULE:LINE ...] [--list]
+                                  [--root DIR] [--only MODULE:LINE ...] [--quick] [--list]
 
 For each target module, every mutant (or a seeded sample of them) is written into a *temporary copy* of the tree
 (under the system temp directory, never the tree itself); the tests mapped to that module run there with
@@ -52,10 +52,11 @@ ORACLE_TESTS = ("tests/oracle/test_compare.py", "tests/oracle/test_observe.py", 
                 "tests/oracle/test_truth_table.py", "tests/oracle")
 # The guard and state tests first: most engine mutants are killed there within seconds.
 ENGINE_TESTS = ("tests/engine/test_guards.py", "tests/engine/test_guard_constants.py",
-                "tests/engine/test_guard_matrix.py", "tests/engine/test_state_across_breaks.py", "tests/engine")
+                "tests/engine/test_guard_matrix.py", "tests/engine/test_state_across_breaks.py",
+                "tests/engine/test_conformance_effects.py", "tests/engine")
 ENGINE_SUBSET = ("tests/engine/test_guards.py", "tests/engine/test_state_across_breaks.py",
                  "tests/engine/test_seed_bugs.py")
-CAMPAIGN_TESTS = ("tests/campaign",)
+CAMPAIGN_TESTS = ("tests/campaign/test_campaign.py", "tests/campaign/test_state.py", "tests/campaign")
 STATE_TESTS = ("tests/campaign/test_journal.py", "tests/campaign/test_state.py", "tests/campaign")
 
 # module -> pytest paths, in the order they run (with -x, the first failing file ends the run).
@@ -362,6 +363,9 @@ def main(argv=None) -> int:
     parser.add_argument("--only", action="append", metavar="MODULE:LINE",
                         help="keep only the chosen mutants at this line (repeatable): re-run a run's survivors "
                              "with the same --sample/--seed after adding tests")
+    parser.add_argument("--quick", action="store_true",
+                        help="only the mapped test files, not the area folders after them: a mutant they kill is "
+                             "killed by the whole area too; re-run the survivors without --quick (--only)")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     args = parser.parse_args(argv)
 
@@ -410,6 +414,8 @@ def _run_all(args, parser, root, modules, found, chosen, base: Path, results, lo
         if module.startswith("engine/") and args.engine_subset and not args.tests:
             paths = ENGINE_SUBSET
         tests = test_paths(sandboxes[0].tree, paths)
+        if args.quick:
+            tests = [p for p in tests if not (sandboxes[0].tree / p).is_dir()] or tests
         if not tests:
             parser.error(f"none of the tests mapped to {module} exist: {' '.join(paths)}")
         log(f"{module}: {len(chosen[module])} of {len(found[module])} mutants; tests: {' '.join(tests)}")
