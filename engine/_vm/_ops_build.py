@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import torch
+
 from .._errors import Unsupported
 from ._calls import seq_items
 from ._methods import dict_view, key_of, list_items
@@ -135,14 +137,15 @@ def _format_adapter(conv, has_spec):
 
 
 _SCALARS = (int, float, str, bool, type(None))
-_FORMATTABLE = _SCALARS + (tuple,)
+_FORMATTABLE = _SCALARS + (tuple, torch.Size)
 
 
 def _plain_const(v: Var) -> Var:
-    """A tuple of scalar constants (e.g. `tuple(x.shape)`) formats like the constant tuple it is."""
-    if type(v) is TupleVar and v.pytype is tuple and all(
+    """A tuple of scalar constants (e.g. `tuple(x.shape)`) formats like the constant tuple it is; so does a
+    static shape (`x.shape`: shapes are static, so its text is known while tracing)."""
+    if type(v) is TupleVar and v.pytype in (tuple, torch.Size) and all(
             type(x) is ConstVar and type(x.value) in _SCALARS for x in v.items):
-        return ConstVar(tuple(x.value for x in v.items))
+        return ConstVar(v.pytype(x.value for x in v.items))
     return v
 
 
