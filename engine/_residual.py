@@ -283,8 +283,11 @@ class Emitter:
                     self.body.append(f"{self.expr(target)}.{name}({a})")
                     if fault(self.vm.ctx, "replay-effect-twice"):
                         self.body.append(self.body[-1])
-                case SetItemEffect(target, key, value):
+                case SetItemEffect(target, key, value, None):
                     self.body.append(f"{self.expr(target)}[{self.expr(key)}] = {self.expr(value)}")
+                case SetItemEffect(target, key, value, via):
+                    self.body.append(f"{self.ns.const(via, 'T')}.__setitem__({self.expr(target)}, "
+                                     f"{self.expr(key)}, {self.expr(value)})")
                 case SetAttrEffect(target, name, value, raw):
                     setter = "object.__setattr__" if raw else "setattr"
                     self.body.append(f"{setter}({self.expr(target)}, {name!r}, {self.expr(value)})")

@@ -361,12 +361,18 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         return ConstVar(None)
     if obj is object.__setattr__ and len(args) == 3 and not kwargs and type(args[1]) is ConstVar \
             and type(args[1].value) is str:
-        from ._objects import instance_type, object_setattr
+        from ._attrs import _is_data_descriptor
+        from ._objects import class_lookup, instance_type, object_setattr
 
         tp = instance_type(args[0])
-        if tp is not None and "__slots__" not in tp.__dict__ and not isinstance(
-                getattr(tp, args[1].value, None), (property,)):
+        if tp is not None and "__slots__" not in tp.__dict__ and not _is_data_descriptor(
+                class_lookup(tp, args[1].value)):  # a descriptor's __set__ would run: not a plain store
             object_setattr(vm, args[0], args[1].value, args[2])
+            return ConstVar(None)
+    if obj is dict.__setitem__ and len(args) == 3 and not kwargs:
+        from ._objects import dict_setitem
+
+        if dict_setitem(vm, *args):
             return ConstVar(None)
     if obj is super and not args and not kwargs:
         from ._objects import zero_arg_super
