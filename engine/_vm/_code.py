@@ -110,6 +110,7 @@ def _liveness(info: CodeInfo) -> list[int]:
     A backward may-analysis over the instruction graph, exception edges included. Cells are always live
     (closures share them), so they are simply not tracked here. Zero-argument super() reads the first
     argument's slot without a LOAD_FAST: in a method that may call it, every call reads local 0.
+    DELETE_FAST is a use too (it fails on an unbound local).
     """
     n = len(info.instrs)
     use = [0] * n
@@ -121,8 +122,10 @@ def _liveness(info: CodeInfo) -> list[int]:
             use[k] = 1 << ins.arg
         elif ins.opname in V.CALL_OPS:
             use[k] = super_reads
-        elif ins.opname in ("STORE_FAST", "DELETE_FAST"):
+        elif ins.opname == "STORE_FAST":
             kill[k] = 1 << ins.arg
+        elif ins.opname == "DELETE_FAST":  # reads whether it is bound (UnboundLocalError), then unbinds;
+            use[k] = kill[k] = 1 << ins.arg  # live up to it, as eager keeps the value until the `del`
     succ = [_successors(info, k) for k in range(n)]
     live = [0] * n
     changed = True
