@@ -127,8 +127,6 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
     info = code_info(fv.code)
     if info.unsupported:
         raise Unsupported("frame-unsupported", f"{fv.qualname}: {info.unsupported}")
-    if info.generator and info.gen_handlers and not for_cm:
-        raise Unsupported("frame-unsupported", f"{fv.qualname}: a generator with try/with blocks")
     decision, why = code_rule(fv.code)
     if decision is not Decision.TRACE:
         raise Unsupported("library-call", f"{fv.qualname} runs eagerly: {why} ({fv.code.co_filename})")
@@ -150,6 +148,8 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
     if info.generator:
         frame.ip = info.gen_start
         gen = frame.gen = GenVar(frame, vm.call_no)
+        if info.gen_handlers and not for_cm:  # see _generators.check_abandoned
+            vm.closing_gens.append(gen)
         return gen
     return Inline(frame)
 

@@ -62,11 +62,10 @@ class CodeInfo:
         self.generator = V.is_plain_generator(code)
         self.gen_start = 0
         # try/with blocks in a generator run when an abandoned generator is closed, which the VM does not
-        # do: such generators are traced only where they always run to completion (@contextmanager).
+        # do: one left suspended when the trace ends restarts it (_generators.check_abandoned).
         self.gen_handlers = any(h is not None for h in self.handlers)
         if self.generator:
-            # A generator without exception handlers (whose abandonment runs no finally/with exit code)
-            # is traced as a suspendable frame, started after its RETURN_GENERATOR.
+            # A generator is traced as a suspendable frame, started after its RETURN_GENERATOR.
             bad -= V.GENERATOR_OPS
             self.gen_start = next(k for k, ins in enumerate(raw) if ins.opname == "RETURN_GENERATOR") + 1
         for ins in raw:

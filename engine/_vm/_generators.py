@@ -5,6 +5,12 @@ builtins that consume one (list, sum, all, next, ...) step it with `drive`, a ne
 frame list holding just the generator. Anything a suspended frame cannot survive (a break while the
 generator is alive, an exception leaving it while a builtin drives it) restarts the segment's trace with
 the generator's creation as an eager call, after which it is a real generator like any other.
+
+A generator with try/with blocks runs code when it is abandoned while suspended (close() throws
+GeneratorExit into it when its last reference goes, which may be mid-segment or later, held by a
+traceback). The VM does not track references, so such a generator is traced, and if it is left suspended
+when the trace ends the trace restarts with its creation eager (`check_abandoned`); one that ran to its
+end ran its finally/with exits in the trace, as eagerly.
 """
 
 from __future__ import annotations
@@ -45,6 +51,14 @@ def drive(vm: VM, gen: GenVar):
         gen.state = "done"
         return None
     raise Restart(gen.call_no, "eager")
+
+
+def check_abandoned(vm: VM) -> None:
+    """At the end of a trace: a generator with try/with blocks made here and not finished would run its
+    handlers when closed, at a time the VM does not know: restart with its creation as an eager call."""
+    for gen in vm.closing_gens:
+        if gen.state in ("suspended", "running"):
+            raise Restart(gen.call_no, "eager")
 
 
 def on_yield(vm: VM, frame: Frame, value: Var):

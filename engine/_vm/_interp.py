@@ -75,6 +75,7 @@ class VM:
         self.frames_traced = 0
         self.iter_log = {}
         self.eager_ops = False
+        self.closing_gens = []  # generators with try/with blocks made by this trace (_generators.check_abandoned)
         self.drive_depth = 0  # every graph op runs eagerly (after a graph failed at run time)
         self.guards.grad_mode(grad)
 

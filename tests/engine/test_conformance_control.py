@@ -217,7 +217,7 @@ SCENARIOS = [
     Scenario(generator_return_value, x1, 1, restarts=1),
     Scenario(yield_from_delegation, x1, 2),
     Scenario(yield_from_across_break, x1, 0),
-    Scenario(generator_with_try_finally, x1, 2),
+    Scenario(generator_with_try_finally, x1, 1),
     Scenario(generator_expression_sum, x1, 1),
 ]
 
