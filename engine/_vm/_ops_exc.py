@@ -10,6 +10,7 @@ from .._guards import AttrSrc
 from ._calls import Inline, call
 from ._objects import enter_user_ctx, is_plain_exception
 from ._opcodes import EagerSpec, Resume, handles
+from ._regions import _region_of
 from ._regions import enter as enter_region
 from ._values import CMExitVar, CMVar, ConstVar, ExcVar, GradCtxVar, GradExitVar, NewObjVar, ObjVar, TupleVar
 
@@ -109,6 +110,8 @@ def _with_except_start_h(vm: VM, frame: Frame, ins: Instr) -> None:
     try:
         if type(exit_) is GradExitVar:
             res = call(vm, exit_, [], {})
+        elif _region_of(vm, vm.resolve(exit_)) is not None:  # a no-op ignoring the exception: no traceback needed
+            res = call(vm, vm.resolve(exit_), [ConstVar(None)] * 3, {})
         else:
             res = call(vm, exit_, _exc_parts(vm, exc), {})
     except Unsupported as u:
