@@ -48,6 +48,7 @@ from ._vm._values import (
     ObjVar,
     SliceVar,
     SuperVar,
+    TbVar,
     TensorVar,
     TupleVar,
 )
@@ -168,6 +169,9 @@ class Emitter:
 
     # -- rebuilders, one per value kind with an identity (see _REBUILD) -----------------------------------
     def _restart_gen(self, v: GenVar) -> str:  # a traced generator cannot become real: trace it eagerly
+        raise Restart(v.call_no, "eager")
+
+    def _restart_tb(self, v: TbVar) -> str:  # an exception made while tracing has no traceback to give
         raise Restart(v.call_no, "eager")
 
     def _restart_cm(self, v: CMVar | CMExitVar) -> str:
@@ -312,6 +316,7 @@ class Emitter:
 # How each value kind with an identity becomes real in the segment's body (Emitter.expr memoises the result).
 _REBUILD: dict[type, Callable[[Emitter, Any], str]] = {
     GenVar: Emitter._restart_gen, CMVar: Emitter._restart_cm, CMExitVar: Emitter._restart_cm,
+    TbVar: Emitter._restart_tb,
     ObjVar: Emitter._obj, ListVar: Emitter._list, DictVar: Emitter._dict, DictViewVar: Emitter._dict_view,
     CellVar: Emitter._cell, FuncVar: Emitter._func, ExcVar: Emitter._exc, NewObjVar: Emitter._new_obj,
     SuperVar: Emitter._super, SliceVar: Emitter._slice, MethodVar: Emitter._method,

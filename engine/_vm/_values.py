@@ -271,6 +271,17 @@ class ExcVar(Var):
         return self.cls(*self.args)
 
 
+class TbVar(Var):
+    """The traceback a user `__exit__` gets with an exception made while tracing (which has none yet): opaque,
+    only `tb is None` (False) is known. If it must become real, the trace restarts with that `__exit__`
+    call (`call_no`) made eager."""
+
+    __slots__ = ("call_no",)
+
+    def __init__(self) -> None:
+        self.call_no = None  # set once the __exit__ call is a frame of the trace
+
+
 class GenVar(Var):
     """A generator created by traced code: its frame is suspended between steps. It never becomes real:
     if it must (a break while it is alive), the trace restarts with its creation as an eager call."""
