@@ -103,7 +103,10 @@ _TABLE = (
     Reason("setitem", "item assignment on a value the VM does not model", _EAGER),
     Reason("delete-subscr", "del of an item", _EAGER),
     # -- containers -----------------------------------------------------------------------------------------
-    Reason("set", "sets are not modeled", "use a dict (or a list) in compiled code to keep it in one graph"),
+    Reason("set", "a set the VM does not model: elements that are not constants (tensors, objects: their "
+           "order could differ from eager's), iterating a set whose order is not known (one that existed "
+           "before the segment), or a set method or argument not modeled",
+           "use a dict (or a list) in compiled code to keep it in one graph"),
     Reason("list-method", "a list method (or arguments) the VM does not model", _EAGER),
     Reason("list-pop", "list.pop with an index that is not a constant in range", _EAGER),
     Reason("list-setitem", "list assignment with an index that is not a constant int in range", _CONST),

@@ -46,6 +46,7 @@ from ._vm._values import (
     MethodVar,
     NewObjVar,
     ObjVar,
+    SetVar,
     SliceVar,
     SuperVar,
     TbVar,
@@ -190,6 +191,16 @@ class Emitter:
             self.body.append(f"{e}.extend(({items},))")
         return e
 
+    def _set(self, v: SetVar) -> str:
+        """A set made by traced code: the same calls that built eager's (so it iterates the same way)."""
+        if v.real is not None:
+            return self.src(v.src)
+        e = self._named(v, "set")
+        self.body.append(f"{e} = set()")
+        for name, args in v.ops:
+            self.body.append(f"{e}.{name}({''.join(literal(self.ns, a) + ', ' for a in args)})")
+        return e
+
     def _dict(self, v: DictVar) -> str:
         if v.real is not None:
             return self.src(v.src)
@@ -317,7 +328,7 @@ class Emitter:
 _REBUILD: dict[type, Callable[[Emitter, Any], str]] = {
     GenVar: Emitter._restart_gen, CMVar: Emitter._restart_cm, CMExitVar: Emitter._restart_cm,
     TbVar: Emitter._restart_tb,
-    ObjVar: Emitter._obj, ListVar: Emitter._list, DictVar: Emitter._dict, DictViewVar: Emitter._dict_view,
+    ObjVar: Emitter._obj, ListVar: Emitter._list, SetVar: Emitter._set, DictVar: Emitter._dict, DictViewVar: Emitter._dict_view,
     CellVar: Emitter._cell, FuncVar: Emitter._func, ExcVar: Emitter._exc, NewObjVar: Emitter._new_obj,
     SuperVar: Emitter._super, SliceVar: Emitter._slice, MethodVar: Emitter._method,
     BoundMethodVar: Emitter._bound_method, IterVar: Emitter._iter, GradCtxVar: Emitter._grad_ctx,

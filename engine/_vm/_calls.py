@@ -36,6 +36,7 @@ from ._values import (
     ListVar,
     MethodVar,
     ObjVar,
+    SetVar,
     TensorVar,
     TupleVar,
     Var,
@@ -289,6 +290,10 @@ def seq_items(vm: VM, v: Var) -> list[Var]:
         from ._methods import view_items
 
         return view_items(vm, v)
+    if t is SetVar:
+        from ._sets import set_items
+
+        return set_items(v)
     if t is TensorVar:
         fake = v.fake
         if fake.dim() == 0:
@@ -361,16 +366,15 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         return ConstVar(None)
     if obj is object.__setattr__ and len(args) == 3 and not kwargs and type(args[1]) is ConstVar \
             and type(args[1].value) is str:
-        from ._attrs import _is_data_descriptor
-        from ._objects import class_lookup, instance_type, object_setattr
+        from ._objects import class_lookup, instance_type, is_data_descriptor, object_setattr
 
         tp = instance_type(args[0])
-        if tp is not None and "__slots__" not in tp.__dict__ and not _is_data_descriptor(
+        if tp is not None and "__slots__" not in tp.__dict__ and not is_data_descriptor(
                 class_lookup(tp, args[1].value)):  # a descriptor's __set__ would run: not a plain store
             object_setattr(vm, args[0], args[1].value, args[2])
             return ConstVar(None)
     if obj is dict.__setitem__ and len(args) == 3 and not kwargs:
-        from ._objects import dict_setitem
+        from ._methods import dict_setitem
 
         if dict_setitem(vm, *args):
             return ConstVar(None)

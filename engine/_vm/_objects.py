@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import torch
 
 from .._errors import FrameBound, Unsupported
-from ._effects import SetAttrEffect, SetItemEffect
+from ._effects import SetAttrEffect
 from ._opcodes import EagerSpec, raising
 from ._torchops import skip_inline
 from ._values import BoundMethodVar, NewObjVar
@@ -41,6 +41,12 @@ def is_plain_class(cls: type) -> bool:
     setattr_ = class_lookup(cls, "__setattr__")
     return ((setattr_ is object.__setattr__ or user_function(setattr_))
             and cls.__getattribute__ is object.__getattribute__ and not hasattr(cls, "__getattr__"))
+
+
+def is_data_descriptor(x: object) -> bool:
+    """A class attribute that takes over stores (and loads) of its name on instances."""
+    tx = type(x)
+    return hasattr(tx, "__set__") or hasattr(tx, "__delete__")
 
 
 def user_function(x: object) -> bool:
@@ -137,26 +143,6 @@ def is_plain_exception(cls: object) -> bool:
 # The builtin slots `super().name` may reach that calling models: the base `__init__`, and the stores that
 # bypass a subclass's own `__setattr__`/`__setitem__` (replayed as side effects, like any store).
 _BASE_SLOTS = (object.__init__, object.__setattr__, dict.__setitem__)
-
-
-def dict_setitem(vm: VM, target: Var, key: Var, val: Var) -> bool:
-    """`dict.__setitem__(target, key, val)` bypassing a subclass's own `__setitem__`: a plain dict value
-    takes the store as `d[key] = val`; an instance of a dict subclass that existed before the segment
-    gets a replayed store (its contents are never read while tracing: its dunders run eagerly). The key
-    must be a constant that hashes for sure, so the store cannot fail later than it would eagerly.
-    False: not modeled."""
-    from ._methods import set_item
-    from ._values import ConstVar, DictVar, ObjVar
-
-    if type(key) is not ConstVar or type(key.value) not in (str, int, bool, float, type(None)):
-        return False
-    if type(target) is DictVar:
-        set_item(vm, target, key, val)
-        return True
-    if type(target) is ObjVar and isinstance(target.obj, dict) and type(target.obj) is not dict:
-        vm.effects.append(SetItemEffect(target, key, val, via=dict))
-        return True
-    return False
 
 
 def zero_arg_super(vm: VM):

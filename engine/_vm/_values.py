@@ -117,6 +117,21 @@ class DictVar(Var):
         self.changed = False
 
 
+class SetVar(Var):
+    """A set of constants (see _sets.py). `model` is a real set of the same elements; for a set made by
+    traced code, `ops` is the (method, args) history that built it, so the model and the set rebuilt from
+    it lay out (and iterate) exactly as eager's; a set that existed before the segment (`real`, `src`) has
+    `ops` None: its iteration order is not known, its mutations are replayed calls."""
+
+    __slots__ = ("model", "ops", "real", "src")
+
+    def __init__(self, model: set, ops: list | None, real=None, src: Src | None = None) -> None:
+        self.model = model
+        self.ops = ops
+        self.real = real
+        self.src = src
+
+
 class SliceVar(Var):
     """A slice of VM values."""
 
