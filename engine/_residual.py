@@ -267,7 +267,11 @@ class Emitter:
             return self.src(v.src)
         e = self._named(v, "it")
         seq = v.seq
-        if type(seq) is ZipView:
+        if type(seq) is SetVar:  # a real iterator over the set rebuilt by its history, advanced as far
+            self.body.append(f"{e} = iter({self.expr(seq)})")
+            if v.index:
+                self.body.append(f"for _ in range({v.index}): next({e})")
+        elif type(seq) is ZipView:
             parts = ", ".join(f"_SeqIter({self._seq(s)}, {v.index})" for s in seq.seqs)
             if seq.start is None:
                 self.body.append(f"{e} = zip({parts}{', strict=True' if seq.strict else ''})")

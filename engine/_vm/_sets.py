@@ -3,7 +3,8 @@
 Set iteration order follows the hash table's layout, which depends on the whole history of the set (the
 same elements added in another order, or after a removal, may iterate differently). A set made by traced
 code keeps that history (`SetVar.ops`, one (method, args) per mutation): its model is built by the same
-calls as eager's set, so it iterates in eager's order, and it is rebuilt by replaying them. A set that
+calls as eager's set, so it iterates in eager's order (for-loops too: `set_iter`), and it is rebuilt by
+replaying them. A set that
 existed before the segment is read with a guard on its (type-exact) elements; its order is not known, so
 only order-free queries (`in`, `len`, truth, `sorted` of one kind of element) are traced and iterating it
 runs eagerly; its mutations are replayed calls. Elements are constants only: the order of tensors or
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
 from ._effects import CallEffect
-from ._values import ConstVar, ListVar, SetVar, TupleVar
+from ._values import ConstVar, IterVar, ListVar, SetVar, TupleVar
 
 if TYPE_CHECKING:
     from .._guards import Src
@@ -107,12 +108,14 @@ def set_method(vm: VM, sv: SetVar, name: str, args: list[Var], kwargs: dict[str,
     if name == "clear" and not args:
         _mutate(vm, sv, name, (), [])
         return ConstVar(None)
-    if name == "pop" and not args and sv.ops is not None and sv.model:
+    if name == "pop" and not args and sv.ops is not None and sv.model and not sv.iters:
         return ConstVar(_apply(sv, "pop", ()))
     raise Unsupported("set", f"set.{name} with these arguments")
 
 
 def _mutate(vm: VM, sv: SetVar, name: str, args: tuple, arg_vars: list[Var]) -> None:
+    if sv.iters:  # eager iterates the live table by position: the iterator is made real first (set_iter)
+        raise Unsupported("set", "a set mutated while an iterator over it is alive")
     _apply(sv, name, args)
     if sv.real is not None:
         vm.effects.append(CallEffect(sv, name, arg_vars))
@@ -123,6 +126,17 @@ def set_items(sv: SetVar) -> list[Var]:
     if sv.ops is None:
         raise Unsupported("set", "the iteration order of a set that existed before the segment is not known")
     return [ConstVar(k) for k in sv.model]
+
+
+def set_iter(sv: SetVar) -> IterVar:
+    """iter(s) for a set made by traced code: its elements in the model's (eager's) order. While it is
+    alive, mutating the set is an eager op, before which the iterator is rebuilt as a real iterator over
+    the rebuilt set, advanced as far (same layout, same positions), so eager's semantics take over."""
+    if sv.ops is None:
+        raise Unsupported("set", "the iteration order of a set that existed before the segment is not known")
+    it = IterVar(sv)
+    sv.iters.add(it)
+    return it
 
 
 def sorted_set(sv: SetVar, reverse: bool) -> ListVar | None:

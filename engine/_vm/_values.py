@@ -123,13 +123,14 @@ class SetVar(Var):
     it lay out (and iterate) exactly as eager's; a set that existed before the segment (`real`, `src`) has
     `ops` None: its iteration order is not known, its mutations are replayed calls."""
 
-    __slots__ = ("model", "ops", "real", "src")
+    __slots__ = ("model", "ops", "real", "src", "iters")
 
     def __init__(self, model: set, ops: list | None, real=None, src: Src | None = None) -> None:
         self.model = model
         self.ops = ops
         self.real = real
         self.src = src
+        self.iters = set()  # IterVars over it not yet exhausted (a mutation then is an eager op)
 
 
 class SliceVar(Var):
@@ -212,7 +213,8 @@ class BoundMethodVar(Var):
 
 
 class IterVar(Var):
-    """An iterator over a sequence value (TupleVar/ListVar items, or a range constant) at `index`."""
+    """An iterator over a sequence value (TupleVar/ListVar items, a range constant, or a SetVar made by
+    traced code, in its model's order) at `index`."""
 
     __slots__ = ("seq", "index", "real", "src", "start")
 

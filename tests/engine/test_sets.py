@@ -67,8 +67,8 @@ def set_of_tensors(x):
 
 
 def test_set_of_tensors_runs_eagerly():
-    c = check(set_of_tensors, x1)
-    assert "set" in [b.gb_id for b in c.record.break_records]
+    c = check(set_of_tensors, x1, graphs=2, breaks=2)
+    assert [b.gb_id for b in c.record.break_records] == ["set", "dunder"]
 
 
 def real_set_iteration_order_unknown(x, s):
@@ -76,4 +76,53 @@ def real_set_iteration_order_unknown(x, s):
 
 
 def test_iterating_a_set_argument_is_eager():
-    check(real_set_iteration_order_unknown, lambda: (t(3), {"p", "q", "r"}))
+    c = check(real_set_iteration_order_unknown, lambda: (t(3), {"p", "q", "r"}), graphs=1, breaks=5)
+    assert [b.gb_id for b in c.record.break_records][0] == "set"
+
+
+def loops_over_sets(x):
+    s = {"alpha", "beta", "gamma", "delta"}
+    s.discard("beta")
+    out = []
+    for k in s:  # eager's order: the set's history is eager's
+        out.append(k)
+    pairs = [(a, b) for a in {1, 2} for b in {"u", "v"}]
+    return x + len(out), out, pairs
+
+
+def test_for_loops_over_traced_sets_are_traced():
+    check(loops_over_sets, x1, graphs=1, breaks=0)
+
+
+def loop_with_break_inside(x):
+    out = []
+    for k in {"p", "q", "r"}:
+        out.append(k)
+        gb()
+    return x * len(out), out
+
+
+def test_break_inside_a_loop_over_a_set_makes_a_positioned_real_iterator():
+    check(loop_with_break_inside, x1, graphs=1, breaks=3)
+
+
+def mutated_while_iterated(x):
+    s = {"a", "b", "c"}
+    seen = []
+    try:
+        for k in s:
+            seen.append(k)
+            s.add(k + "!")  # eager: RuntimeError at the next step (the size changed)
+    except RuntimeError as e:
+        seen.append(str(e))
+    t2 = {"m", "n", "o"}
+    for k in t2:
+        seen.append(k)
+        t2.discard(k)  # same size change each step: eager's table positions decide
+        t2.add(k)
+    return x - 1, seen, sorted(s), sorted(t2)
+
+
+def test_mutating_a_set_while_iterating_runs_as_eager():
+    c = check(mutated_while_iterated, x1, graphs=1, breaks=7)
+    assert [b.gb_id for b in c.record.break_records][:2] == ["set", "for-iter"]  # the add, then real next()
