@@ -1,5 +1,6 @@
-"""`@torch.autocast(...)` as a decorator: its wrapper is traced as the with-block it is (entering and
-leaving autocast are eager ops; the body is traced under the real mode), not run eagerly as a whole."""
+"""`@torch.autocast(...)` / `@torch.inference_mode()` as decorators: their wrappers are traced as the
+with-blocks they are (entering and leaving the mode are eager ops; the body is traced under the real mode),
+not run eagerly as a whole."""
 
 from __future__ import annotations
 
@@ -43,3 +44,25 @@ def test_autocast_decorator_is_traced_as_its_with_block():
     # (3 decorated calls + 1 with-block, 2 each) and making the with-block's autocast object
     c = check(decorated_calls, lambda: (t(3, 3),), graphs=3, breaks=9)
     assert sum(b.gb_id == "with" for b in c.record.break_records) == 4
+
+
+@torch.inference_mode()
+def _inference(x, log):
+    log.append(torch.is_inference_mode_enabled())
+    y = x * 2
+    gb()
+    return y + 1
+
+
+def inference_decorated(x):
+    log = []
+    y = _inference(x, log)
+    return y, y.is_inference(), log, torch.is_inference_mode_enabled(), x + 1
+
+
+def test_inference_mode_decorator_is_traced_as_its_with_block():
+    """`@torch.inference_mode()`'s wrapper (torch's generic decorate_context) is traced the same way."""
+    c = check(inference_decorated, lambda: (t(3),), graphs=3, breaks=5)
+    # making the mode object (clone), entering it, the graph_break, leaving it; then y.is_inference()
+    assert [b.gb_id for b in c.record.break_records] == ["library-call", "with", "graph_break", "library-call",
+                                                          "non-tensor-result"]
