@@ -80,8 +80,9 @@ def new_set(vm: VM, iterables: list[Var]) -> SetVar:
 
 def wrap_real_set(vm: VM, value: set, src: Src, fixed: bool) -> SetVar | None:
     """A real set read from `src`, guarded on its exact elements (types included: {1} == {1.0}); None when
-    an element is not a scalar constant (the set stays an opaque object)."""
-    if not all(_is_key(k, nested=False) for k in value):
+    an element is not a scalar constant, or is a float zero (0.0 == -0.0: the guard could not tell the
+    sign), and the set stays an opaque object."""
+    if not all(_is_key(k, nested=False) and not (type(k) is float and k == 0.0) for k in value):
         return None
     e = src.expr(vm.ns)
     if not fixed:

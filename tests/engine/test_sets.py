@@ -3,6 +3,8 @@ order, replayed as calls on sets that existed before the segment, and run eagerl
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from .helpers import check, t
@@ -126,3 +128,17 @@ def mutated_while_iterated(x):
 def test_mutating_a_set_while_iterating_runs_as_eager():
     c = check(mutated_while_iterated, x1, graphs=1, breaks=7)
     assert [b.gb_id for b in c.record.break_records][:2] == ["set", "for-iter"]  # the add, then real next()
+
+
+def sorted_argument(x, s):
+    return sorted(s), x + 1
+
+
+def test_a_set_argument_holding_a_float_zero_stays_opaque():
+    """0.0 == -0.0: a guard on the elements cannot tell the sign, so such a set is not modeled."""
+    import engine
+
+    c = engine.compile(sorted_argument)
+    for s in ({-0.0, 2.5}, {0.0, 2.5}):
+        out = c(t(3), set(s))[0]
+        assert [math.copysign(1, v) for v in out] == [math.copysign(1, v) for v in sorted(s)]
