@@ -147,6 +147,8 @@ _TABLE = (
            "the eager op raises CPython's ValueError"),
     Reason("stop-iteration", "next() on an exhausted iterator", "the eager op raises StopIteration"),
     Reason("generator-running", "a generator stepped while it runs", "the eager op raises ValueError"),
+    Reason("yield-from", "`yield from` a real object, or with a value sent in: the delegating generator is made "
+           "eagerly (a restart)", "iterate the delegate in a for-loop instead"),
     # -- names, cells, imports ------------------------------------------------------------------------------
     Reason("unbound-local", "reading or deleting an unbound local", "the eager op raises UnboundLocalError"),
     Reason("unbound-cell", "reading an empty cell", "the eager op raises NameError / UnboundLocalError"),

@@ -84,7 +84,7 @@ class CodeInfo:
 
 _JUMP_OPCODES = set()
 for _name in (list(V.CONDITIONAL_POP_JUMPS) + list(V.UNCONDITIONAL_JUMPS) + list(V.OR_POP_JUMPS)
-              + ["FOR_ITER"]):
+              + ["FOR_ITER", "SEND"]):
     import dis as _dis
 
     _JUMP_OPCODES.add(_dis.opmap[_name])

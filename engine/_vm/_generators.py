@@ -53,6 +53,34 @@ def drive(vm: VM, gen: GenVar):
     raise Restart(gen.call_no, "eager")
 
 
+def send(vm: VM, frame: Frame, ins: Instr) -> None:
+    """SEND (the loop of `yield from`) with None sent in: one step of the delegate, a traced generator or
+    an iterator value. A value it yields stays on the stack for YIELD_VALUE; when it is exhausted, what it
+    returned replaces it and the loop is left. Anything else (a real delegate, a value sent in) has no
+    eager form inside a traced generator: the trace restarts with this generator made eagerly."""
+    from ._iters import iter_next
+    from ._values import GenVar, IterVar
+
+    receiver, value = frame.stack[-2], frame.stack[-1]
+    if type(value) is not ConstVar or value.value is not None:
+        raise Unsupported("yield-from", "a value sent into `yield from`")
+    if type(receiver) is GenVar:
+        x = drive(vm, receiver)
+        done = receiver.retval if x is None else None
+    elif type(receiver) is IterVar:
+        x = iter_next(vm, receiver)
+        done = ConstVar(None) if x is None else None
+    else:
+        raise Unsupported("yield-from", f"`yield from` a {type(receiver).__name__}")
+    if done is not None:
+        frame.stack.pop()
+        frame.stack[-1] = done
+        frame.ip = ins.target
+    else:
+        frame.stack[-1] = x
+        frame.ip += 1
+
+
 def check_abandoned(vm: VM) -> None:
     """At the end of a trace: a generator with try/with blocks made here and not finished would run its
     handlers when closed, at a time the VM does not know: restart with its creation as an eager call."""
@@ -74,10 +102,11 @@ def on_yield(vm: VM, frame: Frame, value: Var):
     return None
 
 
-def on_return(vm: VM, frame: Frame):
+def on_return(vm: VM, frame: Frame, value: Var):
     """A generator frame returned (frame already popped): for-loops jump past the loop."""
     gen = frame.gen
     gen.state = "done"
+    gen.retval = value
     if gen.mode == "drive":
         return Ending(EndKind.RETURN, value=ConstVar(None))
     caller = vm.frames[-1]

@@ -215,7 +215,7 @@ class VM:
         if f.gen is not None:
             from ._generators import on_return
 
-            return on_return(self, f)
+            return on_return(self, f, value)
         if f.exit_grad is not None:
             self.set_grad(f.exit_grad)
         override = self.resolve(f.ret_override) if f.ret_override is not None else None

@@ -303,7 +303,7 @@ class GenVar(Var):
     """A generator created by traced code: its frame is suspended between steps. It never becomes real:
     if it must (a break while it is alive), the trace restarts with its creation as an eager call."""
 
-    __slots__ = ("frame", "call_no", "state", "mode", "target")
+    __slots__ = ("frame", "call_no", "state", "mode", "target", "retval")
 
     def __init__(self, frame: Frame, call_no) -> None:
         self.frame = frame
@@ -311,6 +311,7 @@ class GenVar(Var):
         self.state: GenState = "created"
         self.mode: GenMode | None = None
         self.target = None  # FOR_ITER's jump target in the caller
+        self.retval = None  # the value it returned (what `yield from` it evaluates to)
 
 
 class SuperVar(Var):

@@ -211,3 +211,54 @@ def uses_contextmanagers(x):
 def test_contextmanagers():
     # the block that breaks and the block left by an exception make their context managers eagerly
     check(uses_contextmanagers, x1, restarts=2)
+
+
+def _leaf_gen(x, log):
+    log.append("leaf-start")
+    yield x
+    yield x + 1
+    return "leaf-done"
+
+
+def _middle_gen(x, log):
+    r = yield from _leaf_gen(x, log)
+    log.append(r)
+    yield from [x * 2, x * 3]
+    yield from range(2)
+    try:
+        r2 = yield from _leaf_gen(x - 1, log)
+    finally:
+        log.append(("finally", r2))
+    return r2
+
+
+def yield_from_chains(x):
+    log = []
+    out = [v for v in _middle_gen(x, log)]
+    total = sum(_middle_gen(x, log))
+    return out, total, log
+
+
+def test_yield_from_traced_generators_iterables_and_return_values():
+    """`yield from` a traced generator (its return value included), a list and a range, nested and inside
+    a try/finally: traced, one graph, no break."""
+    check(yield_from_chains, x1, graphs=1, breaks=0)
+
+
+def yield_from_break_inside_delegate(x):
+    log = []
+
+    def leaf():
+        yield x
+        gb()
+        yield x + 1
+
+    def outer():
+        yield from leaf()
+
+    return [v * 2 for v in outer()], log
+
+
+def test_break_inside_a_delegate_restarts_with_the_generators_eager():
+    # the delegate (driven by SEND) restarts made eager, then the delegating generator (a real delegate)
+    check(yield_from_break_inside_delegate, x1, graphs=2, restarts=2)
