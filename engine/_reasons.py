@@ -103,7 +103,10 @@ _TABLE = (
     Reason("setitem", "item assignment on a value the VM does not model", _EAGER),
     Reason("delete-subscr", "del of an item", _EAGER),
     # -- containers -----------------------------------------------------------------------------------------
-    Reason("set", "sets are not modeled", "use a dict (or a list) in compiled code to keep it in one graph"),
+    Reason("set", "a set the VM does not model: elements that are not constants (tensors, objects: their "
+           "order could differ from eager's), iterating a set whose order is not known (one that existed "
+           "before the segment), or a set method or argument not modeled",
+           "use a dict (or a list) in compiled code to keep it in one graph"),
     Reason("list-method", "a list method (or arguments) the VM does not model", _EAGER),
     Reason("list-pop", "list.pop with an index that is not a constant in range", _EAGER),
     Reason("list-setitem", "list assignment with an index that is not a constant int in range", _CONST),
@@ -144,6 +147,8 @@ _TABLE = (
            "the eager op raises CPython's ValueError"),
     Reason("stop-iteration", "next() on an exhausted iterator", "the eager op raises StopIteration"),
     Reason("generator-running", "a generator stepped while it runs", "the eager op raises ValueError"),
+    Reason("yield-from", "`yield from` a real object, or with a value sent in: the delegating generator is made "
+           "eagerly (a restart)", "iterate the delegate in a for-loop instead"),
     # -- names, cells, imports ------------------------------------------------------------------------------
     Reason("unbound-local", "reading or deleting an unbound local", "the eager op raises UnboundLocalError"),
     Reason("unbound-cell", "reading an empty cell", "the eager op raises NameError / UnboundLocalError"),

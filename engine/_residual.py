@@ -46,8 +46,10 @@ from ._vm._values import (
     MethodVar,
     NewObjVar,
     ObjVar,
+    SetVar,
     SliceVar,
     SuperVar,
+    TbVar,
     TensorVar,
     TupleVar,
 )
@@ -170,6 +172,9 @@ class Emitter:
     def _restart_gen(self, v: GenVar) -> str:  # a traced generator cannot become real: trace it eagerly
         raise Restart(v.call_no, "eager")
 
+    def _restart_tb(self, v: TbVar) -> str:  # an exception made while tracing has no traceback to give
+        raise Restart(v.call_no, "eager")
+
     def _restart_cm(self, v: CMVar | CMExitVar) -> str:
         raise Restart(v.gen.call_no, "eager")
 
@@ -184,6 +189,16 @@ class Emitter:
         items = ", ".join(self.expr(x) for x in v.items)
         if v.items:
             self.body.append(f"{e}.extend(({items},))")
+        return e
+
+    def _set(self, v: SetVar) -> str:
+        """A set made by traced code: the same calls that built eager's (so it iterates the same way)."""
+        if v.real is not None:
+            return self.src(v.src)
+        e = self._named(v, "set")
+        self.body.append(f"{e} = set()")
+        for name, args in v.ops:
+            self.body.append(f"{e}.{name}({''.join(literal(self.ns, a) + ', ' for a in args)})")
         return e
 
     def _dict(self, v: DictVar) -> str:
@@ -252,7 +267,11 @@ class Emitter:
             return self.src(v.src)
         e = self._named(v, "it")
         seq = v.seq
-        if type(seq) is ZipView:
+        if type(seq) is SetVar:  # a real iterator over the set rebuilt by its history, advanced as far
+            self.body.append(f"{e} = iter({self.expr(seq)})")
+            if v.index:
+                self.body.append(f"for _ in range({v.index}): next({e})")
+        elif type(seq) is ZipView:
             parts = ", ".join(f"_SeqIter({self._seq(s)}, {v.index})" for s in seq.seqs)
             if seq.start is None:
                 self.body.append(f"{e} = zip({parts}{', strict=True' if seq.strict else ''})")
@@ -283,8 +302,11 @@ class Emitter:
                     self.body.append(f"{self.expr(target)}.{name}({a})")
                     if fault(self.vm.ctx, "replay-effect-twice"):
                         self.body.append(self.body[-1])
-                case SetItemEffect(target, key, value):
+                case SetItemEffect(target, key, value, None):
                     self.body.append(f"{self.expr(target)}[{self.expr(key)}] = {self.expr(value)}")
+                case SetItemEffect(target, key, value, via):
+                    self.body.append(f"{self.ns.const(via, 'T')}.__setitem__({self.expr(target)}, "
+                                     f"{self.expr(key)}, {self.expr(value)})")
                 case SetAttrEffect(target, name, value, raw):
                     setter = "object.__setattr__" if raw else "setattr"
                     self.body.append(f"{setter}({self.expr(target)}, {name!r}, {self.expr(value)})")
@@ -309,7 +331,8 @@ class Emitter:
 # How each value kind with an identity becomes real in the segment's body (Emitter.expr memoises the result).
 _REBUILD: dict[type, Callable[[Emitter, Any], str]] = {
     GenVar: Emitter._restart_gen, CMVar: Emitter._restart_cm, CMExitVar: Emitter._restart_cm,
-    ObjVar: Emitter._obj, ListVar: Emitter._list, DictVar: Emitter._dict, DictViewVar: Emitter._dict_view,
+    TbVar: Emitter._restart_tb,
+    ObjVar: Emitter._obj, ListVar: Emitter._list, SetVar: Emitter._set, DictVar: Emitter._dict, DictViewVar: Emitter._dict_view,
     CellVar: Emitter._cell, FuncVar: Emitter._func, ExcVar: Emitter._exc, NewObjVar: Emitter._new_obj,
     SuperVar: Emitter._super, SliceVar: Emitter._slice, MethodVar: Emitter._method,
     BoundMethodVar: Emitter._bound_method, IterVar: Emitter._iter, GradCtxVar: Emitter._grad_ctx,

@@ -27,6 +27,7 @@ from ._vm._code import code_info
 from ._vm._ending import EndKind, Fatal, Restart
 from ._vm._frame import Frame
 from ._vm._frame_readers import frame_reader
+from ._vm._generators import check_abandoned
 from ._vm._interp import VM
 from ._vm._modules import CompiledBase
 from ._vm._opcodes import Resume
@@ -251,6 +252,7 @@ class Compiled(CompiledBase):
                 ending = self._start(vm, bp, env, key)
                 if ending is None:
                     ending = vm.run()
+                check_abandoned(vm)
                 seg = self._build(vm, ending, len(env))
             except Restart as r:
                 self.record.frames_traced += vm.frames_traced

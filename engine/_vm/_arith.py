@@ -21,6 +21,7 @@ from ._values import (
     ListVar,
     NewObjVar,
     ObjVar,
+    SetVar,
     TensorVar,
     TupleVar,
     Var,
@@ -128,6 +129,10 @@ def contains(vm: VM, item: Var, container: Var):
         items = container.items if t is TupleVar else list_items(vm, container)
         if type(item) is ConstVar and all(type(x) is ConstVar for x in items):
             return ConstVar(item.value in [x.value for x in items])
+    if t is SetVar:
+        from ._sets import contains as set_contains
+
+        return set_contains(container, item)
     if t is DictVar and type(item) is ConstVar:
         from ._methods import dict_view
 
@@ -145,6 +150,8 @@ def truth(vm: VM, v: Var):
         return bool(v.items)
     if t is ListVar:
         return bool(list_items(vm, v))
+    if t is SetVar:
+        return bool(v.model)
     if t is DictVar:
         from ._methods import dict_view
 

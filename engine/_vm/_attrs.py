@@ -13,7 +13,8 @@ from .._guards import AttrSrc, ConstSrc, ItemSrc, Src
 from ._effects import SetAttrEffect
 from ._graph_ops import graph_fn
 from ._methods import dict_view, key_of, list_items, set_item
-from ._objects import call_dunder, instance_type, user_function
+from ._objects import call_dunder, instance_type, is_data_descriptor, user_function
+from ._sets import SET_METHODS
 from ._torchops import TENSOR_ATTRS_CONST, TENSOR_ATTRS_GRAPH, is_tensor_method
 from ._values import (
     BoundMethodVar,
@@ -25,6 +26,7 @@ from ._values import (
     MethodVar,
     NewObjVar,
     ObjVar,
+    SetVar,
     SliceVar,
     SuperVar,
     TensorVar,
@@ -58,11 +60,6 @@ def _class_lookup(t: type, name: str) -> object:
 _ABSENT = object()
 
 
-def _is_data_descriptor(x: object) -> bool:
-    tx = type(x)
-    return hasattr(tx, "__set__") or hasattr(tx, "__delete__")
-
-
 def load_attr(vm: VM, v: Var, name: str):
     t = type(v)
     if t is TensorVar:
@@ -92,6 +89,8 @@ def load_attr(vm: VM, v: Var, name: str):
     if t is ListVar and name in _LIST_METHODS:
         return MethodVar(v, name)
     if t is DictVar and name in _DICT_METHODS:
+        return MethodVar(v, name)
+    if t is SetVar and name in SET_METHODS:
         return MethodVar(v, name)
     if t is FuncVar and name in ("__name__", "__qualname__"):
         return ConstVar(getattr(v, name.strip("_")))
@@ -142,7 +141,7 @@ def _obj_attr(vm: VM, v: Var, name: str):
     if not _no_custom_getattr(tp):
         raise Unsupported("custom-getattr", f"{tp.__name__} customizes attribute access")
     cls_attr = _class_lookup(tp, name)
-    if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
+    if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
         return _instance_class_attr(vm, v, tp, name, cls_attr)
     d = getattr(obj, "__dict__", None)
     src = _src(v)
@@ -160,7 +159,7 @@ def _module_attr(vm: VM, v: ObjVar, obj: torch.nn.Module, tp: type, name: str) -
     """nn.Module attributes: instance dict, then parameters/buffers/submodules (Module.__getattr__),
     then the class."""
     cls_attr = _class_lookup(tp, name)
-    if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
+    if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
         return _instance_class_attr(vm, v, tp, name, cls_attr)
     d = obj.__dict__
     src = _src(v)
@@ -183,7 +182,7 @@ def _instance_class_attr(vm: VM, v: Var, tp: type, name: str, cls_attr):
         from ._calls import call
 
         return call(vm, wrap_fixed(vm, cls_attr.fget), [v], {})
-    if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
+    if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
         raise Unsupported("descriptor", f"{tp.__name__}.{name} is a property/descriptor")
     if isinstance(cls_attr, types.FunctionType):
         return BoundMethodVar(v, wrap_fixed(vm, cls_attr))
@@ -198,7 +197,7 @@ def _instance_class_attr(vm: VM, v: Var, tp: type, name: str, cls_attr):
 
 def _new_obj_attr(vm: VM, v: Var, name: str):
     cls_attr = _class_lookup(v.cls, name)
-    if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
+    if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
         return _instance_class_attr(vm, v, v.cls, name, cls_attr)
     if name in v.attrs:
         return v.attrs[name]
@@ -218,7 +217,7 @@ def store_attr(vm: VM, obj, name: str, val: Var):
         return call_dunder(vm, obj, "__setattr__", [ConstVar(name), val], discard=True)
     if type(obj) is NewObjVar:
         cls_attr = _class_lookup(obj.cls, name)
-        if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
+        if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
             raise Unsupported("store-attr", f"{obj.cls.__name__}.{name} is a descriptor")
         obj.attrs[name] = val
         return
@@ -232,7 +231,7 @@ def store_attr(vm: VM, obj, name: str, val: Var):
         raise Unsupported("store-attr", f"setting {tp.__name__}.{name}")
     else:
         cls_attr = _class_lookup(tp, name)
-        if cls_attr is not _ABSENT and _is_data_descriptor(cls_attr):
+        if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
             raise Unsupported("store-attr", f"{tp.__name__}.{name} is a descriptor")
     if obj.attrs is None:
         obj.attrs = {}

@@ -26,6 +26,7 @@ from ._values import (
     MethodVar,
     NewObjVar,
     ObjVar,
+    SetVar,
     TensorVar,
     TupleVar,
     Var,
@@ -53,6 +54,8 @@ def python_type(vm: VM, v: Var):
         return list
     if t is DictVar:
         return dict
+    if t is SetVar:
+        return set
     if t is FuncVar:
         return type(lambda: 0)
     if t is ObjVar:
@@ -124,6 +127,8 @@ def _len(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         if v.fake.dim() == 0:
             return NotImplemented
         return ConstVar(int(v.fake.shape[0]))
+    if type(v) is SetVar:
+        return ConstVar(len(v.model))
     if type(v) in (TupleVar, ListVar, DictVar, DictViewVar) or (
             type(v) is ConstVar and hasattr(v.value, "__len__")):
         return ConstVar(len(seq_items(vm, v)))
@@ -135,6 +140,8 @@ def _range(vm: VM, args: list[Var], kwargs: dict[str, Var]):
 
 
 def _seq_of(vm: VM, v: Var):
+    if type(v) is SetVar:  # consumed at once: no mutation can interleave (a for-loop over a set is eager)
+        return seq_items(vm, v)
     return seq_items(vm, vm_iter(vm, v))
 
 
@@ -276,10 +283,32 @@ def _callable(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     return NotImplemented if t is None else ConstVar(any("__call__" in k.__dict__ for k in t.__mro__))
 
 
+def _set(vm: VM, args: list[Var], kwargs: dict[str, Var]):
+    from ._sets import new_set
+
+    if kwargs or len(args) > 1:
+        return NotImplemented
+    return new_set(vm, list(args))
+
+
+def _sorted(vm: VM, args: list[Var], kwargs: dict[str, Var]):
+    """sorted() of a set (see _sets.sorted_set); anything else folds as a pure builtin."""
+    from ._sets import sorted_set
+
+    rev = kwargs.get("reverse", ConstVar(False))
+    if len(args) == 1 and type(args[0]) is SetVar and set(kwargs) <= {"reverse"} and type(rev) is ConstVar \
+            and type(rev.value) is bool:
+        out = sorted_set(args[0], rev.value)
+        if out is not None:
+            return out
+    return _fold(sorted, args, kwargs)
+
+
 MODELS = {
     isinstance: _isinstance, len: _len, range: _range, enumerate: _enumerate, zip: _zip, reversed: _reversed,
     iter: _iter, next: _next, tuple: _container(tuple), list: _container(list), dict: _container(dict),
     min: _minmax(min), max: _minmax(max), sum: _sum, abs: _abs, type: _type, callable: _callable,
+    set: _set, sorted: _sorted,
 }  # getattr/hasattr: engine/_policy.py
 
 

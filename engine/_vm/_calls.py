@@ -36,6 +36,7 @@ from ._values import (
     ListVar,
     MethodVar,
     ObjVar,
+    SetVar,
     TensorVar,
     TupleVar,
     Var,
@@ -127,8 +128,6 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
     info = code_info(fv.code)
     if info.unsupported:
         raise Unsupported("frame-unsupported", f"{fv.qualname}: {info.unsupported}")
-    if info.generator and info.gen_handlers and not for_cm:
-        raise Unsupported("frame-unsupported", f"{fv.qualname}: a generator with try/with blocks")
     decision, why = code_rule(fv.code)
     if decision is not Decision.TRACE:
         raise Unsupported("library-call", f"{fv.qualname} runs eagerly: {why} ({fv.code.co_filename})")
@@ -150,6 +149,8 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
     if info.generator:
         frame.ip = info.gen_start
         gen = frame.gen = GenVar(frame, vm.call_no)
+        if info.gen_handlers and not for_cm:  # see _generators.check_abandoned
+            vm.closing_gens.append(gen)
         return gen
     return Inline(frame)
 
@@ -289,6 +290,10 @@ def seq_items(vm: VM, v: Var) -> list[Var]:
         from ._methods import view_items
 
         return view_items(vm, v)
+    if t is SetVar:
+        from ._sets import set_items
+
+        return set_items(v)
     if t is TensorVar:
         fake = v.fake
         if fake.dim() == 0:
@@ -361,12 +366,17 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         return ConstVar(None)
     if obj is object.__setattr__ and len(args) == 3 and not kwargs and type(args[1]) is ConstVar \
             and type(args[1].value) is str:
-        from ._objects import instance_type, object_setattr
+        from ._objects import class_lookup, instance_type, is_data_descriptor, object_setattr
 
         tp = instance_type(args[0])
-        if tp is not None and "__slots__" not in tp.__dict__ and not isinstance(
-                getattr(tp, args[1].value, None), (property,)):
+        if tp is not None and "__slots__" not in tp.__dict__ and not is_data_descriptor(
+                class_lookup(tp, args[1].value)):  # a descriptor's __set__ would run: not a plain store
             object_setattr(vm, args[0], args[1].value, args[2])
+            return ConstVar(None)
+    if obj is dict.__setitem__ and len(args) == 3 and not kwargs:
+        from ._methods import dict_setitem
+
+        if dict_setitem(vm, *args):
             return ConstVar(None)
     if obj is super and not args and not kwargs:
         from ._objects import zero_arg_super

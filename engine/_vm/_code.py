@@ -62,11 +62,10 @@ class CodeInfo:
         self.generator = V.is_plain_generator(code)
         self.gen_start = 0
         # try/with blocks in a generator run when an abandoned generator is closed, which the VM does not
-        # do: such generators are traced only where they always run to completion (@contextmanager).
+        # do: one left suspended when the trace ends restarts it (_generators.check_abandoned).
         self.gen_handlers = any(h is not None for h in self.handlers)
         if self.generator:
-            # A generator without exception handlers (whose abandonment runs no finally/with exit code)
-            # is traced as a suspendable frame, started after its RETURN_GENERATOR.
+            # A generator is traced as a suspendable frame, started after its RETURN_GENERATOR.
             bad -= V.GENERATOR_OPS
             self.gen_start = next(k for k, ins in enumerate(raw) if ins.opname == "RETURN_GENERATOR") + 1
         for ins in raw:
@@ -85,7 +84,7 @@ class CodeInfo:
 
 _JUMP_OPCODES = set()
 for _name in (list(V.CONDITIONAL_POP_JUMPS) + list(V.UNCONDITIONAL_JUMPS) + list(V.OR_POP_JUMPS)
-              + ["FOR_ITER"]):
+              + ["FOR_ITER", "SEND"]):
     import dis as _dis
 
     _JUMP_OPCODES.add(_dis.opmap[_name])
@@ -110,6 +109,7 @@ def _liveness(info: CodeInfo) -> list[int]:
     A backward may-analysis over the instruction graph, exception edges included. Cells are always live
     (closures share them), so they are simply not tracked here. Zero-argument super() reads the first
     argument's slot without a LOAD_FAST: in a method that may call it, every call reads local 0.
+    DELETE_FAST is a use too (it fails on an unbound local).
     """
     n = len(info.instrs)
     use = [0] * n
@@ -121,8 +121,10 @@ def _liveness(info: CodeInfo) -> list[int]:
             use[k] = 1 << ins.arg
         elif ins.opname in V.CALL_OPS:
             use[k] = super_reads
-        elif ins.opname in ("STORE_FAST", "DELETE_FAST"):
+        elif ins.opname == "STORE_FAST":
             kill[k] = 1 << ins.arg
+        elif ins.opname == "DELETE_FAST":  # reads whether it is bound (UnboundLocalError), then unbinds;
+            use[k] = kill[k] = 1 << ins.arg  # live up to it, as eager keeps the value until the `del`
     succ = [_successors(info, k) for k in range(n)]
     live = [0] * n
     changed = True

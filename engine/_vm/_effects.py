@@ -25,11 +25,14 @@ class CallEffect:
 
 @dataclass(frozen=True, slots=True)
 class SetItemEffect:
-    """`target[key] = value` on a real list or dict whose contents were not read."""
+    """`target[key] = value` on a real list or dict whose contents were not read; with `via` a builtin
+    class, `via.__setitem__(target, key, value)` (a subclass's own `__setitem__` bypassed, as
+    `super().__setitem__` does)."""
 
     target: Var
     key: Var
     value: Var
+    via: type | None = None
 
 
 @dataclass(frozen=True, slots=True)

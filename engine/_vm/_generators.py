@@ -5,6 +5,12 @@ builtins that consume one (list, sum, all, next, ...) step it with `drive`, a ne
 frame list holding just the generator. Anything a suspended frame cannot survive (a break while the
 generator is alive, an exception leaving it while a builtin drives it) restarts the segment's trace with
 the generator's creation as an eager call, after which it is a real generator like any other.
+
+A generator with try/with blocks runs code when it is abandoned while suspended (close() throws
+GeneratorExit into it when its last reference goes, which may be mid-segment or later, held by a
+traceback). The VM does not track references, so such a generator is traced, and if it is left suspended
+when the trace ends the trace restarts with its creation eager (`check_abandoned`); one that ran to its
+end ran its finally/with exits in the trace, as eagerly.
 """
 
 from __future__ import annotations
@@ -47,6 +53,42 @@ def drive(vm: VM, gen: GenVar):
     raise Restart(gen.call_no, "eager")
 
 
+def send(vm: VM, frame: Frame, ins: Instr) -> None:
+    """SEND (the loop of `yield from`) with None sent in: one step of the delegate, a traced generator or
+    an iterator value. A value it yields stays on the stack for YIELD_VALUE; when it is exhausted, what it
+    returned replaces it and the loop is left. Anything else (a real delegate, a value sent in) has no
+    eager form inside a traced generator: the trace restarts with this generator made eagerly."""
+    from ._iters import iter_next
+    from ._values import GenVar, IterVar
+
+    receiver, value = frame.stack[-2], frame.stack[-1]
+    if type(value) is not ConstVar or value.value is not None:
+        raise Unsupported("yield-from", "a value sent into `yield from`")
+    if type(receiver) is GenVar:
+        x = drive(vm, receiver)
+        done = receiver.retval if x is None else None
+    elif type(receiver) is IterVar:
+        x = iter_next(vm, receiver)
+        done = ConstVar(None) if x is None else None
+    else:
+        raise Unsupported("yield-from", f"`yield from` a {type(receiver).__name__}")
+    if done is not None:
+        frame.stack.pop()
+        frame.stack[-1] = done
+        frame.ip = ins.target
+    else:
+        frame.stack[-1] = x
+        frame.ip += 1
+
+
+def check_abandoned(vm: VM) -> None:
+    """At the end of a trace: a generator with try/with blocks made here and not finished would run its
+    handlers when closed, at a time the VM does not know: restart with its creation as an eager call."""
+    for gen in vm.closing_gens:
+        if gen.state in ("suspended", "running"):
+            raise Restart(gen.call_no, "eager")
+
+
 def on_yield(vm: VM, frame: Frame, value: Var):
     gen = frame.gen
     frame.ip += 1
@@ -60,10 +102,11 @@ def on_yield(vm: VM, frame: Frame, value: Var):
     return None
 
 
-def on_return(vm: VM, frame: Frame):
+def on_return(vm: VM, frame: Frame, value: Var):
     """A generator frame returned (frame already popped): for-loops jump past the loop."""
     gen = frame.gen
     gen.state = "done"
+    gen.retval = value
     if gen.mode == "drive":
         return Ending(EndKind.RETURN, value=ConstVar(None))
     caller = vm.frames[-1]

@@ -75,6 +75,7 @@ class VM:
         self.frames_traced = 0
         self.iter_log = {}
         self.eager_ops = False
+        self.closing_gens = []  # generators with try/with blocks made by this trace (_generators.check_abandoned)
         self.drive_depth = 0  # every graph op runs eagerly (after a graph failed at run time)
         self.guards.grad_mode(grad)
 
@@ -214,7 +215,7 @@ class VM:
         if f.gen is not None:
             from ._generators import on_return
 
-            return on_return(self, f)
+            return on_return(self, f, value)
         if f.exit_grad is not None:
             self.set_grad(f.exit_grad)
         override = self.resolve(f.ret_override) if f.ret_override is not None else None

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
 from ._methods import list_items, view_items
-from ._values import ConstVar, DictVar, DictViewVar, GenVar, IterVar, ListVar, TensorVar, TupleVar
+from ._values import ConstVar, DictVar, DictViewVar, GenVar, IterVar, ListVar, SetVar, TensorVar, TupleVar
 
 if TYPE_CHECKING:
     from ._interp import VM
@@ -24,10 +24,16 @@ def get_iter(vm: VM, v: Var):
         return IterVar(v)
     if t is ConstVar and isinstance(v.value, (tuple, range, str, bytes)):
         return IterVar(v)
+    if t is ConstVar and type(v.value) is frozenset:  # (`for k in {1, 2}` iterates a frozenset constant)
+        return IterVar(ConstVar(tuple(v.value)))  # immutable: its own order, fixed
     if t is DictVar or t is DictViewVar or t is TensorVar:
         from ._calls import seq_items
 
         return IterVar(TupleVar(seq_items(vm, v)))
+    if t is SetVar:
+        from ._sets import set_iter
+
+        return set_iter(v)
     raise Unsupported("iter", f"iterating a {type(v).__name__}")
 
 
@@ -84,6 +90,8 @@ def _length_and_get(vm: VM, seq):
         return seq.value
     if t is DictViewVar:
         return view_items(vm, seq)
+    if t is SetVar:
+        return [ConstVar(k) for k in seq.model]
     raise Unsupported("iter", "iterator over an unknown sequence")
 
 
@@ -92,6 +100,8 @@ def iter_next(vm: VM, it: Var):
     items = _length_and_get(vm, it.seq)
     k = it.index
     if k >= len(items):
+        if type(it.seq) is SetVar:
+            it.seq.iters.discard(it)
         return None
     log = vm.iter_log
     if it not in log:

@@ -19,6 +19,7 @@ from ._values import (
     DictViewVar,
     ListVar,
     ObjVar,
+    SetVar,
     TensorVar,
     TupleVar,
 )
@@ -121,6 +122,10 @@ def call_method(vm: VM, self_var: Var, name: str, args: list[Var], kwargs: dict[
         return _list_method(vm, self_var, name, args, kwargs)
     if t is DictVar:
         return _dict_method(vm, self_var, name, args, kwargs)
+    if t is SetVar:
+        from ._sets import set_method
+
+        return set_method(vm, self_var, name, args, kwargs)
     if t is ConstVar or t is TupleVar:
         vals = [_const(a) for a in args]
         kvals = {k: _const(v) for k, v in kwargs.items()}
@@ -287,3 +292,20 @@ def set_item(vm: VM, container: Var, key: Var, value: Var) -> None:
         items[k] = value
         return
     raise Unsupported("setitem", f"item assignment on {t.__name__}")
+
+
+def dict_setitem(vm: VM, target: Var, key: Var, val: Var) -> bool:
+    """`dict.__setitem__(target, key, val)` bypassing a subclass's own `__setitem__`: a plain dict value
+    takes the store as `d[key] = val`; an instance of a dict subclass that existed before the segment
+    gets a replayed store (its contents are never read while tracing: its dunders run eagerly). The key
+    must be a constant that hashes for sure, so the store cannot fail later than it would eagerly.
+    False: not modeled."""
+    if type(key) is not ConstVar or type(key.value) not in (str, int, bool, float, type(None)):
+        return False
+    if type(target) is DictVar:
+        set_item(vm, target, key, val)
+        return True
+    if type(target) is ObjVar and isinstance(target.obj, dict) and type(target.obj) is not dict:
+        vm.effects.append(SetItemEffect(target, key, val, via=dict))
+        return True
+    return False

@@ -43,6 +43,12 @@ def is_plain_class(cls: type) -> bool:
             and cls.__getattribute__ is object.__getattribute__ and not hasattr(cls, "__getattr__"))
 
 
+def is_data_descriptor(x: object) -> bool:
+    """A class attribute that takes over stores (and loads) of its name on instances."""
+    tx = type(x)
+    return hasattr(tx, "__set__") or hasattr(tx, "__delete__")
+
+
 def user_function(x: object) -> bool:
     return isinstance(x, types.FunctionType) and not skip_inline(x.__code__)
 
@@ -134,6 +140,11 @@ def is_plain_exception(cls: object) -> bool:
     return True
 
 
+# The builtin slots `super().name` may reach that calling models: the base `__init__`, and the stores that
+# bypass a subclass's own `__setattr__`/`__setitem__` (replayed as side effects, like any store).
+_BASE_SLOTS = (object.__init__, object.__setattr__, dict.__setitem__)
+
+
 def zero_arg_super(vm: VM):
     """super() with no arguments, as CPython 3.11 does it: the frame's local 0 and `__class__` cell.
 
@@ -180,7 +191,7 @@ def super_attr(vm: VM, sv: SuperVar, name: str):
             x = k.__dict__[name]
             if isinstance(x, types.FunctionType):
                 return BoundMethodVar(sv.self_var, wrap_fixed(vm, x))
-            if x is object.__init__:
-                return BoundMethodVar(sv.self_var, ObjVar(object.__init__, None))
+            if x in _BASE_SLOTS:  # modeled when called (_calls.call_object): stores replayed as side effects
+                return BoundMethodVar(sv.self_var, ObjVar(x, None))
             break
     raise Unsupported("super-attr", f"super().{name}")

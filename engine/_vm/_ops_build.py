@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import torch
+
 from .._errors import Unsupported
 from ._calls import seq_items
 from ._methods import dict_view, key_of, list_items
 from ._opcodes import EagerSpec, Resume, handles
-from ._values import ConstVar, DictVar, ListVar, SliceVar, TupleVar, Var
+from ._sets import new_set, set_method
+from ._values import ConstVar, DictVar, ListVar, SetVar, SliceVar, TupleVar, Var
 
 if TYPE_CHECKING:
     from ._code import Instr
@@ -42,7 +45,28 @@ def _build_set_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("BUILD_SET", eager=_build_set_eager)
 def _build_set_h(vm: VM, frame: Frame, ins: Instr) -> None:
-    raise Unsupported("set", "sets are not modeled", eager=_build_set_eager(frame, ins))
+    try:
+        sv = new_set(vm, [TupleVar(vm.peek(ins.arg))] if ins.arg else [])
+    except Unsupported as u:
+        u.eager = _build_set_eager(frame, ins)
+        raise
+    vm.popn(ins.arg)
+    frame.stack.append(sv)
+    frame.ip += 1
+
+
+def _set_call(vm: VM, frame: Frame, ins: Instr, name: str, eager: EagerSpec) -> None:
+    """SET_ADD / SET_UPDATE: the method call on the set below the top `ins.arg` items."""
+    target = vm.resolve(frame.stack[-1 - ins.arg])
+    try:
+        if type(target) is not SetVar:
+            raise Unsupported("set", f"{ins.opname} on an unknown set")
+        set_method(vm, target, name, [vm.peek(1)[0]], {})
+    except Unsupported as u:
+        u.eager = eager
+        raise
+    frame.stack.pop()
+    frame.ip += 1
 
 
 def _build_map_real(*items):
@@ -135,14 +159,15 @@ def _format_adapter(conv, has_spec):
 
 
 _SCALARS = (int, float, str, bool, type(None))
-_FORMATTABLE = _SCALARS + (tuple,)
+_FORMATTABLE = _SCALARS + (tuple, torch.Size)
 
 
 def _plain_const(v: Var) -> Var:
-    """A tuple of scalar constants (e.g. `tuple(x.shape)`) formats like the constant tuple it is."""
-    if type(v) is TupleVar and v.pytype is tuple and all(
+    """A tuple of scalar constants (e.g. `tuple(x.shape)`) formats like the constant tuple it is; so does a
+    static shape (`x.shape`: shapes are static, so its text is known while tracing)."""
+    if type(v) is TupleVar and v.pytype in (tuple, torch.Size) and all(
             type(x) is ConstVar and type(x.value) in _SCALARS for x in v.items):
-        return ConstVar(tuple(x.value for x in v.items))
+        return ConstVar(v.pytype(x.value for x in v.items))
     return v
 
 
@@ -211,7 +236,7 @@ def _set_add_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("SET_ADD", eager=_set_add_eager)
 def _set_add_h(vm: VM, frame: Frame, ins: Instr) -> None:
-    raise Unsupported("set", "sets are not modeled", eager=_set_add_eager(frame, ins))
+    _set_call(vm, frame, ins, "add", _set_add_eager(frame, ins))
 
 
 def _map_add_eager(frame: Frame, ins: Instr) -> EagerSpec:
@@ -270,7 +295,7 @@ def _set_update_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("SET_UPDATE", eager=_set_update_eager)
 def _set_update_h(vm: VM, frame: Frame, ins: Instr) -> None:
-    raise Unsupported("set", "sets are not modeled", eager=_set_update_eager(frame, ins))
+    _set_call(vm, frame, ins, "update", _set_update_eager(frame, ins))
 
 
 def _dict_update_adapter(merge):

@@ -201,6 +201,25 @@ def _import_from(vm: VM, frame: Frame, ins: Instr) -> None:
     raise Unsupported("import", f"from-import {ins.argval}", eager=_import_from_eager(frame, ins))
 
 
+@handles("GET_YIELD_FROM_ITER")
+def _get_yield_from_iter(vm: VM, frame: Frame, ins: Instr) -> None:
+    """`yield from v`: a traced generator is its own iterator; anything else is iter(v)."""
+    from ._iters import get_iter
+    from ._values import GenVar
+
+    v = vm.peek(1)[0]
+    if type(v) is not GenVar:
+        frame.stack[-1] = get_iter(vm, v)
+    frame.ip += 1
+
+
+@handles("SEND")
+def _send(vm: VM, frame: Frame, ins: Instr) -> None:
+    from ._generators import send
+
+    send(vm, frame, ins)
+
+
 @handles("YIELD_VALUE")
 def _yield_value(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
     from ._generators import on_yield

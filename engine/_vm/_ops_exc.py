@@ -10,8 +10,22 @@ from .._guards import AttrSrc
 from ._calls import Inline, call
 from ._objects import enter_user_ctx, is_plain_exception
 from ._opcodes import EagerSpec, Resume, handles
+from ._regions import _region_of
 from ._regions import enter as enter_region
-from ._values import CMExitVar, CMVar, ConstVar, ExcVar, GradCtxVar, GradExitVar, NewObjVar, ObjVar, TupleVar
+from ._values import (
+    BoundMethodVar,
+    CMExitVar,
+    CMVar,
+    ConstVar,
+    ExcVar,
+    FuncVar,
+    GradCtxVar,
+    GradExitVar,
+    NewObjVar,
+    ObjVar,
+    TbVar,
+    TupleVar,
+)
 
 if TYPE_CHECKING:
     from ._code import Instr
@@ -99,6 +113,22 @@ def _exc_parts(vm: VM, exc: Var):
     return [ObjVar(type(exc.obj), None), exc, tbv]
 
 
+def _user_exit(exit_: Var) -> bool:
+    """The exit of a user context manager (a traced `__exit__` method: see enter_user_ctx)."""
+    return type(exit_) is BoundMethodVar and type(exit_.func) is FuncVar and exit_.func.real is not None
+
+
+def _exit_with_made_exception(vm: VM, exit_: Var, exc: ExcVar) -> Inline:
+    """A user `__exit__` traced with an exception made while tracing: its traceback is an opaque TbVar
+    (the trace restarts with this call eager if the traceback must become real)."""
+    tb = TbVar()
+    res = call(vm, exit_, [ObjVar(exc.cls, None), exc, tb], {})
+    if not isinstance(res, Inline):
+        raise Unsupported("exc", "an exception made while tracing has no traceback yet")
+    tb.call_no = res.frame.call_no
+    return res
+
+
 def _with_except_start_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_with_except_start, 4, npop=0, label="exit")
 
@@ -109,6 +139,10 @@ def _with_except_start_h(vm: VM, frame: Frame, ins: Instr) -> None:
     try:
         if type(exit_) is GradExitVar:
             res = call(vm, exit_, [], {})
+        elif _region_of(vm, vm.resolve(exit_)) is not None:  # a no-op ignoring the exception: no traceback needed
+            res = call(vm, vm.resolve(exit_), [ConstVar(None)] * 3, {})
+        elif type(exc) is ExcVar and _user_exit(exit_):
+            res = _exit_with_made_exception(vm, exit_, exc)
         else:
             res = call(vm, exit_, _exc_parts(vm, exc), {})
     except Unsupported as u:

@@ -117,6 +117,22 @@ class DictVar(Var):
         self.changed = False
 
 
+class SetVar(Var):
+    """A set of constants (see _sets.py). `model` is a real set of the same elements; for a set made by
+    traced code, `ops` is the (method, args) history that built it, so the model and the set rebuilt from
+    it lay out (and iterate) exactly as eager's; a set that existed before the segment (`real`, `src`) has
+    `ops` None: its iteration order is not known, its mutations are replayed calls."""
+
+    __slots__ = ("model", "ops", "real", "src", "iters")
+
+    def __init__(self, model: set, ops: list | None, real=None, src: Src | None = None) -> None:
+        self.model = model
+        self.ops = ops
+        self.real = real
+        self.src = src
+        self.iters = set()  # IterVars over it not yet exhausted (a mutation then is an eager op)
+
+
 class SliceVar(Var):
     """A slice of VM values."""
 
@@ -197,7 +213,8 @@ class BoundMethodVar(Var):
 
 
 class IterVar(Var):
-    """An iterator over a sequence value (TupleVar/ListVar items, or a range constant) at `index`."""
+    """An iterator over a sequence value (TupleVar/ListVar items, a range constant, or a SetVar made by
+    traced code, in its model's order) at `index`."""
 
     __slots__ = ("seq", "index", "real", "src", "start")
 
@@ -271,11 +288,22 @@ class ExcVar(Var):
         return self.cls(*self.args)
 
 
+class TbVar(Var):
+    """The traceback a user `__exit__` gets with an exception made while tracing (which has none yet): opaque,
+    only `tb is None` (False) is known. If it must become real, the trace restarts with that `__exit__`
+    call (`call_no`) made eager."""
+
+    __slots__ = ("call_no",)
+
+    def __init__(self) -> None:
+        self.call_no = None  # set once the __exit__ call is a frame of the trace
+
+
 class GenVar(Var):
     """A generator created by traced code: its frame is suspended between steps. It never becomes real:
     if it must (a break while it is alive), the trace restarts with its creation as an eager call."""
 
-    __slots__ = ("frame", "call_no", "state", "mode", "target")
+    __slots__ = ("frame", "call_no", "state", "mode", "target", "retval")
 
     def __init__(self, frame: Frame, call_no) -> None:
         self.frame = frame
@@ -283,6 +311,7 @@ class GenVar(Var):
         self.state: GenState = "created"
         self.mode: GenMode | None = None
         self.target = None  # FOR_ITER's jump target in the caller
+        self.retval = None  # the value it returned (what `yield from` it evaluates to)
 
 
 class SuperVar(Var):

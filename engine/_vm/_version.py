@@ -88,11 +88,11 @@ def unbound_free_message(name: str) -> str:
     return f"cannot access free variable '{name}' where it is not associated with a value in enclosing scope"
 
 
-GENERATOR_OPS = {"RETURN_GENERATOR", "YIELD_VALUE"}
+GENERATOR_OPS = {"RETURN_GENERATOR", "YIELD_VALUE", "GET_YIELD_FROM_ITER", "SEND"}
 
 
 def is_plain_generator(code: types.CodeType) -> bool:
-    """A generator function (not a coroutine or async generator) that uses no `yield from`."""
+    """A generator function (not a coroutine or async generator)."""
     flags = code.co_flags
     return bool(flags & inspect.CO_GENERATOR) and not flags & (
         inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE)

@@ -9,6 +9,7 @@ import torch
 
 from .. import _runtime as R
 from .._guards import AttrSrc, ConstSrc, EnvSrc, ItemSrc
+from ._sets import wrap_real_set
 from ._values import (
     DISCARD,
     NULL,
@@ -101,6 +102,8 @@ def wrap(vm: VM, value, src: Src, fixed: bool = False):
         if not fixed:
             g.type_is(src, dict)
         var = DictVar(None, real=value, src=src)
+    elif t is set and (var := wrap_real_set(vm, value, src, fixed)) is not None:
+        pass
     elif t is types.FunctionType:
         if not fixed:
             e = src.expr(vm.ns)

@@ -104,9 +104,9 @@ SCENARIOS = [
     Scenario(user_cm_breaking_init, x1, 1),
     Scenario(user_cm_breaking_enter, x1, 1),
     Scenario(user_cm_breaking_exit, x1, 1),
-    Scenario(super_setattr_after_break, x1, 3),
-    Scenario(super_setitem_after_break, x1, 5),
-    Scenario(autocast_decorator_form, lambda: (t(3, 3),), 0),
+    Scenario(super_setattr_after_break, x1, 2),
+    Scenario(super_setitem_after_break, x1, 3),
+    Scenario(autocast_decorator_form, lambda: (t(3, 3),), 2),
 ]
 
 

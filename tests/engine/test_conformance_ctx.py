@@ -254,6 +254,27 @@ def exception_leaves_no_grad(log, x):
     return torch.is_grad_enabled(), x * 2
 
 
+class Inspect(Tag):
+    """An `__exit__` that looks at the exception (type, args, whether there is a traceback) and swallows
+    only KeyError."""
+
+    def __exit__(self, exc_type, exc, tb):
+        self.log.append(("inspect", exc_type.__name__ if exc_type else None, exc.args if exc else None,
+                         tb is not None))
+        return exc_type is KeyError
+
+
+def user_cm_exit_inspects_exception(log, x):
+    for err in (KeyError, ValueError):
+        try:
+            with Inspect(log, "i"):
+                y = x * 2
+                raise err("k", 1)
+        except ValueError as e:
+            log.append(("outside", e.args))
+    return y + 1
+
+
 SCENARIOS = [
     Scenario(no_grad_upper_frame, xg, 2),
     Scenario(enable_grad_inside_no_grad, xg, 3),
@@ -264,8 +285,9 @@ SCENARIOS = [
     Scenario(no_grad_depth_five, xg, 2),
     Scenario(nested_ctx_in_two_frames, xg, 1),
     Scenario(user_cm_upper_frame, x1, 2),
-    Scenario(user_cm_exception_through_exit, x1, 2),
-    Scenario(user_cm_swallows_exception, x1, 2),
+    Scenario(user_cm_exception_through_exit, x1, 1),
+    Scenario(user_cm_swallows_exception, x1, 1),
+    Scenario(user_cm_exit_inspects_exception, x1, 1),
     Scenario(contextmanager_no_break, x1, 1),
     Scenario(contextmanager_break_inside_block, x1, 2, restarts=1),
     Scenario(contextmanager_upper_frame_break_deeper, x1, 2, restarts=2),

@@ -177,7 +177,7 @@ def list_alias_mutated(log, x):
 SCENARIOS = [
     Scenario(list_mutations_around_break, x1, 1),
     Scenario(dict_mutations_around_break, x1, 2),
-    Scenario(set_mutations_around_break, x1, 2),
+    Scenario(set_mutations_around_break, x1, 1),
     Scenario(attribute_stores, lambda: (t(3), Box(1)), 1),
     Scenario(global_stores, x1, 2, setup=_setup, observe=_module_state),
     Scenario(global_object_attribute, x1, 2, setup=_setup, observe=_module_state),

@@ -126,7 +126,7 @@ SCENARIOS = [
     Scenario(call_arguments, x1, 2),
     Scenario(keyword_arguments, x1, 1),
     Scenario(method_call, x1, 1),
-    Scenario(fstring_parts, x1, 2),
+    Scenario(fstring_parts, x1, 1),
     Scenario(subscript_index, x1, 3),
     Scenario(comprehension_element, x1, 4),
     Scenario(conditional_expression, x1, 1),

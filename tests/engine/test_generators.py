@@ -108,7 +108,63 @@ def test_generator_escapes():
 
 
 def test_generator_with_finally():
-    check(generator_with_finally, x1)
+    # abandoned while suspended in its try: eager closes it (finally runs) when the loop drops it, a time
+    # the VM does not track, so the trace restarts with the generator made eagerly
+    check(generator_with_finally, x1, restarts=1)
+
+
+def generators_with_handlers_run_to_the_end(x):
+    log = []
+
+    def guarded(n):
+        try:
+            for i in range(n):
+                try:
+                    if i == 1:
+                        raise ValueError(i)
+                    yield x * i
+                except ValueError as e:
+                    log.append(("caught", e.args))
+                    yield x - i
+        finally:
+            log.append("finally")
+
+    def under_no_grad():
+        with torch.no_grad():
+            yield x * 2
+        yield torch.is_grad_enabled()
+
+    a = [v + 1 for v in guarded(3)]
+    b = list(under_no_grad())
+    c = sum(guarded(2))
+    return a, b, c, log
+
+
+def test_generators_with_handlers_traced_when_they_finish():
+    """A generator with try/except/finally or with-blocks that runs to its end is traced like any other
+    (its handlers run in the trace, as eagerly): one graph, no break, no restart."""
+    check(generators_with_handlers_run_to_the_end, lambda: (t(3, requires_grad=True),), graphs=1, breaks=0)
+
+
+def abandoned_mid_segment(x):
+    log = []
+
+    def g():
+        try:
+            yield x
+            yield x + 1
+        finally:
+            log.append("closed")
+
+    it = g()
+    first = next(it)
+    del it  # eager: the finally runs here, before the next append
+    log.append("after")
+    return first * 2, log
+
+
+def test_generator_abandoned_mid_segment_restarts():
+    check(abandoned_mid_segment, x1, graphs=1, restarts=1)
 
 
 def test_short_circuit():
@@ -155,3 +211,54 @@ def uses_contextmanagers(x):
 def test_contextmanagers():
     # the block that breaks and the block left by an exception make their context managers eagerly
     check(uses_contextmanagers, x1, restarts=2)
+
+
+def _leaf_gen(x, log):
+    log.append("leaf-start")
+    yield x
+    yield x + 1
+    return "leaf-done"
+
+
+def _middle_gen(x, log):
+    r = yield from _leaf_gen(x, log)
+    log.append(r)
+    yield from [x * 2, x * 3]
+    yield from range(2)
+    try:
+        r2 = yield from _leaf_gen(x - 1, log)
+    finally:
+        log.append(("finally", r2))
+    return r2
+
+
+def yield_from_chains(x):
+    log = []
+    out = [v for v in _middle_gen(x, log)]
+    total = sum(_middle_gen(x, log))
+    return out, total, log
+
+
+def test_yield_from_traced_generators_iterables_and_return_values():
+    """`yield from` a traced generator (its return value included), a list and a range, nested and inside
+    a try/finally: traced, one graph, no break."""
+    check(yield_from_chains, x1, graphs=1, breaks=0)
+
+
+def yield_from_break_inside_delegate(x):
+    log = []
+
+    def leaf():
+        yield x
+        gb()
+        yield x + 1
+
+    def outer():
+        yield from leaf()
+
+    return [v * 2 for v in outer()], log
+
+
+def test_break_inside_a_delegate_restarts_with_the_generators_eager():
+    # the delegate (driven by SEND) restarts made eager, then the delegating generator (a real delegate)
+    check(yield_from_break_inside_delegate, x1, graphs=2, restarts=2)

@@ -91,3 +91,21 @@ def test_fullgraph_error_names_the_user_line_the_reason_an_id_and_a_hint():
     line = callee_asks.__code__.co_firstlineno + 1
     assert re.search(rf"^\[graph_break\] graph break at .*test_markers\.py:{line} ", msg), msg
     assert "graph_break() called" in msg and "hint: " in msg, msg
+
+
+def exception_through_regions(x):
+    log = []
+    for region in (torch._dynamo.disable_nested_graph_breaks(), torch._dynamo.error_on_graph_break(False)):
+        try:
+            with region:
+                y = x + 1
+                raise KeyError("k")
+        except KeyError as e:
+            log.append(e.args)
+    return y * 2, log
+
+
+def test_exception_leaving_a_region_block_is_traced():
+    """A region's exit is a no-op that ignores the exception: an exception made while tracing (no traceback
+    yet) leaves the block without a break."""
+    check(exception_through_regions, lambda: (t(3),), graphs=1, breaks=0)

@@ -7,7 +7,7 @@ import operator
 import pytest
 import torch
 
-from .helpers import check, t
+from .helpers import check, run_both, t
 
 gb = torch._dynamo.graph_break
 SCALE = 3
@@ -350,3 +350,46 @@ def displays_with_breaks(x):
 def test_displays_with_breaks():
     c = check(displays_with_breaks, x1)
     assert c.stats()["breaks"] <= 6
+
+
+def test_fstring_of_a_shape_is_traced():
+    """A static shape formats to known text: the f-string joins the graph instead of breaking it."""
+
+    def g(x):
+        y = x + 1
+        return f"{y.shape}|{y.shape!r}|{y.shape!s}|{tuple(y.shape)}", y * 2
+
+    run_both(g, x1, graphs=1, breaks=0)
+
+
+def test_fstring_of_a_shape_with_a_bad_spec_raises_as_eager():
+    def g(x):
+        return f"{(x + 1).shape:>30}"
+
+    run_both(g, x1, graphs=None)
+
+
+class ReadsTraceback:
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.log.append(tb is None or tb.tb_lineno > 0)  # tb.tb_lineno: the traceback must be real
+        return True
+
+
+def exit_reads_traceback(x):
+    log = []
+    with ReadsTraceback(log):
+        y = x + 1
+        raise KeyError("k")
+    return y * 2, log
+
+
+def test_user_exit_that_reads_the_traceback_restarts_with_exit_eager():
+    """An exception raised by traced code has no traceback yet: `tb` is opaque in a traced `__exit__`, and
+    using it for anything but `is None` restarts the trace with that `__exit__` call made eager."""
+    run_both(exit_reads_traceback, x1, graphs=2, restarts=1)

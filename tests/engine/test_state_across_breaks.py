@@ -286,3 +286,14 @@ def tuple_kinds_across_break(x):
 
 def test_namedtuple_and_structseq_live_across_break():
     check(tuple_kinds_across_break, lambda: (t(4),))
+
+
+def del_after_break(x):
+    y = [x + 1]
+    gb()
+    del y  # reads whether y is bound: y must be live across the break though nothing loads it
+    return x * 2
+
+
+def test_local_deleted_after_break_is_kept_across_it():
+    check(del_after_break, x1, graphs=2, breaks=1)
