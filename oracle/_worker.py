@@ -92,6 +92,32 @@ def load_program(source: str) -> types.ModuleType:
 _RUNS = itertools.count(1)  # jobs run by this process: the suffix that makes module names unique per run
 
 
+def _source_caches() -> list[dict]:
+    """Caches of source text that compilers fill for every function they generate and never empty: linecache
+    (FX graph code, Dynamo's resume functions and guards, the engine's residual code) and FX's own copy."""
+    caches = [linecache.cache]
+    fx_loader = getattr(getattr(torch.fx, "graph_module", None), "_loader", None)
+    if isinstance(getattr(fx_loader, "eval_cache", None), dict):
+        caches.append(fx_loader.eval_cache)
+    return caches
+
+
+@contextlib.contextmanager
+def forgetting_generated_sources():
+    """Drop the generated sources one job added to those caches when it ends: a worker that keeps them grows by
+    about a megabyte per program (some thirty entries each), which nothing reads after the job. Entries for
+    files on disk stay (they are shared and reloadable)."""
+    caches = _source_caches()
+    before = [set(cache) for cache in caches]
+    try:
+        yield
+    finally:
+        for cache, keys in zip(caches, before):
+            for key in [k for k in list(cache) if k not in keys]:
+                if not (isinstance(key, str) and os.path.isfile(key)):
+                    cache.pop(key, None)
+
+
 def program_modules(module: types.ModuleType) -> list[types.ModuleType]:
     """The program's module and the helper modules it made (named ``ngb_*``, as the standalone footer sees them)."""
     return [module] + [m for m in vars(module).values()
@@ -280,7 +306,7 @@ def run_job(job: dict, default_state: dict, default_dispatch) -> dict:
         module = load_program(job["source"])
     except Exception as exc:  # noqa: BLE001 - an invalid program is reported, not fatal
         return {"load_error": obs.observe_exception(exc)}
-    with registered(module) as aliases:
+    with registered(module) as aliases, forgetting_generated_sources():
         fn, context, stats = build(job["target"], module)
         calls = []
         for _ in range(job.get("calls", 2)):

@@ -90,3 +90,27 @@ def test_a_worker_poisoned_by_a_program_is_replaced(runner):
     after = {w.proc.pid for w in runner._pools[None].all}
     assert before and not before & after  # the worker that ran the leak is gone
     assert runner.check(SEED_CHAIN, ["torch"]).verdicts["torch"].kind == "ok"
+
+
+@pytest.mark.parametrize("kind", ["torch", "engine"])
+def test_a_job_leaves_no_generated_source_in_the_worker(kind):
+    """Compilers cache the source of every function they generate (FX graph code, resume functions, guards,
+    residual code); a long-lived worker that kept them all grew by about a megabyte per program."""
+    import os
+
+    from oracle import _observe as obs
+    from oracle import _worker as worker
+
+    if kind == "engine":
+        pytest.importorskip("engine")
+    job = {"source": program_source("seed_chain.py"), "target": {"kind": kind, "options": {}}, "calls": 2}
+    state, dispatch = obs.torch_state(), obs.dispatch_state()
+    worker.run_job(job, state, dispatch)  # the first job may load library files into linecache: those stay
+    caches = worker._source_caches()
+    assert len(caches) == 2, "FX's source cache is no longer where the worker looks for it"
+    before = [set(cache) for cache in caches]
+    result = worker.run_job(job, state, dispatch)
+    assert result["stats"]["graphs"] >= 1  # it compiled something
+    for cache, keys in zip(caches, before):
+        added = [k for k in set(cache) - keys if not (isinstance(k, str) and os.path.isfile(k))]
+        assert added == []
