@@ -168,8 +168,14 @@ def _module_attr(vm: VM, v: ObjVar, obj: torch.nn.Module, tp: type, name: str) -
         return wrap(vm, d[name], AttrSrc(src, name))
     vm.guards.add(f"{name!r} not in {src.expr(vm.ns)}.__dict__")
     for store in _MODULE_STORES:  # read from the store itself: Module.__getattr__ is a Python call
-        if name in d.get(store, ()):
-            return wrap(vm, d[store][name], ItemSrc(AttrSrc(src, store), name))
+        real = d.get(store, ())
+        dv = vm.memo.get(id(real))
+        if type(dv) is DictVar and (dv.pending or dv.items is not None):
+            items = dict_view(vm, dv)  # traced code stored into it (a register_parameter): read that
+            if name in items:
+                return items[name]
+        elif name in real:
+            return wrap(vm, real[name], ItemSrc(AttrSrc(src, store), name))
     if cls_attr is _ABSENT:
         raise Unsupported("attr-missing", f"{tp.__name__} has no attribute {name}")
     for store in _MODULE_STORES:
