@@ -76,6 +76,50 @@ def _x(k: int) -> tuple:
 
 # -- Module.__setattr__ in forward ---------------------------------------------------------------------------
 
+class StepCounter(nn.Module):
+    """Buffers updated by assignment (`+=` on a buffer stores through Module.__setattr__) and in place."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("steps", torch.zeros((), dtype=torch.long))
+        self.register_buffer("avg", torch.zeros(4), persistent=False)
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.steps += 1
+        self.avg = 0.9 * self.avg + 0.1 * x.detach().mean(0)
+        return self.lin(x - self.avg) * self.steps
+
+
+def test_buffer_assignment_is_one_graph():
+    c = compare(StepCounter, _x)
+    assert c.stats()["graphs"] == 1 and c.stats()["breaks"] == 0 and c.stats()["recompiles"] == 0
+
+
+class Memo(nn.Module):
+    """Plain attributes set in forward: a Python counter, a detached tensor, a list appended to."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.calls = 0
+        self.last = None
+        self.sizes = []
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.calls += 1
+        y = self.lin(x)
+        self.last = y.detach()
+        self.sizes.append(y.shape[0])
+        return y * self.calls + self.last.mean()
+
+
+def test_plain_attributes_set_in_forward():
+    c = compare(Memo, _x)
+    assert c.stats()["breaks"] == 0  # one graph per value of the int counter (guarded), as torch.compile
+    assert c.stats()["graphs"] == 3
+
+
 class StoresOthers(nn.Module):
     """Stores the model leaves to Module.__setattr__ itself: a parameter, a submodule, a property setter."""
 
@@ -102,3 +146,38 @@ class StoresOthers(nn.Module):
 
 def test_stores_not_modeled_are_traced_and_correct():
     compare(StoresOthers, _x)
+
+
+def test_buffer_store_with_a_global_buffer_hook_runs_the_hook():
+    seen = []
+
+    def hook(module: nn.Module, name: str, t: torch.Tensor) -> torch.Tensor:
+        seen.append(name)
+        return t + 1
+
+    handle = nn.modules.module.register_module_buffer_registration_hook(hook)
+    try:
+        compare(StepCounter, _x, calls=2)
+    finally:
+        handle.remove()
+    assert seen == ["steps", "avg"] * 6  # two builds, then two calls eager and compiled
+
+
+class StoreThenBreak(StepCounter):
+    """The stores are replayed before a break in a helper; what is read after it is the stored value."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.steps = self.steps + 1
+        self.note = x.sum()
+        _pause()
+        self.avg = self.avg + self.note
+        return self.lin(x) * self.steps + self.avg
+
+
+def _pause() -> None:
+    torch._dynamo.graph_break()
+
+
+def test_stores_before_a_nested_break():
+    c = compare(StoreThenBreak, _x)
+    assert c.stats()["graphs"] == 2 and c.stats()["breaks"] == 1 and c.stats()["recompiles"] == 0
