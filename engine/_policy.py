@@ -84,6 +84,9 @@ REGION = Rule(M, "makes a compile-time region (error_on_graph_break, disable_nes
 MODULE_SETATTR = Rule(M, "the stores forward code makes (a tensor into an existing buffer, a plain value under a "
                          "new name) are one guarded store, with no global hooks; other stores (parameters, "
                          "submodules) trace Module.__setattr__ itself")
+MODULE_MEMBERS = Rule(M, "parameters()/named_modules()/children()... are generators built with `yield from`: "
+                         "modeled as a live view of the module tree (_vm/_members.py), the real generator when "
+                         "it must become real")
 REGION_EXIT = Rule(M, "leaving a compile-time region: nothing happens at run time")
 
 CALLABLES: dict[object, Rule] = {
@@ -95,6 +98,9 @@ CALLABLES: dict[object, Rule] = {
     torch._C._is_tracing: TRACING,
     hasattr: HASATTR,
     torch.nn.Module.__setattr__: MODULE_SETATTR,
+    **{getattr(torch.nn.Module, n): MODULE_MEMBERS for n in ("parameters", "named_parameters", "buffers",
+                                                             "named_buffers", "children", "named_children",
+                                                             "modules", "named_modules")},
     getattr: GETATTR,
     **{f: REGION for f in region_factories()},
     builtins.print: Rule(E, "output is a side effect at its point in the program"),

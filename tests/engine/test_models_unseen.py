@@ -181,3 +181,137 @@ def _pause() -> None:
 def test_stores_before_a_nested_break():
     c = compare(StoreThenBreak, _x)
     assert c.stats()["graphs"] == 2 and c.stats()["breaks"] == 1 and c.stats()["recompiles"] == 0
+
+
+# -- Module.parameters() / named_modules() / children(): generators with `yield from` --------------------------
+
+class EMA(nn.Module):
+    """An exponential moving average of a net's parameters, updated under no_grad in forward."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(4, 4), nn.Tanh(), nn.Linear(4, 4))
+        self.ema = nn.Sequential(nn.Linear(4, 4), nn.Tanh(), nn.Linear(4, 4))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        with torch.no_grad():
+            for p, q in zip(self.ema.parameters(), self.net.parameters()):
+                p.mul_(0.9).add_(q, alpha=0.1)
+            for (name, b), c in zip(self.ema.named_buffers(), self.net.buffers()):
+                b.copy_(c)
+        return self.net(x) + self.ema(x)
+
+
+def test_zip_over_parameters_is_one_graph():
+    c = compare(EMA, _x)
+    assert c.stats() == {"graphs": 1, "breaks": 0, "recompiles": 0, "frames_traced": c.stats()["frames_traced"]}
+    assert c.record.restarts == 0
+
+
+class Walk(nn.Module):
+    """Walks the tree: named_modules with a prefix and a shared child, children, train/eval of a child
+    (torch's train() loops over children()), apply() and requires_grad_() (loops over parameters())."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        shared = nn.Linear(4, 4)
+        self.a = nn.Sequential(shared, nn.ReLU())
+        self.b = nn.Sequential(shared, nn.BatchNorm1d(4), nn.Dropout(0.2))
+        self.count = 0
+
+    def forward(self, x: torch.Tensor) -> tuple:
+        names = [n for n, m in self.named_modules(prefix="root") if isinstance(m, nn.Linear)]
+        dup = len(list(self.modules(remove_duplicate=False)))
+        was = self.b.training
+        self.b.eval()
+        y = self.b(self.a(x))
+        self.b.train(was)
+        self.apply(self._visit)
+        self.a.requires_grad_(True)
+        n = sum(p.numel() for p in self.parameters()) + len(list(self.named_parameters(recurse=False)))
+        return y * n, names, dup, [type(m).__name__ for m in self.children()]
+
+    def _visit(self, m: nn.Module) -> None:
+        self.count += 1
+
+
+def test_module_tree_walks_are_traced():
+    c = compare(Walk, _x, modes=(True, False))
+    # the only breaks: Tensor.requires_grad_ inside torch's loop (two parameters, the child is shared)
+    assert {b.reason for b in c.record.break_records} == {"Tensor.requires_grad_ is not traced"}
+    assert c.record.restarts == 0
+
+
+class ClipWeights(nn.Module):
+    """A break inside a loop over parameters (Tensor.data): the iterator is made real and read back."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.out = nn.Linear(4, 2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        n = 0
+        for p in self.parameters():
+            p.data.clamp_(-0.3, 0.3)
+            n += p.numel()
+        return self.out(self.lin(x)) * n
+
+
+def test_break_inside_a_parameters_loop():
+    c = compare(ClipWeights, _x)
+    assert c.stats()["breaks"] == 4  # one per parameter, at p.data; no break at the loop itself
+    assert c.record.restarts == 0
+
+
+class ReplaceAhead(nn.Module):
+    """Replaces a buffer the loop has not reached yet: eager's lazy generator sees the new one."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("a", torch.ones(4))
+        self.register_buffer("b", torch.ones(4))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        total = x
+        for name, buf in self.named_buffers():
+            if name == "a":
+                self.b = buf * 3
+            total = total + buf
+        return total
+
+
+def test_loop_sees_a_member_replaced_ahead():
+    c = compare(ReplaceAhead, _x)
+    assert c.stats()["breaks"] == 0
+
+
+class Grows(nn.Module):
+    """Adds a buffer while iterating: eager raises (the dict changed size); so must the compiled call."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("a", torch.ones(4))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for name, buf in self.named_buffers():
+            self.register_buffer(name + "x", buf + 1)
+        return x
+
+
+def test_tree_growing_during_a_loop_raises_as_eager():
+    for fn in (Grows(), engine.compile(Grows())):
+        with pytest.raises(RuntimeError, match="changed size during iteration"):
+            fn(torch.ones(4))
+
+
+def test_an_iterator_held_in_a_local_is_not_viewed_twice():
+    def pairs(m: nn.Module) -> list:
+        it = m.parameters()
+        return [a.sum() + b.sum() for a, b in zip(it, it)]
+
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 2))
+    c = engine.compile(pairs)
+    same(pairs(m), c(m))
+    same(pairs(m), c(m))
