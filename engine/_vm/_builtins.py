@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import builtins
+import collections
 import math
 import operator
 import types
 from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
+from .._guards import ConstSrc
 from . import _version as V
 from ._calls import seq_items
 from ._values import (
@@ -112,13 +114,21 @@ def _isinstance(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     return ConstVar(issubclass(t, classes))
 
 
+_SIZED = (dict, list, tuple, set, frozenset, str, bytes, collections.deque)
+
+
 def _len(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if len(args) != 1 or kwargs:
         return NotImplemented
     v = args[0]
-    from ._objects import call_dunder, instance_type
+    from ._objects import call_dunder, class_lookup, instance_type, user_function
 
-    if instance_type(v) is not None:
+    tp = instance_type(v)
+    if type(v) is ObjVar and isinstance(v.obj, _SIZED) and not user_function(class_lookup(tp, "__len__")):
+        # a builtin container's subclass (the OrderedDicts of module hooks): its length, guarded
+        vm.guards.length(v.src or ConstSrc(v.obj), len(v.obj))
+        return ConstVar(len(v.obj))
+    if tp is not None:
         return call_dunder(vm, v, "__len__", [])
     if type(v) is TensorVar:
         if v.fake.dim() == 0:

@@ -315,3 +315,17 @@ def test_an_iterator_held_in_a_local_is_not_viewed_twice():
     c = engine.compile(pairs)
     same(pairs(m), c(m))
     same(pairs(m), c(m))
+
+
+def test_len_of_a_modules_hook_dicts():
+    def hooked(m: nn.Module, x: torch.Tensor) -> torch.Tensor:
+        n = sum(len(getattr(sub, "_forward_hooks", {})) + len(sub._forward_pre_hooks) for sub in m.modules())
+        return m(x) * (n + 1)
+
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+    c = engine.compile(hooked)
+    same(hooked(m, torch.ones(2)), c(m, torch.ones(2)))
+    m[1].register_forward_hook(lambda mod, args, out: out * 2)
+    same(hooked(m, torch.ones(2)), c(m, torch.ones(2)))  # the length is guarded: a new segment
+    assert c.stats()["breaks"] == 0 and c.stats()["recompiles"] == 1 and c.record.restarts == 0
