@@ -255,6 +255,12 @@ def get_item(vm: VM, c: Var, k):
         src = _src(c)  # an instance of a tuple subclass: its items are fixed, read them guarded
         vm.guards.length(src, len(c.obj))
         return wrap(vm, c.obj[k.value], ItemSrc(src, k.value))
+    if t is ObjVar and isinstance(c.obj, torch.nn.Sequential):
+        from ._members import sequential_item
+
+        item = sequential_item(vm, c, k)
+        if item is not None:
+            return item
     if tp is not None:
         return call_dunder(vm, c, "__getitem__", [k])
     if t is TensorVar:

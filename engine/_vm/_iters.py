@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
-from ._members import MemberView
+from ._members import MemberView, container_items
 from ._methods import list_items, view_items
-from ._values import CellVar, ConstVar, DictVar, DictViewVar, GenVar, IterVar, ListVar, TensorVar, TupleVar
+from ._values import CellVar, ConstVar, DictVar, DictViewVar, GenVar, IterVar, ListVar, ObjVar, TensorVar, TupleVar
 
 if TYPE_CHECKING:
     from ._interp import VM
@@ -55,6 +55,10 @@ def as_sequence(vm: VM, v: Var):
         from ._calls import seq_items
 
         return TupleVar(seq_items(vm, v))
+    if t is ObjVar:
+        items = container_items(vm, v)
+        if items is not None:  # a ModuleList/Sequential/ModuleDict: its submodules (or names)
+            return TupleVar(items)
     if t is IterVar and type(v.seq) is MemberView and v.index == 0 and not _held(vm, v):
         return v.seq  # a fresh `m.parameters()` only zip/enumerate consumes: the same items, viewed live
     raise Unsupported("zip-iterator", f"enumerate/zip over a {t.__name__}")

@@ -197,3 +197,31 @@ def _compute(vm: VM, m: ObjVar, method: str, kw: dict[str, Any]) -> list[Var] | 
             out.append(TupleVar([ConstVar(mp + ("." if mp else "") + k), v]) if method.startswith("named")
                        else v)
     return out
+
+
+# -- the containers' own iteration and indexing -------------------------------------------------------------
+
+# Container classes whose __iter__ is `iter(self._modules.values())` (or `.keys()` for ModuleDict), and whose
+# int __getitem__ is the idx-th value (Sequential walks the values with islice, which the VM does not trace).
+_ITER_VALUES = {torch.nn.ModuleList.__iter__, torch.nn.Sequential.__iter__}
+_ITER_KEYS = {torch.nn.ModuleDict.__iter__}
+
+
+def container_items(vm: VM, v: ObjVar) -> list[Var] | None:
+    """What iterating a ModuleList/Sequential/ModuleDict yields (the VM's view of its `_modules`), or None."""
+    from ._methods import key_var
+
+    it = getattr(type(v.obj), "__iter__", None)
+    if it not in _ITER_VALUES and it not in _ITER_KEYS:
+        return None
+    items = _store(vm, v, "_modules")
+    return list(items.values()) if it in _ITER_VALUES else [key_var(k) for k in items]
+
+
+def sequential_item(vm: VM, v: ObjVar, k: Var) -> Var | None:
+    """`seq[i]` on an nn.Sequential with a constant int in range: its i-th submodule, or None (traced)."""
+    if getattr(type(v.obj), "__getitem__", None) is not torch.nn.Sequential.__getitem__ \
+            or type(k) is not ConstVar or type(k.value) is not int:
+        return None
+    values = list(_store(vm, v, "_modules").values())
+    return values[k.value] if -len(values) <= k.value < len(values) else None

@@ -329,3 +329,62 @@ def test_len_of_a_modules_hook_dicts():
     m[1].register_forward_hook(lambda mod, args, out: out * 2)
     same(hooked(m, torch.ones(2)), c(m, torch.ones(2)))  # the length is guarded: a new segment
     assert c.stats()["breaks"] == 0 and c.stats()["recompiles"] == 1 and c.record.restarts == 0
+
+
+# -- module containers: enumerate/zip, Sequential indexing, hook dicts -----------------------------------------
+
+class MoE(nn.Module):
+    """A mixture of experts: enumerate over a ModuleList, zip with a ModuleDict's names, Sequential[-1]."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = nn.Linear(4, 3)
+        self.experts = nn.ModuleList(nn.Sequential(nn.Linear(4, 4), nn.GELU(), nn.Linear(4, 4)) for _ in range(3))
+        self.heads = nn.ModuleDict({"x": nn.Linear(4, 1), "y": nn.Linear(4, 2)})
+
+    def forward(self, x: torch.Tensor) -> tuple:
+        w = self.gate(x).softmax(-1)
+        top = w.topk(2, dim=-1).indices
+        out = torch.zeros_like(x)
+        for i, expert in enumerate(self.experts):
+            sel = (top == i).any(-1, keepdim=True).float()
+            out = out + sel * w[:, i:i + 1] * expert(x) + expert[-1].bias
+        named = {name: head(out) for name, head in zip(self.heads, self.heads.values())}
+        return out, named, len(self.experts[0]), self.experts[1][0].weight.shape
+
+
+def test_enumerate_and_zip_over_module_containers():
+    c = compare(MoE, _x)
+    assert c.stats()["graphs"] == 1 and c.stats()["breaks"] == 0 and c.record.restarts == 0
+
+
+def test_sequential_index_out_of_range_raises_as_eager():
+    def pick(seq: nn.Sequential, x: torch.Tensor) -> torch.Tensor:
+        return seq[5](x)
+
+    seq = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+    for fn in (pick, engine.compile(pick)):
+        with pytest.raises(IndexError, match="index 5 is out of range"):
+            fn(seq, torch.ones(2))
+
+
+class PreNormEncoder(nn.Module):
+    """A ViT-style encoder: norm_first layers with dropout; torch's fast-path check walks self.modules()
+    inside any(...) and takes len() of every module's hook OrderedDicts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cls = nn.Parameter(torch.zeros(1, 1, 8))
+        layer = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.1, batch_first=True, norm_first=True)
+        self.enc = nn.TransformerEncoder(layer, 1, enable_nested_tensor=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.cat([self.cls.expand(x.shape[0], -1, -1), x], dim=1)
+        return self.enc(x)[:, 0]
+
+
+def test_encoder_fast_path_check_is_traced():
+    c = compare(PreNormEncoder, lambda k: (torch.randn(2, 3, 8, generator=torch.Generator().manual_seed(k)),),
+                calls=1, modes=(True, False))
+    assert c.stats()["breaks"] == 0 and c.record.restarts == 0
+    assert c.stats()["graphs"] == 2  # train and eval
