@@ -89,6 +89,11 @@ def load_attr(vm: VM, v: Var, name: str):
             return v.items[fields.index(name)]
         if name in ("count", "index"):
             return MethodVar(v, name)
+        if v.pytype is not tuple and hasattr(v.pytype, "_fields"):
+            meth = _class_lookup(v.pytype, name)  # a method of a (typing.)NamedTuple class, written by the user
+            if user_function(meth) or (isinstance(meth, property) and user_function(meth.fget)) or (
+                    meth is not _ABSENT and not hasattr(type(meth), "__get__")):  # _fields: a class constant
+                return _instance_class_attr(vm, v, v.pytype, name, meth)
     if t is ListVar and name in _LIST_METHODS:
         return MethodVar(v, name)
     if t is DictVar and name in _DICT_METHODS:

@@ -5,7 +5,9 @@ asserted, since each one exposed a divergence or a fallback that is now fixed.""
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable
+from typing import NamedTuple
 
 import pytest
 import torch
@@ -388,3 +390,35 @@ def test_encoder_fast_path_check_is_traced():
                 calls=1, modes=(True, False))
     assert c.stats()["breaks"] == 0 and c.record.restarts == 0
     assert c.stats()["graphs"] == 2  # train and eval
+
+
+# -- outputs and dynamic attribute names -------------------------------------------------------------------------
+
+class Output(NamedTuple):
+    logits: torch.Tensor
+    loss: torch.Tensor
+    aux: int = 0
+
+    def scaled(self, k: float) -> torch.Tensor:
+        return self.logits * k
+
+
+Pair = collections.namedtuple("Pair", "first second", defaults=[None])
+
+
+class Classifier(nn.Module):
+    """Returns typing.NamedTuple / collections.namedtuple outputs built in forward, using their methods."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = nn.Linear(4, 3)
+
+    def forward(self, x: torch.Tensor) -> tuple:
+        logits = self.lin(x)
+        out = Output(logits, loss=logits.logsumexp(-1).mean())
+        return out, Pair(out.scaled(2.0)), out._fields
+
+
+def test_namedtuple_outputs_are_traced():
+    c = compare(Classifier, _x)
+    assert c.stats()["graphs"] == 1 and c.stats()["breaks"] == 0
