@@ -286,8 +286,22 @@ def _callable(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     return NotImplemented if t is None else ConstVar(any("__call__" in k.__dict__ for k in t.__mro__))
 
 
+def _setattr(vm: VM, args: list[Var], kwargs: dict[str, Var]):
+    """setattr(obj, "name", value) is `obj.name = value` (STORE_ATTR's store) and returns None."""
+    if kwargs or len(args) != 3 or type(args[1]) is not ConstVar or type(args[1].value) is not str:
+        return NotImplemented
+    from ._attrs import store_attr
+    from ._calls import Inline
+
+    res = store_attr(vm, args[0], args[1].value, args[2])
+    if isinstance(res, Inline):  # a __setattr__ frame: setattr() returns None whatever it returns
+        res.frame.ret_override = ConstVar(None)
+        return res
+    return ConstVar(None)
+
+
 MODELS = {
-    isinstance: _isinstance, len: _len, range: _range, enumerate: _enumerate, zip: _zip, reversed: _reversed,
+    setattr: _setattr, isinstance: _isinstance, len: _len, range: _range, enumerate: _enumerate, zip: _zip, reversed: _reversed,
     iter: _iter, next: _next, tuple: _container(tuple), list: _container(list), dict: _container(dict),
     min: _minmax(min), max: _minmax(max), sum: _sum, abs: _abs, type: _type, callable: _callable,
 }  # getattr/hasattr: engine/_policy.py

@@ -422,3 +422,24 @@ class Classifier(nn.Module):
 def test_namedtuple_outputs_are_traced():
     c = compare(Classifier, _x)
     assert c.stats()["graphs"] == 1 and c.stats()["breaks"] == 0
+
+
+class Dynamic(nn.Module):
+    """setattr/getattr with computed names, get_submodule (str.split inside torch)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        for i in range(2):
+            setattr(self, f"layer{i}", nn.Linear(4, 4))
+        self.register_buffer("scale", torch.ones(4))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for i in range(2):
+            x = getattr(self, f"layer{i}")(x)
+        setattr(self, "scale", self.scale * 1.5)
+        return x * self.scale + self.get_submodule("layer0").bias
+
+
+def test_setattr_and_get_submodule_are_traced():
+    c = compare(Dynamic, _x)
+    assert c.stats()["graphs"] == 1 and c.stats()["breaks"] == 0
