@@ -111,7 +111,25 @@ def _isinstance(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         return NotImplemented
     if t is None:
         return NotImplemented
+    v = args[0]
+    if type(v) is TensorVar and _instancecheck_reads_instance(classes):
+        # nn.Parameter / nn.Buffer answer True for a plain tensor carrying their flag: ask the input itself
+        if v.src is None:  # made by the graph: a new tensor object, no flag set
+            return ConstVar(issubclass(t, classes))
+        real = next((r for src, r in vm.graph.inputs if src is v.src), None)
+        if real is None:
+            return NotImplemented
+        result = isinstance(real, classes)
+        vm.guards.add(f"isinstance({v.src.expr(vm.ns)}, {vm.ns.const(classes, 'T')}) is {result!r}")
+        return ConstVar(result)
     return ConstVar(issubclass(t, classes))
+
+
+def _instancecheck_reads_instance(classes: type | tuple[type, ...]) -> bool:
+    """A class whose metaclass answers isinstance() from the instance, not only its type (nn.Parameter's
+    and nn.Buffer's metaclasses check a flag on the tensor)."""
+    return any(type(c).__instancecheck__ is not type.__instancecheck__
+               for c in (classes if isinstance(classes, tuple) else (classes,)))
 
 
 _SIZED = (dict, list, tuple, set, frozenset, str, bytes, collections.deque)

@@ -443,3 +443,15 @@ class Dynamic(nn.Module):
 def test_setattr_and_get_submodule_are_traced():
     c = compare(Dynamic, _x)
     assert c.stats()["graphs"] == 1 and c.stats()["breaks"] == 0
+
+
+def test_isinstance_buffer_and_parameter_flags_on_plain_tensors():
+    def kinds(t: torch.Tensor) -> tuple:
+        return isinstance(t, nn.Buffer), isinstance(t, nn.Parameter), isinstance(t * 2, nn.Buffer), t + 1
+
+    flagged = nn.Buffer(torch.ones(2))  # a plain torch.Tensor with the Buffer flag
+    assert type(flagged) is torch.Tensor
+    c = engine.compile(kinds)
+    for t in (flagged, torch.ones(2), flagged):
+        same(kinds(t), c(t))
+    assert c.stats()["breaks"] == 0 and c.stats()["graphs"] == 2  # the flag is guarded
