@@ -142,6 +142,10 @@ def _obj_attr(vm: VM, v: Var, name: str):
             raise Unsupported("attr-missing", f"class {obj.__name__} has no {name}") from None
         return wrap(vm, x, AttrSrc(_src(v), name))
     tp = type(obj)
+    if name == "__class__" and tp.__getattribute__ is object.__getattribute__ \
+            and _class_lookup(tp, "__class__") is object.__dict__["__class__"]:
+        vm.guards.type_is(_src(v), tp)  # self.__class__(...) in torch's container slicing
+        return wrap_fixed(vm, tp)
     if isinstance(obj, torch.nn.Module) and tp.__getattribute__ is object.__getattribute__:
         return _module_attr(vm, v, obj, tp, name)
     if not _no_custom_getattr(tp):

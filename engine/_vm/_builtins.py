@@ -28,6 +28,7 @@ from ._values import (
     MethodVar,
     NewObjVar,
     ObjVar,
+    SliceVar,
     TensorVar,
     TupleVar,
     Var,
@@ -73,6 +74,8 @@ def python_type(vm: VM, v: Var):
         return types.MethodType
     if t is CellVar:
         return types.CellType
+    if t is SliceVar:
+        return slice
     return None
 
 
@@ -193,6 +196,11 @@ def _zip(vm: VM, args: list[Var], kwargs: dict[str, Var]) -> Var:
 
 
 def _reversed(vm: VM, args: list[Var], kwargs: dict[str, Var]):
+    if len(args) == 1 and not kwargs and type(args[0]) is ObjVar:
+        from ._members import container_items
+
+        items = container_items(vm, args[0], reverse=True)
+        return NotImplemented if items is None else IterVar(TupleVar(items[::-1]))
     if len(args) != 1 or kwargs or type(args[0]) not in (TupleVar, ConstVar):
         return NotImplemented
     return IterVar(TupleVar(list(reversed(seq_items(vm, args[0])))))

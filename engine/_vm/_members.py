@@ -205,14 +205,20 @@ def _compute(vm: VM, m: ObjVar, method: str, kw: dict[str, Any]) -> list[Var] | 
 # int __getitem__ is the idx-th value (Sequential walks the values with islice, which the VM does not trace).
 _ITER_VALUES = {torch.nn.ModuleList.__iter__, torch.nn.Sequential.__iter__}
 _ITER_KEYS = {torch.nn.ModuleDict.__iter__}
+_GETITEM_BY_INDEX = {torch.nn.ModuleList.__getitem__, torch.nn.Sequential.__getitem__}
 
 
-def container_items(vm: VM, v: ObjVar) -> list[Var] | None:
-    """What iterating a ModuleList/Sequential/ModuleDict yields (the VM's view of its `_modules`), or None."""
+def container_items(vm: VM, v: ObjVar, reverse: bool = False) -> list[Var] | None:
+    """What iterating a ModuleList/Sequential/ModuleDict yields (the VM's view of its `_modules`), or None.
+    `reverse`: for reversed(), which (no __reversed__) indexes 0..len-1: the same values for ModuleList and
+    Sequential; ModuleDict's __getitem__ takes names, so eager raises there (None: that runs eagerly)."""
     from ._methods import key_var
 
-    it = getattr(type(v.obj), "__iter__", None)
-    if it not in _ITER_VALUES and it not in _ITER_KEYS:
+    tp = type(v.obj)
+    it = getattr(tp, "__iter__", None)
+    if it not in _ITER_VALUES and (reverse or it not in _ITER_KEYS):
+        return None
+    if reverse and (hasattr(tp, "__reversed__") or tp.__getitem__ not in _GETITEM_BY_INDEX):
         return None
     items = _store(vm, v, "_modules")
     return list(items.values()) if it in _ITER_VALUES else [key_var(k) for k in items]

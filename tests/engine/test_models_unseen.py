@@ -455,3 +455,35 @@ def test_isinstance_buffer_and_parameter_flags_on_plain_tensors():
     for t in (flagged, torch.ones(2), flagged):
         same(kinds(t), c(t))
     assert c.stats()["breaks"] == 0 and c.stats()["graphs"] == 2  # the flag is guarded
+
+
+class Stack(nn.Module):
+    """reversed() over a ModuleList, zip with a slice of one (torch builds it with self.__class__)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.layers = nn.ModuleList(nn.Linear(4, 4) for _ in range(3))
+        self.norms = nn.ModuleList(nn.LayerNorm(4) for _ in range(3))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for layer in reversed(self.layers):
+            x = torch.tanh(layer(x))
+        for layer, norm in zip(self.layers[1:], self.norms):
+            x = norm(layer(x))
+        return x
+
+
+def test_reversed_and_sliced_module_lists():
+    c = compare(Stack, _x)
+    # the only break: building the sliced ModuleList (constructing a module runs eagerly)
+    assert {b.reason for b in c.record.break_records} == {"calling ModuleList is not modeled"}
+
+
+def test_reversed_module_dict_raises_as_eager():
+    def names(d: nn.ModuleDict) -> list:
+        return [k for k in reversed(d)]
+
+    d = nn.ModuleDict({"a": nn.ReLU(), "b": nn.Tanh()})
+    for fn in (names, engine.compile(names)):
+        with pytest.raises(KeyError):
+            fn(d)
