@@ -253,19 +253,16 @@ class Emitter:
         if v.real is not None:
             return self.src(v.src)
         e = self._named(v, "it")
-        seq = v.seq
-        if type(seq) is ZipView:
-            parts = ", ".join(self._iter_at(s, v.index) for s in seq.seqs)
-            if seq.start is None:
-                self.body.append(f"{e} = zip({parts}{', strict=True' if seq.strict else ''})")
-            else:
-                self.body.append(f"{e} = enumerate({parts}, {seq.start + v.index})")
-        else:
-            self.body.append(f"{e} = {self._iter_at(seq, v.index)}")
+        self.body.append(f"{e} = {self._iter_at(v.seq, v.index)}")
         return e
 
     def _iter_at(self, seq: object, index: int) -> str:
         """A real iterator over `seq` that has yielded `index` items."""
+        if type(seq) is ZipView:  # enumerate()/zip(): each part has yielded `index` items too
+            parts = ", ".join(self._iter_at(s, index) for s in seq.seqs)
+            if seq.start is None:
+                return f"zip({parts}{', strict=True' if seq.strict else ''})"
+            return f"enumerate({parts}, {seq.start + index})"
         if type(seq) is MemberView:  # the real generator, so the rest of the loop is eager's
             return (f"_members_at({self.expr(seq.module)}, {seq.method!r}, {self.ns.const(seq.kwargs, 'kw')}, "
                     f"{index})")

@@ -59,8 +59,8 @@ def as_sequence(vm: VM, v: Var):
         items = container_items(vm, v)
         if items is not None:  # a ModuleList/Sequential/ModuleDict: its submodules (or names)
             return TupleVar(items)
-    if t is IterVar and type(v.seq) is MemberView and v.index == 0 and not _held(vm, v):
-        return v.seq  # a fresh `m.parameters()` only zip/enumerate consumes: the same items, viewed live
+    if t is IterVar and type(v.seq) in (MemberView, ZipView) and v.index == 0 and not _held(vm, v):
+        return v.seq  # a fresh `m.parameters()` / zip(...) only this call consumes: its items, viewed live
     raise Unsupported("zip-iterator", f"enumerate/zip over a {t.__name__}")
 
 

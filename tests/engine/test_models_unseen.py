@@ -487,3 +487,30 @@ def test_reversed_module_dict_raises_as_eager():
     for fn in (names, engine.compile(names)):
         with pytest.raises(KeyError):
             fn(d)
+
+
+class CopyWithBreaks(nn.Module):
+    """Breaks inside enumerate(zip(a.parameters(), b.named_parameters())) and between next() on modules()
+    and the rest of that iterator: the iterators become the real generators at the same position."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 2))
+        self.b = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 2))
+
+    def forward(self, x: torch.Tensor) -> tuple:
+        n = 0
+        with torch.no_grad():
+            for i, (p, (name, q)) in enumerate(zip(self.a.parameters(), self.b.named_parameters())):
+                p.add_(q)
+                _pause()
+                n += i * len(name)
+        it = self.a.modules()
+        first = next(it)
+        _pause()
+        return self.a(x) * n, [type(m).__name__ for m in it], type(first).__name__
+
+
+def test_member_iterators_across_breaks():
+    c = compare(CopyWithBreaks, lambda k: (torch.ones(2) * k,))
+    assert c.record.restarts == 0
