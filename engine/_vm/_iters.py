@@ -7,7 +7,18 @@ from typing import TYPE_CHECKING
 from .._errors import Unsupported
 from ._members import MemberView, container_items
 from ._methods import list_items, view_items
-from ._values import CellVar, ConstVar, DictVar, DictViewVar, GenVar, IterVar, ListVar, ObjVar, TensorVar, TupleVar
+from ._values import (
+    CellVar,
+    ConstVar,
+    DictVar,
+    DictViewVar,
+    GenVar,
+    IterVar,
+    ListVar,
+    ObjVar,
+    TensorVar,
+    TupleVar,
+)
 
 if TYPE_CHECKING:
     from ._interp import VM

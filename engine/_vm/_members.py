@@ -14,7 +14,6 @@ advanced to the same position (`members_at`), which then behaves exactly as eage
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import torch
