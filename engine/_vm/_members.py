@@ -202,9 +202,10 @@ def _compute(vm: VM, m: ObjVar, method: str, kw: dict[str, Any]) -> list[Var] | 
 
 # Container classes whose __iter__ is `iter(self._modules.values())` (or `.keys()` for ModuleDict), and whose
 # int __getitem__ is the idx-th value (Sequential walks the values with islice, which the VM does not trace).
-_ITER_VALUES = {torch.nn.ModuleList.__iter__, torch.nn.Sequential.__iter__}
+_ITER_VALUES = {torch.nn.ModuleList.__iter__, torch.nn.Sequential.__iter__, torch.nn.ParameterList.__iter__}
 _ITER_KEYS = {torch.nn.ModuleDict.__iter__}
-_GETITEM_BY_INDEX = {torch.nn.ModuleList.__getitem__, torch.nn.Sequential.__getitem__}
+_GETITEM_BY_INDEX = {torch.nn.ModuleList.__getitem__, torch.nn.Sequential.__getitem__,
+                     torch.nn.ParameterList.__getitem__}
 
 
 def container_items(vm: VM, v: ObjVar, reverse: bool = False) -> list[Var] | None:
@@ -219,8 +220,24 @@ def container_items(vm: VM, v: ObjVar, reverse: bool = False) -> list[Var] | Non
         return None
     if reverse and (hasattr(tp, "__reversed__") or tp.__getitem__ not in _GETITEM_BY_INDEX):
         return None
+    if it is torch.nn.ParameterList.__iter__:
+        return _parameter_list_items(vm, v)
     items = _store(vm, v, "_modules")
     return list(items.values()) if it in _ITER_VALUES else [key_var(k) for k in items]
+
+
+def _parameter_list_items(vm: VM, v: ObjVar) -> list[Var] | None:
+    """A ParameterList iterates self[i] for i < self._size, and self[i] is getattr(self, str(i))."""
+    from ._attrs import load_attr
+
+    tp = type(v.obj)
+    size = v.obj.__dict__.get("_size")
+    if tp.__getitem__ is not torch.nn.ParameterList.__getitem__ or tp.__len__ is not torch.nn.ParameterList.__len__ \
+            or type(size) is not int:
+        return None
+    vm.guards.const(AttrSrc(v.src or ConstSrc(v.obj), "_size"), size)
+    items = [load_attr(vm, v, str(i)) for i in range(size)]
+    return items if all(isinstance(x, Var) for x in items) else None
 
 
 def sequential_item(vm: VM, v: ObjVar, k: Var) -> Var | None:

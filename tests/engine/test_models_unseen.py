@@ -515,3 +515,23 @@ class CopyWithBreaks(nn.Module):
 def test_member_iterators_across_breaks():
     c = compare(CopyWithBreaks, lambda k: (torch.ones(2) * k,))
     assert c.record.restarts == 0
+
+
+class Scales(nn.Module):
+    """enumerate() and reversed() over a ParameterList (its __iter__ is a generator expression)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ps = nn.ParameterList(nn.Parameter(torch.full((4,), float(i))) for i in range(3))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for i, p in enumerate(self.ps):
+            x = x * p + i
+        for p in reversed(self.ps):
+            x = x - p
+        return x
+
+
+def test_parameter_list_iteration():
+    c = compare(Scales, _x)
+    assert c.stats()["graphs"] == 1 and c.stats()["breaks"] == 0 and c.record.restarts == 0
