@@ -56,12 +56,13 @@ class Rule:
 
     A MODEL rule's model lives with the other models, keyed by the rule (`engine._vm._library.MODELS`, which
     checks at import that every MODEL rule here has one), so this table stays data and imports no VM code.
-    `model` may name the model directly instead.
+    `model` may name the model directly instead. A model returns NotImplemented when the call must run
+    eagerly, and None when the callable (Python code) is better traced as usual for these arguments.
     """
 
     decision: Decision
     reason: str
-    model: Callable | None = None  # for MODEL: model(vm, fn, args, kwargs) -> Var | NotImplemented
+    model: Callable | None = None  # for MODEL: model(vm, fn, args, kwargs) -> Var | NotImplemented | None
 
 
 T, G, M, E = Decision.TRACE, Decision.GRAPH_OP, Decision.MODEL, Decision.EAGER
@@ -80,6 +81,12 @@ PARTIAL_CALL = Rule(M, "a partial is its function with arguments prepended: the 
                        "modeled as any other call")
 REGION = Rule(M, "makes a compile-time region (error_on_graph_break, disable_nested_graph_breaks) whose meaning "
                  "is decided at a break")
+MODULE_SETATTR = Rule(M, "the stores forward code makes (a tensor into an existing buffer, a plain value under a "
+                         "new name) are one guarded store, with no global hooks; other stores (parameters, "
+                         "submodules) trace Module.__setattr__ itself")
+MODULE_MEMBERS = Rule(M, "parameters()/named_modules()/children()... are generators built with `yield from`: "
+                         "modeled as a live view of the module tree (_vm/_members.py), the real generator when "
+                         "it must become real")
 REGION_EXIT = Rule(M, "leaving a compile-time region: nothing happens at run time")
 
 CALLABLES: dict[object, Rule] = {
@@ -90,6 +97,10 @@ CALLABLES: dict[object, Rule] = {
     torch.jit.is_tracing: TRACING,
     torch._C._is_tracing: TRACING,
     hasattr: HASATTR,
+    torch.nn.Module.__setattr__: MODULE_SETATTR,
+    **{getattr(torch.nn.Module, n): MODULE_MEMBERS for n in ("parameters", "named_parameters", "buffers",
+                                                             "named_buffers", "children", "named_children",
+                                                             "modules", "named_modules")},
     getattr: GETATTR,
     **{f: REGION for f in region_factories()},
     builtins.print: Rule(E, "output is a side effect at its point in the program"),

@@ -143,6 +143,8 @@ _TABLE = (
     Reason("for-iter", "a for-loop over an iterator the VM does not model", _EAGER),
     Reason("zip-iterator", "enumerate()/zip() over an iterator (its exact consumption matters)",
            "pass sequences (lists, tuples, ranges) to keep the loop compiled"),
+    Reason("module-members", "Module.parameters()/named_modules()... over a module tree that overrides one of "
+           "them, or that changed size during the loop", "the real generator runs: eager's result, its error"),
     Reason("zip-strict", "zip(strict=True) over sequences of different lengths",
            "the eager op raises CPython's ValueError"),
     Reason("stop-iteration", "next() on an exhausted iterator", "the eager op raises StopIteration"),

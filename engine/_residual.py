@@ -22,6 +22,7 @@ from ._vm._ending import EndKind, Restart
 from ._vm._frame import FrameShape
 from ._vm._frame_readers import keeps_locals
 from ._vm._iters import ZipView
+from ._vm._members import MemberView, members_at
 from ._vm._values import (
     DISCARD,
     EMPTY,
@@ -84,6 +85,7 @@ def _cell_empty(c: types.CellType) -> bool:
 RUNTIME_GLOBALS = dict(GUARD_GLOBALS)
 RUNTIME_GLOBALS.update({
     "_MISS": R.MISS, "_NULL": R.NULL, "_DISCARD": R.DISCARD, "_EXHAUSTED": R.EXHAUSTED, "_SeqIter": R.SeqIter,
+    "_members_at": members_at,
     "_GradModeExit": R.GradModeExit, "_GradCtx": R.GradCtx, "_new_cell": R.new_cell,
     "_make_function": R.make_function, "_set_grad": R.set_grad, "_MethodType": types.MethodType,
     "_dict_replace": _dict_replace, "_cell_empty": _cell_empty, "_FunctionType": types.FunctionType,
@@ -266,20 +268,25 @@ class Emitter:
         if v.real is not None:
             return self.src(v.src)
         e = self._named(v, "it")
-        seq = v.seq
-        if type(seq) is SetVar:  # a real iterator over the set rebuilt by its history, advanced as far
-            self.body.append(f"{e} = iter({self.expr(seq)})")
+        if type(v.seq) is SetVar:  # a real iterator over the set rebuilt by its history, advanced as far
+            self.body.append(f"{e} = iter({self.expr(v.seq)})")
             if v.index:
                 self.body.append(f"for _ in range({v.index}): next({e})")
-        elif type(seq) is ZipView:
-            parts = ", ".join(f"_SeqIter({self._seq(s)}, {v.index})" for s in seq.seqs)
-            if seq.start is None:
-                self.body.append(f"{e} = zip({parts}{', strict=True' if seq.strict else ''})")
-            else:
-                self.body.append(f"{e} = enumerate({parts}, {seq.start + v.index})")
         else:
-            self.body.append(f"{e} = _SeqIter({self._seq(seq)}, {v.index})")
+            self.body.append(f"{e} = {self._iter_at(v.seq, v.index)}")
         return e
+
+    def _iter_at(self, seq: object, index: int) -> str:
+        """A real iterator over `seq` that has yielded `index` items."""
+        if type(seq) is ZipView:  # enumerate()/zip(): each part has yielded `index` items too
+            parts = ", ".join(self._iter_at(s, index) for s in seq.seqs)
+            if seq.start is None:
+                return f"zip({parts}{', strict=True' if seq.strict else ''})"
+            return f"enumerate({parts}, {seq.start + index})"
+        if type(seq) is MemberView:  # the real generator, so the rest of the loop is eager's
+            return (f"_members_at({self.expr(seq.module)}, {seq.method!r}, {self.ns.const(seq.kwargs, 'kw')}, "
+                    f"{index})")
+        return f"_SeqIter({self._seq(seq)}, {index})"
 
     def _grad_ctx(self, v: GradCtxVar) -> str:
         return f"_GradCtx({v.target!r}, {v.prev!r})"

@@ -86,6 +86,11 @@ def load_attr(vm: VM, v: Var, name: str):
             return v.items[fields.index(name)]
         if name in ("count", "index"):
             return MethodVar(v, name)
+        if v.pytype is not tuple and hasattr(v.pytype, "_fields"):
+            meth = _class_lookup(v.pytype, name)  # a method of a (typing.)NamedTuple class, written by the user
+            if user_function(meth) or (isinstance(meth, property) and user_function(meth.fget)) or (
+                    meth is not _ABSENT and not hasattr(type(meth), "__get__")):  # _fields: a class constant
+                return _instance_class_attr(vm, v, v.pytype, name, meth)
     if t is ListVar and name in _LIST_METHODS:
         return MethodVar(v, name)
     if t is DictVar and name in _DICT_METHODS:
@@ -136,6 +141,10 @@ def _obj_attr(vm: VM, v: Var, name: str):
             raise Unsupported("attr-missing", f"class {obj.__name__} has no {name}") from None
         return wrap(vm, x, AttrSrc(_src(v), name))
     tp = type(obj)
+    if name == "__class__" and tp.__getattribute__ is object.__getattribute__ \
+            and _class_lookup(tp, "__class__") is object.__dict__["__class__"]:
+        vm.guards.type_is(_src(v), tp)  # self.__class__(...) in torch's container slicing
+        return wrap_fixed(vm, tp)
     if isinstance(obj, torch.nn.Module) and tp.__getattribute__ is object.__getattribute__:
         return _module_attr(vm, v, obj, tp, name)
     if not _no_custom_getattr(tp):
@@ -167,8 +176,14 @@ def _module_attr(vm: VM, v: ObjVar, obj: torch.nn.Module, tp: type, name: str) -
         return wrap(vm, d[name], AttrSrc(src, name))
     vm.guards.add(f"{name!r} not in {src.expr(vm.ns)}.__dict__")
     for store in _MODULE_STORES:  # read from the store itself: Module.__getattr__ is a Python call
-        if name in d.get(store, ()):
-            return wrap(vm, d[store][name], ItemSrc(AttrSrc(src, store), name))
+        real = d.get(store, ())
+        dv = vm.memo.get(id(real))
+        if type(dv) is DictVar and (dv.pending or dv.items is not None):
+            items = dict_view(vm, dv)  # traced code stored into it (a register_parameter): read that
+            if name in items:
+                return items[name]
+        elif name in real:
+            return wrap(vm, real[name], ItemSrc(AttrSrc(src, store), name))
     if cls_attr is _ABSENT:
         raise Unsupported("attr-missing", f"{tp.__name__} has no attribute {name}")
     for store in _MODULE_STORES:
@@ -248,6 +263,12 @@ def get_item(vm: VM, c: Var, k):
         src = _src(c)  # an instance of a tuple subclass: its items are fixed, read them guarded
         vm.guards.length(src, len(c.obj))
         return wrap(vm, c.obj[k.value], ItemSrc(src, k.value))
+    if t is ObjVar and isinstance(c.obj, torch.nn.Sequential):
+        from ._members import sequential_item
+
+        item = sequential_item(vm, c, k)
+        if item is not None:
+            return item
     if tp is not None:
         return call_dunder(vm, c, "__getitem__", [k])
     if t is TensorVar:

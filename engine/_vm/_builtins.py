@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import builtins
+import collections
 import math
 import operator
 import types
 from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
+from .._guards import ConstSrc
 from . import _version as V
 from ._calls import seq_items
 from ._values import (
@@ -27,6 +29,7 @@ from ._values import (
     NewObjVar,
     ObjVar,
     SetVar,
+    SliceVar,
     TensorVar,
     TupleVar,
     Var,
@@ -74,6 +77,8 @@ def python_type(vm: VM, v: Var):
         return types.MethodType
     if t is CellVar:
         return types.CellType
+    if t is SliceVar:
+        return slice
     return None
 
 
@@ -112,16 +117,42 @@ def _isinstance(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         return NotImplemented
     if t is None:
         return NotImplemented
+    v = args[0]
+    if type(v) is TensorVar and _instancecheck_reads_instance(classes):
+        # nn.Parameter / nn.Buffer answer True for a plain tensor carrying their flag: ask the input itself
+        if v.src is None:  # made by the graph: a new tensor object, no flag set
+            return ConstVar(issubclass(t, classes))
+        real = next((r for src, r in vm.graph.inputs if src is v.src), None)
+        if real is None:
+            return NotImplemented
+        result = isinstance(real, classes)
+        vm.guards.add(f"isinstance({v.src.expr(vm.ns)}, {vm.ns.const(classes, 'T')}) is {result!r}")
+        return ConstVar(result)
     return ConstVar(issubclass(t, classes))
+
+
+def _instancecheck_reads_instance(classes: type | tuple[type, ...]) -> bool:
+    """A class whose metaclass answers isinstance() from the instance, not only its type (nn.Parameter's
+    and nn.Buffer's metaclasses check a flag on the tensor)."""
+    return any(type(c).__instancecheck__ is not type.__instancecheck__
+               for c in (classes if isinstance(classes, tuple) else (classes,)))
+
+
+_SIZED = (dict, list, tuple, set, frozenset, str, bytes, collections.deque)
 
 
 def _len(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if len(args) != 1 or kwargs:
         return NotImplemented
     v = args[0]
-    from ._objects import call_dunder, instance_type
+    from ._objects import call_dunder, class_lookup, instance_type, user_function
 
-    if instance_type(v) is not None:
+    tp = instance_type(v)
+    if type(v) is ObjVar and isinstance(v.obj, _SIZED) and not user_function(class_lookup(tp, "__len__")):
+        # a builtin container's subclass (the OrderedDicts of module hooks): its length, guarded
+        vm.guards.length(v.src or ConstSrc(v.obj), len(v.obj))
+        return ConstVar(len(v.obj))
+    if tp is not None:
         return call_dunder(vm, v, "__len__", [])
     if type(v) is TensorVar:
         if v.fake.dim() == 0:
@@ -172,6 +203,11 @@ def _zip(vm: VM, args: list[Var], kwargs: dict[str, Var]) -> Var:
 
 
 def _reversed(vm: VM, args: list[Var], kwargs: dict[str, Var]):
+    if len(args) == 1 and not kwargs and type(args[0]) is ObjVar:
+        from ._members import container_items
+
+        items = container_items(vm, args[0], reverse=True)
+        return NotImplemented if items is None else IterVar(TupleVar(items[::-1]))
     if len(args) != 1 or kwargs or type(args[0]) not in (TupleVar, ConstVar):
         return NotImplemented
     return IterVar(TupleVar(list(reversed(seq_items(vm, args[0])))))
@@ -304,8 +340,22 @@ def _sorted(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     return _fold(sorted, args, kwargs)
 
 
+def _setattr(vm: VM, args: list[Var], kwargs: dict[str, Var]):
+    """setattr(obj, "name", value) is `obj.name = value` (STORE_ATTR's store) and returns None."""
+    if kwargs or len(args) != 3 or type(args[1]) is not ConstVar or type(args[1].value) is not str:
+        return NotImplemented
+    from ._attrs import store_attr
+    from ._calls import Inline
+
+    res = store_attr(vm, args[0], args[1].value, args[2])
+    if isinstance(res, Inline):  # a __setattr__ frame: setattr() returns None whatever it returns
+        res.frame.ret_override = ConstVar(None)
+        return res
+    return ConstVar(None)
+
+
 MODELS = {
-    isinstance: _isinstance, len: _len, range: _range, enumerate: _enumerate, zip: _zip, reversed: _reversed,
+    setattr: _setattr, isinstance: _isinstance, len: _len, range: _range, enumerate: _enumerate, zip: _zip, reversed: _reversed,
     iter: _iter, next: _next, tuple: _container(tuple), list: _container(list), dict: _container(dict),
     min: _minmax(min), max: _minmax(max), sum: _sum, abs: _abs, type: _type, callable: _callable,
     set: _set, sorted: _sorted,

@@ -390,10 +390,13 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         except Exception:
             raise Unsupported("state-query", "torch state query raised") from None
     if isinstance(obj, type):
-        from ._objects import is_plain_class, is_plain_exception, new_object
+        from ._objects import is_plain_class, is_plain_exception, new_namedtuple, new_object
 
         if is_plain_class(obj):
             return new_object(vm, obj, args, kwargs)
+        made = new_namedtuple(vm, obj, args, kwargs)
+        if made is not None:
+            return made
         if is_plain_exception(obj) and not kwargs and all(
                 type(a) is ConstVar and type(a.value) in (int, float, str, bool, type(None)) for a in args):
             return ExcVar(obj, tuple(a.value for a in args))

@@ -5,8 +5,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
+from ._members import MemberView, container_items
 from ._methods import list_items, view_items
-from ._values import ConstVar, DictVar, DictViewVar, GenVar, IterVar, ListVar, SetVar, TensorVar, TupleVar
+from ._values import (
+    CellVar,
+    ConstVar,
+    DictVar,
+    DictViewVar,
+    GenVar,
+    IterVar,
+    ListVar,
+    ObjVar,
+    SetVar,
+    TensorVar,
+    TupleVar,
+)
 
 if TYPE_CHECKING:
     from ._interp import VM
@@ -60,7 +73,47 @@ def as_sequence(vm: VM, v: Var):
         from ._calls import seq_items
 
         return TupleVar(seq_items(vm, v))
+    if t is ObjVar:
+        items = container_items(vm, v)
+        if items is not None:  # a ModuleList/Sequential/ModuleDict: its submodules (or names)
+            return TupleVar(items)
+    if t is IterVar and type(v.seq) in (MemberView, ZipView) and v.index == 0 and not _held(vm, v):
+        return v.seq  # a fresh `m.parameters()` / zip(...) only this call consumes: its items, viewed live
     raise Unsupported("zip-iterator", f"enumerate/zip over a {t.__name__}")
+
+
+def _held(vm: VM, it: IterVar) -> bool:
+    """Whether the program can reach `it` other than through the call consuming it (its arguments are still
+    on the operand stack, once each): a local, a cell, a container or an object attribute."""
+    seen = set()
+    count = 0
+    todo = [x for f in vm.frames for x in (*f.locals, *f.stack)]
+    for eff in vm.effects:  # stored into a real container or object by a logged mutation
+        todo.extend(getattr(eff, "args", None) or (getattr(eff, "value", None),))
+    while todo:
+        x = todo.pop()
+        if x is it:
+            count += 1
+            continue
+        if x is None or id(x) in seen:
+            continue
+        seen.add(id(x))
+        t = type(x)
+        if t in (TupleVar, ListVar):
+            todo.extend(x.items or ())
+        elif t is DictVar:
+            todo.extend((x.items or {}).values())
+        elif t is IterVar:
+            todo.append(x.seq)
+        elif t is ZipView:
+            todo.extend(x.seqs)
+        elif getattr(x, "attrs", None):
+            todo.extend(x.attrs.values())
+        elif t is CellVar:
+            todo.append(x.contents)
+        elif t is GenVar:
+            todo.extend((*x.frame.locals, *x.frame.stack))
+    return count > 1
 
 
 def _element(vm: VM, seq, k):
@@ -92,6 +145,8 @@ def _length_and_get(vm: VM, seq):
         return view_items(vm, seq)
     if t is SetVar:
         return [ConstVar(k) for k in seq.model]
+    if t is MemberView:
+        return seq.items(vm)
     raise Unsupported("iter", "iterator over an unknown sequence")
 
 

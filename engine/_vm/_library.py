@@ -19,6 +19,8 @@ from .._errors import Unsupported
 from .._guards import AttrSrc, CallSrc, ConstSrc, ItemSrc, Src
 from .._policy import Decision, Rule
 from . import _regions
+from ._members import members_model
+from ._modules import module_setattr
 from ._values import (
     ConstVar,
     FuncVar,
@@ -243,7 +245,8 @@ MODELS: dict[Rule, Callable[..., Any]] = {
     P.TORCH_FUNCTION_CHECK: torch_function_check, P.FOLD_FALSE: always_false, P.TRACING: tracing_state,
     P.OPERATOR: operator_model, P.MATH: fold_constants, P.HASATTR: hasattr_model, P.GETATTR: getattr_model,
     P.WEAKREF_CALL: weakref_call, P.PARTIAL_CALL: partial_call,
-    P.REGION: _regions.factory_model, P.REGION_EXIT: _regions.exit_model,
+    P.REGION: _regions.factory_model, P.REGION_EXIT: _regions.exit_model, P.MODULE_SETATTR: module_setattr,
+    P.MODULE_MEMBERS: members_model,
 }
 _unmodeled = {r.reason for r in [*P.CALLABLES.values(), *P.INSTANCE_CALLS.values()]
               if r.decision is Decision.MODEL and r.model is None and r not in MODELS}

@@ -134,6 +134,8 @@ def call_method(vm: VM, self_var: Var, name: str, args: list[Var], kwargs: dict[
             out = getattr(recv, name)(*vals, **kvals)
         except Exception as e:
             raise Unsupported("const-method", f"{type(recv).__name__}.{name} raised {type(e).__name__}") from None
+        if type(out) is list and all(is_const_value(x) for x in out):
+            return ListVar([ConstVar(x) for x in out])  # str.split(): a new list (its receiver is immutable)
         if not is_const_value(out):
             raise Unsupported("const-method", f"{type(recv).__name__}.{name} result is not a constant")
         return ConstVar(out) if type(out) is not tuple else TupleVar([ConstVar(x) for x in out])

@@ -17,9 +17,21 @@ import types
 from typing import TYPE_CHECKING, Any
 
 import torch
+import torch.nn.modules.module as _mm
 
-from .._guards import ConstSrc, module_hooks, module_plain
-from ._values import BoundMethodVar, DictVar, ObjVar, TupleVar, Var
+from .._guards import AttrSrc, ConstSrc, module_hooks, module_plain
+from ._values import (
+    BoundMethodVar,
+    ConstVar,
+    DictVar,
+    FuncVar,
+    ListVar,
+    NewObjVar,
+    ObjVar,
+    TensorVar,
+    TupleVar,
+    Var,
+)
 
 if TYPE_CHECKING:
     from ._interp import VM
@@ -85,3 +97,82 @@ def call_module(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> 
     pre, post = (TupleVar([wrap_fixed(vm, h) for h in hs]) for hs in hooks)
     helper = wrap_fixed(vm, call_with_hooks)
     return call(vm, helper, [fv, bound, pre, post, TupleVar(args), DictVar(dict(kwargs))], {})
+
+
+# -- Module.__setattr__ --------------------------------------------------------------------------------------
+
+_STORES = ("_parameters", "_buffers", "_modules")
+_STORABLE = (ConstVar, TupleVar, ListVar, DictVar, TensorVar, NewObjVar, FuncVar, ObjVar)
+
+
+def _store_unchanged(vm: VM, d: dict) -> bool:
+    """The VM's view of a parameter/buffer/module dict has the real one's keys: no store into it traced so
+    far, or only stores replacing existing keys (a buffer assigned twice)."""
+    from ._effects import SetItemEffect
+    from ._methods import key_of
+
+    dv = vm.memo.get(id(d))
+    if dv is None or type(dv) is not DictVar:
+        return True
+    if dv.items is not None:
+        return list(dv.items) == list(d)
+    return all(type(e) is SetItemEffect and key_of(e.key) in d for e in vm.effects if e.target is dv)
+
+
+def _plain_tensor_value(vm: VM, val: Var) -> bool:
+    """A tensor value that is neither a Parameter nor flagged as a Buffer (both change what is stored)."""
+    if type(val) is not TensorVar or val.pytype is not torch.Tensor:
+        return False
+    if val.src is not None:  # an input tensor may carry the Buffer flag: keep the answer
+        vm.guards.add(f"getattr({val.src.expr(vm.ns)}, '_is_buffer', False) is False")
+    return True
+
+
+def module_setattr(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | None:
+    """`Module.__setattr__(self, name, value)` for the two stores forward code makes: a tensor into an
+    existing buffer (`self.steps = self.steps + 1`, with no global buffer hooks), and a plain value under a
+    name that is no parameter, buffer or submodule (`self.calls += 1`, `self.cache = y.detach()`). The
+    membership answers are guarded. None: another case (parameters, submodules, new buffers), traced."""
+    from ._objects import object_setattr
+    from ._wrap import wrap
+
+    if kwargs or len(args) != 3 or type(args[0]) is not ObjVar or type(args[1]) is not ConstVar:
+        return None
+    self_v, name, val = args[0], args[1].value, args[2]
+    m = self_v.obj
+    d = getattr(m, "__dict__", None)
+    if not isinstance(m, torch.nn.Module) or type(name) is not str or d is None \
+            or type(val) not in _STORABLE or any(type(d.get(s)) is not dict for s in _STORES) \
+            or not all(_store_unchanged(vm, d[s]) for s in _STORES):
+        return None
+    if type(val) is ObjVar and isinstance(val.obj, (torch.nn.Module, torch.Tensor)):
+        return None
+    if type(val) is TensorVar and not _plain_tensor_value(vm, val):
+        return None
+    src = (self_v.src or ConstSrc(m)).expr(vm.ns)
+    where = {s: name in d[s] for s in _STORES}
+    if where["_parameters"] or where["_modules"]:
+        return None
+    if where["_buffers"]:
+        if type(val) is not TensorVar or _mm._global_buffer_registration_hooks \
+                or getattr(type(m).register_buffer, "__code__", None) is not torch.nn.Module.register_buffer.__code__:
+            return None
+        vm.guards.add(f"{name!r} in {src}._buffers and {name!r} not in {src}._parameters "
+                      f"and {name!r} not in {src}._modules "
+                      f"and not {vm.ns.const(_mm._global_buffer_registration_hooks, 'hooks')}")
+        from ._methods import set_item
+
+        buffers = wrap(vm, d["_buffers"], AttrSrc(self_v.src or ConstSrc(m), "_buffers"))
+        set_item(vm, buffers, ConstVar(name), val)
+        if self_v.attrs is None:
+            self_v.attrs = {}
+        self_v.attrs[name] = val  # later reads in this trace see the new buffer (the store is replayed)
+        return ConstVar(None)
+    from ._objects import _ABSENT, class_lookup
+
+    cls_attr = class_lookup(type(m), name)
+    if cls_attr is not _ABSENT and (hasattr(type(cls_attr), "__set__") or hasattr(type(cls_attr), "__delete__")):
+        return None
+    vm.guards.add(" and ".join(f"{name!r} not in {src}.{s}" for s in _STORES))
+    object_setattr(vm, self_v, name, val)
+    return ConstVar(None)

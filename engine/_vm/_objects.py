@@ -11,11 +11,11 @@ from .._errors import FrameBound, Unsupported
 from ._effects import SetAttrEffect
 from ._opcodes import EagerSpec, raising
 from ._torchops import skip_inline
-from ._values import BoundMethodVar, NewObjVar
+from ._values import BoundMethodVar, ConstVar, NewObjVar, Var
 
 if TYPE_CHECKING:
     from ._interp import VM
-    from ._values import SuperVar, Var
+    from ._values import SuperVar
 
 _HEAPTYPE = 1 << 9
 _ABSENT = object()
@@ -71,6 +71,32 @@ def new_object(vm: VM, cls: type, args: list[Var], kwargs: dict[str, Var]):
         res.frame.ret_override = obj
         return res
     return obj
+
+
+def new_namedtuple(vm: VM, cls: type, args: list[Var], kwargs: dict[str, Var]) -> Var | None:
+    """`Point(x, y=1)` for a namedtuple class (collections.namedtuple, typing.NamedTuple, subclasses that
+    keep the generated __new__): the fields bound as that __new__ binds them (defaults included), as a
+    tuple value of that type. None for anything else (an overridden __new__ or __init__, a metaclass)."""
+    import inspect
+
+    from ._values import TupleVar
+
+    if type(cls) is not type or not issubclass(cls, tuple) or class_lookup(cls, "__init__") is not object.__init__:
+        return None
+    new = class_lookup(cls, "__new__")
+    new = new.__func__ if isinstance(new, staticmethod) else new
+    fields = getattr(cls, "_fields", None)
+    owner = next((k for k in cls.__mro__ if "_fields" in k.__dict__), None)
+    if owner is None or type(fields) is not tuple or not isinstance(new, types.FunctionType) \
+            or new.__code__.co_filename != "<string>" or new.__qualname__ != f"{owner.__name__}.__new__":
+        return None
+    try:
+        bound = inspect.signature(new).bind(cls, *args, **kwargs)
+    except TypeError:
+        return None  # the real call raises CPython's TypeError
+    bound.apply_defaults()
+    items = [bound.arguments[f] for f in fields]
+    return TupleVar([x if isinstance(x, Var) else ConstVar(x) for x in items], cls)
 
 
 def enter_user_ctx(vm: VM, ctx: Var, tp: type):

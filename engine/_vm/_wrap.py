@@ -9,6 +9,7 @@ import torch
 
 from .. import _runtime as R
 from .._guards import AttrSrc, ConstSrc, EnvSrc, ItemSrc
+from ._members import MembersIter
 from ._sets import wrap_real_set
 from ._values import (
     DISCARD,
@@ -144,6 +145,16 @@ def wrap(vm: VM, value, src: Src, fixed: bool = False):
         g.add(f"{src.expr(vm.ns)}.index == {value.index!r}")
         seq = wrap(vm, value.seq, AttrSrc(src, "seq"))
         var = IterVar(seq, value.index, real=value, src=src)
+        vm.writeback.append(var)
+    elif t is MembersIter:
+        from ._members import MemberView
+
+        g.type_is(src, t)
+        e = src.expr(vm.ns)
+        g.add(f"{e}.index == {value.index!r} and {e}.method == {value.method!r} "
+              f"and {e}.kwargs == {vm.ns.const(value.kwargs, 'kw')}")
+        module = wrap(vm, value.module, AttrSrc(src, "module"))
+        var = IterVar(MemberView(module, value.method, value.kwargs), value.index, real=value, src=src)
         vm.writeback.append(var)
     else:
         if not fixed:

@@ -69,8 +69,8 @@ def set_of_tensors(x):
 
 
 def test_set_of_tensors_runs_eagerly():
-    c = check(set_of_tensors, x1, graphs=2, breaks=2)
-    assert [b.gb_id for b in c.record.break_records] == ["set", "dunder"]
+    c = check(set_of_tensors, x1, graphs=2, breaks=1)  # len() of the real set is modeled (guarded)
+    assert [b.gb_id for b in c.record.break_records] == ["set"]
 
 
 def real_set_iteration_order_unknown(x, s):
@@ -78,7 +78,9 @@ def real_set_iteration_order_unknown(x, s):
 
 
 def test_iterating_a_set_argument_is_eager():
-    c = check(real_set_iteration_order_unknown, lambda: (t(3), {"p", "q", "r"}), graphs=1, breaks=5)
+    # small ints: a copy of the set iterates in the same order, whatever the hash seed (the helper runs the engine
+    # on a deepcopy of eager's arguments, and a copied set of strings may iterate in another order)
+    c = check(real_set_iteration_order_unknown, lambda: (t(3), {5, 1, 3}), graphs=1, breaks=5)
     assert [b.gb_id for b in c.record.break_records][0] == "set"
 
 
