@@ -20,6 +20,7 @@ from typing import Any
 from fuzz.errors import FuzzError
 from fuzz.reduce._tree import Program, code_lines, iter_nodes
 from fuzz.reduce.passes import IR_PASSES, PASSES, ReductionPass
+from fuzz.reduce.passes._orphans import defined_names, drop_orphans, unread_definitions
 
 __all__ = ["IRResult", "PassStats", "ReduceError", "ReduceResult", "reduce_ir", "reduce_source"]
 
@@ -87,13 +88,25 @@ class _Stage:
     source: Callable[[Any], str | None]  # the program file to check; None when the candidate is not valid
     key: Callable[[Any], object]  # cache key of tried candidates
     cost: Callable[[Any], tuple[int, int]]  # smaller is better; a candidate never grows
+    tidy: Callable[[Any, Any], Any] = lambda best, candidate: candidate  # clean-up riding along with every edit
 
 
 def _source_stage() -> _Stage:
+    unread: dict[int, tuple[Program, frozenset[str]]] = {}  # id(best) -> (best kept alive, its unread definitions)
+
+    def tidy(best: Program, candidate: Program) -> Program:
+        hit = unread.get(id(best))
+        if hit is None or hit[0] is not best:
+            names = frozenset(n for s in unread_definitions(best.tree) for n in defined_names(s))
+            unread.clear()
+            unread[id(best)] = hit = (best, names)
+        return drop_orphans(best, candidate, hit[1])
+
     return _Stage(
         source=lambda prog: prog.source if prog.is_valid() else None,
         key=lambda prog: prog.key,
         cost=lambda prog: (sum(1 for _ in iter_nodes(prog.tree)), len(prog.source)),
+        tidy=tidy,
     )
 
 
@@ -178,6 +191,7 @@ class _Reduction:
             return None
         if candidate is None:
             return None
+        candidate = self.stage.tidy(self.best, candidate)
         key = self.stage.key(candidate)
         if key is None:
             self.invalid += 1

@@ -309,3 +309,49 @@ def test_constants_are_folded_when_the_bug_survives_and_kept_when_it_does_not():
     assert "x / 0.0" in out
     kept = _one_pass("simplify-expressions", source, lambda s: _raises(ZeroDivisionError)(s) and "0.5" in s).source
     assert "0.5 * 4" in kept
+
+
+# ---- orphans: the clean-up riding along with every source edit --------------------------------------------------
+
+ORPHANS = HEAD + '''LOG = []
+
+
+def spare(x):
+    return x
+
+
+def helper(x):
+    LOG.append(x)
+    return x
+
+
+def entry(x):
+    helper(x)
+    return x / 0
+''' + TAIL
+
+
+def test_a_definition_the_edit_orphaned_goes_in_the_same_candidate():
+    from fuzz.reduce.passes._orphans import drop_orphans
+
+    before = Program.parse(ORPHANS)
+    after = before.copy()
+    entry = next(s for s in after.tree.body if isinstance(s, ast.FunctionDef) and s.name == "entry")
+    del entry.body[0]  # the only call of helper
+    out = drop_orphans(before, after).source
+    assert "def helper" not in out
+    assert "def spare" in out  # nothing read it before the edit either: remove-unused's business, not the edit's
+    assert "LOG = []" in out  # data globals are observed: never a clean-up
+
+
+def test_delete_statements_never_checks_a_candidate_with_an_orphaned_helper():
+    checked = []
+
+    def predicate(source: str) -> bool:
+        checked.append(source)
+        return isinstance(_run(source), ZeroDivisionError)
+
+    result = reduce_source(ORPHANS, predicate, passes=[p for p in PASSES if p.name == "delete-statements"])
+    assert "def helper" not in result.source and "helper(" not in result.source
+    assert not [s for s in checked if "def helper" in s and "helper(x)\n" not in s.split("def entry")[1]]
+
