@@ -355,3 +355,28 @@ def test_delete_statements_never_checks_a_candidate_with_an_orphaned_helper():
     assert "def helper" not in result.source and "helper(" not in result.source
     assert not [s for s in checked if "def helper" in s and "helper(x)\n" not in s.split("def entry")[1]]
 
+
+# ---- rename: locals per function ----------------------------------------------------------------------------------
+
+LOCALS = HEAD + '''def helper(value):
+    doubled = value * 2
+    return doubled
+
+
+def entry(tensor_input):
+    return helper(tensor_input)
+''' + TAIL
+
+
+def test_rename_names_each_plain_function_locals_afresh():
+    renamed = _candidates("rename", LOCALS)[-1]
+    assert "def helper(x):\n    y = x * 2\n    return y" in renamed
+    assert "def entry(x):\n    return helper(x)" in renamed
+
+
+def test_rename_keeps_parameters_passed_by_keyword_and_closures():
+    source = LOCALS.replace("helper(tensor_input)", "helper(value=tensor_input)").replace(
+        "    doubled = value * 2\n", "    doubled = (lambda: value)() * 2\n")
+    renamed = _candidates("rename", source)[-1]  # the per-function candidate comes last
+    assert "def helper(value):" in renamed and "y = (lambda: value)()" not in renamed
+    assert "def entry(x):\n    return helper(value=x)" in renamed  # entry itself is plain
