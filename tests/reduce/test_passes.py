@@ -286,6 +286,20 @@ def test_statement_deletion_goes_outermost_first():
     assert inner == sorted(inner) and 0 < sum(inner) < len(inner)  # entry's body first, then the if's
 
 
+
+def test_statement_deletion_tries_coarse_chunks_of_every_function_before_single_statements():
+    body = "".join(f"    x = x + {k}\n" for k in range(4))
+    source = HEAD + f"def helper(x):\n{body}    return x\n\n\ndef entry(x):\n{body}    return helper(x) / 0\n" + TAIL
+
+    def edited(candidate: str) -> tuple[str, int]:  # (the function whose body lost statements, how many)
+        helper, entry = (candidate.split("def entry")[k].count("x = x +") for k in (0, 1))
+        return ("helper", 4 - helper) if helper < 4 else ("entry", 4 - entry)
+
+    inside = [edited(c) for c in _candidates("delete-statements", source) if "def helper" in c and "def entry" in c
+              and "return" in c.split("def entry")[1] and "    return x\n" in c]
+    assert inside[:2] == [("helper", 4), ("entry", 4)]  # each function's coarsest chunk before any finer one
+    assert inside.index(("entry", 2)) < inside.index(("helper", 1))
+
 # ---- read like a bug report: one-iteration loops unrolled, constants folded -----------------------------------
 
 

@@ -246,24 +246,27 @@ def _index_of(tree: ast.AST, target: ast.AST) -> int:
 
 @reduction_pass("delete-statements")
 def delete_statements(prog: Program) -> Iterator[Edit]:
-    """Delete chunks of consecutive statements, top-down: one statement list at a time, outermost first (module
-    bodies, then function bodies, then the bodies of blocks inside them), halving the chunk down to one in each
-    (ddmin-style) before going deeper."""
+    """Delete chunks of consecutive statements, top-down: the statement lists of one nesting depth at a time,
+    outermost first (module bodies, then function bodies, then the bodies of blocks inside them); within a depth
+    one granularity at a time across every list (each list's largest power-of-two chunk, halved each round down
+    to one statement), so a budget cut short still tried the coarse chunks of every function (ddmin-style)."""
     depth = _nesting(prog.tree)
-    sites = sorted(_stmt_sites(prog), key=lambda site: depth[site[0]])  # stable: file order within a depth
-    for owner, field, body in sites:
-        at_top = owner == 0
-        if len(body) == 1 and isinstance(body[0], ast.Pass):
-            continue
-        size = 1
-        while size * 2 <= len(body):
-            size *= 2
-        while size >= 1:
-            for start in range(0, len(body), size):
-                chunk = body[start : start + size]
-                if not any(_is_required_def(s, at_top) for s in chunk):
-                    yield _delete_chunk(prog, owner, field, start, size)
-            size //= 2
+    levels: dict[int, list[tuple[int, str, list[ast.stmt]]]] = {}
+    for site in _stmt_sites(prog):  # file order within a depth
+        body = site[2]
+        if not (len(body) == 1 and isinstance(body[0], ast.Pass)):
+            levels.setdefault(depth[site[0]], []).append(site)
+    for level in sorted(levels):
+        sites = levels[level]
+        rounds = max(len(body) for _, _, body in sites).bit_length()
+        for r in range(rounds):
+            for owner, field, body in sites:
+                size = (1 << (len(body).bit_length() - 1)) >> r
+                if size == 0:
+                    continue
+                for start in range(0, len(body), size):
+                    if not any(_is_required_def(st, owner == 0) for st in body[start : start + size]):
+                        yield _delete_chunk(prog, owner, field, start, size)
 
 
 def _nesting(tree: ast.Module) -> dict[int, int]:
