@@ -85,6 +85,18 @@ def test_bypass_keeps_a_definition_the_bug_needs():
     assert "log" not in _defs(result.source) and isinstance(_run(result.source), ZeroDivisionError)
 
 
+def test_bypass_tries_chunks_of_definitions_before_single_ones():
+    leaves = "".join(f"def leaf{k}(x):\n    return x + {k}\n\n\n" for k in range(4))
+    calls = "".join(f"    x = leaf{k}(x)\n" for k in range(4))
+    source = HEAD + leaves + f"def entry(x):\n{calls}    return x / 0\n" + TAIL
+    candidates = _candidates("bypass-definitions", source)
+    gone = [4 - len([d for d in _defs(c) if d.startswith("leaf")]) for c in candidates]
+    assert gone.index(2) < gone.index(1)  # two leaves in one check before any alone
+    assert gone.count(2) == 2 and gone.count(1) == 4
+    result = _one_pass("bypass-definitions", source, _raises(ZeroDivisionError))
+    assert not any(d.startswith("leaf") for d in _defs(result.source))
+    assert result.passes[0].successes == 1  # the depth cut took all four at once
+
 def test_bypass_turns_with_blocks_and_method_calls_into_their_bodies():
     source = HEAD + '''import contextlib
 
