@@ -2,9 +2,13 @@
 
 Coarse before fine, because a check compiles the candidate and a large program takes seconds to compile: the IR
 stage (generated programs only) drops whole functions before statements, blocks and inputs; the source stage
-removes what nothing reads in one check, folds helper modules into the main module, bypasses whole definitions
-(the call graph cut at one depth, then one definition at a time), deletes statements top-down in halving chunks,
-unwraps blocks, inlines calls and classes before touching expressions, and renames last. See docs/reducer.md.
+bypasses whole definitions (the call graph cut at one depth, then ddmin chunks of definitions), removes what
+nothing reads in one check, folds helper modules into the main module, deletes statements top-down in halving
+chunks, unwraps blocks, inlines calls and classes before touching expressions, and renames last.
+
+Bypassing comes before removing what nothing reads: what a check costs is compiling what runs, which an unread
+definition does not, so remove-unused first spent one check at the full cost and made no later check cheaper.
+See docs/reducer.md.
 """
 
 from fuzz.reduce.passes._classes import inline_classes
@@ -24,9 +28,9 @@ from fuzz.reduce.passes._statements import (
 __all__ = ["IR_PASSES", "PASSES", "Edit", "ReductionPass", "pass_names", "reduction_pass"]
 
 PASSES: list[ReductionPass] = [
+    bypass_definitions,
     remove_unused,
     inline_helper_modules,
-    bypass_definitions,
     delete_statements,
     unwrap_blocks,
     inline_calls,
