@@ -130,6 +130,24 @@ def _ir_stage(found_by: str | None) -> _Stage:
                   cost=lambda program: (len(source(program) or ""), 0))
 
 
+class _Pace:
+    """Seconds a check takes per line of the candidate, from the checks so far that compiled (took over half a
+    second; an eager rejection takes milliseconds): a check predicted to end past the deadline is not started,
+    so a reduction ends within its budget instead of one large compile after it."""
+
+    COMPILED_S = 0.5
+
+    def __init__(self) -> None:
+        self.rates: list[float] = []
+
+    def record(self, seconds: float, lines: int) -> None:
+        if seconds > self.COMPILED_S and lines > 0:
+            self.rates.append(seconds / lines)
+
+    def predict(self, lines: int) -> float:
+        return sum(self.rates) / len(self.rates) * lines if self.rates else 0.0
+
+
 class _Reduction:
     def __init__(self, stage: _Stage, program, predicate, workers: int, deadline: float, progress):
         self.stage = stage
@@ -145,6 +163,7 @@ class _Reduction:
         self.cache_hits = 0
         self.invalid = 0
         self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
+        self.pace = _Pace()
 
     def check(self, source: str) -> bool:
         try:
@@ -206,13 +225,18 @@ class _Reduction:
         return candidate
 
     def _evaluate(self, batch: list[tuple[int, Any]], counts: list[int]):
-        self.invocations += len(batch)
-        counts[0] += len(batch)
-        sources = [self.stage.source(prog) for _, prog in batch]
+        sources = [self.stage.source(prog) or "" for _, prog in batch]
+        lines = max(code_lines(text) for text in sources)
+        started = time.monotonic()
+        if started + self.pace.predict(lines) > self.deadline:
+            raise _OutOfTime
         if self.pool is None:
             results = [self.check(text) for text in sources]
         else:
             results = list(self.pool.map(self.check, sources))
+        self.pace.record(time.monotonic() - started, lines)
+        self.invocations += len(batch)
+        counts[0] += len(batch)
         for (index, prog), ok in zip(batch, results):
             if ok:
                 return index, prog

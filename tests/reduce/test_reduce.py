@@ -287,3 +287,23 @@ def test_definitions_are_bypassed_before_unread_ones_are_removed():
     # an unread definition is never compiled: removing it first costs a full-size check and saves none later
     names = pass_names()
     assert names.index("bypass-definitions") < names.index("remove-unused") < names.index("delete-statements")
+
+
+def test_a_check_predicted_to_end_past_the_budget_is_not_started(monkeypatch):
+    import fuzz.reduce._driver as driver
+
+    clock = [0.0]
+    monkeypatch.setattr(driver, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
+    checked = []
+
+    def slow(source: str) -> bool:  # a check "compiles" a second per line on the fake clock, never interesting
+        clock[0] += code_lines(source)
+        checked.append(source)
+        return False
+
+    source = "EFFECTS = []\n\ndef entry(x):\n" + "".join(f"    x = x + {k}\n" for k in range(8)) + \
+             "    return x\n\ndef make_inputs(device):\n    return (1,)\n"
+    result = reduce_source(source, slow, budget_s=40.0, check_original=False)
+    # checks run while the next one is predicted to fit; the run ends within its budget, not a check after it
+    assert len(checked) >= 2 and result.stopped == "budget"
+    assert clock[0] <= 40.0
