@@ -321,6 +321,25 @@ def test_a_loop_of_one_iteration_is_unrolled_keeping_its_variable():
     assert "for" not in out and "c = 0\n    x = x / c" in out
 
 
+def test_a_loop_with_break_is_unwrapped_to_its_body_run_once():
+    source = HEAD + """def entry(x):
+    i = 0
+    while True:
+        i += 1
+        for k in [1, 2]:
+            if k:
+                break
+        x = x / 0
+        if i >= 3:
+            break
+    return x
+""" + TAIL
+    (once,) = [c for c in _candidates("unwrap-blocks", source) if "while" not in c]
+    assert "    i += 1\n    for k in [1, 2]:" in once and "if i >= 3:\n        pass" in once
+    assert "            break" in once  # the nested loop keeps its own break
+    out = _one_pass("unwrap-blocks", source, _raises(ZeroDivisionError)).source
+    assert "while" not in out and "pass" not in out and "x = x / 0" in out
+
 def test_a_loop_that_breaks_is_not_unrolled():
     source = HEAD + "def entry(x):\n    for c in [0]:\n        x = x / c\n        break\n    return x\n" + TAIL
     # unrolled, its break would leave the loop's caller: not even a candidate

@@ -323,10 +323,31 @@ def _block_choices(stmt: ast.stmt) -> list[Callable[[ast.stmt], list[ast.stmt]]]
         # a loop of one iteration, unrolled: the loop variable keeps its value
         return [lambda s: [ast.Assign(targets=[s.target], value=_one_item(s.iter), lineno=0), *s.body]]
     if isinstance(stmt, ast.For | ast.While):
-        return [lambda s: s.body] + ([lambda s: s.orelse] if stmt.orelse else [])
+        # a loop's body, once: its own break/continue would be outside any loop there, so they become pass
+        # (``while True: ... if i >= 3: break`` runs its body once)
+        return [lambda s: _without_jumps(s.body)] + ([lambda s: s.orelse] if stmt.orelse else [])
     if isinstance(stmt, ast.If):
         return [lambda s: s.body, lambda s: s.orelse if s.orelse else [ast.Pass()]]
     return []
+
+
+def _without_jumps(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``body`` with the ``break``/``continue`` statements of its own loop (not of loops or functions nested in
+    it) replaced by ``pass``."""
+
+    class Jumps(ast.NodeTransformer):
+        def visit_Break(self, node: ast.Break) -> ast.stmt:
+            return ast.Pass()
+
+        visit_Continue = visit_Break
+
+        def _nested(self, node: ast.AST) -> ast.AST:
+            return node  # a nested loop's or function's jumps are its own
+
+        visit_For = visit_AsyncFor = visit_While = visit_FunctionDef = visit_AsyncFunctionDef = _nested
+        visit_ClassDef = visit_Lambda = _nested
+
+    return [Jumps().visit(stmt) for stmt in body]
 
 
 def _one_item(node: ast.expr) -> ast.expr | None:
@@ -344,6 +365,7 @@ def _splice(prog: Program, owner: int, field: str, pos: int, choice) -> Edit:
         new = prog.copy()
         body = _list_of(new.tree, owner, field)
         body[pos : pos + 1] = list(choice(body[pos]))
+        body[:] = [s for s in body if not isinstance(s, ast.Pass)]  # an unwrapped ``if c: pass`` leaves nothing
         _fill(body)
         return new
 
