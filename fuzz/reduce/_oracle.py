@@ -105,9 +105,11 @@ def reduce_program(
     with contextlib.ExitStack() as stack:
         if runner is None:
             runner = stack.enter_context(oracle.Runner(workers=workers, timeout=timeout))
-        # The original, checked in full once: its signature (unless given) and eager's outcome, both kept.
+        # The original, checked in full once: its signature (unless given) and eager's outcome, both kept. One
+        # call when the given signature is not about the second: as the predicate checks, and half the compile.
+        calls = 2 if signature is None or "second_call" in signature else 1
         try:
-            report = runner.check(source, [spec])
+            report = runner.check(source, [spec], calls=calls)
         except KeyboardInterrupt:  # Ctrl-C (or a stopping campaign) before the first check: nothing to keep
             lines = code_lines(source)
             return ReduceResult(source, lines, lines, 0, 0, 0, (), time.monotonic() - started, "interrupted",

@@ -253,7 +253,8 @@ def test_the_budget_includes_the_full_check_of_the_original(monkeypatch):
         return reduce_source(source, predicate, budget_s=budget_s, passes=[], **kwargs)
 
     class SlowCheck:  # the original's full check takes 25 "seconds" on the fake clock
-        def check(self, source, targets, **kwargs):
+        def check(self, source, targets, *, calls=2, repeat_eager=True):
+            assert calls == 1  # the signature is about the first call: no second one to compile
             clock[0] += 25.0
             return oracle.ProgramReport({targets[0]: oracle.Verdict("crash", "", "crash:X@m:f")}, False, {}, 0.0,
                                         "returned")
@@ -261,5 +262,5 @@ def test_the_budget_includes_the_full_check_of_the_original(monkeypatch):
     monkeypatch.setattr(front, "reduce_source", spy)
     program = "import torch\nEFFECTS = []\n\ndef entry(x):\n    return x\n\ndef make_inputs(device):\n" \
               "    return (torch.ones(1),)\n"
-    front.reduce_program(program, "torch", budget_s=60.0, runner=SlowCheck(), rechecks=0)
+    front.reduce_program(program, "torch", signature="crash:X@m:f", budget_s=60.0, runner=SlowCheck(), rechecks=0)
     assert given == [35.0]
