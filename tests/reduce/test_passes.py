@@ -340,6 +340,19 @@ def test_a_loop_with_break_is_unwrapped_to_its_body_run_once():
     out = _one_pass("unwrap-blocks", source, _raises(ZeroDivisionError)).source
     assert "while" not in out and "pass" not in out and "x = x / 0" in out
 
+def test_an_empty_finally_goes_and_the_handler_stays():
+    source = HEAD + """def entry(x):
+    try:
+        x = x / 0
+    except ZeroDivisionError as e:
+        raise TypeError(str(e))
+    finally:
+        pass
+    return x
+""" + TAIL
+    out = _one_pass("unwrap-blocks", source, _raises(TypeError)).source
+    assert "finally" not in out and "except ZeroDivisionError" in out  # the bug is the handler's: it stays
+
 def test_a_loop_that_breaks_is_not_unrolled():
     source = HEAD + "def entry(x):\n    for c in [0]:\n        x = x / c\n        break\n    return x\n" + TAIL
     # unrolled, its break would leave the loop's caller: not even a candidate

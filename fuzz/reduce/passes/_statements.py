@@ -317,6 +317,10 @@ def _block_choices(stmt: ast.stmt) -> list[Callable[[ast.stmt], list[ast.stmt]]]
         choices += [lambda s, k=k: s.handlers[k].body for k in range(len(stmt.handlers))]
         if stmt.orelse:
             choices.append(lambda s: s.body + s.orelse)
+        if stmt.handlers and stmt.finalbody:  # ``finally: pass`` (or any finally) gone, the handlers kept
+            choices.append(lambda s: [_replaced(s, finalbody=[])])
+        if stmt.handlers and stmt.orelse:
+            choices.append(lambda s: [_replaced(s, orelse=[])])
         return choices
     if isinstance(stmt, ast.For) and _one_item(stmt.iter) is not None and not stmt.orelse and not any(
             isinstance(n, ast.Break | ast.Continue) for b in stmt.body for n in ast.walk(b)):
@@ -329,6 +333,12 @@ def _block_choices(stmt: ast.stmt) -> list[Callable[[ast.stmt], list[ast.stmt]]]
     if isinstance(stmt, ast.If):
         return [lambda s: s.body, lambda s: s.orelse if s.orelse else [ast.Pass()]]
     return []
+
+
+def _replaced(stmt: ast.stmt, **fields: list[ast.stmt]) -> ast.stmt:
+    for name, value in fields.items():
+        setattr(stmt, name, value)
+    return stmt
 
 
 def _without_jumps(body: list[ast.stmt]) -> list[ast.stmt]:
