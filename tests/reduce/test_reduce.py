@@ -283,10 +283,12 @@ def test_inputs_stay_tensors_made_in_make_inputs():
     assert "return (torch.randn(1).to(device),)" in out
 
 
-def test_definitions_are_bypassed_before_unread_ones_are_removed():
-    # an unread definition is never compiled: removing it first costs a full-size check and saves none later
+def test_cheap_cuts_come_before_removing_unread_definitions_and_ddmin_bypasses_after():
+    # the cuts' candidates are small (cheap checks); remove-unused is one check that removes many lines, before
+    # the ddmin chunks, each a check of a program about as large as the original
     names = pass_names()
-    assert names.index("bypass-definitions") < names.index("remove-unused") < names.index("delete-statements")
+    assert names[:2] == ["cut-call-graph", "remove-unused"]
+    assert names.index("remove-unused") < names.index("bypass-definitions") < names.index("delete-statements")
 
 
 def test_a_check_predicted_to_end_past_the_budget_is_not_started(monkeypatch):
