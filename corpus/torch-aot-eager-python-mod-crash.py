@@ -24,8 +24,6 @@ def make_inputs(b):
 
 # ---- ngb-fuzz standalone check (generated; do not edit below) ----
 if __name__ == "__main__":
-    import torch  # the program may not import it at the top
-
     torch._dynamo.config.nested_graph_breaks = True
     def outcome(fn):  # 'returned', or the type and message of what the call raised
         try:

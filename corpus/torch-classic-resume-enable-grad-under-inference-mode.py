@@ -30,7 +30,6 @@ def make_inputs(device):
 # ---- ngb-fuzz standalone check (generated; do not edit below) ----
 if __name__ == "__main__":
     import contextlib
-    import torch  # the program may not import it at the top
 
     torch._dynamo.config.nested_graph_breaks = False
     def equal(a, b):  # same types and shapes, tensors equal elementwise (NaN equal to NaN), objects by fields

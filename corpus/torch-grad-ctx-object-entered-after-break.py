@@ -20,7 +20,6 @@ def make_inputs(a):
 # ---- ngb-fuzz standalone check (generated; do not edit below) ----
 if __name__ == "__main__":
     import contextlib
-    import torch  # the program may not import it at the top
 
     torch._dynamo.config.nested_graph_breaks = False
     with contextlib.suppress(Exception):  # eager raises here too; what it leaves behind is compared

@@ -27,7 +27,6 @@ def make_inputs(j):
 # ---- ngb-fuzz standalone check (generated; do not edit below) ----
 if __name__ == "__main__":
     import contextlib
-    import torch  # the program may not import it at the top
 
     torch._dynamo.config.nested_graph_breaks = True
     with contextlib.suppress(Exception):  # eager raises here too; what it leaves behind is compared

@@ -119,11 +119,12 @@ def _generator(signature: str) -> _Generator | None:
 
 
 def check_for(signature: str | None, target: str | None, eager: str | None = None,
-              helpers: bool = False) -> str | None:
+              helpers: bool = False, imports_torch: bool = False) -> str | None:
     """The short check for a finding with ``signature`` on ``target`` (eager's outcome ``eager``, e.g.
     ``returned``/``raised:TypeError``, when known); None when its signature class has none. ``helpers``: the
     program makes ``ngb_*`` helper modules, which the check registers in ``sys.modules`` as a user's modules are
-    (a module missing there is a known torch crash of its own, not the finding)."""
+    (a module missing there is a known torch crash of its own, not the finding). ``imports_torch``: the program
+    imports torch at the top, so the check does not again."""
     generator = _generator(signature or "")
     kind, _, _ = (target or "torch").partition(":")
     if generator is None or kind != "torch":
@@ -134,16 +135,19 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
     said = {"returned": "returned", None: "", "": ""}.get(eager, f"raised {eager.partition(':')[2]}" if eager else "")
     body = generator(signature or "", f"torch.compile(entry, backend=\"{backend}\")", target or "torch",
                      said or "(see output)")
-    lines = [
-        FOOTER_MARKER + " (generated; do not edit below) ----",
-        "if __name__ == \"__main__\":",
+    preamble = [
         *(["    import contextlib"] if any("contextlib." in ln for ln in body) else []),
-        "    import torch  # the program may not import it at the top",
+        *([] if imports_torch else ["    import torch  # the program may not import it at the top"]),
         *(["    import sys",
            "    sys.modules.update({m.__name__: m for m in list(globals().values())",
            "                        if isinstance(m, type(sys)) and m.__name__.startswith(\"ngb_\")})"]
           if helpers else []),
-        "",
+    ]
+    lines = [
+        FOOTER_MARKER + " (generated; do not edit below) ----",
+        "if __name__ == \"__main__\":",
+        *preamble,
+        *([""] if preamble else []),
         f"    torch._dynamo.config.nested_graph_breaks = {ngb}",
         *body,
         f"    print(f\"{{'match' if same else 'MISMATCH'}}: eager vs torch.compile(backend='{backend}'), "

@@ -10,6 +10,7 @@ Nothing here imports torch at module level.
 
 from __future__ import annotations
 
+import ast
 import inspect
 import math
 import re
@@ -79,6 +80,15 @@ def split_source(source: str) -> tuple[str, str, str]:
     return comments, "".join(head[n:]), footer
 
 
+def _imports_torch(code: str) -> bool:
+    """The module itself (not a helper module's source string) runs ``import torch``."""
+    try:
+        body = ast.parse(code).body
+    except SyntaxError:
+        return False
+    return any(isinstance(s, ast.Import) and any(a.name == "torch" and not a.asname for a in s.names) for s in body)
+
+
 def with_footer(source: str) -> str:
     """``source`` with its standalone check (if any) replaced by the current one, two blank lines above it: the
     short check for its header's ``# signature:`` on its ``# target:`` when that class has one, else the
@@ -87,9 +97,11 @@ def with_footer(source: str) -> str:
     from oracle._footer import standalone_footer
 
     fields = header_fields(source)
-    helpers = "types.ModuleType(\"ngb_" in source or "ModuleType('ngb_" in source
-    check = check_for(fields.get("signature"), fields.get("target"), fields.get("eager"),
-                      helpers=helpers) or standalone_footer()
+    code = split_source(source)[1]  # not the old footer: the generic one makes an ngb_ module of its own
+    helpers = "types.ModuleType(\"ngb_" in code or "ModuleType('ngb_" in code
+    imports_torch = _imports_torch(code)
+    check = check_for(fields.get("signature"), fields.get("target"), fields.get("eager"), helpers=helpers,
+                      imports_torch=imports_torch) or standalone_footer()
     return source.split(FOOTER_MARKER)[0].rstrip("\n") + "\n\n\n" + check
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from fuzz.errors import FuzzError
 from fuzz.reduce._tree import Program, code_lines, iter_nodes
 from fuzz.reduce.passes import IR_PASSES, PASSES, ReductionPass
+from fuzz.reduce.passes._orphans import defined_names, drop_orphans, unread_definitions
 
 __all__ = ["IRResult", "PassStats", "ReduceError", "ReduceResult", "reduce_ir", "reduce_source"]
 
@@ -87,13 +88,25 @@ class _Stage:
     source: Callable[[Any], str | None]  # the program file to check; None when the candidate is not valid
     key: Callable[[Any], object]  # cache key of tried candidates
     cost: Callable[[Any], tuple[int, int]]  # smaller is better; a candidate never grows
+    tidy: Callable[[Any, Any], Any] = lambda best, candidate: candidate  # clean-up riding along with every edit
 
 
 def _source_stage() -> _Stage:
+    unread: dict[int, tuple[Program, frozenset[str]]] = {}  # id(best) -> (best kept alive, its unread definitions)
+
+    def tidy(best: Program, candidate: Program) -> Program:
+        hit = unread.get(id(best))
+        if hit is None or hit[0] is not best:
+            names = frozenset(n for s in unread_definitions(best.tree) for n in defined_names(s))
+            unread.clear()
+            unread[id(best)] = hit = (best, names)
+        return drop_orphans(best, candidate, hit[1])
+
     return _Stage(
         source=lambda prog: prog.source if prog.is_valid() else None,
         key=lambda prog: prog.key,
         cost=lambda prog: (sum(1 for _ in iter_nodes(prog.tree)), len(prog.source)),
+        tidy=tidy,
     )
 
 
@@ -117,6 +130,25 @@ def _ir_stage(found_by: str | None) -> _Stage:
                   cost=lambda program: (len(source(program) or ""), 0))
 
 
+class _Pace:
+    """How long the last check that compiled took (over half a second; an eager rejection takes milliseconds): a
+    check predicted to end past the deadline is not started, so a reduction ends within its budget instead of
+    one large compile after it. The last compile, not a rate per line: a compile's cost is far from linear in
+    the lines (a 42-line candidate took 10 s, a 150-line one 12 s on a loaded machine), and candidates shrink."""
+
+    COMPILED_S = 0.5
+
+    def __init__(self) -> None:
+        self.last = 0.0
+
+    def record(self, seconds: float) -> None:
+        if seconds > self.COMPILED_S:
+            self.last = seconds
+
+    def predict(self) -> float:
+        return self.last
+
+
 class _Reduction:
     def __init__(self, stage: _Stage, program, predicate, workers: int, deadline: float, progress):
         self.stage = stage
@@ -132,6 +164,7 @@ class _Reduction:
         self.cache_hits = 0
         self.invalid = 0
         self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
+        self.pace = _Pace()
 
     def check(self, source: str) -> bool:
         try:
@@ -178,6 +211,7 @@ class _Reduction:
             return None
         if candidate is None:
             return None
+        candidate = self.stage.tidy(self.best, candidate)
         key = self.stage.key(candidate)
         if key is None:
             self.invalid += 1
@@ -192,13 +226,17 @@ class _Reduction:
         return candidate
 
     def _evaluate(self, batch: list[tuple[int, Any]], counts: list[int]):
-        self.invocations += len(batch)
-        counts[0] += len(batch)
-        sources = [self.stage.source(prog) for _, prog in batch]
+        sources = [self.stage.source(prog) or "" for _, prog in batch]
+        started = time.monotonic()
+        if started + self.pace.predict() > self.deadline:
+            raise _OutOfTime
         if self.pool is None:
             results = [self.check(text) for text in sources]
         else:
             results = list(self.pool.map(self.check, sources))
+        self.pace.record(time.monotonic() - started)
+        self.invocations += len(batch)
+        counts[0] += len(batch)
         for (index, prog), ok in zip(batch, results):
             if ok:
                 return index, prog

@@ -267,3 +267,30 @@ def test_a_runner_without_single_runs_gets_full_checks():
     predicate = oracle_predicate(runner, "torch", "crash:X@m:f", "returned")
     assert predicate("bug") and not predicate("fine")
     assert runner.asked == [(1, True)] * 2  # one call, eager twice
+
+
+def test_the_budget_includes_the_full_check_of_the_original(monkeypatch):
+    import oracle
+    import fuzz.reduce._oracle as front
+    from fuzz.reduce import reduce_source
+
+    clock = [100.0]
+    monkeypatch.setattr(front.time, "monotonic", lambda: clock[0])
+    given = []
+
+    def spy(source, predicate, *, budget_s, **kwargs):
+        given.append(budget_s)
+        return reduce_source(source, predicate, budget_s=budget_s, passes=[], **kwargs)
+
+    class SlowCheck:  # the original's full check takes 25 "seconds" on the fake clock
+        def check(self, source, targets, *, calls=2, repeat_eager=True):
+            assert calls == 1  # the signature is about the first call: no second one to compile
+            clock[0] += 25.0
+            return oracle.ProgramReport({targets[0]: oracle.Verdict("crash", "", "crash:X@m:f")}, False, {}, 0.0,
+                                        "returned")
+
+    monkeypatch.setattr(front, "reduce_source", spy)
+    program = "import torch\nEFFECTS = []\n\ndef entry(x):\n    return x\n\ndef make_inputs(device):\n" \
+              "    return (torch.ones(1),)\n"
+    front.reduce_program(program, "torch", signature="crash:X@m:f", budget_s=60.0, runner=SlowCheck(), rechecks=0)
+    assert given == [35.0]

@@ -32,6 +32,12 @@ def _one_pass(name: str, source: str, predicate):
     return reduce_source(source, predicate, passes=chosen)
 
 
+def _bypassing(source: str, predicate):
+    """The two bypass passes, in their order: the cheap cuts and shortcuts, then ddmin chunks of definitions."""
+    return reduce_source(source, predicate, passes=[p for p in PASSES if p.name in ("cut-call-graph",
+                                                                                   "bypass-definitions")])
+
+
 def _candidates(name: str, source: str) -> list[str]:
     """Every candidate a pass builds from ``source`` (valid or not), as source."""
     (chosen,) = [p for p in PASSES if p.name == name]
@@ -68,21 +74,34 @@ def log(x):
 
 
 def test_bypass_cuts_the_call_graph_below_the_bug_in_one_check():
-    result = _one_pass("bypass-definitions", CHAIN, _raises(ZeroDivisionError))
+    result = _bypassing(CHAIN, _raises(ZeroDivisionError))
     # divide stays (the bug); everything it calls goes at once, the call replaced by its argument
     assert _defs(result.source) == {"divide", "entry", "make_inputs"}
     assert "y = x" in result.source and "log(" not in result.source
     assert isinstance(_run(result.source), ZeroDivisionError)
-    (stats,) = result.passes
-    assert stats.successes == 2  # the depth cut (middle, leaf), then log alone
+    cut, chunks = result.passes
+    assert (cut.name, cut.successes, chunks.successes) == ("cut-call-graph", 1, 1)  # the depth cut, then log
 
 
 def test_bypass_keeps_a_definition_the_bug_needs():
     # The bug is in leaf, at the bottom of the chain: nothing on the path may go.
     source = CHAIN.replace("return x + 1", "return x / 0").replace("return y / 0", "return y")
-    result = _one_pass("bypass-definitions", source, _raises(ZeroDivisionError))
+    result = _bypassing(source, _raises(ZeroDivisionError))
     assert "leaf" in _defs(result.source) and "x / 0" in result.source  # never bypassed
     assert "log" not in _defs(result.source) and isinstance(_run(result.source), ZeroDivisionError)
+
+
+def test_bypass_tries_chunks_of_definitions_before_single_ones():
+    leaves = "".join(f"def leaf{k}(x):\n    return x + {k}\n\n\n" for k in range(4))
+    calls = "".join(f"    x = leaf{k}(x)\n" for k in range(4))
+    source = HEAD + leaves + f"def entry(x):\n{calls}    return x / 0\n" + TAIL
+    candidates = _candidates("bypass-definitions", source)
+    gone = [4 - len([d for d in _defs(c) if d.startswith("leaf")]) for c in candidates]
+    assert gone.index(2) < gone.index(1)  # two leaves in one check before any alone
+    assert gone.count(2) == 2 and gone.count(1) == 4
+    result = _one_pass("bypass-definitions", source, _raises(ZeroDivisionError))
+    assert not any(d.startswith("leaf") for d in _defs(result.source))
+    assert result.passes[0].successes < 4  # a chunk of two went in one check
 
 
 def test_bypass_turns_with_blocks_and_method_calls_into_their_bodies():
@@ -104,7 +123,7 @@ def entry(x):
         x = Step().run(x) + 1
     return x / 0
 ''' + TAIL
-    result = _one_pass("bypass-definitions", source, _raises(ZeroDivisionError))
+    result = _bypassing(source, _raises(ZeroDivisionError))
     assert "with" not in result.source and "Step" not in result.source and "x = x + 1" in result.source
 
 
@@ -127,7 +146,7 @@ def entry(x):
 
 
 def test_shortcut_calls_the_deep_function_from_entry_and_drops_the_chain():
-    result = _one_pass("bypass-definitions", SHORTCUT, _raises(ZeroDivisionError))
+    result = _one_pass("cut-call-graph", SHORTCUT, _raises(ZeroDivisionError))
     assert _defs(result.source) == {"c", "entry", "make_inputs"} and "return c(x) + 1" in result.source
 
 
@@ -135,7 +154,7 @@ def test_shortcut_stops_above_a_function_the_bug_needs():
     # the bug needs b's "+ 1" (c divides by x - 3 and x is 2): calling c directly loses it, calling b does not
     source = SHORTCUT.replace("return x / 0", "return x / (x - 3)")
     assert isinstance(_run(source), ZeroDivisionError)
-    result = _one_pass("bypass-definitions", source, _raises(ZeroDivisionError))
+    result = _one_pass("cut-call-graph", source, _raises(ZeroDivisionError))
     assert _defs(result.source) == {"b", "c", "entry", "make_inputs"} and "return b(x) + 1" in result.source
 
 
@@ -286,6 +305,20 @@ def test_statement_deletion_goes_outermost_first():
     assert inner == sorted(inner) and 0 < sum(inner) < len(inner)  # entry's body first, then the if's
 
 
+
+def test_statement_deletion_tries_coarse_chunks_of_every_function_before_single_statements():
+    body = "".join(f"    x = x + {k}\n" for k in range(4))
+    source = HEAD + f"def helper(x):\n{body}    return x\n\n\ndef entry(x):\n{body}    return helper(x) / 0\n" + TAIL
+
+    def edited(candidate: str) -> tuple[str, int]:  # (the function whose body lost statements, how many)
+        helper, entry = (candidate.split("def entry")[k].count("x = x +") for k in (0, 1))
+        return ("helper", 4 - helper) if helper < 4 else ("entry", 4 - entry)
+
+    inside = [edited(c) for c in _candidates("delete-statements", source) if "def helper" in c and "def entry" in c
+              and "return" in c.split("def entry")[1] and "    return x\n" in c]
+    assert inside[:2] == [("helper", 4), ("entry", 4)]  # each function's coarsest chunk before any finer one
+    assert inside.index(("entry", 2)) < inside.index(("helper", 1))
+
 # ---- read like a bug report: one-iteration loops unrolled, constants folded -----------------------------------
 
 
@@ -294,6 +327,38 @@ def test_a_loop_of_one_iteration_is_unrolled_keeping_its_variable():
     out = _one_pass("unwrap-blocks", source, _raises(ZeroDivisionError)).source
     assert "for" not in out and "c = 0\n    x = x / c" in out
 
+
+def test_a_loop_with_break_is_unwrapped_to_its_body_run_once():
+    source = HEAD + """def entry(x):
+    i = 0
+    while True:
+        i += 1
+        for k in [1, 2]:
+            if k:
+                break
+        x = x / 0
+        if i >= 3:
+            break
+    return x
+""" + TAIL
+    (once,) = [c for c in _candidates("unwrap-blocks", source) if "while" not in c]
+    assert "    i += 1\n    for k in [1, 2]:" in once and "if i >= 3:\n        pass" in once
+    assert "            break" in once  # the nested loop keeps its own break
+    out = _one_pass("unwrap-blocks", source, _raises(ZeroDivisionError)).source
+    assert "while" not in out and "pass" not in out and "x = x / 0" in out
+
+def test_an_empty_finally_goes_and_the_handler_stays():
+    source = HEAD + """def entry(x):
+    try:
+        x = x / 0
+    except ZeroDivisionError as e:
+        raise TypeError(str(e))
+    finally:
+        pass
+    return x
+""" + TAIL
+    out = _one_pass("unwrap-blocks", source, _raises(TypeError)).source
+    assert "finally" not in out and "except ZeroDivisionError" in out  # the bug is the handler's: it stays
 
 def test_a_loop_that_breaks_is_not_unrolled():
     source = HEAD + "def entry(x):\n    for c in [0]:\n        x = x / c\n        break\n    return x\n" + TAIL
@@ -309,3 +374,74 @@ def test_constants_are_folded_when_the_bug_survives_and_kept_when_it_does_not():
     assert "x / 0.0" in out
     kept = _one_pass("simplify-expressions", source, lambda s: _raises(ZeroDivisionError)(s) and "0.5" in s).source
     assert "0.5 * 4" in kept
+
+
+# ---- orphans: the clean-up riding along with every source edit --------------------------------------------------
+
+ORPHANS = HEAD + '''LOG = []
+
+
+def spare(x):
+    return x
+
+
+def helper(x):
+    LOG.append(x)
+    return x
+
+
+def entry(x):
+    helper(x)
+    return x / 0
+''' + TAIL
+
+
+def test_a_definition_the_edit_orphaned_goes_in_the_same_candidate():
+    from fuzz.reduce.passes._orphans import drop_orphans
+
+    before = Program.parse(ORPHANS)
+    after = before.copy()
+    entry = next(s for s in after.tree.body if isinstance(s, ast.FunctionDef) and s.name == "entry")
+    del entry.body[0]  # the only call of helper
+    out = drop_orphans(before, after).source
+    assert "def helper" not in out
+    assert "def spare" in out  # nothing read it before the edit either: remove-unused's business, not the edit's
+    assert "LOG = []" in out  # data globals are observed: never a clean-up
+
+
+def test_delete_statements_never_checks_a_candidate_with_an_orphaned_helper():
+    checked = []
+
+    def predicate(source: str) -> bool:
+        checked.append(source)
+        return isinstance(_run(source), ZeroDivisionError)
+
+    result = reduce_source(ORPHANS, predicate, passes=[p for p in PASSES if p.name == "delete-statements"])
+    assert "def helper" not in result.source and "helper(" not in result.source
+    assert not [s for s in checked if "def helper" in s and "helper(x)\n" not in s.split("def entry")[1]]
+
+
+# ---- rename: locals per function ----------------------------------------------------------------------------------
+
+LOCALS = HEAD + '''def helper(value):
+    doubled = value * 2
+    return doubled
+
+
+def entry(tensor_input):
+    return helper(tensor_input)
+''' + TAIL
+
+
+def test_rename_names_each_plain_function_locals_afresh():
+    renamed = _candidates("rename", LOCALS)[-1]
+    assert "def helper(x):\n    y = x * 2\n    return y" in renamed
+    assert "def entry(x):\n    return helper(x)" in renamed
+
+
+def test_rename_keeps_parameters_passed_by_keyword_and_closures():
+    source = LOCALS.replace("helper(tensor_input)", "helper(value=tensor_input)").replace(
+        "    doubled = value * 2\n", "    doubled = (lambda: value)() * 2\n")
+    renamed = _candidates("rename", source)[-1]  # the per-function candidate comes last
+    assert "def helper(value):" in renamed and "y = (lambda: value)()" not in renamed
+    assert "def entry(x):\n    return helper(value=x)" in renamed  # entry itself is plain

@@ -281,3 +281,30 @@ def test_inputs_stay_tensors_made_in_make_inputs():
               "def make_inputs(device):\n    return (torch.randn(5, 3, dtype=torch.float64).to(device),)\n")
     out = reduce_source(source, lambda s: isinstance(_entry_result(s), torch.Tensor)).source
     assert "return (torch.randn(1).to(device),)" in out
+
+
+def test_cheap_cuts_come_before_removing_unread_definitions_and_ddmin_bypasses_after():
+    # the cuts' candidates are small (cheap checks); remove-unused is one check that removes many lines, before
+    # the ddmin chunks, each a check of a program about as large as the original
+    names = pass_names()
+    assert names[:2] == ["cut-call-graph", "remove-unused"]
+    assert names.index("remove-unused") < names.index("bypass-definitions") < names.index("delete-statements")
+
+
+def test_a_check_predicted_to_end_past_the_budget_is_not_started(monkeypatch):
+    import fuzz.reduce._driver as driver
+
+    clock = [0.0]
+    monkeypatch.setattr(driver, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
+    checked = []
+
+    def slow(source: str) -> bool:  # every check "compiles" for 10 seconds of the fake clock, never interesting
+        clock[0] += 10.0
+        checked.append(source)
+        return False
+
+    source = "EFFECTS = []\n\ndef entry(x):\n" + "".join(f"    x = x + {k}\n" for k in range(8)) + \
+             "    return x\n\ndef make_inputs(device):\n    return (1,)\n"
+    result = reduce_source(source, slow, budget_s=25.0, check_original=False)
+    # two checks fit in 25 s; a third would end at 30 s, so it never starts
+    assert len(checked) == 2 and result.stopped == "budget"

@@ -2,13 +2,18 @@
 
 Coarse before fine, because a check compiles the candidate and a large program takes seconds to compile: the IR
 stage (generated programs only) drops whole functions before statements, blocks and inputs; the source stage
-removes what nothing reads in one check, folds helper modules into the main module, bypasses whole definitions
-(the call graph cut at one depth, then one definition at a time), deletes statements top-down in halving chunks,
-unwraps blocks, inlines calls and classes before touching expressions, and renames last. See docs/reducer.md.
+first tries the aggressive bypasses whose candidates are small and cheap (the call graph cut at one depth,
+``entry`` calling a deep function directly), removes what nothing reads in one check, folds helper modules into
+the main module, bypasses definitions in ddmin chunks, deletes statements top-down in halving chunks, unwraps
+blocks, inlines calls and classes before touching expressions, and renames last.
+
+Only the cheap bypasses come before remove-unused: an unread definition is never compiled, so removing those
+makes no later check cheaper, but it is one check that removes many lines, which a reduction cut short by its
+budget should not miss. See docs/reducer.md.
 """
 
 from fuzz.reduce.passes._classes import inline_classes
-from fuzz.reduce.passes._definitions import bypass_definitions
+from fuzz.reduce.passes._definitions import bypass_definitions, cut_call_graph
 from fuzz.reduce.passes._edits import Edit, ReductionPass, reduction_pass
 from fuzz.reduce.passes._expressions import inline_variables, rename, shrink_tensors, simplify_expressions
 from fuzz.reduce.passes._ir import IR_PASSES
@@ -24,6 +29,7 @@ from fuzz.reduce.passes._statements import (
 __all__ = ["IR_PASSES", "PASSES", "Edit", "ReductionPass", "pass_names", "reduction_pass"]
 
 PASSES: list[ReductionPass] = [
+    cut_call_graph,
     remove_unused,
     inline_helper_modules,
     bypass_definitions,

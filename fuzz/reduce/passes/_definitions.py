@@ -8,7 +8,8 @@ deleted. The tensor flowing through the call keeps flowing, so the program usual
 
 The call graph from ``entry`` orders definitions by depth (how many calls from ``entry``). The coarsest
 candidates cut the graph at one depth: every definition at that depth or deeper goes in one check, shallowest
-cut first; then single definitions, deepest first. A candidate that breaks eager costs an eager run, not a
+cut first; then chunks of the definitions sorted deepest first, half of them, a quarter, ... down to one
+(ddmin). A candidate that breaks eager costs an eager run, not a
 compile (see ``oracle_predicate``), so the aggressive ones are cheap to try.
 """
 
@@ -21,7 +22,7 @@ from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, stmt_lists
 from fuzz.reduce.passes._edits import Edit, _fill, _nth, reduction_pass
 from fuzz.reduce.passes._statements import _exec_target, _remove_stmts, _unused_defs
 
-__all__ = ["bypass", "bypass_definitions", "definition_depths", "shortcut"]
+__all__ = ["bypass", "bypass_definitions", "cut_call_graph", "definition_depths", "shortcut"]
 
 _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.TryStar,
              ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -243,11 +244,11 @@ def _helper_module(stmt: ast.stmt) -> ast.Module | None:
     return getattr(code, "ngb_module", None)
 
 
-@reduction_pass("bypass-definitions")
-def bypass_definitions(prog: Program) -> Iterator[Edit]:
-    """Delete whole definitions with their uses (a call becomes its first argument): cut the call graph at one
-    depth from ``entry`` (shallowest first); call a deep function from ``entry`` directly, skipping the chain
-    in between (deepest first); then one definition at a time (deepest first)."""
+@reduction_pass("cut-call-graph")
+def cut_call_graph(prog: Program) -> Iterator[Edit]:
+    """The aggressive bypasses, whose candidates are small and so cheap to check: cut the call graph at one
+    depth from ``entry`` (shallowest first); call a deep function from ``entry`` directly, skipping the chain in
+    between (deepest first)."""
     depths = definition_depths(prog.tree)
     deepest = max(depths.values(), default=0)
     for cut in range(1, deepest + 1):
@@ -256,5 +257,19 @@ def bypass_definitions(prog: Program) -> Iterator[Edit]:
     for name in sorted(depths, key=lambda n: -depths[n]):
         if depths[name] > 1:
             yield lambda name=name: shortcut(prog, name)
-    for name in sorted(depths, key=lambda n: -depths[n]):
+
+
+@reduction_pass("bypass-definitions")
+def bypass_definitions(prog: Program) -> Iterator[Edit]:
+    """Delete whole definitions with their uses (a call becomes its first argument): chunks of the definitions
+    reached from ``entry``, deepest first, half of them, a quarter, ... down to one (ddmin); a kept chunk saves a
+    check per definition in it, each compiling a program about as large."""
+    depths = definition_depths(prog.tree)
+    order = sorted(depths, key=lambda n: -depths[n])
+    size = 1 << max(0, (len(order) // 2).bit_length() - 1)
+    while size >= 2:
+        for start in range(0, len(order), size):
+            yield lambda chunk=frozenset(order[start : start + size]): bypass(prog, set(chunk))
+        size //= 2
+    for name in order:
         yield lambda name=name: bypass(prog, {name})

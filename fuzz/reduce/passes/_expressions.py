@@ -202,12 +202,48 @@ def rename(prog: Program) -> Iterator[Edit]:
         # A leading underscore stays: the oracle observes only globals without one.
         mapping[old] = ("_" if old.startswith("_") else "") + new
     mapping = {old: new for old, new in mapping.items() if old != new}
-    if not mapping:
-        return
-    yield lambda: _renamed(prog, mapping)
-    if len(mapping) > 1:
-        for old, new in mapping.items():
-            yield lambda m={old: new}: _renamed(prog, m)
+    if mapping:
+        yield lambda: _renamed(prog, mapping)
+        if len(mapping) > 1:
+            for old, new in mapping.items():
+                yield lambda m={old: new}: _renamed(prog, m)
+    yield lambda: _locals_renamed(prog)
+
+
+def _locals_renamed(prog: Program) -> Program | None:
+    """Each plain function's parameters and locals named x, y, z, ... afresh, as a hand-written report names
+    them (``def f1(x)`` and ``def entry(x)``, not ``entry(y)``). Plain: no nested scope, ``global`` or
+    ``nonlocal``, and no keyword argument anywhere spelled like one of its parameters. None when nothing changes."""
+    new = prog.copy()
+    modules = [n for n in iter_nodes(new.tree) if isinstance(n, ast.Module)]
+    top = {name for m in modules for s in m.body for name in _binds(s) + _targets(s)}
+    keywords = {n.arg for n in iter_nodes(new.tree) if isinstance(n, ast.keyword)}
+    changed = False
+    for fn in (s for m in modules for s in m.body if isinstance(s, ast.FunctionDef)):
+        inner = [n for s in fn.body for n in ast.walk(s)]
+        if any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef | ast.Global
+                          | ast.Nonlocal) for n in inner):
+            continue
+        args = fn.args
+        params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+        if args.vararg or args.kwarg or set(params) & keywords:
+            continue
+        order = list(dict.fromkeys(params + [n.id for n in inner if isinstance(n, ast.Name)
+                                             and isinstance(n.ctx, ast.Store)]))
+        free = {n.id for n in inner if isinstance(n, ast.Name)} - set(order)
+        spare = (c for c in _short_names() if c not in free | top | _RESERVED)
+        mapping = {old: next(spare) for old in order if old not in _RESERVED and not old.startswith("__")}
+        for node in [*inner, *args.posonlyargs, *args.args, *args.kwonlyargs]:
+            if isinstance(node, ast.Name) and node.id in mapping and node.id != mapping[node.id]:
+                node.id, changed = mapping[node.id], True
+            elif isinstance(node, ast.arg) and node.arg in mapping and node.arg != mapping[node.arg]:
+                node.arg, changed = mapping[node.arg], True
+    return new if changed else None
+
+
+def _targets(stmt: ast.stmt) -> list[str]:
+    return [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)] if not \
+        isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) else []
 
 
 def _short_names() -> Iterator[str]:

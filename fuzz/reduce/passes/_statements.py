@@ -246,24 +246,27 @@ def _index_of(tree: ast.AST, target: ast.AST) -> int:
 
 @reduction_pass("delete-statements")
 def delete_statements(prog: Program) -> Iterator[Edit]:
-    """Delete chunks of consecutive statements, top-down: one statement list at a time, outermost first (module
-    bodies, then function bodies, then the bodies of blocks inside them), halving the chunk down to one in each
-    (ddmin-style) before going deeper."""
+    """Delete chunks of consecutive statements, top-down: the statement lists of one nesting depth at a time,
+    outermost first (module bodies, then function bodies, then the bodies of blocks inside them); within a depth
+    one granularity at a time across every list (each list's largest power-of-two chunk, halved each round down
+    to one statement), so a budget cut short still tried the coarse chunks of every function (ddmin-style)."""
     depth = _nesting(prog.tree)
-    sites = sorted(_stmt_sites(prog), key=lambda site: depth[site[0]])  # stable: file order within a depth
-    for owner, field, body in sites:
-        at_top = owner == 0
-        if len(body) == 1 and isinstance(body[0], ast.Pass):
-            continue
-        size = 1
-        while size * 2 <= len(body):
-            size *= 2
-        while size >= 1:
-            for start in range(0, len(body), size):
-                chunk = body[start : start + size]
-                if not any(_is_required_def(s, at_top) for s in chunk):
-                    yield _delete_chunk(prog, owner, field, start, size)
-            size //= 2
+    levels: dict[int, list[tuple[int, str, list[ast.stmt]]]] = {}
+    for site in _stmt_sites(prog):  # file order within a depth
+        body = site[2]
+        if not (len(body) == 1 and isinstance(body[0], ast.Pass)):
+            levels.setdefault(depth[site[0]], []).append(site)
+    for level in sorted(levels):
+        sites = levels[level]
+        rounds = max(len(body) for _, _, body in sites).bit_length()
+        for r in range(rounds):
+            for owner, field, body in sites:
+                size = (1 << (len(body).bit_length() - 1)) >> r
+                if size == 0:
+                    continue
+                for start in range(0, len(body), size):
+                    if not any(_is_required_def(st, owner == 0) for st in body[start : start + size]):
+                        yield _delete_chunk(prog, owner, field, start, size)
 
 
 def _nesting(tree: ast.Module) -> dict[int, int]:
@@ -314,16 +317,47 @@ def _block_choices(stmt: ast.stmt) -> list[Callable[[ast.stmt], list[ast.stmt]]]
         choices += [lambda s, k=k: s.handlers[k].body for k in range(len(stmt.handlers))]
         if stmt.orelse:
             choices.append(lambda s: s.body + s.orelse)
+        if stmt.handlers and stmt.finalbody:  # ``finally: pass`` (or any finally) gone, the handlers kept
+            choices.append(lambda s: [_replaced(s, finalbody=[])])
+        if stmt.handlers and stmt.orelse:
+            choices.append(lambda s: [_replaced(s, orelse=[])])
         return choices
     if isinstance(stmt, ast.For) and _one_item(stmt.iter) is not None and not stmt.orelse and not any(
             isinstance(n, ast.Break | ast.Continue) for b in stmt.body for n in ast.walk(b)):
         # a loop of one iteration, unrolled: the loop variable keeps its value
         return [lambda s: [ast.Assign(targets=[s.target], value=_one_item(s.iter), lineno=0), *s.body]]
     if isinstance(stmt, ast.For | ast.While):
-        return [lambda s: s.body] + ([lambda s: s.orelse] if stmt.orelse else [])
+        # a loop's body, once: its own break/continue would be outside any loop there, so they become pass
+        # (``while True: ... if i >= 3: break`` runs its body once)
+        return [lambda s: _without_jumps(s.body)] + ([lambda s: s.orelse] if stmt.orelse else [])
     if isinstance(stmt, ast.If):
         return [lambda s: s.body, lambda s: s.orelse if s.orelse else [ast.Pass()]]
     return []
+
+
+def _replaced(stmt: ast.stmt, **fields: list[ast.stmt]) -> ast.stmt:
+    for name, value in fields.items():
+        setattr(stmt, name, value)
+    return stmt
+
+
+def _without_jumps(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``body`` with the ``break``/``continue`` statements of its own loop (not of loops or functions nested in
+    it) replaced by ``pass``."""
+
+    class Jumps(ast.NodeTransformer):
+        def visit_Break(self, node: ast.Break) -> ast.stmt:
+            return ast.Pass()
+
+        visit_Continue = visit_Break
+
+        def _nested(self, node: ast.AST) -> ast.AST:
+            return node  # a nested loop's or function's jumps are its own
+
+        visit_For = visit_AsyncFor = visit_While = visit_FunctionDef = visit_AsyncFunctionDef = _nested
+        visit_ClassDef = visit_Lambda = _nested
+
+    return [Jumps().visit(stmt) for stmt in body]
 
 
 def _one_item(node: ast.expr) -> ast.expr | None:
@@ -341,6 +375,7 @@ def _splice(prog: Program, owner: int, field: str, pos: int, choice) -> Edit:
         new = prog.copy()
         body = _list_of(new.tree, owner, field)
         body[pos : pos + 1] = list(choice(body[pos]))
+        body[:] = [s for s in body if not isinstance(s, ast.Pass)]  # an unwrapped ``if c: pass`` leaves nothing
         _fill(body)
         return new
 

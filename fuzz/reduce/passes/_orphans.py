@@ -1,0 +1,77 @@
+"""The clean-up every source candidate gets before it is checked: definitions that the edit left unread go in
+the same candidate.
+
+Deleting the only call of a helper used to cost a second check (remove-unused) of a program about as large; a
+check compiles the program, so the clean-up rides along with the edit instead. Only definitions go (functions,
+classes, ``name = lambda ...``, imports), never data globals, which the oracle observes; and only those the
+edit orphaned: what nothing read before the edit stays, so a clean-up that loses the bug cannot sink every
+later edit (remove-unused tries that on its own).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+
+from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, stmt_lists
+from fuzz.reduce.passes._edits import _fill
+
+__all__ = ["defined_names", "drop_orphans", "unread_definitions"]
+
+
+def _reads(node: ast.AST) -> Counter[str]:
+    """Names read in ``node``'s subtree: the same reading as remove-unused (loads, attribute names, globals)."""
+    counts: Counter[str] = Counter()
+    for sub in iter_nodes(node):
+        if isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Store):
+            counts[sub.id] += 1
+        elif isinstance(sub, ast.Attribute):
+            counts[sub.attr] += 1
+        elif isinstance(sub, ast.Global | ast.Nonlocal):
+            counts.update(sub.names)
+    return counts
+
+
+def defined_names(stmt: ast.stmt) -> set[str]:
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return {stmt.name}
+    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Lambda)):
+        return {stmt.targets[0].id}
+    if isinstance(stmt, ast.Import | ast.ImportFrom):
+        return {(a.asname or a.name).split(".")[0] for a in stmt.names}
+    return set()
+
+
+def unread_definitions(tree: ast.Module) -> list[ast.stmt]:
+    """Module-level definitions (in the main module and helper modules) none of whose names is read outside
+    them; one walk over the tree, not one per definition."""
+    total = _reads(tree)
+    found = []
+    for module in (n for n in iter_nodes(tree) if isinstance(n, ast.Module)):
+        for stmt in module.body:
+            names = defined_names(stmt)
+            if not names or names & set(REQUIRED_NAMES):
+                continue
+            inside = _reads(stmt)
+            if all(total[name] == inside[name] for name in names):
+                found.append(stmt)
+    return found
+
+
+def drop_orphans(before: Program, after: Program, kept: frozenset[str] | None = None) -> Program:
+    """``after`` without the definitions the edit from ``before`` left unread (removing one may orphan
+    another); ``kept``: names unread in ``before`` already, when the caller has them."""
+    if kept is None:
+        kept = frozenset(name for stmt in unread_definitions(before.tree) for name in defined_names(stmt))
+    for _ in range(20):
+        orphans = {id(s) for s in unread_definitions(after.tree) if not defined_names(s) & kept}
+        if not orphans:
+            break
+        for owner, field in stmt_lists(after.tree):
+            body = getattr(owner, field)
+            if any(id(s) in orphans for s in body):
+                body[:] = [s for s in body if id(s) not in orphans]
+                _fill(body)
+        after = after.with_tree(after.tree)  # a fresh Program: its cached source is stale
+    return after
