@@ -109,6 +109,18 @@ def _static_attr(obj: object, name: str) -> object:
     """An attribute looked up without running code (no properties, no __getattr__)."""
     if type(obj) is types.ModuleType:
         return obj.__dict__.get(name, _MISSING)
+    if isinstance(obj, torch.nn.Module):
+        # Every frame of a model has `self` chains (`self.forward`, `self.weight`) walked at every warm call:
+        # getattr_static's general machinery was over a third of a warm call. A module is a plain instance:
+        # its __dict__, then its classes' dicts (what getattr_static finds, less data descriptors' precedence,
+        # which changes no answer here: a property is no reader and ends the chain).
+        v = obj.__dict__.get(name, _MISSING)
+        if v is _MISSING:
+            for klass in type(obj).__mro__:
+                v = klass.__dict__.get(name, _MISSING)
+                if v is not _MISSING:
+                    break
+        return v.__func__ if isinstance(v, (staticmethod, classmethod)) else v
     try:
         v = inspect.getattr_static(obj, name, _MISSING)
     except Exception:
