@@ -207,3 +207,27 @@ def test_reader_as_a_return_value_after_the_break_fails_once_then_runs_eagerly()
     for _ in range(2):
         got, ref = c(t(3)), outer(t(3))
         assert torch.equal(got[0], ref[0]) and got[1] == ref[1]
+
+
+class _Where(torch.nn.Module):
+    """A reader stored on a module instance: `self.where()` after a break in forward."""
+
+    def __init__(self):
+        super().__init__()
+        self.where = sys._getframe
+        self.scale = torch.nn.Parameter(torch.tensor(2.0))
+
+    def forward(self, x):
+        y = x * self.scale
+        gb()
+        return y + 1, self.where().f_code.co_name
+
+
+def test_a_reader_stored_on_a_module_instance_is_seen_when_the_frame_starts():
+    torch.manual_seed(0)
+    model = _Where()
+    c = engine.compile(model)
+    for _ in range(2):  # the first call and the warm path both give eager's answer, not an EngineError
+        out, name = c(t(3))
+        ref, ref_name = model(t(3))
+        assert name == ref_name == "forward" and torch.equal(out, ref)
