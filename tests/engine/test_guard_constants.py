@@ -43,7 +43,7 @@ def test_a_float_argument_is_guarded_by_its_exact_value(first, second):
                     c(x, s)
                 continue
             same(c(x, s), scaled(x, s))
-    assert c.record.eager_calls == 0
+    assert c.record.eager_calls == 0 and c.record.graphs >= 1
 
 
 def same_float_twice(x, s):
@@ -57,7 +57,7 @@ def test_the_same_float_is_a_cache_hit():
     x = t(3)
     for _ in range(3):
         same(c(x, 0.25), same_float_twice(x, 0.25))
-    assert c.record.recompiles == 0 and c.record.eager_calls == 0
+    assert c.record.recompiles == 0 and c.record.eager_calls == 0 and c.record.graphs >= 1
 
 
 def cast(x, dtype):
@@ -102,7 +102,7 @@ def test_an_empty_cell_is_guarded_as_empty():
     assert c.record.recompiles == 0, "an empty cell guard that never passes recompiles every call"
     set_late(5)
     same(c(x), x + 5)
-    assert c.record.eager_calls == 0
+    assert c.record.eager_calls == 0 and c.record.graphs >= 1
 
 
 class Double(torch.nn.Module):
@@ -131,7 +131,7 @@ def test_a_plain_module_is_a_cache_hit():
         x = t(2, 3)
         for _ in range(3):
             same(c(m, x), calls_module(m, x))
-    assert c.record.recompiles == 0 and c.record.eager_calls == 0
+    assert c.record.recompiles == 0 and c.record.eager_calls == 0 and c.record.graphs >= 1
 
 
 def test_a_hooked_module_is_a_cache_hit_and_runs_its_hooks():
@@ -145,7 +145,7 @@ def test_a_hooked_module_is_a_cache_hit_and_runs_its_hooks():
         for _ in range(3):
             same(c(m, x), ref)
     assert seen == ["pre"] * 3
-    assert c.record.recompiles == 0 and c.record.eager_calls == 0
+    assert c.record.recompiles == 0 and c.record.eager_calls == 0 and c.record.graphs >= 1
 
 
 @pytest.mark.parametrize("change", ["forward hook", "pre-hook", "instance forward"])
@@ -163,3 +163,4 @@ def test_a_module_changed_after_the_first_call_is_seen(change):
         ref = calls_module(m, x)
         same(c(m, x), ref)
         assert not torch.equal(ref, calls_module(_net(), x)), "the change must change the answer"
+    assert c.record.graphs >= 2, "the first call compiled, and the change was seen by a guard, not by luck"

@@ -70,6 +70,7 @@ def compare(make: Callable[[], nn.Module], args: Callable[[int], tuple], calls: 
             k += 1
     for gm in c.record.graph_modules:
         gm.graph.lint()
+    assert c.record.graphs >= 1 and c.record.eager_calls == 0, "the module was not compiled"
     return c
 
 
@@ -318,6 +319,7 @@ def test_an_iterator_held_in_a_local_is_not_viewed_twice():
     c = engine.compile(pairs)
     same(pairs(m), c(m))
     same(pairs(m), c(m))
+    assert c.record.graphs >= 1
 
 
 def test_len_of_a_modules_hook_dicts():

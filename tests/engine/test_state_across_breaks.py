@@ -167,12 +167,14 @@ def global_containers(x):
 
 def test_global_containers_read_after_append():
     results = []
-    for fn in (global_containers, engine.compile(global_containers)):
+    c = engine.compile(global_containers)
+    for fn in (global_containers, c):
         GLOBAL_LOG.clear()
         GLOBAL_TABLE.clear()
         outs = [fn(*x1()), fn(*x1())]
         results.append((outs, list(GLOBAL_LOG), dict(GLOBAL_TABLE)))
     same(results[0], results[1])
+    assert c.record.graphs >= 1
 
 
 def autocast_inner(x, w):
@@ -220,6 +222,7 @@ def test_graph_failing_at_run_time_keeps_effect_order():
             except IndexError as e:
                 sink.append(type(e).__name__)
     assert log == ref_log
+    assert c.record.graphs >= 1  # the graph was compiled; it failed at run time and re-ran op by op
 
 
 def iterator_not_consumed_on_break(x):
@@ -268,10 +271,12 @@ def random_ops(x):
 
 def test_random_number_stream_matches_eager():
     outs = []
-    for fn in (random_ops, engine.compile(random_ops)):
+    c = engine.compile(random_ops)
+    for fn in (random_ops, c):
         torch.manual_seed(0)
         outs.append([fn(torch.ones(4)), fn(torch.ones(4))])
     same(outs[0], outs[1])
+    assert c.record.graphs >= 1  # the random ops ran in graphs, in eager's order
 
 
 Pair = collections.namedtuple("Pair", "a b")
