@@ -270,8 +270,8 @@ def test_a_runner_without_single_runs_gets_full_checks():
 
 
 def test_the_budget_includes_the_full_check_of_the_original(monkeypatch):
-    import oracle
     import fuzz.reduce._oracle as front
+    import oracle
     from fuzz.reduce import reduce_source
 
     clock = [100.0]
