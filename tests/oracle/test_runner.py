@@ -114,3 +114,28 @@ def test_a_job_leaves_no_generated_source_in_the_worker(kind):
     for cache, keys in zip(caches, before):
         added = [k for k in set(cache) - keys if not (isinstance(k, str) and os.path.isfile(k))]
         assert added == []
+
+
+def test_a_finished_program_keeps_none_of_its_functions_alive_in_the_worker():
+    """Dynamo holds the globals dict of every function it compiled past ``torch._dynamo.reset()``; a worker
+    that left the program's names there kept every program's functions, classes and tensors."""
+    import gc
+
+    import torch
+
+    from oracle import _observe as obs
+    from oracle import _worker as worker
+
+    def alive() -> int:
+        torch._dynamo.reset()
+        gc.collect()
+        return sorted(o.__name__ for o in gc.get_objects()  # Dynamo's own resume functions may stay
+                      if type(o).__name__ == "function" and o.__code__.co_filename == worker.PROGRAM_FILE
+                      and not o.__name__.startswith(("torch_dynamo_resume_in_", "__resume_at_")))
+
+    job = {"source": program_source("seed_chain.py"), "target": {"kind": "torch", "options": {}}, "calls": 2}
+    state, dispatch = obs.torch_state(), obs.dispatch_state()
+    before = alive()
+    for _ in range(3):
+        assert worker.run_job(job, state, dispatch)["stats"]["graphs"] >= 1
+    assert alive() == before
