@@ -156,6 +156,27 @@ def test_a_reduction_cut_short_says_so(tmp_path, monkeypatch):
     assert "cut short (budget) after 5s at 20 lines: smaller, not minimal" in (tmp_path / bucket["repro"]).read_text()
 
 
+def test_a_smaller_program_that_does_not_reproduce_in_a_fresh_process_is_not_kept(tmp_path, monkeypatch):
+    import fuzz.reduce
+    from fuzz.reduce import ReduceResult
+    from oracle._verdict import ProgramReport, Verdict
+
+    class MismatchRunner:
+        def check(self, source, targets, **kwargs):
+            return ProgramReport({t: Verdict("mismatch", "value", "mismatch:value:values") for t in targets}, False, {})
+
+    def not_reproduced(source, target, **kwargs):  # smaller, at a fixpoint, but 0 of 1 fresh re-checks agree
+        return ReduceResult(source.replace("# ngb-fuzz program", "# ngb-fuzz program\n# shrunk: yes"), 40, 20, 9,
+                            0, 0, (), 5.0, "fixpoint", target, kwargs["signature"], 1, 0)
+
+    monkeypatch.setattr(fuzz.reduce, "reduce_program", not_reproduced, raising=False)
+    config = CampaignConfig(("torch",), tmp_path, programs=1, seed=1, reduce_seconds=5)
+    summary = Campaign(config, MismatchRunner(), generate=generate).run()
+    (bucket,) = summary["buckets"]
+    assert bucket["reduction"] == "failed"
+    assert "# shrunk: yes" not in (tmp_path / bucket["repro"]).read_text()  # the original stays
+
+
 def test_a_stopping_campaign_interrupts_the_reduction_in_progress(runner):
     # Ctrl-C must not wait for a reduction to spend its budget: the reducer's next check is interrupted
     import threading
