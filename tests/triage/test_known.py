@@ -115,7 +115,8 @@ def test_a_fixed_bug_seen_again_is_a_regression_reduced_and_news(tmp_path):
     campaign._reduce = lambda bucket, ir=None, budget=None: reduced.append(bucket.target)
     summary = campaign.run()
     (bucket,) = summary["buckets"]
-    assert (bucket["status"], bucket["known"]) == ("REGRESSION", "torch-ngb-generator-return-value-lost.py")
+    assert (bucket["status"], bucket["known"], bucket["regression"]) == \
+        ("REGRESSION", "torch-ngb-generator-return-value-lost.py", True)
     assert reduced == ["torch"]  # the bug came back: its repro is reduced like a new one
     assert summary["bias"]["events"].get("new_bucket") == 1
     # the status survives a resume from the journal
