@@ -232,3 +232,39 @@ def test_without_a_slots_source_the_campaign_keeps_its_workers(tmp_path):
     config = CampaignConfig(("torch",), tmp_path, programs=6, workers=2, seed=3)
     assert Campaign(config, runner, generate=generate).run()["programs"] == 6
     assert runner.most == 2
+
+
+class OkRunner:
+    def check(self, source, targets, **kwargs):
+        from oracle._verdict import ProgramReport, Verdict
+
+        return ProgramReport({t: Verdict("ok", "", "ok") for t in targets}, False, {})
+
+
+def test_a_stop_raised_in_a_checking_thread_stops_the_run_and_is_raised(tmp_path):
+    """A lost cluster surfaces in the thread that checks a program; the campaign must stop and raise it (the
+    CLI turns it into exit 3), never return as if its budget were spent."""
+    from fuzz.cluster import ClusterLost
+
+    def lost(source, targets):
+        raise ClusterLost("the scheduler went away")
+
+    config = CampaignConfig(("torch",), tmp_path, programs=5, seed=1)
+    campaign = Campaign(config, OkRunner(), generate=generate, check=lost)
+    with pytest.raises(ClusterLost):
+        campaign.run()
+    assert json.loads((tmp_path / "summary.json").read_text())["programs"] == 0
+
+
+def test_a_final_snapshot_that_cannot_be_written_is_raised(tmp_path, monkeypatch):
+    """A full disk at the last write: the run reports StorageError (exit 1, resumable), not success."""
+    from fuzz.campaign_dir import CampaignDir, StorageError
+
+    def full(self, snapshot):
+        raise StorageError("disk full")
+
+    config = CampaignConfig(("torch",), tmp_path, programs=2, seed=1)
+    campaign = Campaign(config, OkRunner(), generate=generate)
+    monkeypatch.setattr(CampaignDir, "write_snapshot", full)
+    with pytest.raises(StorageError):
+        campaign.run()
