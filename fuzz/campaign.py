@@ -560,9 +560,9 @@ class Campaign:
             threads.append(thread)
             thread.start()
 
-    def _wanted_slots(self) -> int:
+    def _wanted_slots(self) -> int:  # only asked when ``slots`` is set
         try:
-            return int(self.slots()) if self.slots is not None else self.config.workers
+            return int(self.slots())
         except Exception:  # noqa: BLE001 - a figure asked of a cluster; a failed ask keeps what runs
             return 0
 

@@ -324,7 +324,6 @@ def run_job(job: dict, default_state: dict, default_dispatch) -> dict:
             calls.append(unalias(run_call(fn, context, module, job.get("device", "cpu")), aliases))
             # The next call starts from the state eager would leave, which is what the record holds.
         result = {"calls": calls, "stats": unalias(stats(), aliases)}
-    fn = context = stats = None
     for m in program_modules(module):
         forget_program(m)
     result["clean"] = obs.restore_torch_state(default_state) and obs.healthy(default_dispatch)
