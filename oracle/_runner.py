@@ -32,6 +32,7 @@ __all__ = ["Runner", "check_source", "RECYCLE_AFTER", "MAX_RSS_MB"]
 
 RECYCLE_AFTER = 1000  # runs per worker before it is replaced (a worker starts in a few seconds: < 1% of its life)
 MAX_RSS_MB = 2048.0  # ... or once its resident memory passes this (a fresh worker holds about 330 MB)
+HANG_RECHECK = 3.0  # a target run past the timeout is re-run once in a fresh worker with this many times as long
 
 _WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_worker.py")
 _PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -88,6 +89,9 @@ class _Worker:
         # cores. Eager and target run in the same worker, so both see the same thread count (and reduction order).
         env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
                    NGB_FUZZ_PARENT=str(os.getpid()))
+        # Inductor otherwise starts a pool of compile processes per worker, one per core: N workers then fight over
+        # the cores with N pools, and slow compiles turn into hang verdicts. One worker, one core, unless told.
+        env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
         self.proc = _SPAWNER.popen(
             [python or sys.executable, _WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, env=env, start_new_session=True,
@@ -267,15 +271,18 @@ class Runner:
     """A pool of worker processes; ``check(source, targets)`` gives a ProgramReport."""
 
     def __init__(self, workers: int = 1, timeout: float = 60.0, startup_timeout: float = 180.0,
-                 recycle_after: int | None = RECYCLE_AFTER, max_rss_mb: float | None = MAX_RSS_MB):
+                 recycle_after: int | None = RECYCLE_AFTER, max_rss_mb: float | None = MAX_RSS_MB,
+                 hang_recheck: float = HANG_RECHECK):
         if workers < 1:
             raise OracleError(f"workers must be >= 1, got {workers}")
         if not timeout > 0 or timeout == float("inf"):
             raise OracleError(f"timeout must be a finite number of seconds > 0, got {timeout}")
+        if not hang_recheck >= 1 or hang_recheck == float("inf"):
+            raise OracleError(f"hang_recheck must be a finite factor >= 1, got {hang_recheck}")
         if recycle_after is not None and recycle_after < 1:
             raise OracleError(f"recycle_after must be >= 1 (or None), got {recycle_after}")
         self.workers, self.timeout, self.startup_timeout = workers, timeout, startup_timeout
-        self.recycle_after, self.max_rss_mb = recycle_after, max_rss_mb
+        self.recycle_after, self.max_rss_mb, self.hang_recheck = recycle_after, max_rss_mb, hang_recheck
         self._pools: dict[str | None, _Pool] = {}
         self._lock = threading.Lock()
 
@@ -322,15 +329,16 @@ class Runner:
                                             self.max_rss_mb)
             return self._pools[python]
 
-    def run(self, source: str, target: Target | str, calls: int = 2) -> dict:
-        """Run ``source`` under one target; the worker's raw observations (or a hang/died marker)."""
+    def run(self, source: str, target: Target | str, calls: int = 2, timeout: float | None = None) -> dict:
+        """Run ``source`` under one target; the worker's raw observations (or a hang/died marker). ``timeout``
+        replaces the runner's for this run."""
         target = parse_target(target)
         pool = self._pool(target.python)
         worker = pool.acquire()
         try:
             job = {"op": "run", "source": source, "target": target.payload(), "device": target.device,
                    "calls": calls}
-            result = worker.request(job, self.timeout)
+            result = worker.request(job, timeout or self.timeout)
             if result.get("clean") is False:
                 worker.close()  # it exits by itself after a job it could not clean up: never hand it another
         finally:
@@ -357,6 +365,10 @@ class Runner:
                 any_flaky |= refusal.kind == "flaky"
                 continue
             result = self.run(source, target, calls)
+            if "hang" in result and self.hang_recheck > 1:
+                # A compile can be slow rather than stuck (inductor under load, many graphs): a hang is only a
+                # hang if a fresh worker given hang_recheck times as long does not finish either.
+                result = self.run(source, target, calls, timeout=self.timeout * self.hang_recheck)
             verdicts[target.spec] = judge(target, eager, result)
             stats[target.spec] = result.get("stats", {})
         outcome = next((eager_outcome(eager) for eager, _ in references.values() if eager is not None), "")

@@ -34,5 +34,5 @@ def program_source(name: str) -> str:
 def runner():
     import oracle
 
-    with oracle.Runner(workers=1, timeout=30.0) as r:
+    with oracle.Runner(workers=1, timeout=30.0, hang_recheck=1.2) as r:  # the hang fault never ends: a short re-check
         yield r

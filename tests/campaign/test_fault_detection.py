@@ -10,7 +10,7 @@ from oracle._faults import FAULTS
 @pytest.fixture(scope="module")
 def fast_runner():
     # A short timeout: the hang fault costs one timeout per program it hangs on.
-    with oracle.Runner(workers=1, timeout=30.0) as r:
+    with oracle.Runner(workers=1, timeout=30.0, hang_recheck=1.2) as r:
         yield r
 
 

@@ -139,3 +139,32 @@ def test_a_finished_program_keeps_none_of_its_functions_alive_in_the_worker():
     for _ in range(3):
         assert worker.run_job(job, state, dispatch)["stats"]["graphs"] >= 1
     assert alive() == before
+
+
+# Slow only where it is compiled: is_compiling() is True while torch.compile traces entry, and the sleep is a graph
+# break that then runs for real; eager never sleeps. Two calls, so a compiled run takes about 2 * SLOW seconds.
+SLOW = 2.5
+SLOW_UNDER_COMPILE = SEED_CHAIN.replace(
+    "def entry(x):\n",
+    f"def entry(x):\n    if torch.compiler.is_compiling():\n        __import__('time').sleep({SLOW})\n",
+)
+
+
+def test_a_slow_target_is_rechecked_with_more_time_before_it_is_called_a_hang():
+    import oracle
+
+    # 4 s is past the compiled run's ~5 s of sleep plus compile; three times as long is not.
+    with oracle.Runner(workers=1, timeout=4.0) as r:
+        verdict = r.check(SLOW_UNDER_COMPILE, ["torch"]).verdicts["torch"]
+    assert verdict.kind == "ok", verdict
+    with oracle.Runner(workers=1, timeout=4.0, hang_recheck=1.0) as r:  # no re-check: the slow run is a hang
+        verdict = r.check(SLOW_UNDER_COMPILE, ["torch"]).verdicts["torch"]
+    assert verdict.kind == "hang", verdict
+
+
+def test_hang_recheck_factor_is_validated():
+    import oracle
+
+    for bad in (0.5, float("nan"), float("inf")):
+        with pytest.raises(oracle.OracleError, match="hang_recheck"):
+            oracle.Runner(hang_recheck=bad)

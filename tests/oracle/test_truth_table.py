@@ -74,7 +74,7 @@ def verdicts():
             for target in targets:
                 found[program, oracle.parse_target(target).spec] = report.verdicts[oracle.parse_target(target).spec]
     # eager itself finishes at once here; 10 s is only how long the hanging target is given
-    with oracle.Runner(workers=1, timeout=10.0) as runner:
+    with oracle.Runner(workers=1, timeout=10.0, hang_recheck=1.5) as runner:
         found[HANG[:2]] = runner.check(_source(HANG[0]), [HANG[1]]).verdicts[HANG[1]]
     return found
 
