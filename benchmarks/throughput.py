@@ -1,7 +1,9 @@
 """Campaign throughput: `ngb-fuzz run` against a bare loop calling torch.compile on the same programs.
 
 The bare loop does the least work that can still give a verdict, in one process: for each program, run it
-eagerly twice (two fresh modules, two calls each) and compiled once (torch._dynamo.reset(), two calls). The
+eagerly twice (two fresh modules, two calls each) and compiled once (torch._dynamo.reset(), two calls), each
+module loaded as every program must be (its helper modules in ``sys.modules``, as the program's own footer does:
+without that torch.compile crashes early on a third of the programs and the loop does far less work). The
 campaign does the same plus everything that makes it a tool: worker processes, observation, comparison,
 buckets, state on disk. Prints programs/s for the bare loop, the campaign with 1 and 2 workers, the harness
 overhead (share of the 1-worker campaign's wall time not spent in the bare loop's work) and the 2-worker speedup.
@@ -22,7 +24,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import types
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,33 +32,32 @@ import torch
 import oracle
 from fuzz.campaign import Campaign, CampaignConfig
 from fuzz.generate import generate_program
+from oracle._worker import load_program, registered
 
 
 def bare_loop(sources: list[str], backend: str) -> float:
     torch._dynamo.config.nested_graph_breaks = True
     started = time.perf_counter()
     for source in sources:
-        code = compile(source, "ngb_program.py", "exec")
         for compiled in (False, False, True):
-            module = types.ModuleType("ngb_program")
-            exec(code, module.__dict__)
-            fn = module.entry
-            if compiled:
-                torch._dynamo.reset()
-                fn = torch.compile(fn, backend=backend)
-            for _ in range(2):
-                try:
-                    fn(*module.make_inputs("cpu"))
-                except Exception:  # noqa: BLE001 - a raising program costs what it costs
-                    pass
+            module = load_program(source)
+            with registered(module):
+                fn = module.entry
+                if compiled:
+                    torch._dynamo.reset()
+                    fn = torch.compile(fn, backend=backend)
+                for _ in range(2):
+                    try:
+                        fn(*module.make_inputs("cpu"))
+                    except Exception:  # noqa: BLE001 - a raising program costs what it costs
+                        pass
     return time.perf_counter() - started
 
 
 def campaign(programs: int, workers: int, target: str, seed: int, check=None) -> float:
     with oracle.Runner(workers=workers, timeout=120) as runner:
-        if check is None:
-            for _ in range(workers):  # start-up (torch import) is paid once per campaign, not per program
-                runner.warm_up()
+        if check is None:  # start-up (torch import) is paid once per campaign, not per program
+            runner.warm_up(count=workers)
         with tempfile.TemporaryDirectory() as out:
             config = CampaignConfig((target,), Path(out), programs=programs, workers=workers, seed=seed)
             started = time.perf_counter()

@@ -313,14 +313,34 @@ class Runner:
         return {"workers": named, "rss_mb": list(named.values()), "peak_rss_mb": round(peak, 1),
                 "recycled": sum(p.recycled for p in pools)}
 
-    def warm_up(self, python: str | None = None) -> dict:
-        """Start one worker (e.g. before timing) and return what it reported about itself."""
+    def warm_up(self, python: str | None = None, count: int = 1) -> dict:
+        """Start ``count`` workers at once (e.g. all of them before timing: started one after another, a worker
+        just released is handed out again and the others would start inside the timed run); return what the
+        first reported about itself."""
         pool = self._pool(python)
-        worker = pool.acquire()
+        workers: list[_Worker] = []
+        errors: list[BaseException] = []
+
+        def start() -> None:
+            try:
+                worker = pool.acquire()
+            except BaseException as exc:  # noqa: BLE001 - raised below, in the caller's thread
+                errors.append(exc)
+            else:
+                workers.append(worker)
+
+        threads = [threading.Thread(target=start, daemon=True) for _ in range(min(count, self.workers))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
         try:
-            return dict(worker.info)
+            if errors:
+                raise errors[0]
+            return dict(workers[0].info)
         finally:
-            pool.release(worker)
+            for worker in workers:
+                pool.release(worker)
 
     def _pool(self, python: str | None) -> _Pool:
         with self._lock:

@@ -168,3 +168,12 @@ def test_hang_recheck_factor_is_validated():
     for bad in (0.5, float("nan"), float("inf")):
         with pytest.raises(oracle.OracleError, match="hang_recheck"):
             oracle.Runner(hang_recheck=bad)
+
+
+def test_warm_up_starts_as_many_workers_as_asked_at_once():
+    import oracle
+
+    with oracle.Runner(workers=2, timeout=30.0) as r:
+        info = r.warm_up(count=2)
+        assert info["ready"]
+        assert set(r.memory()["workers"]) == {"worker 1", "worker 2"}  # both started, not one handed out twice
