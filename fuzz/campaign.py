@@ -321,10 +321,14 @@ class Campaign:
 
     @property
     def reduce_reserve(self) -> float:
-        """Seconds of a time budget kept for reducing the buckets after fuzzing: a third of the budget at most."""
+        """Seconds of a time budget kept for reducing the buckets after fuzzing: ``reduce_seconds`` for each bucket
+        that needs a reduction of its own (at least three's worth), a third of the budget at most. Fuzzing stops
+        once only that much is left, so the buckets found get their full reduction budget, not a share of what
+        remains (a 6-minute campaign with 17 buckets had left 8 s each, and most stayed unreduced)."""
         if self.config.seconds is None or self.config.reduce_seconds <= 0:
             return 0.0
-        return min(self.config.seconds / 3, 3 * self.config.reduce_seconds)
+        own = sum(1 for b in self.buckets.values() if b.reduction == "pending" and b.same_as is None)
+        return min(self.config.seconds / 3, max(3, own) * self.config.reduce_seconds)
 
     def _worker_loop(self) -> None:
         while (index := self._take_index()) is not None:

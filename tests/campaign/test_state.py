@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.campaign import Campaign, CampaignConfig, CampaignError
+from fuzz.campaign import Bucket, Campaign, CampaignConfig, CampaignError
 from oracle._verdict import ProgramReport, Verdict
 
 ROOT = Path(__file__).parent.parent.parent
@@ -325,3 +325,26 @@ def test_reduce_pending_finishes_what_a_stopped_campaign_left(tmp_path, monkeypa
     assert {b["reduction"] for b in summary["buckets"]} == {"done"}  # the ngb=off crash got the reduced repro
     pointed = next(b for b in summary["buckets"] if b["same_as"])
     assert f"# same-root-cause-as: {pointed['same_as']}" in (tmp_path / pointed["repro"]).read_text()
+
+
+def test_the_reduction_reserve_grows_with_the_buckets_that_need_their_own_reduction(tmp_path):
+    campaign = Campaign(config(tmp_path, programs=None, seconds=300.0, reduce_seconds=10.0), ScriptedRunner(),
+                        generate=generate)
+    try:
+        assert campaign.reduce_reserve == 30.0  # room for three before anything is found
+
+        def add(n: int, **kw) -> None:
+            for _ in range(n):
+                i = len(campaign.buckets)
+                campaign.buckets["torch", f"sig{i}"] = Bucket("torch", f"sig{i}", 1, f"{i:03d}.py", i, **kw)
+
+        add(5)
+        assert campaign.reduce_reserve == 50.0
+        add(3, same_as="000.py")  # shares an earlier bucket's root cause: gets its reduced repro, no reduction
+        add(2, reduction="done", lines=4)
+        add(2, reduction=None, known="corpus.py")  # KNOWN: not reduced again
+        assert campaign.reduce_reserve == 50.0
+        add(20)
+        assert campaign.reduce_reserve == 100.0  # never more than a third of the budget
+    finally:
+        campaign.close()
