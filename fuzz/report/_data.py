@@ -24,6 +24,7 @@ class Finding:
     repro: str  # file name inside the campaign directory
     first_program: int | None
     root_cause: str | None
+    cause_label: str | None  # the root cause as people read it: "#2 mismatch (first seen as 003-....py)"
     same_as: str | None
     lines: int | None
     reduction: str | None  # "done", "cut short", "failed", "pending"; None: nothing to reduce (or not recorded)
@@ -51,7 +52,9 @@ def load(out: Path, summary: dict | None = None) -> CampaignData:
     if summary is None:
         summary = _read_summary(out)
     timeline = read_timeline(out)
-    findings = [_finding(out, bucket, timeline) for bucket in summary.get("buckets", [])]
+    buckets = summary.get("buckets", [])
+    labels = cause_labels(buckets)
+    findings = [_finding(out, bucket, timeline, labels) for bucket in buckets]
     findings.sort(key=lambda f: (f.status == "KNOWN", -f.count, f.signature))
     return CampaignData(out, summary, timeline, findings)
 
@@ -101,7 +104,23 @@ def _triage(bucket: dict) -> str | None:
     return str(value)
 
 
-def _finding(out: Path, bucket: dict, timeline: list[dict]) -> Finding:
+def cause_labels(buckets: list[dict]) -> dict[str, str]:
+    """A readable name for each root cause, numbered in the order the campaign first saw them. A crash's root cause
+    reads as it is (exception and compiler frame); a mismatch's is a hash of its reduced repro's shape, so it is
+    named by the first bucket that has it."""
+    labels: dict[str, str] = {}
+    for bucket in sorted(buckets, key=lambda b: (b.get("first_program") is None, b.get("first_program") or 0)):
+        cause = bucket.get("root_cause")
+        if not cause or cause in labels:
+            continue
+        kind, sep, rest = cause.partition(":")
+        text = f"{kind}: {rest}" if sep and kind in ("crash", "hang") else \
+            f"{cause.partition('|')[0]} (first seen as {bucket.get('repro', '?')})"
+        labels[cause] = f"#{len(labels) + 1} {text}"
+    return labels
+
+
+def _finding(out: Path, bucket: dict, timeline: list[dict], labels: dict[str, str]) -> Finding:
     repro = str(bucket.get("repro", ""))
     path = out / repro
     source = path.read_text(errors="replace") if repro and path.is_file() else None
@@ -112,6 +131,7 @@ def _finding(out: Path, bucket: dict, timeline: list[dict]) -> Finding:
     return Finding(
         signature=str(bucket.get("signature", "?")), target=str(bucket.get("target", "?")),
         count=int(bucket.get("count", 0) or 0), repro=repro, first_program=first,
-        root_cause=bucket.get("root_cause"), same_as=bucket.get("same_as"), lines=bucket.get("lines"),
+        root_cause=bucket.get("root_cause"), cause_label=labels.get(bucket.get("root_cause") or ""),
+        same_as=bucket.get("same_as"), lines=bucket.get("lines"),
         reduction=bucket.get("reduction"), status=_status(bucket), triage=_triage(bucket), source=source, first_seen_s=seen,
     )

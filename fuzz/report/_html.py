@@ -85,7 +85,7 @@ def _finding_row(i: int, f: Finding, data: CampaignData, show_status: bool, show
     cells = []
     if show_status:
         cells.append(f'<td><span class="badge {_e(f.status)}">{_e(f.status)}</span></td>' if f.status else "<td></td>")
-    cause = _e(f.root_cause) if f.root_cause else '<span class="muted">(not reduced yet)</span>'
+    cause = _e(f.cause_label or f.root_cause) if f.root_cause else '<span class="muted">(not reduced yet)</span>'
     if f.same_as:
         cause += f'<br><span class="muted">same root cause as {_e(f.same_as)}</span>'
     first = "" if f.first_program is None else f"program {f.first_program}"

@@ -108,3 +108,26 @@ def test_cli_report_and_its_errors(campaign_dir, tmp_path):
                           text=True, timeout=120)
     assert proc.returncode == 2 and "pip install 'ngb-fuzz[report]'" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_root_causes_read_as_names_numbered_in_order_seen_not_as_hashes():
+    from fuzz.report._data import cause_labels
+
+    buckets = [
+        {"repro": "003-mismatch_b.py", "first_program": 9, "root_cause": "mismatch|5e1f0c2d9a"},
+        {"repro": "001-crash.py", "first_program": 2, "root_cause": "crash:KeyError@torch._dynamo.x:step"},
+        {"repro": "002-mismatch_a.py", "first_program": 4, "root_cause": "mismatch|5e1f0c2d9a"},
+        {"repro": "004-pending.py", "first_program": 1, "root_cause": None},  # not reduced yet: no name
+    ]
+    assert cause_labels(buckets) == {
+        "crash:KeyError@torch._dynamo.x:step": "#1 crash: KeyError@torch._dynamo.x:step",
+        "mismatch|5e1f0c2d9a": "#2 mismatch (first seen as 002-mismatch_a.py)",
+    }
+
+
+def test_the_findings_table_names_a_root_cause_instead_of_its_hash(campaign_dir, tmp_path):
+    summary = json.loads((campaign_dir / "summary.json").read_text())
+    summary["buckets"][0]["root_cause"] = "mismatch|deadbeef00"
+    page = write_report(campaign_dir, summary=summary, dest=tmp_path / "r.html").read_text()
+    assert f"#1 mismatch (first seen as {summary['buckets'][0]['repro']})" in page
+    assert "mismatch|deadbeef00" not in page
