@@ -199,8 +199,15 @@ def compiler_frame(exc: BaseException) -> str | None:
                 at = path.find(part)
                 if at >= 0:
                     dotted = path[at:].lstrip("/").removesuffix(".py").replace("/", ".")
-                    return f"{dotted}:{frame.name}"
+                    return f"{dotted}:{_stable_frame_name(frame.name)}"
     return None
+
+
+def _stable_frame_name(name: str) -> str:
+    """A frame's name as it goes into a signature. Dynamo names the resume functions it generates after the user
+    function and the line of the break (``torch_dynamo_resume_in_inner_at_214``, ``__resume_at_30_1`` before 2.4):
+    one bug would be a new bucket at every line, and a reduction that moves the line would lose the signature."""
+    return "torch_dynamo_resume" if name.startswith(("torch_dynamo_resume_in_", "__resume_at_")) else name
 
 
 def root_cause_type(exc: BaseException) -> str:

@@ -174,3 +174,18 @@ def test_verdicts_and_reports_are_frozen_records():
     assert report.seconds == 0.0
     with pytest.raises(dataclasses.FrozenInstanceError):
         report.flaky = True
+
+
+@pytest.mark.parametrize("name", ["torch_dynamo_resume_in_inner_at_214", "torch_dynamo_resume_in_f3_at_9",
+                                  "__resume_at_30_1"])
+def test_a_crash_in_a_generated_resume_function_has_one_signature_whatever_its_line(name):
+    from oracle._worker import compiler_frame
+
+    # A function compiled as Dynamo compiles its resume functions: its file is Dynamo's, its name says where the
+    # break was. The crash's compiler frame must not carry that line or function name.
+    namespace = {}
+    code = f"def {name}(x):\n    return x + None\n"
+    exec(compile(code, "/site-packages/torch/_dynamo/external_utils.py", "exec"), namespace)
+    with pytest.raises(TypeError) as info:
+        namespace[name](1)
+    assert compiler_frame(info.value) == "torch._dynamo.external_utils:torch_dynamo_resume"
