@@ -163,7 +163,10 @@ _TABLE = (
            "the context manager is entered eagerly"),
     Reason("exc", "an exception value whose type or traceback the VM does not know", _EAGER),
     Reason("exc-match", "an except clause over classes the VM does not know", _EAGER),
-    Reason("raise", "a raise the VM cannot model (bare raise with no exception, raise from)", _EAGER),
+    Reason("exc-context", "a raise while handling a value the VM does not know as an exception (its "
+           "__context__ would be unknown)", _EAGER),
+    Reason("raise", "a raise of a value the VM does not know as an exception (or a bare raise with none "
+           "handled)", _EAGER),
     Reason("reraise", "re-raising a value the VM does not know", _EAGER),
 )
 

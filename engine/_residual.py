@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import _runtime as R
+from . import _tracebacks
 from ._faults import fault
 from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, literal
 from ._vm._code import is_live
@@ -50,8 +51,8 @@ from ._vm._values import (
     SetVar,
     SliceVar,
     SuperVar,
-    TbVar,
     TensorVar,
+    TracebackVar,
     TupleVar,
 )
 
@@ -89,7 +90,7 @@ RUNTIME_GLOBALS.update({
     "_GradModeExit": R.GradModeExit, "_GradCtx": R.GradCtx, "_new_cell": R.new_cell,
     "_make_function": R.make_function, "_set_grad": R.set_grad, "_MethodType": types.MethodType,
     "_dict_replace": _dict_replace, "_cell_empty": _cell_empty, "_FunctionType": types.FunctionType,
-    "_new_object": _new_object,
+    "_new_object": _new_object, "_stand_in_frame": _tracebacks.stand_in_frame, "_new_tb": _tracebacks.new_tb,
 })
 
 
@@ -174,9 +175,6 @@ class Emitter:
     def _restart_gen(self, v: GenVar) -> str:  # a traced generator cannot become real: trace it eagerly
         raise Restart(v.call_no, "eager")
 
-    def _restart_tb(self, v: TbVar) -> str:  # an exception made while tracing has no traceback to give
-        raise Restart(v.call_no, "eager")
-
     def _restart_cm(self, v: CMVar | CMExitVar) -> str:
         raise Restart(v.gen.call_no, "eager")
 
@@ -240,10 +238,36 @@ class Emitter:
         return e
 
     def _exc(self, v: ExcVar) -> str:
+        """An exception made by traced code, with the state raising gave it (engine/_vm/_exceptions.py)."""
         e = self._named(v, "exc")
         args = "".join(literal(self.ns, a) + ", " for a in v.args)
         self.body.append(f"{e} = {self.ns.const(v.cls, 'T')}({args})")
+        for name, x in (("__traceback__", v.tb), ("__context__", v.context), ("__cause__", v.cause)):
+            if type(x) is not ConstVar or x.value is not None:
+                self.body.append(f"{e}.{name} = {self.expr(x)}")
+        if v.suppress or type(v.cause) is not ConstVar:  # setting __cause__ sets it too
+            self.body.append(f"{e}.__suppress_context__ = {v.suppress!r}")
         return e
+
+    def _tb(self, v: TracebackVar) -> str:
+        """Traceback entries the VM added, innermost first rebuilt (a loop: a chain may be 1000 frames)."""
+        chain = []
+        x = v
+        while type(x) is TracebackVar and id(x) not in self.memo:
+            chain.append(x)
+            x = x.next
+        tail = self.expr(x)
+        for entry in reversed(chain):
+            key = ("frame", id(entry.frame))
+            fr = self.memo.get(key)
+            if fr is None:
+                fr = self.memo[key] = self.temp("fr")
+                self.body.append(f"{fr} = _stand_in_frame({self.ns.const(entry.code, 'code')}, "
+                                 f"{self.ns.const(entry.fglobals, 'G')})")
+            name = self._named(entry, "tb")
+            self.body.append(f"{name} = _new_tb({tail}, {fr}, {entry.lasti}, {entry.lineno})")
+            tail = name
+        return tail
 
     def _new_obj(self, v: NewObjVar) -> str:
         e = self._named(v, "obj")
@@ -338,7 +362,7 @@ class Emitter:
 # How each value kind with an identity becomes real in the segment's body (Emitter.expr memoises the result).
 _REBUILD: dict[type, Callable[[Emitter, Any], str]] = {
     GenVar: Emitter._restart_gen, CMVar: Emitter._restart_cm, CMExitVar: Emitter._restart_cm,
-    TbVar: Emitter._restart_tb,
+    TracebackVar: Emitter._tb,
     ObjVar: Emitter._obj, ListVar: Emitter._list, SetVar: Emitter._set, DictVar: Emitter._dict, DictViewVar: Emitter._dict_view,
     CellVar: Emitter._cell, FuncVar: Emitter._func, ExcVar: Emitter._exc, NewObjVar: Emitter._new_obj,
     SuperVar: Emitter._super, SliceVar: Emitter._slice, MethodVar: Emitter._method,

@@ -9,6 +9,7 @@ guards hold (trace a new one on a miss), run it, run its eager op, go on at its 
 from __future__ import annotations
 
 import functools
+import sys
 import types
 import warnings
 from collections.abc import Callable
@@ -21,10 +22,12 @@ from ._errors import CannotCompile, EngineError
 from ._faults import fault
 from ._guards import ConstSrc
 from ._residual import RUNTIME_GLOBALS, generate
+from ._tracebacks import call_handling, strip_engine_frames
 from ._vm import _handlers  # noqa: F401  (registers the opcode handlers)
 from ._vm._calls import bind
 from ._vm._code import code_info
 from ._vm._ending import EndKind, Fatal, Restart
+from ._vm._exceptions import is_none, tb_here
 from ._vm._frame import Frame
 from ._vm._frame_readers import frame_reader
 from ._vm._generators import check_abandoned
@@ -173,7 +176,7 @@ class Compiled(CompiledBase):
         bp = self.roots.get(key)
         if bp is None:
             bp = self.roots[key] = BreakPoint(None, Resume.ENTRY)
-        env = [None, *args, *kwargs.values()]
+        env = [sys.exc_info()[1], *args, *kwargs.values()]  # env[0]: the exception being handled
         while True:
             out = R.MISS
             grad = torch.is_grad_enabled()
@@ -212,14 +215,16 @@ class Compiled(CompiledBase):
             operands = env[n - spec.nargs:] if spec.nargs else ()
             if spec.npop:
                 del env[n - spec.npop:]
+            handled = env[0]  # what the program handles at the op (the snapshot's first entry)
             try:
-                result = spec.fn(*operands)
+                result = spec.fn(*operands) if handled is None else call_handling(handled, spec.fn, operands)
             except BaseException as e:  # SystemExit too: with-blocks of the frames must still exit
+                strip_engine_frames(e)
                 env.append(e)
                 bp = seg.next_exc
                 continue
             finally:
-                operands = None  # hold no reference eager would not hold
+                operands = handled = None  # hold no reference eager would not hold
             if spec.resume is Resume.PUSHN:
                 env.extend(result)
             else:
@@ -311,6 +316,7 @@ class Compiled(CompiledBase):
         if frame_reader(vm, fv, None, loc):
             raise CannotCompile("it may read its own frame (a frame reader under another name)")
         vm.frames.append(vm.new_frame(info, fn.__globals__, loc, fn.__qualname__))
+        vm.cur_exc = LazyVar(0)  # the caller's handled exception is the function's too
         return None
 
     def _build(self, vm: VM, ending: Ending, env_len: int) -> Segment:
@@ -361,6 +367,8 @@ def _start_continuation(vm: VM, bp: BreakPoint, env: list[Any]) -> Ending | None
     kind = bp.resume
     if kind is Resume.RAISE:
         exc = vm.resolve(last)
+        if _adds_entry(vm, top):  # the eager op raised in the top frame (the engine's frames are gone)
+            tb_here(vm, exc, top)
         return vm.raise_exc(exc)
     if kind is Resume.PUSH:
         top.stack.append(last)
@@ -390,6 +398,17 @@ def _start_continuation(vm: VM, bp: BreakPoint, env: list[Any]) -> Ending | None
     else:
         raise AssertionError(kind)
     return None
+
+
+def _adds_entry(vm: VM, frame: Frame) -> bool:
+    """Whether CPython adds a traceback entry for `frame` when its instruction raises: all but RERAISE and a
+    bare `raise` of an active exception do."""
+    ins = frame.info.instrs[frame.ip]
+    if ins.opname == "RERAISE":
+        return False
+    if ins.opname == "RAISE_VARARGS" and ins.arg == 0:
+        return is_none(vm.resolve(vm.cur_exc))
+    return True
 
 
 def _base_len(bp: BreakPoint) -> int:

@@ -31,6 +31,7 @@ from ._values import (
     SetVar,
     SliceVar,
     TensorVar,
+    TracebackVar,
     TupleVar,
     Var,
 )
@@ -67,6 +68,8 @@ def python_type(vm: VM, v: Var):
         return v.cls
     if t is ExcVar:
         return v.cls
+    if t is TracebackVar:
+        return types.TracebackType
     if t is GenVar:
         return types.GeneratorType
     if t is CMVar:

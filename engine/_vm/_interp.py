@@ -15,6 +15,7 @@ from .._graph import GraphBuilder
 from .._guards import EnvSrc, Guards, Namespace
 from . import _code
 from ._ending import Ending, EndKind, Fatal, Forced, Restart
+from ._exceptions import is_exception, tb_here
 from ._frame import Frame
 from ._opcodes import DISPATCH, eager_form
 from ._regions import on_break
@@ -187,8 +188,9 @@ class VM:
     # -- exceptions -----------------------------------------------------------------------------------
     def raise_exc(self, exc: Var) -> Ending | None:
         """Unwind the explicit stack to the innermost handler; an exception leaving every frame ends the
-        segment with a raise."""
+        segment with a raise. Each caller it propagates into gets its traceback entry (_exceptions.py)."""
         frames = self.frames
+        known = is_exception(exc)
         while frames:
             f = frames[-1]
             at = f.call_index if f.call_index >= 0 else f.ip
@@ -207,6 +209,8 @@ class VM:
                 self.set_grad(f.exit_grad)
             if f.gen is not None:
                 f.gen.state = "done"
+            if frames and known:
+                tb_here(self, exc, frames[-1])
         return Ending(EndKind.RAISE, value=exc)
 
     def return_value(self, value: Var) -> Ending | None:

@@ -276,27 +276,39 @@ class NewObjVar(Var):
 
 
 class ExcVar(Var):
-    """An exception instance made by traced code from constant arguments (rebuilt as cls(*args))."""
+    """An exception instance made by traced code from constant arguments, with the state raising it gives
+    (see _exceptions.py): `tb` (ConstVar(None) or a TracebackVar), `context` and `cause` (exception values
+    or ConstVar(None)), `suppress` (`__suppress_context__`). Rebuilt as cls(*args) with that state set."""
 
-    __slots__ = ("cls", "args")
+    __slots__ = ("cls", "args", "tb", "context", "cause", "suppress")
 
     def __init__(self, cls, args) -> None:
         self.cls = cls
         self.args = args  # tuple of plain constants
+        self.tb: Var = ConstVar(None)
+        self.context: Var = ConstVar(None)
+        self.cause: Var = ConstVar(None)
+        self.suppress = False
 
     def real(self) -> BaseException:
+        """An instance with the same type and args (for its text; not the program's object)."""
         return self.cls(*self.args)
 
 
-class TbVar(Var):
-    """The traceback a user `__exit__` gets with an exception made while tracing (which has none yet): opaque,
-    only `tb is None` (False) is known. If it must become real, the trace restarts with that `__exit__`
-    call (`call_no`) made eager."""
+class TracebackVar(Var):
+    """One traceback entry the VM added: the frame `frame` (a VM frame, of `code` in `fglobals`) at byte
+    offset `lasti`, line `lineno`, followed by `next` (ConstVar(None), a real traceback, or another
+    TracebackVar). Rebuilt with a stand-in frame object (engine/_tracebacks.py)."""
 
-    __slots__ = ("call_no",)
+    __slots__ = ("code", "fglobals", "lasti", "lineno", "next", "frame")
 
-    def __init__(self) -> None:
-        self.call_no = None  # set once the __exit__ call is a frame of the trace
+    def __init__(self, code, fglobals, lasti: int, lineno: int, next_: Var, frame: object) -> None:
+        self.code = code
+        self.fglobals = fglobals
+        self.lasti = lasti
+        self.lineno = lineno
+        self.next = next_
+        self.frame = frame
 
 
 class GenVar(Var):
