@@ -78,7 +78,8 @@ _TABLE = (
     Reason("grad-ctx-call", "a grad-mode object called with arguments other than a function", _EAGER),
     Reason("grad-wrapped", "a grad-mode decorated callable that is not traced", _EAGER),
     Reason("contextmanager", "a @contextmanager over a function the VM does not trace", _EAGER),
-    Reason("contextmanager-exit", "leaving a @contextmanager block by an exception",
+    Reason("contextmanager-exit", "leaving a @contextmanager block in a way the VM does not model (its exit "
+           "called with other arguments, its generator not suspended, or yielding again with try/with blocks)",
            "the block's generator is made real by a re-trace; nothing to do"),
     Reason("builtin-raises", "a builtin that raised on constant arguments",
            "the eager call raises the same error at its point"),
@@ -149,6 +150,9 @@ _TABLE = (
            "the eager op raises CPython's ValueError"),
     Reason("stop-iteration", "next() on an exhausted iterator", "the eager op raises StopIteration"),
     Reason("generator-running", "a generator stepped while it runs", "the eager op raises ValueError"),
+    Reason("generator", "a generator persisted in a break's snapshot that must become a real object (the "
+           "snapshot persists only generators the VM's own frames alone reach: this is an engine error)",
+           "report it; from the next call on the function runs eagerly"),
     Reason("yield-from", "`yield from` a real object, or with a value sent in: the delegating generator is made "
            "eagerly (a restart)", "iterate the delegate in a for-loop instead"),
     # -- names, cells, imports ------------------------------------------------------------------------------

@@ -17,11 +17,10 @@ from . import _runtime as R
 from . import _tracebacks
 from ._faults import fault
 from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, literal
-from ._vm._code import is_live
+from ._snapshot import not_real, snapshot
 from ._vm._effects import CallEffect, CellEffect, GlobalEffect, SetAttrEffect, SetItemEffect
 from ._vm._ending import EndKind, Restart
 from ._vm._frame import FrameShape
-from ._vm._frame_readers import keeps_locals
 from ._vm._iters import ZipView
 from ._vm._members import MemberView, members_at
 from ._vm._values import (
@@ -61,7 +60,6 @@ if TYPE_CHECKING:
 
     from ._guards import Src
     from ._vm._ending import Ending
-    from ._vm._frame import Frame
     from ._vm._interp import VM
     from ._vm._values import Var
 
@@ -173,10 +171,10 @@ class Emitter:
 
     # -- rebuilders, one per value kind with an identity (see _REBUILD) -----------------------------------
     def _restart_gen(self, v: GenVar) -> str:  # a traced generator cannot become real: trace it eagerly
-        raise Restart(v.call_no, "eager")
+        raise Restart(v.call_no, "eager") if v.call_no > 0 else not_real()
 
     def _restart_cm(self, v: CMVar | CMExitVar) -> str:
-        raise Restart(v.gen.call_no, "eager")
+        raise Restart(v.gen.call_no, "eager") if v.gen.call_no > 0 else not_real()
 
     def _obj(self, v: ObjVar) -> str:
         return self.src(v.src) if v.src is not None else self.ns.const(v.obj, "k")
@@ -371,58 +369,6 @@ _REBUILD: dict[type, Callable[[Emitter, Any], str]] = {
 }
 
 
-def snapshot(vm: VM, em: Emitter, env_exprs: list[str], step: bool = False) -> list[FrameShape]:
-    """Persist the frame stack: every live local and stack slot becomes one env entry."""
-    shapes = []
-    env_exprs.append(em.expr(vm.cur_exc))
-    for f in vm.frames:
-        if f.gen is not None:
-            raise Restart(f.gen.call_no, "eager")
-        at = f.call_index if f.call_index >= 0 else f.ip
-        locs = []
-        keep = keeps_locals(vm, f.info.code)
-        for k, v in enumerate(f.locals):
-            if v is None or not (keep or is_live(f.info, at, k)):
-                continue
-            locs.append((k, len(env_exprs)))
-            env_exprs.append(em.expr(v))
-        ret = -1
-        if f.ret_override is not None:
-            ret = len(env_exprs)
-            env_exprs.append(em.expr(f.ret_override))
-        st = []
-        for v in f.stack:
-            st.append(len(env_exprs))
-            env_exprs.append(em.expr(v))
-        if step and f is not vm.frames[-1] and fault(vm.ctx, "corrupt-parent-slot"):
-            _corrupt_top_slot(vm, f, st, locs)
-        shapes.append(FrameShape(f.info, f.fglobals, f.builtins, f.ip, tuple(locs), tuple(st), None,
-                                 f.exit_grad, f.call_index, f.call_no, f.name, ret))
-    return shapes
-
-
-def _corrupt_top_slot(vm: VM, f: Frame, st: list[int], locs: list[tuple[int, int]]) -> None:
-    """Fault "corrupt-parent-slot": a top stack slot holding a tensor is persisted from another tensor of the
-    frame (a stack slot below, else a local), so the bug shows as a wrong result rather than a crash."""
-
-    def tensor(v: Var) -> bool:
-        if type(v) is LazyVar:
-            v = vm.lazy.get(v.index)
-        return type(v) is TensorVar
-
-    if not f.stack or not tensor(f.stack[-1]):
-        return
-    top = f.stack[-1]
-    for k in range(len(f.stack) - 2, -1, -1):
-        if tensor(f.stack[k]) and f.stack[k] is not top:
-            st[-1] = st[k]
-            return
-    for k, ei in locs:
-        if tensor(f.locals[k]) and f.locals[k] is not top:
-            st[-1] = ei
-            return
-
-
 def generate(vm: VM, ending: Ending, env_len: int) -> tuple[str, Emitter, list[FrameShape] | None, bool]:
     """Source text, namespace and (for breaks) frame shapes of the segment ending in `ending`."""
     em = Emitter(vm)
@@ -430,7 +376,7 @@ def generate(vm: VM, ending: Ending, env_len: int) -> tuple[str, Emitter, list[F
     if ending.kind is EndKind.BREAK:
         env_exprs = []
         step = ending.reason is not None and ending.reason.explanation.startswith("step_unsupported")
-        shapes = snapshot(vm, em, env_exprs, step)
+        shapes = snapshot(vm, em, env_exprs, ending.spec.nargs, step)
         tail = "return [" + ", ".join(env_exprs) + "]"
     else:
         tail = f"return {em.expr(ending.value)}"

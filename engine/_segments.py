@@ -22,6 +22,7 @@ from ._errors import CannotCompile, EngineError
 from ._faults import fault
 from ._guards import ConstSrc
 from ._residual import RUNTIME_GLOBALS, generate
+from ._snapshot import env_len, restore
 from ._tracebacks import call_handling, strip_engine_frames
 from ._vm import _handlers  # noqa: F401  (registers the opcode handlers)
 from ._vm._calls import bind
@@ -348,17 +349,7 @@ class Compiled(CompiledBase):
 
 
 def _start_continuation(vm: VM, bp: BreakPoint, env: list[Any]) -> Ending | None:
-    frames = []
-    for sh in bp.shapes:
-        loc = [None] * sh.info.nlocalsplus
-        for li, ei in sh.locals:
-            loc[li] = LazyVar(ei)
-        st = [LazyVar(ei) for ei in sh.stack]
-        # call_no -1: a resumed frame was not made by a call of this trace, so no re-trace can run it
-        # eagerly instead (see VM._on_unsupported)
-        frames.append(Frame(sh.info, sh.fglobals, sh.builtins, loc, st, sh.ip, None, sh.exit_grad,
-                            sh.call_index, -1, sh.name,
-                            LazyVar(sh.ret_override) if sh.ret_override >= 0 else None))
+    frames = restore(vm, bp.shapes)
     vm.frames = frames
     vm.cur_exc = LazyVar(0)
     base = _base_len(bp)
@@ -412,17 +403,13 @@ def _adds_entry(vm: VM, frame: Frame) -> bool:
 
 
 def _base_len(bp: BreakPoint) -> int:
-    n = 1
-    for sh in bp.shapes:
-        n += len(sh.locals) + len(sh.stack) + (sh.ret_override >= 0)
-    return n
-
+    return env_len(bp.shapes)
 
 
 def _forget_upper_grad_block(bp: BreakPoint, env: list[Any]) -> None:
     """Fault "forget-upper-cm": resume under the mode from before a grad-mode with-block of a caller."""
     for sh in bp.shapes[:-1]:
         for ei in sh.stack:
-            if isinstance(env[ei], R.GradModeExit):
+            if isinstance(ei, int) and isinstance(env[ei], R.GradModeExit):
                 torch._C._set_grad_enabled(env[ei].prev)
                 return

@@ -76,10 +76,14 @@ def set_state(vm: VM, exc: Var, name: str, value: Var) -> None:
 def tb_here(vm: VM, exc: Var, frame: Frame) -> None:
     """PyTraceBack_Here: `exc` is raised in, or propagates into, `frame` at its current instruction."""
     at = frame.call_index if frame.call_index >= 0 else frame.ip
-    offset = frame.info.instrs[at].offset
-    code = frame.info.code
-    tb = TracebackVar(code, frame.fglobals, offset, line_at(code, offset), get_state(vm, exc, "__traceback__"),
-                      frame)
+    tb_entry(vm, exc, frame.info.code, frame.fglobals, frame.info.instrs[at].offset, frame)
+
+
+def tb_entry(vm: VM, exc: Var, code: types.CodeType, fglobals: dict, offset: int, frame: object = None) -> None:
+    """An entry for a frame of `code` at `offset` (`frame`: the VM frame, None for a library frame the VM
+    models rather than runs, such as contextlib's __exit__)."""
+    tb = TracebackVar(code, fglobals, offset, line_at(code, offset), get_state(vm, exc, "__traceback__"),
+                      frame if frame is not None else object())
     set_state(vm, exc, "__traceback__", tb)
 
 

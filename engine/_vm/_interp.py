@@ -173,7 +173,10 @@ class VM:
         depth = len(self.frames) - 1
         u.where = self.where(frame)
         if self.drive_depth:  # a break inside a generator stepped by a builtin
-            raise Restart(self.frames[0].gen.call_no, "eager")
+            gen = self.frames[0].gen
+            if gen.call_no <= 0:  # restored from a snapshot: no call of this trace made it
+                raise Fatal(u)
+            raise Restart(gen.call_no, "eager")
         if not u.forced:
             self.ctx.record_break(BreakRecord(u.gb_id, u.explanation, u.where, depth, u.hint))
             on_break(self, u, depth)  # error_on_graph_break / disable_nested_graph_breaks regions
@@ -208,7 +211,10 @@ class VM:
             if f.exit_grad is not None:
                 self.set_grad(f.exit_grad)
             if f.gen is not None:
-                f.gen.state = "done"
+                from ._generators import on_raise
+
+                if on_raise(self, f, exc):
+                    return None
             if frames and known:
                 tb_here(self, exc, frames[-1])
         return Ending(EndKind.RAISE, value=exc)

@@ -61,15 +61,11 @@ def _before_with_h(vm: VM, frame: Frame, ins: Instr) -> None:
         frame.ip += 1
         return
     if type(ctx) is CMVar and not ctx.entered:
-        from ._generators import drive
+        from ._generators import cm_enter
 
-        value = drive(vm, ctx.gen)
-        if value is not None:
-            ctx.entered = True
-            frame.stack[-1] = CMExitVar(ctx.gen)
-            frame.stack.append(value)
-            frame.ip += 1
-            return
+        cm_enter(vm, frame, ctx.gen)
+        ctx.entered = True
+        return
     region = enter_region(vm, ctx)
     try:
         if region is not None:
@@ -117,6 +113,14 @@ def _with_except_start_eager(frame: Frame, ins: Instr) -> EagerSpec:
 @handles("WITH_EXCEPT_START", eager=_with_except_start_eager)
 def _with_except_start_h(vm: VM, frame: Frame, ins: Instr) -> None:
     exit_, _lasti, _prev, exc = vm.peek(4)
+    if type(exit_) is CMExitVar and is_exception(exc) and exit_.gen.state == "suspended":
+        from ._generators import cm_exit, throw_pending
+
+        gen_frame = cm_exit(vm, exit_.gen, exc, get_state(vm, exc, "__traceback__"))
+        frame.ip += 1
+        frame.call_index = frame.ip - 1
+        vm.frames.append(gen_frame)
+        return throw_pending(vm)
     try:
         if type(exit_) is GradExitVar:
             res = call(vm, exit_, [], {})

@@ -14,7 +14,9 @@ if TYPE_CHECKING:
     from ._frame import Frame
 
 GenState = Literal["created", "suspended", "running", "done"]
-GenMode = Literal["for", "drive"]  # resumed by FOR_ITER in the caller / stepped by a builtin (drive)
+# resumed by FOR_ITER in the caller / stepped by a builtin (drive) / a @contextmanager block's enter, normal
+# exit, or exit by an exception thrown in (the caller gets the block's value or __exit__'s result)
+GenMode = Literal["for", "drive", "enter", "exit", "throw"]
 DictViewKind = Literal["keys", "values", "items"]  # the dict method that made the view
 
 
@@ -312,18 +314,27 @@ class TracebackVar(Var):
 
 
 class GenVar(Var):
-    """A generator created by traced code: its frame is suspended between steps. It never becomes real:
-    if it must (a break while it is alive), the trace restarts with its creation as an eager call."""
+    """A generator created by traced code: its frame is suspended between steps. It never becomes a real
+    object: if it must, the trace restarts with its creation as an eager call. Where only the VM's own
+    frames can reach it (a @contextmanager block's exit, a for-loop's iterator), a break persists its frame
+    in the snapshot instead (see _generators.py); `call_no` is then -1 (no call of this trace made it)."""
 
-    __slots__ = ("frame", "call_no", "state", "mode", "target", "retval")
+    __slots__ = ("frame", "call_no", "state", "mode", "target", "retval", "cm", "thrown", "thrown_tb", "owner",
+                 "for_at", "for_depth")
 
-    def __init__(self, frame: Frame, call_no) -> None:
+    def __init__(self, frame: Frame, call_no, cm: bool = False) -> None:
         self.frame = frame
         self.call_no = call_no
         self.state: GenState = "created"
         self.mode: GenMode | None = None
         self.target = None  # FOR_ITER's jump target in the caller
         self.retval = None  # the value it returned (what `yield from` it evaluates to)
+        self.cm = cm  # the generator of a @contextmanager object
+        self.thrown = None  # mode "throw": the exception thrown in, and the traceback __exit__ got
+        self.thrown_tb = None
+        self.owner = None  # mode "for": the frame whose loop iterates it, its FOR_ITER and stack depth there
+        self.for_at = -1
+        self.for_depth = -1
 
 
 class SuperVar(Var):
