@@ -149,6 +149,8 @@ _TABLE = (
     Reason("zip-strict", "zip(strict=True) over sequences of different lengths",
            "the eager op raises CPython's ValueError"),
     Reason("stop-iteration", "next() on an exhausted iterator", "the eager op raises StopIteration"),
+    Reason("dict-iter", "a dict changed size or keys while an iterator over it is alive (eager iterates the "
+           "live dict)", "the step runs eagerly and raises eager's RuntimeError"),
     Reason("generator-running", "a generator stepped while it runs", "the eager op raises ValueError"),
     Reason("generator", "a generator persisted in a break's snapshot that must become a real object (the "
            "snapshot persists only generators the VM's own frames alone reach: this is an engine error)",

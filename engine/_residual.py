@@ -84,6 +84,7 @@ def _cell_empty(c: types.CellType) -> bool:
 RUNTIME_GLOBALS = dict(GUARD_GLOBALS)
 RUNTIME_GLOBALS.update({
     "_MISS": R.MISS, "_NULL": R.NULL, "_DISCARD": R.DISCARD, "_EXHAUSTED": R.EXHAUSTED, "_SeqIter": R.SeqIter,
+    "_DictIter": R.DictIter,
     "_members_at": members_at,
     "_GradModeExit": R.GradModeExit, "_GradCtx": R.GradCtx, "_new_cell": R.new_cell,
     "_make_function": R.make_function, "_set_grad": R.set_grad, "_MethodType": types.MethodType,
@@ -290,7 +291,10 @@ class Emitter:
         if v.real is not None:
             return self.src(v.src)
         e = self._named(v, "it")
-        if type(v.seq) is SetVar:  # a real iterator over the set rebuilt by its history, advanced as far
+        if v.over is not None:  # over the live dict, as eager's (see _iters.dict_next)
+            dv, kind, keys = v.over
+            self.body.append(f"{e} = _DictIter({self.expr(dv)}, {literal(self.ns, keys)}, {kind!r}, {v.index})")
+        elif type(v.seq) is SetVar:  # a real iterator over the set rebuilt by its history, advanced as far
             self.body.append(f"{e} = iter({self.expr(v.seq)})")
             if v.index:
                 self.body.append(f"for _ in range({v.index}): next({e})")

@@ -216,9 +216,10 @@ class BoundMethodVar(Var):
 
 class IterVar(Var):
     """An iterator over a sequence value (TupleVar/ListVar items, a range constant, or a SetVar made by
-    traced code, in its model's order) at `index`."""
+    traced code, in its model's order) at `index`. Over a dict, `over` is (the DictVar, the view kind, its
+    keys when the iterator was made): eager iterates the live dict (see _iters.dict_next)."""
 
-    __slots__ = ("seq", "index", "real", "src", "start")
+    __slots__ = ("seq", "index", "real", "src", "start", "over")
 
     def __init__(self, seq, index=0, real=None, src: Src | None = None) -> None:
         self.seq = seq
@@ -226,6 +227,7 @@ class IterVar(Var):
         self.start = index
         self.real = real
         self.src = src
+        self.over: tuple[DictVar, DictViewKind, tuple] | None = None
 
 
 class GradCtxVar(Var):

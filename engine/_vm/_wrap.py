@@ -146,6 +146,17 @@ def wrap(vm: VM, value, src: Src, fixed: bool = False):
         seq = wrap(vm, value.seq, AttrSrc(src, "seq"))
         var = IterVar(seq, value.index, real=value, src=src)
         vm.writeback.append(var)
+    elif t is R.DictIter:
+        from ._methods import key_var
+
+        e = src.expr(vm.ns)
+        g.type_is(src, t)
+        g.add(f"{e}.index == {value.index!r} and {e}.kind == {value.kind!r} and {e}.keys == "
+              f"{vm.ns.const(value.keys, 'k')}")
+        d = wrap(vm, value.dict, AttrSrc(src, "dict"))
+        var = IterVar(TupleVar([key_var(k) for k in value.keys]), value.index, real=value, src=src)
+        var.over = (d, value.kind, value.keys)
+        vm.writeback.append(var)
     elif t is MembersIter:
         from ._members import MemberView
 
