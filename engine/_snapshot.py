@@ -21,7 +21,7 @@ from ._vm._code import is_live
 from ._vm._ending import Fatal, Restart
 from ._vm._frame import Frame, FrameShape, GenRef, GenShape
 from ._vm._frame_readers import keeps_locals
-from ._vm._values import CMExitVar, GenVar, LazyVar, TensorVar
+from ._vm._values import CMExitVar, ConstVar, GenVar, LazyVar, TensorVar
 
 if TYPE_CHECKING:
     from ._residual import Emitter
@@ -77,6 +77,10 @@ class _Persist:
         gs = self.gens[id(g)] = GenShape(None, index, g.state, g.mode, g.target, g.cm, g.for_at, g.for_depth)
         if g.mode == "throw":
             gs.thrown, gs.thrown_tb = self.value(g.thrown), self.value(g.thrown_tb)
+        if type(g.exc_state) is not ConstVar or g.exc_state.value is not None:
+            gs.exc_state = self.value(g.exc_state)
+        if g.state == "running" and g.caller_exc is not None:
+            gs.caller_exc = self.value(g.caller_exc)
         if index < 0:
             gs.frame = self.frame(g.frame, 0)
         return gs
@@ -120,11 +124,13 @@ def snapshot(vm: VM, em: Emitter, env_exprs: list[str], nargs: int, step: bool =
     shapes = []
     top = vm.frames[-1]
     for f in vm.frames:
-        sh = p.frame(f, nargs if f is top else 0, step and f is not top)
-        if f.gen is not None:
-            sh.gen = p.gen(f.gen)
-            if sh.gen is None:  # a generator stepped by a builtin, or reachable as a value: made eager
+        gs = None
+        if f.gen is not None:  # (its values before the frame's: the eager op's operands stay last)
+            gs = p.gen(f.gen)
+            if gs is None:  # a generator stepped by a builtin, or reachable as a value: made eager
                 raise Restart(f.gen.call_no, "eager") if f.gen.call_no > 0 else not_real()
+        sh = p.frame(f, nargs if f is top else 0, step and f is not top)
+        sh.gen = gs
         shapes.append(sh)
     return shapes
 
@@ -140,19 +146,24 @@ def env_len(shapes: list[FrameShape]) -> int:
     """How many env entries the snapshot uses (the highest index + 1)."""
     top = 0
 
+    def gen(gs: GenShape) -> None:
+        nonlocal top
+        top = max(top, gs.thrown, gs.thrown_tb, gs.exc_state, gs.caller_exc)
+        if gs.frame is not None:
+            shape(gs.frame)
+
     def slot(s: Slot) -> None:
         nonlocal top
         if isinstance(s, GenRef):
-            gs = s.gen
-            top = max(top, gs.thrown, gs.thrown_tb)
-            if gs.frame is not None:
-                shape(gs.frame)
+            gen(s.gen)
         else:
             top = max(top, s)
 
     def shape(sh: FrameShape) -> None:
         nonlocal top
         top = max(top, sh.ret_override)
+        if sh.gen is not None:
+            gen(sh.gen)
         for _, s in sh.locals:
             slot(s)
         for s in sh.stack:
@@ -183,6 +194,10 @@ def restore(vm: VM, shapes: list[FrameShape]) -> list[Frame]:
             g.for_at, g.for_depth = gs.for_at, gs.for_depth
             if gs.thrown >= 0:
                 g.thrown, g.thrown_tb = LazyVar(gs.thrown), LazyVar(gs.thrown_tb)
+            if gs.exc_state >= 0:
+                g.exc_state = LazyVar(gs.exc_state)
+            if gs.caller_exc >= 0:
+                g.caller_exc = LazyVar(gs.caller_exc)
         if gs.mode == "for" and owner is not None:
             g.owner = owner
         return g

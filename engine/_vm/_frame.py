@@ -60,6 +60,8 @@ class GenShape:
     for_depth: int = -1
     thrown: int = -1  # mode "throw": env indices of the exception thrown in and the traceback __exit__ got
     thrown_tb: int = -1
+    exc_state: int = -1  # env index of the exception it handles while suspended (-1: none)
+    caller_exc: int = -1  # while it runs: env index of the caller's handled exception
 
 
 @dataclass(slots=True, eq=False)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
 from ._ending import Ending, EndKind, Fatal, Restart
-from ._values import CMExitVar, ConstVar, ExcVar
+from ._values import CMExitVar, ConstVar, ExcVar, ObjVar
 
 if TYPE_CHECKING:
     from ._code import Instr
@@ -49,6 +49,7 @@ def drive(vm: VM, gen: GenVar):
         raise Unsupported("generator-running", "generator already executing")
     gen.frame.stack.append(ConstVar(None))  # the value sent in (next() sends None)
     gen.state = "running"
+    enter_exc_state(vm, gen)
     gen.mode = "drive"
     saved = vm.frames
     vm.frames = [gen.frame]
@@ -102,8 +103,26 @@ def check_abandoned(vm: VM) -> None:
             raise Restart(gen.call_no, "eager")
 
 
+def enter_exc_state(vm: VM, gen: GenVar) -> None:
+    """A generator resumes: it has its own handled exception, over the caller's (which it sees when it
+    handles none itself), as CPython's exc_info stack of generator frames."""
+    gen.caller_exc = vm.cur_exc
+    if type(gen.exc_state) is not ConstVar or gen.exc_state.value is not None:
+        vm.cur_exc = gen.exc_state
+
+
+def leave_exc_state(vm: VM, gen: GenVar, suspended: bool) -> None:
+    """The generator yields (keeping the exception it handles, if any) or finishes: the caller's is back."""
+    own = vm.resolve(vm.cur_exc)
+    caller = gen.caller_exc if gen.caller_exc is not None else ConstVar(None)
+    keep = suspended and own is not vm.resolve(caller)
+    gen.exc_state = own if keep else ConstVar(None)
+    vm.cur_exc = caller
+
+
 def on_yield(vm: VM, frame: Frame, value: Var):
     gen = frame.gen
+    leave_exc_state(vm, gen, True)
     frame.ip += 1
     vm.frames.pop()
     gen.state = "suspended"
@@ -129,6 +148,7 @@ def on_return(vm: VM, frame: Frame, value: Var):
     gen = frame.gen
     gen.state = "done"
     gen.retval = value
+    leave_exc_state(vm, gen, False)
     if gen.mode == "drive":
         return Ending(EndKind.RETURN, value=ConstVar(None))
     caller = vm.frames[-1]
@@ -148,25 +168,42 @@ def on_return(vm: VM, frame: Frame, value: Var):
     return None
 
 
-def on_raise(vm: VM, frame: Frame, exc: Var) -> bool:
-    """An exception left generator frame `frame` (popped). True when the caller goes on normally: the
-    exception thrown into a @contextmanager block came back out, so __exit__ returns False (contextlib
-    puts back the traceback __exit__ was given) and the with-block re-raises it."""
+def on_raise(vm: VM, frame: Frame, exc: Var) -> Var | None:
+    """An exception left generator frame `frame` (popped): what goes on unwinding into the caller, or None
+    when the caller goes on normally -- the exception thrown into a @contextmanager block came back out, so
+    __exit__ returns False (contextlib puts back the traceback __exit__ was given) and the with-block
+    re-raises it. A StopIteration leaving a generator becomes RuntimeError (PEP 479)."""
     gen = frame.gen
     gen.state = "done"
-    if gen.mode in ("enter", "exit", "throw") and (gen.mode != "throw" or vm.resolve(exc) is not
-                                                   vm.resolve(gen.thrown)):
-        _contextlib_entry(vm, exc, gen.mode)  # it leaves through contextlib's __enter__/__exit__
-        return False
-    if gen.mode != "throw":
-        return False
+    leave_exc_state(vm, gen, False)
+    if gen.mode == "drive":
+        return exc
+    thrown = gen.mode == "throw" and vm.resolve(exc) is vm.resolve(gen.thrown)
+    exc = _pep479(vm, exc)
+    if not thrown:
+        if gen.mode in ("enter", "exit", "throw"):
+            _contextlib_entry(vm, exc, gen.mode)  # it leaves through contextlib's __enter__/__exit__
+        return exc
     from ._exceptions import set_state
 
-    set_state(vm, exc, "__traceback__", gen.thrown_tb)
+    set_state(vm, vm.resolve(gen.thrown), "__traceback__", gen.thrown_tb)
     caller = vm.frames[-1]
     caller.call_index = -1
     caller.stack.append(ConstVar(False))
-    return True
+    return None
+
+
+def _pep479(vm: VM, exc: Var) -> Var:
+    """`raise RuntimeError("generator raised StopIteration") from exc`, as CPython does for a StopIteration
+    leaving a generator frame."""
+    v = vm.resolve(exc)
+    cls = v.cls if type(v) is ExcVar else type(v.obj) if type(v) is ObjVar else None
+    if cls is None or not issubclass(cls, StopIteration):
+        return exc
+    new = ExcVar(RuntimeError, ("generator raised StopIteration",))
+    new.cause = new.context = v
+    new.suppress = True
+    return new
 
 
 def _raise_in(vm: VM, frame: Frame, exc: ExcVar, cause: Var | None = None):
@@ -213,6 +250,7 @@ def _resume(vm: VM, gen: GenVar, mode: GenMode) -> Frame:
         raise Unsupported("generator-running", "generator already executing")
     gen.frame.stack.append(ConstVar(None))
     gen.state = "running"
+    enter_exc_state(vm, gen)
     gen.mode = mode
     return gen.frame
 
@@ -239,6 +277,7 @@ def cm_exit(vm: VM, gen: GenVar, exc: Var | None, tb: Var | None) -> Frame:
 
     f = gen.frame
     gen.state = "running"
+    enter_exc_state(vm, gen)
     gen.mode = "throw"
     gen.thrown, gen.thrown_tb = exc, tb
     f.call_index = f.ip - 1  # raised at its YIELD_VALUE, as gen.throw() does
@@ -262,6 +301,7 @@ def resume_for(vm: VM, frame: Frame, gen: GenVar, ins: Instr) -> None:
         raise Unsupported("generator-running", "generator already executing")
     gen.frame.stack.append(ConstVar(None))
     gen.state = "running"
+    enter_exc_state(vm, gen)
     gen.mode = "for"
     gen.target = ins.target
     gen.owner, gen.for_at, gen.for_depth = frame, frame.ip, len(frame.stack) - 1

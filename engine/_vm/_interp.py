@@ -213,8 +213,10 @@ class VM:
             if f.gen is not None:
                 from ._generators import on_raise
 
-                if on_raise(self, f, exc):
+                exc = on_raise(self, f, exc)
+                if exc is None:
                     return None
+                known = is_exception(exc)
             if frames and known:
                 tb_here(self, exc, frames[-1])
         return Ending(EndKind.RAISE, value=exc)

@@ -322,7 +322,7 @@ class GenVar(Var):
     in the snapshot instead (see _generators.py); `call_no` is then -1 (no call of this trace made it)."""
 
     __slots__ = ("frame", "call_no", "state", "mode", "target", "retval", "cm", "thrown", "thrown_tb", "owner",
-                 "for_at", "for_depth")
+                 "for_at", "for_depth", "exc_state", "caller_exc")
 
     def __init__(self, frame: Frame, call_no, cm: bool = False) -> None:
         self.frame = frame
@@ -337,6 +337,8 @@ class GenVar(Var):
         self.owner = None  # mode "for": the frame whose loop iterates it, its FOR_ITER and stack depth there
         self.for_at = -1
         self.for_depth = -1
+        self.exc_state: Var = ConstVar(None)  # the exception it handles while suspended (_generators)
+        self.caller_exc: Var | None = None  # while it runs: the caller's handled exception, back on leaving
 
 
 class SuperVar(Var):

@@ -245,6 +245,40 @@ def generator_loop_at_depth(log, x):
         return mid(x) + 1
 
 
+def _yields_while_handling(log):
+    try:
+        raise KeyError("in generator")
+    except KeyError:
+        yield 1  # suspended while it handles KeyError: the caller does not
+    yield 2
+
+
+def generator_handled_exception_is_its_own(log, x):
+    out = []
+    for v in _yields_while_handling(log):
+        try:
+            raise ValueError(v)
+        except ValueError as e:
+            out.append(repr(e.__context__))
+    return x + 1, out
+
+
+def _raises_stop(log, x):
+    yield x
+    gb()
+    raise StopIteration("inside")
+
+
+def generator_raising_stop_iteration(log, x):
+    out = []
+    try:
+        for v in _raises_stop(log, x):
+            out.append(v * 2)
+    except RuntimeError as e:  # PEP 479
+        out.append(describe(e))
+    return out
+
+
 SCENARIOS = [
     Scenario(cm_break_before_its_yield, x1, 1),
     Scenario(cm_break_after_its_yield, x1, 1),
@@ -262,6 +296,8 @@ SCENARIOS = [
     Scenario(for_generator_early_exit, x1, 3),
     Scenario(nested_generator_loops, x1, 5),
     Scenario(generator_loop_at_depth, x1, 3),
+    Scenario(generator_handled_exception_is_its_own, x1, 1),
+    Scenario(generator_raising_stop_iteration, x1, 1),
 ]
 
 
