@@ -20,7 +20,7 @@ import torch
 from . import _runtime as R
 from ._errors import CannotCompile, EngineError
 from ._faults import fault
-from ._guards import ConstSrc
+from ._guards import AttrSrc, ConstSrc, EnvSrc
 from ._residual import RUNTIME_GLOBALS, generate
 from ._snapshot import env_len, restore
 from ._tracebacks import call_handling, strip_engine_frames
@@ -31,12 +31,13 @@ from ._vm._ending import EndKind, Fatal, Restart
 from ._vm._exceptions import is_none, tb_here
 from ._vm._frame import Frame
 from ._vm._frame_readers import frame_reader
-from ._vm._generators import check_abandoned
+from ._vm._generators import Returned, check_abandoned
 from ._vm._interp import VM
 from ._vm._modules import CompiledBase
 from ._vm._opcodes import Resume
 from ._vm._ops_jumps import or_pop_commit
 from ._vm._values import FuncVar, LazyVar, ObjVar
+from ._vm._wrap import wrap
 
 if TYPE_CHECKING:
     from ._errors import Unsupported
@@ -376,6 +377,15 @@ def _start_continuation(vm: VM, bp: BreakPoint, env: list[Any]) -> Ending | None
         vm.guards.add(f"(env[{len(env) - 1}] is _EXHAUSTED) is {done!r}")
         if done:
             top.stack.pop()
+            top.ip = top.info.instrs[top.ip].target
+        else:
+            top.stack.append(last)
+            top.ip += 1
+    elif kind is Resume.SEND:
+        done = type(env[-1]) is Returned
+        vm.guards.add(f"(type(env[{len(env) - 1}]) is {vm.ns.const(Returned, 'T')}) is {done!r}")
+        if done:
+            top.stack[-1] = wrap(vm, env[-1].value, AttrSrc(EnvSrc(len(env) - 1), "value"))
             top.ip = top.info.instrs[top.ip].target
         else:
             top.stack.append(last)

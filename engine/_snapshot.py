@@ -3,8 +3,8 @@ building the frames of the next segment from them.
 
 Every live local and stack slot becomes one env entry (a real value), except a generator made by traced
 code that only the VM's own frames can reach: the exit of a `@contextmanager` block (the with-block's
-stack slot; nothing else can name it) and a for-loop's iterator (the loop's stack slot; only FOR_ITER
-uses it). Such a generator is more data in the snapshot: its suspended frame is persisted like any other
+stack slot; nothing else can name it), a for-loop's iterator (the loop's stack slot; only FOR_ITER uses
+it) and the delegate of `yield from` (the delegating frame's stack slot; only SEND uses it). Such a generator is more data in the snapshot: its suspended frame is persisted like any other
 (a `GenShape` in a `GenRef` slot), or, while it runs, its frame is in the frame list. So a break inside a
 `@contextmanager` block or a generator's loop, at any depth, resumes without making anything eager. A
 generator reachable any other way must become a real object: the trace restarts with its creation
@@ -48,13 +48,12 @@ class _Persist:
     def slot(self, f: Frame, k: int | None, v: Var, operand: bool) -> Slot:
         """Stack slot `k` of `f` (None: a local) holding `v`; the eager op's operands are plain values."""
         if not operand and k is not None:
-            if type(v) is CMExitVar and v.gen.cm and not _delegates(v.gen) and \
-                    (not v.gen.frame.info.gen_handlers or _yields_once(v.gen)):
+            if type(v) is CMExitVar and v.gen.cm and (not v.gen.frame.info.gen_handlers or _yields_once(v.gen)):
                 gs = self.gen(v.gen)
                 if gs is not None:
                     return GenRef(gs, True)
-            if type(v) is GenVar and v.mode == "for" and v.owner is f and v.for_depth == k and \
-                    not v.frame.info.gen_handlers and not _delegates(v):
+            if type(v) is GenVar and v.mode in ("for", "send") and v.owner is f and v.for_depth == k and \
+                    not v.frame.info.gen_handlers:
                 at = f.call_index if f.call_index >= 0 else f.ip
                 if v.for_at <= at < v.target:
                     gs = self.gen(v)
@@ -102,12 +101,6 @@ class _Persist:
             _corrupt_top_slot(self.vm, f, st, locs)
         return FrameShape(f.info, f.fglobals, f.builtins, f.ip, tuple(locs), tuple(st), None, f.exit_grad,
                           f.call_index, f.call_no, f.name, ret)
-
-
-def _delegates(g: GenVar) -> bool:
-    """`yield from` in its code: SEND over a delegate made real has no eager form inside a generator, and a
-    restored generator cannot restart with its creation eager."""
-    return any(ins.opname == "SEND" for ins in g.frame.info.instrs)
 
 
 def _yields_once(g: GenVar) -> bool:
@@ -198,7 +191,7 @@ def restore(vm: VM, shapes: list[FrameShape]) -> list[Frame]:
                 g.exc_state = LazyVar(gs.exc_state)
             if gs.caller_exc >= 0:
                 g.caller_exc = LazyVar(gs.caller_exc)
-        if gs.mode == "for" and owner is not None:
+        if gs.mode in ("for", "send") and owner is not None:
             g.owner = owner
         return g
 

@@ -1,14 +1,15 @@
 """Generators created by traced code, run as suspendable frames of the same VM.
 
-FOR_ITER resumes a generator's frame on the frame stack (YIELD_VALUE hands the value back to the loop);
-builtins that consume one (list, sum, all, next, ...) step it with `drive`, a nested run of the VM on a
-frame list holding just the generator. A `@contextmanager` block is contextlib's protocol on a generator
+FOR_ITER resumes a generator's frame on the frame stack (YIELD_VALUE hands the value back to the loop), and
+so does SEND for the delegate of `yield from`; builtins that consume one (list, sum, all, next, ...) step it
+with `drive`, a nested run of the VM on a frame list holding just the generator. A `@contextmanager` block is contextlib's protocol on a generator
 frame: entering pushes it until its yield ("enter"), a normal exit resumes it and it must return ("exit"),
 an exception leaving the block is thrown in at its yield ("throw": back out means __exit__ returned
 False, a return means suppressed, anything else propagates), with contextlib's RuntimeErrors and its
 traceback entries.
 
-Across a break, a generator only the VM's frames reach (a with-block's exit, a for-loop's iterator) is
+Across a break, a generator only the VM's frames reach (a with-block's exit, a for-loop's iterator, a
+`yield from` delegate) is
 persisted in the snapshot, suspended or running (engine/_snapshot.py), and resumes where it was. Anything
 else that must make a generator real (a break while a builtin drives it, a generator reachable as a value)
 restarts the segment's trace with its creation as an eager call, after which it is a real generator.
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from ._code import Instr
     from ._frame import Frame
     from ._interp import VM
+    from ._opcodes import EagerSpec
     from ._values import GenMode, GenVar, Var
 
 
@@ -67,25 +69,60 @@ def drive(vm: VM, gen: GenVar):
     raise Restart(gen.call_no, "eager")
 
 
+class Returned:
+    """What SEND's eager form gives when the delegate finished: the value it returned."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+
+def send_step(receiver: object, value: object) -> object:
+    """SEND for real: one step of the delegate (next() when None is sent, as CPython does for iterators)."""
+    try:
+        return next(receiver) if value is None else receiver.send(value)
+    except StopIteration as e:
+        return Returned(e.value)
+
+
+def send_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    from ._opcodes import EagerSpec, Resume
+
+    return EagerSpec(send_step, 2, npop=1, resume=Resume.SEND, label="send")
+
+
 def send(vm: VM, frame: Frame, ins: Instr) -> None:
-    """SEND (the loop of `yield from`) with None sent in: one step of the delegate, a traced generator or
-    an iterator value. A value it yields stays on the stack for YIELD_VALUE; when it is exhausted, what it
-    returned replaces it and the loop is left. Anything else (a real delegate, a value sent in) has no
-    eager form inside a traced generator: the trace restarts with this generator made eagerly."""
+    """SEND (the loop of `yield from`) with None sent in: one step of the delegate. A traced generator runs
+    as a frame pushed above (a value it yields goes on the stack for YIELD_VALUE; what it returns replaces
+    it and the loop is left), so a break inside it resumes there; an iterator value is stepped in place;
+    anything else (a real delegate, a value sent in) is an eager op."""
     from ._iters import iter_next
     from ._values import GenVar, IterVar
 
     receiver, value = frame.stack[-2], frame.stack[-1]
     if type(value) is not ConstVar or value.value is not None:
-        raise Unsupported("yield-from", "a value sent into `yield from`")
+        raise Unsupported("yield-from", "a value sent into `yield from`", eager=send_eager(frame, ins))
+    if type(receiver) is GenVar and receiver.state != "done":
+        gen_frame = _resume(vm, receiver, "send")
+        frame.stack.pop()
+        receiver.owner, receiver.for_at, receiver.for_depth = frame, frame.ip, len(frame.stack) - 1
+        receiver.target = ins.target
+        frame.ip += 1
+        frame.call_index = frame.ip - 1
+        vm.frames.append(gen_frame)
+        return
     if type(receiver) is GenVar:
-        x = drive(vm, receiver)
-        done = receiver.retval if x is None else None
+        x, done = None, receiver.retval or ConstVar(None)
     elif type(receiver) is IterVar:
-        x = iter_next(vm, receiver)
+        try:
+            x = iter_next(vm, receiver)
+        except Unsupported as u:
+            u.eager = u.eager or send_eager(frame, ins)
+            raise
         done = ConstVar(None) if x is None else None
     else:
-        raise Unsupported("yield-from", f"`yield from` a {type(receiver).__name__}")
+        raise Unsupported("yield-from", f"`yield from` a {type(receiver).__name__}", eager=send_eager(frame, ins))
     if done is not None:
         frame.stack.pop()
         frame.stack[-1] = done
@@ -163,7 +200,10 @@ def on_return(vm: VM, frame: Frame, value: Var):
     if gen.mode in ("exit", "throw"):  # a normal exit: False; a thrown exception caught there: suppressed
         caller.stack.append(ConstVar(gen.mode == "throw"))
         return None
-    caller.stack.pop()  # the generator (the loop's iterator)
+    if gen.mode == "send":  # `yield from` evaluates to what it returned
+        caller.stack[-1] = value
+    else:
+        caller.stack.pop()  # the generator (the loop's iterator)
     caller.ip = gen.target
     return None
 

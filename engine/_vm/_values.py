@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 GenState = Literal["created", "suspended", "running", "done"]
 # resumed by FOR_ITER in the caller / stepped by a builtin (drive) / a @contextmanager block's enter, normal
 # exit, or exit by an exception thrown in (the caller gets the block's value or __exit__'s result)
-GenMode = Literal["for", "drive", "enter", "exit", "throw"]
+GenMode = Literal["for", "drive", "send", "enter", "exit", "throw"]  # send: the delegate of `yield from`
 DictViewKind = Literal["keys", "values", "items"]  # the dict method that made the view
 
 

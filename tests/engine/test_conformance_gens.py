@@ -279,6 +279,48 @@ def generator_raising_stop_iteration(log, x):
     return out
 
 
+def _delegate(log, x):
+    log.append("delegate")
+    gb()
+    yield x
+    gb()
+    yield x + 1
+    return "delegated"
+
+
+def _delegating(log, x):
+    r = yield from _delegate(log, x)
+    log.append(r)
+    r = yield from iter([x * 3])
+    log.append(r)
+
+
+def yield_from_break_inside_delegate(log, x):
+    return [v * 2 for v in _delegating(log, x)]
+
+
+def yield_from_delegate_in_loop_across_break(log, x):
+    out = []
+    for v in _delegating(log, x):
+        out.append(_leaf(log, v))
+    return out
+
+
+_real_gen = torch._dynamo.disable(_count)
+
+
+def _delegating_to_real(log, x):
+    r = yield from _real_gen(log, x, 2)  # a real generator: each step is an eager op
+    log.append(r)
+
+
+def yield_from_real_generator(log, x):
+    out = []
+    for v in _delegating_to_real(log, x):
+        out.append(v - 1)
+    return out
+
+
 SCENARIOS = [
     Scenario(cm_break_before_its_yield, x1, 1),
     Scenario(cm_break_after_its_yield, x1, 1),
@@ -297,6 +339,9 @@ SCENARIOS = [
     Scenario(nested_generator_loops, x1, 5),
     Scenario(generator_loop_at_depth, x1, 3),
     Scenario(generator_handled_exception_is_its_own, x1, 1),
+    Scenario(yield_from_break_inside_delegate, x1, 2),
+    Scenario(yield_from_delegate_in_loop_across_break, x1, 4),
+    Scenario(yield_from_real_generator, x1, 2),
     Scenario(generator_raising_stop_iteration, x1, 1),
 ]
 
