@@ -24,7 +24,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-_ENGINE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+# the package's directory as its code objects name it (the import path, which may hold "..") and normalized
+_ENGINE_DIRS = tuple({os.path.dirname(__file__) + os.sep, os.path.dirname(os.path.abspath(__file__)) + os.sep})
 _SEGMENT_FILE = "<engine segment"
 
 _OFF = (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
@@ -57,7 +58,7 @@ def new_tb(tb_next: types.TracebackType | None, frame: types.FrameType, lasti: i
 
 def _engine_code(code: types.CodeType) -> bool:
     f = code.co_filename
-    return f.startswith(_ENGINE_DIR) or f.startswith(_SEGMENT_FILE)
+    return f.startswith(_ENGINE_DIRS) or f.startswith(_SEGMENT_FILE)
 
 
 def strip_engine_frames(e: BaseException) -> None:

@@ -85,3 +85,36 @@ def test_traceback_stand_in_frames_read_as_the_users():
     assert tb.tb_frame.f_code.co_name == "f" and tb.tb_next.tb_frame.f_code.co_qualname == inner.__qualname__
     assert tb.tb_frame.f_globals is f.__globals__
     assert_compiled(c, graphs=1)
+
+
+_RELATIVE_IMPORT = """
+import sys, traceback
+sys.path.insert(0, sys.argv[1])
+import torch
+import engine
+
+def bad(v):
+    return int("x")  # an eager op that raises
+
+def f(x):
+    try:
+        bad(x)
+    except ValueError as e:
+        return [fr.f_code.co_name for fr, _ in traceback.walk_tb(e.__traceback__)]
+
+print(engine.compile(f)(torch.ones(1)), f(torch.ones(1)))
+"""
+
+
+def test_engine_frames_dropped_when_imported_through_a_relative_path(tmp_path):
+    """Code objects name their file by the import path (`benchmarks/../engine/...` when a script adds its
+    parent directory): the engine's own frames are dropped from an eager op's exception all the same."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "s.py"
+    script.write_text(_RELATIVE_IMPORT)
+    root = os.path.join(os.path.dirname(os.path.dirname(engine.__file__)), "benchmarks", "..")
+    out = subprocess.run([sys.executable, str(script), root], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "['f', 'bad'] ['f', 'bad']", out.stdout
