@@ -84,7 +84,7 @@ def _cell_empty(c: types.CellType) -> bool:
 RUNTIME_GLOBALS = dict(GUARD_GLOBALS)
 RUNTIME_GLOBALS.update({
     "_MISS": R.MISS, "_NULL": R.NULL, "_DISCARD": R.DISCARD, "_EXHAUSTED": R.EXHAUSTED, "_SeqIter": R.SeqIter,
-    "_DictIter": R.DictIter,
+    "_DictIter": R.DictIter, "_grad_ctx": R.grad_ctx,
     "_members_at": members_at,
     "_GradModeExit": R.GradModeExit, "_GradCtx": R.GradCtx, "_new_cell": R.new_cell,
     "_make_function": R.make_function, "_set_grad": R.set_grad, "_MethodType": types.MethodType,
@@ -315,13 +315,13 @@ class Emitter:
         return f"_SeqIter({self._seq(seq)}, {index})"
 
     def _grad_ctx(self, v: GradCtxVar) -> str:
-        return f"_GradCtx({v.target!r}, {v.prev!r})"
+        return f"_grad_ctx({v.target!r}, {v.prev!r})"
 
     def _grad_exit(self, v: GradExitVar) -> str:
         return f"_GradModeExit({v.prev!r})"
 
-    def _grad_wrapped(self, v: GradWrappedVar) -> str:
-        return f"_GradCtx({v.target!r})({self.expr(v.fn)})"
+    def _grad_wrapped(self, v: GradWrappedVar) -> str:  # torch's own decorated function, under that mode
+        return f"_grad_ctx({v.target!r}, None)({self.expr(v.fn)})"
 
     def _seq(self, seq: Var) -> str:
         return self.expr(seq) if type(seq) is not ConstVar else self.ns.const(seq.value, "k")

@@ -111,6 +111,17 @@ class GradModeExit:
         return None
 
 
+def grad_ctx(target: bool, prev: bool | None) -> object:
+    """The torch object a grad-mode context value made by traced code stands for: torch.no_grad() /
+    enable_grad(), or a torch.set_grad_enabled(target) made when the mode was `prev` (built without
+    applying the mode again: it was applied when it was made)."""
+    if prev is None:
+        return torch.enable_grad() if target else torch.no_grad()
+    obj = object.__new__(torch.set_grad_enabled)
+    obj.prev, obj.mode = prev, target
+    return obj
+
+
 class GradCtx:
     """A grad-mode context manager created by traced code (no_grad / enable_grad / set_grad_enabled)."""
 

@@ -23,6 +23,7 @@ from ._values import (
     ExcVar,
     FuncVar,
     GenVar,
+    GradCtxVar,
     IterVar,
     ListVar,
     MethodVar,
@@ -72,6 +73,8 @@ def python_type(vm: VM, v: Var):
         return types.TracebackType
     if t is GenVar:
         return types.GeneratorType
+    if t is GradCtxVar:
+        return v.torch_class()
     if t is CMVar:
         import contextlib
 

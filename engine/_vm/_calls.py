@@ -169,6 +169,10 @@ def _grad_decorated(vm: VM, fv: FuncVar) -> GradWrappedVar | None:
     names = fv.code.co_freevars
     factory = cell_get(vm, closure[names.index("ctx_factory")])
     func = cell_get(vm, closure[names.index("func")])
+    if type(factory) is BoundMethodVar and type(factory.self_var) is GradCtxVar:  # read (guarded) as such
+        if type(func) not in (FuncVar, BoundMethodVar):
+            return None
+        return GradWrappedVar(factory.self_var.target, func)
     if type(factory) is not BoundMethodVar or type(factory.self_var) is not ObjVar:
         return None
     ctx = factory.self_var.obj

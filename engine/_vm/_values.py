@@ -231,13 +231,21 @@ class IterVar(Var):
 
 
 class GradCtxVar(Var):
-    """torch.no_grad() / enable_grad() / set_grad_enabled(b): `prev` is set once the mode was applied."""
+    """torch.no_grad() / enable_grad() / set_grad_enabled(b): `prev` is set once the mode was applied (by
+    set_grad_enabled, which applies it when made). Made real as that torch object (`torch_class`)."""
 
     __slots__ = ("target", "prev")
 
     def __init__(self, target, prev=None) -> None:
         self.target = target
         self.prev = prev
+
+    def torch_class(self) -> type:
+        import torch
+
+        if self.prev is not None:
+            return torch.set_grad_enabled
+        return torch.enable_grad if self.target else torch.no_grad
 
 
 class GradExitVar(Var):

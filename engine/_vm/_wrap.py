@@ -136,6 +136,13 @@ def wrap(vm: VM, value, src: Src, fixed: bool = False):
         g.type_is(src, t)
         g.add(f"{src.expr(vm.ns)}.prev is {value.prev!r}")
         return GradExitVar(value.prev)
+    elif t is torch.no_grad or t is torch.enable_grad:  # made by traced code (or by the program)
+        g.type_is(src, t)
+        return GradCtxVar(t is torch.enable_grad)
+    elif t is torch.set_grad_enabled and type(value.mode) is bool and type(value.prev) is bool:
+        g.type_is(src, t)
+        g.add(f"{src.expr(vm.ns)}.mode is {value.mode!r} and {src.expr(vm.ns)}.prev is {value.prev!r}")
+        return GradCtxVar(value.mode, value.prev)
     elif t is R.GradCtx:
         g.type_is(src, t)
         g.add(f"{src.expr(vm.ns)}.target is {value.target!r} and {src.expr(vm.ns)}.prev is {value.prev!r}")
