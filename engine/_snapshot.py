@@ -65,6 +65,8 @@ class _Persist:
         gs = self.gens.get(id(g))
         if gs is not None:
             return gs
+        if g.cm and g.frame.info.gen_handlers and not _yields_once(g):
+            return None  # (see _yields_once)
         if g.state == "running":
             index = self.running.get(id(g), -1)
             if index < 0:
@@ -80,6 +82,8 @@ class _Persist:
             gs.exc_state = self.value(g.exc_state)
         if g.state == "running" and g.caller_exc is not None:
             gs.caller_exc = self.value(g.caller_exc)
+        if g.mode == "collect":
+            gs.acc, gs.acc_tuple = self.value(g.acc), g.acc_tuple
         if index < 0:
             gs.frame = self.frame(g.frame, 0)
         return gs
@@ -141,7 +145,7 @@ def env_len(shapes: list[FrameShape]) -> int:
 
     def gen(gs: GenShape) -> None:
         nonlocal top
-        top = max(top, gs.thrown, gs.thrown_tb, gs.exc_state, gs.caller_exc)
+        top = max(top, gs.thrown, gs.thrown_tb, gs.exc_state, gs.caller_exc, gs.acc)
         if gs.frame is not None:
             shape(gs.frame)
 
@@ -191,6 +195,8 @@ def restore(vm: VM, shapes: list[FrameShape]) -> list[Frame]:
                 g.exc_state = LazyVar(gs.exc_state)
             if gs.caller_exc >= 0:
                 g.caller_exc = LazyVar(gs.caller_exc)
+            if gs.acc >= 0:
+                g.acc, g.acc_tuple = LazyVar(gs.acc), gs.acc_tuple
         if gs.mode in ("for", "send") and owner is not None:
             g.owner = owner
         return g

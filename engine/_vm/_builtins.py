@@ -252,6 +252,11 @@ def _container(kind):
             return NotImplemented
         if not args:
             items = []
+        elif len(args) == 1 and kind in (list, tuple) and type(args[0]) is GenVar and \
+                args[0].state in ("created", "suspended"):
+            from ._generators import collect
+
+            return collect(vm, args[0], kind is tuple)
         elif len(args) == 1:
             items = _seq_of(vm, args[0]) if kind is not dict or type(args[0]) is not DictVar else None
         else:

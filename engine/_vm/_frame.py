@@ -62,6 +62,8 @@ class GenShape:
     thrown_tb: int = -1
     exc_state: int = -1  # env index of the exception it handles while suspended (-1: none)
     caller_exc: int = -1  # while it runs: env index of the caller's handled exception
+    acc: int = -1  # mode "collect": env index of the list being filled
+    acc_tuple: bool = False
 
 
 @dataclass(slots=True, eq=False)

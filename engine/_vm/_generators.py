@@ -1,8 +1,9 @@
 """Generators created by traced code, run as suspendable frames of the same VM.
 
 FOR_ITER resumes a generator's frame on the frame stack (YIELD_VALUE hands the value back to the loop), and
-so does SEND for the delegate of `yield from`; builtins that consume one (list, sum, all, next, ...) step it
-with `drive`, a nested run of the VM on a frame list holding just the generator. A `@contextmanager` block is contextlib's protocol on a generator
+so does SEND for the delegate of `yield from`, and list()/tuple() consuming one (`collect`); other builtins
+that consume one (sum, all, next, ...) step it with `drive`, a nested run of the VM on a frame list holding
+just the generator. A `@contextmanager` block is contextlib's protocol on a generator
 frame: entering pushes it until its yield ("enter"), a normal exit resumes it and it must return ("exit"),
 an exception leaving the block is thrown in at its yield ("throw": back out means __exit__ returned
 False, a return means suppressed, anything else propagates), with contextlib's RuntimeErrors and its
@@ -157,8 +158,26 @@ def leave_exc_state(vm: VM, gen: GenVar, suspended: bool) -> None:
     vm.cur_exc = caller
 
 
+def collect(vm: VM, gen: GenVar, as_tuple: bool):
+    """list(gen) / tuple(gen): the generator runs as a frame above the call, each yielded value appended to
+    a list and the generator resumed at once, so a break inside it resumes there."""
+    from ._calls import Inline
+    from ._values import ListVar
+
+    frame = _resume(vm, gen, "collect")
+    gen.acc, gen.acc_tuple = ListVar([]), as_tuple
+    return Inline(frame)
+
+
 def on_yield(vm: VM, frame: Frame, value: Var):
     gen = frame.gen
+    if gen.mode == "collect":  # appended; the generator goes on (the value sent in is None)
+        from ._methods import call_method
+
+        call_method(vm, vm.resolve(gen.acc), "append", [value], {})
+        frame.ip += 1
+        frame.stack.append(ConstVar(None))
+        return None
     leave_exc_state(vm, gen, True)
     frame.ip += 1
     vm.frames.pop()
@@ -199,6 +218,15 @@ def on_return(vm: VM, frame: Frame, value: Var):
     caller.call_index = -1
     if gen.mode in ("exit", "throw"):  # a normal exit: False; a thrown exception caught there: suppressed
         caller.stack.append(ConstVar(gen.mode == "throw"))
+        return None
+    if gen.mode == "collect":
+        acc = vm.resolve(gen.acc)
+        if gen.acc_tuple:
+            from ._methods import list_items
+            from ._values import TupleVar
+
+            acc = TupleVar(list(list_items(vm, acc)))
+        caller.stack.append(acc)
         return None
     if gen.mode == "send":  # `yield from` evaluates to what it returned
         caller.stack[-1] = value

@@ -321,6 +321,27 @@ def yield_from_real_generator(log, x):
     return out
 
 
+def _squares(log, x, n):
+    for i in range(n):
+        log.append(("sq", i, torch.is_grad_enabled()))
+        if i == 1:
+            gb()
+        yield x * i
+    if n > 3:
+        raise ValueError("too many")
+
+
+def list_of_generator_breaking_inside(log, x):
+    a = list(_squares(log, x, 3))
+    with torch.no_grad():
+        b = tuple(_squares(log, x + 1, 2))
+    try:
+        list(_squares(log, x, 4))
+    except ValueError as e:
+        log.append(str(e))
+    return a, b
+
+
 SCENARIOS = [
     Scenario(cm_break_before_its_yield, x1, 1),
     Scenario(cm_break_after_its_yield, x1, 1),
@@ -343,6 +364,7 @@ SCENARIOS = [
     Scenario(yield_from_delegate_in_loop_across_break, x1, 4),
     Scenario(yield_from_real_generator, x1, 2),
     Scenario(generator_raising_stop_iteration, x1, 1),
+    Scenario(list_of_generator_breaking_inside, xg, 4),
 ]
 
 
