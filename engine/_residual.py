@@ -21,7 +21,7 @@ from ._snapshot import not_real, snapshot
 from ._vm._effects import CallEffect, CellEffect, GlobalEffect, SetAttrEffect, SetItemEffect
 from ._vm._ending import EndKind, Restart
 from ._vm._frame import FrameShape
-from ._vm._iters import ZipView
+from ._vm._iters import DictPart, ZipView
 from ._vm._members import MemberView, members_at
 from ._vm._values import (
     DISCARD,
@@ -309,6 +309,9 @@ class Emitter:
             if seq.start is None:
                 return f"zip({parts}{', strict=True' if seq.strict else ''})"
             return f"enumerate({parts}, {seq.start + index})"
+        if type(seq) is DictPart:  # over the live dict, as eager's
+            return (f"_DictIter({self.expr(seq.dict_var)}, {literal(self.ns, seq.keys)}, {seq.kind!r}, "
+                    f"{index})")
         if type(seq) is MemberView:  # the real generator, so the rest of the loop is eager's
             return (f"_members_at({self.expr(seq.module)}, {seq.method!r}, {self.ns.const(seq.kwargs, 'kw')}, "
                     f"{index})")

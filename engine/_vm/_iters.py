@@ -69,6 +69,29 @@ class ZipView:
         self.strict = strict  # zip(..., strict=True): unequal lengths raise (eagerly, at that step)
 
 
+class DictPart:
+    """A dict (its keys, values or items) as enumerate()/zip() view it: live, as eager's dict iterator --
+    a change of size or keys since it was made makes the step an eager op (which raises eager's
+    RuntimeError, see _runtime.DictIter), values are read as they are now."""
+
+    __slots__ = ("dict_var", "kind", "keys")
+
+    def __init__(self, dict_var: DictVar, kind: str, keys: tuple) -> None:
+        self.dict_var, self.kind, self.keys = dict_var, kind, keys
+
+    def items(self, vm: VM) -> list:
+        from ._methods import key_var
+
+        d = _dict_items(vm, self.dict_var)
+        if len(d) != len(self.keys) or any(k not in d for k in self.keys):
+            raise Unsupported("dict-iter", "a dict changed size (or keys) while enumerate/zip iterate it")
+        if self.kind == "keys":
+            return [key_var(k) for k in self.keys]
+        if self.kind == "values":
+            return [d[k] for k in self.keys]
+        return [TupleVar([key_var(k), d[k]]) for k in self.keys]
+
+
 def as_sequence(vm: VM, v: Var):
     """A value enumerate()/zip() can view live; iterators are refused (their exact consumption matters)."""
     t = type(v)
@@ -76,7 +99,10 @@ def as_sequence(vm: VM, v: Var):
         if t is ListVar:
             list_items(vm, v)
         return v
-    if t in (DictVar, DictViewVar, TensorVar):
+    if t is DictVar or t is DictViewVar:
+        dv = v if t is DictVar else v.dict_var
+        return DictPart(dv, "keys" if t is DictVar else v.kind, tuple(_dict_items(vm, dv)))
+    if t is TensorVar:
         from ._calls import seq_items
 
         return TupleVar(seq_items(vm, v))
@@ -152,7 +178,7 @@ def _length_and_get(vm: VM, seq):
         return view_items(vm, seq)
     if t is SetVar:
         return [ConstVar(k) for k in seq.model]
-    if t is MemberView:
+    if t is MemberView or t is DictPart:
         return seq.items(vm)
     raise Unsupported("iter", "iterator over an unknown sequence")
 

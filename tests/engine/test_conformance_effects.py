@@ -223,6 +223,26 @@ def dict_grows_in_eager_callee(log, x):
     return x + 3, d
 
 
+def dict_grows_under_enumerate(log, x):
+    d = {"a": 1, "b": 2}
+    try:
+        for i, k in enumerate(d):
+            gb()
+            d[k + "!"] = i
+    except RuntimeError as e:
+        log.append(str(e))
+    return x + 1, d
+
+
+def dict_values_under_zip(log, x):
+    d = {"a": 1, "b": 2, "c": 3}
+    out = []
+    for i, v in zip(range(3), d.values()):
+        d["c"] = 99  # ahead of the iteration: eager yields it
+        out.append((i, v))
+    return x * 2, out
+
+
 SCENARIOS = [
     Scenario(list_mutations_around_break, x1, 1),
     Scenario(dict_mutations_around_break, x1, 2),
@@ -243,6 +263,8 @@ SCENARIOS = [
     Scenario(dict_grows_across_break, lambda: (t(3), {"a": 1, "b": 2}), 1),
     Scenario(dict_values_stored_ahead, x1, 1),
     Scenario(dict_grows_in_eager_callee, x1, 1),
+    Scenario(dict_grows_under_enumerate, x1, 1),
+    Scenario(dict_values_under_zip, x1, 1),
 ]
 
 
