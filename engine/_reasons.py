@@ -78,7 +78,8 @@ _TABLE = (
     Reason("grad-ctx-call", "a grad-mode object called with arguments other than a function", _EAGER),
     Reason("grad-wrapped", "a grad-mode decorated callable that is not traced", _EAGER),
     Reason("contextmanager", "a @contextmanager over a function the VM does not trace", _EAGER),
-    Reason("contextmanager-exit", "leaving a @contextmanager block by an exception",
+    Reason("contextmanager-exit", "leaving a @contextmanager block in a way the VM does not model (its exit "
+           "called with other arguments, its generator not suspended, or yielding again with try/with blocks)",
            "the block's generator is made real by a re-trace; nothing to do"),
     Reason("builtin-raises", "a builtin that raised on constant arguments",
            "the eager call raises the same error at its point"),
@@ -148,7 +149,12 @@ _TABLE = (
     Reason("zip-strict", "zip(strict=True) over sequences of different lengths",
            "the eager op raises CPython's ValueError"),
     Reason("stop-iteration", "next() on an exhausted iterator", "the eager op raises StopIteration"),
+    Reason("dict-iter", "a dict changed size or keys while an iterator over it is alive (eager iterates the "
+           "live dict)", "the step runs eagerly and raises eager's RuntimeError"),
     Reason("generator-running", "a generator stepped while it runs", "the eager op raises ValueError"),
+    Reason("generator", "a generator persisted in a break's snapshot that must become a real object (the "
+           "snapshot persists only generators the VM's own frames alone reach: this is an engine error)",
+           "report it; from the next call on the function runs eagerly"),
     Reason("yield-from", "`yield from` a real object, or with a value sent in: the delegating generator is made "
            "eagerly (a restart)", "iterate the delegate in a for-loop instead"),
     # -- names, cells, imports ------------------------------------------------------------------------------
@@ -163,7 +169,10 @@ _TABLE = (
            "the context manager is entered eagerly"),
     Reason("exc", "an exception value whose type or traceback the VM does not know", _EAGER),
     Reason("exc-match", "an except clause over classes the VM does not know", _EAGER),
-    Reason("raise", "a raise the VM cannot model (bare raise with no exception, raise from)", _EAGER),
+    Reason("exc-context", "a raise while handling a value the VM does not know as an exception (its "
+           "__context__ would be unknown)", _EAGER),
+    Reason("raise", "a raise of a value the VM does not know as an exception (or a bare raise with none "
+           "handled)", _EAGER),
     Reason("reraise", "re-raising a value the VM does not know", _EAGER),
 )
 

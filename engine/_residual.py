@@ -14,14 +14,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import _runtime as R
+from . import _tracebacks
 from ._faults import fault
 from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, literal
-from ._vm._code import is_live
+from ._snapshot import not_real, snapshot
 from ._vm._effects import CallEffect, CellEffect, GlobalEffect, SetAttrEffect, SetItemEffect
 from ._vm._ending import EndKind, Restart
 from ._vm._frame import FrameShape
-from ._vm._frame_readers import keeps_locals
-from ._vm._iters import ZipView
+from ._vm._iters import DictPart, ZipView
 from ._vm._members import MemberView, members_at
 from ._vm._values import (
     DISCARD,
@@ -50,8 +50,8 @@ from ._vm._values import (
     SetVar,
     SliceVar,
     SuperVar,
-    TbVar,
     TensorVar,
+    TracebackVar,
     TupleVar,
 )
 
@@ -60,7 +60,6 @@ if TYPE_CHECKING:
 
     from ._guards import Src
     from ._vm._ending import Ending
-    from ._vm._frame import Frame
     from ._vm._interp import VM
     from ._vm._values import Var
 
@@ -85,11 +84,12 @@ def _cell_empty(c: types.CellType) -> bool:
 RUNTIME_GLOBALS = dict(GUARD_GLOBALS)
 RUNTIME_GLOBALS.update({
     "_MISS": R.MISS, "_NULL": R.NULL, "_DISCARD": R.DISCARD, "_EXHAUSTED": R.EXHAUSTED, "_SeqIter": R.SeqIter,
+    "_DictIter": R.DictIter, "_grad_ctx": R.grad_ctx,
     "_members_at": members_at,
     "_GradModeExit": R.GradModeExit, "_GradCtx": R.GradCtx, "_new_cell": R.new_cell,
     "_make_function": R.make_function, "_set_grad": R.set_grad, "_MethodType": types.MethodType,
     "_dict_replace": _dict_replace, "_cell_empty": _cell_empty, "_FunctionType": types.FunctionType,
-    "_new_object": _new_object,
+    "_new_object": _new_object, "_stand_in_frame": _tracebacks.stand_in_frame, "_new_tb": _tracebacks.new_tb,
 })
 
 
@@ -172,13 +172,10 @@ class Emitter:
 
     # -- rebuilders, one per value kind with an identity (see _REBUILD) -----------------------------------
     def _restart_gen(self, v: GenVar) -> str:  # a traced generator cannot become real: trace it eagerly
-        raise Restart(v.call_no, "eager")
-
-    def _restart_tb(self, v: TbVar) -> str:  # an exception made while tracing has no traceback to give
-        raise Restart(v.call_no, "eager")
+        raise Restart(v.call_no, "eager") if v.call_no > 0 else not_real()
 
     def _restart_cm(self, v: CMVar | CMExitVar) -> str:
-        raise Restart(v.gen.call_no, "eager")
+        raise Restart(v.gen.call_no, "eager") if v.gen.call_no > 0 else not_real()
 
     def _obj(self, v: ObjVar) -> str:
         return self.src(v.src) if v.src is not None else self.ns.const(v.obj, "k")
@@ -240,10 +237,36 @@ class Emitter:
         return e
 
     def _exc(self, v: ExcVar) -> str:
+        """An exception made by traced code, with the state raising gave it (engine/_vm/_exceptions.py)."""
         e = self._named(v, "exc")
         args = "".join(literal(self.ns, a) + ", " for a in v.args)
         self.body.append(f"{e} = {self.ns.const(v.cls, 'T')}({args})")
+        for name, x in (("__traceback__", v.tb), ("__context__", v.context), ("__cause__", v.cause)):
+            if type(x) is not ConstVar or x.value is not None:
+                self.body.append(f"{e}.{name} = {self.expr(x)}")
+        if v.suppress or type(v.cause) is not ConstVar:  # setting __cause__ sets it too
+            self.body.append(f"{e}.__suppress_context__ = {v.suppress!r}")
         return e
+
+    def _tb(self, v: TracebackVar) -> str:
+        """Traceback entries the VM added, innermost first rebuilt (a loop: a chain may be 1000 frames)."""
+        chain = []
+        x = v
+        while type(x) is TracebackVar and id(x) not in self.memo:
+            chain.append(x)
+            x = x.next
+        tail = self.expr(x)
+        for entry in reversed(chain):
+            key = ("frame", id(entry.frame))
+            fr = self.memo.get(key)
+            if fr is None:
+                fr = self.memo[key] = self.temp("fr")
+                self.body.append(f"{fr} = _stand_in_frame({self.ns.const(entry.code, 'code')}, "
+                                 f"{self.ns.const(entry.fglobals, 'G')})")
+            name = self._named(entry, "tb")
+            self.body.append(f"{name} = _new_tb({tail}, {fr}, {entry.lasti}, {entry.lineno})")
+            tail = name
+        return tail
 
     def _new_obj(self, v: NewObjVar) -> str:
         e = self._named(v, "obj")
@@ -268,7 +291,10 @@ class Emitter:
         if v.real is not None:
             return self.src(v.src)
         e = self._named(v, "it")
-        if type(v.seq) is SetVar:  # a real iterator over the set rebuilt by its history, advanced as far
+        if v.over is not None:  # over the live dict, as eager's (see _iters.dict_next)
+            dv, kind, keys = v.over
+            self.body.append(f"{e} = _DictIter({self.expr(dv)}, {literal(self.ns, keys)}, {kind!r}, {v.index})")
+        elif type(v.seq) is SetVar:  # a real iterator over the set rebuilt by its history, advanced as far
             self.body.append(f"{e} = iter({self.expr(v.seq)})")
             if v.index:
                 self.body.append(f"for _ in range({v.index}): next({e})")
@@ -283,19 +309,22 @@ class Emitter:
             if seq.start is None:
                 return f"zip({parts}{', strict=True' if seq.strict else ''})"
             return f"enumerate({parts}, {seq.start + index})"
+        if type(seq) is DictPart:  # over the live dict, as eager's
+            return (f"_DictIter({self.expr(seq.dict_var)}, {literal(self.ns, seq.keys)}, {seq.kind!r}, "
+                    f"{index})")
         if type(seq) is MemberView:  # the real generator, so the rest of the loop is eager's
             return (f"_members_at({self.expr(seq.module)}, {seq.method!r}, {self.ns.const(seq.kwargs, 'kw')}, "
                     f"{index})")
         return f"_SeqIter({self._seq(seq)}, {index})"
 
     def _grad_ctx(self, v: GradCtxVar) -> str:
-        return f"_GradCtx({v.target!r}, {v.prev!r})"
+        return f"_grad_ctx({v.target!r}, {v.prev!r})"
 
     def _grad_exit(self, v: GradExitVar) -> str:
         return f"_GradModeExit({v.prev!r})"
 
-    def _grad_wrapped(self, v: GradWrappedVar) -> str:
-        return f"_GradCtx({v.target!r})({self.expr(v.fn)})"
+    def _grad_wrapped(self, v: GradWrappedVar) -> str:  # torch's own decorated function, under that mode
+        return f"_grad_ctx({v.target!r}, None)({self.expr(v.fn)})"
 
     def _seq(self, seq: Var) -> str:
         return self.expr(seq) if type(seq) is not ConstVar else self.ns.const(seq.value, "k")
@@ -338,65 +367,13 @@ class Emitter:
 # How each value kind with an identity becomes real in the segment's body (Emitter.expr memoises the result).
 _REBUILD: dict[type, Callable[[Emitter, Any], str]] = {
     GenVar: Emitter._restart_gen, CMVar: Emitter._restart_cm, CMExitVar: Emitter._restart_cm,
-    TbVar: Emitter._restart_tb,
+    TracebackVar: Emitter._tb,
     ObjVar: Emitter._obj, ListVar: Emitter._list, SetVar: Emitter._set, DictVar: Emitter._dict, DictViewVar: Emitter._dict_view,
     CellVar: Emitter._cell, FuncVar: Emitter._func, ExcVar: Emitter._exc, NewObjVar: Emitter._new_obj,
     SuperVar: Emitter._super, SliceVar: Emitter._slice, MethodVar: Emitter._method,
     BoundMethodVar: Emitter._bound_method, IterVar: Emitter._iter, GradCtxVar: Emitter._grad_ctx,
     GradExitVar: Emitter._grad_exit, GradWrappedVar: Emitter._grad_wrapped,
 }
-
-
-def snapshot(vm: VM, em: Emitter, env_exprs: list[str], step: bool = False) -> list[FrameShape]:
-    """Persist the frame stack: every live local and stack slot becomes one env entry."""
-    shapes = []
-    env_exprs.append(em.expr(vm.cur_exc))
-    for f in vm.frames:
-        if f.gen is not None:
-            raise Restart(f.gen.call_no, "eager")
-        at = f.call_index if f.call_index >= 0 else f.ip
-        locs = []
-        keep = keeps_locals(vm, f.info.code)
-        for k, v in enumerate(f.locals):
-            if v is None or not (keep or is_live(f.info, at, k)):
-                continue
-            locs.append((k, len(env_exprs)))
-            env_exprs.append(em.expr(v))
-        ret = -1
-        if f.ret_override is not None:
-            ret = len(env_exprs)
-            env_exprs.append(em.expr(f.ret_override))
-        st = []
-        for v in f.stack:
-            st.append(len(env_exprs))
-            env_exprs.append(em.expr(v))
-        if step and f is not vm.frames[-1] and fault(vm.ctx, "corrupt-parent-slot"):
-            _corrupt_top_slot(vm, f, st, locs)
-        shapes.append(FrameShape(f.info, f.fglobals, f.builtins, f.ip, tuple(locs), tuple(st), None,
-                                 f.exit_grad, f.call_index, f.call_no, f.name, ret))
-    return shapes
-
-
-def _corrupt_top_slot(vm: VM, f: Frame, st: list[int], locs: list[tuple[int, int]]) -> None:
-    """Fault "corrupt-parent-slot": a top stack slot holding a tensor is persisted from another tensor of the
-    frame (a stack slot below, else a local), so the bug shows as a wrong result rather than a crash."""
-
-    def tensor(v: Var) -> bool:
-        if type(v) is LazyVar:
-            v = vm.lazy.get(v.index)
-        return type(v) is TensorVar
-
-    if not f.stack or not tensor(f.stack[-1]):
-        return
-    top = f.stack[-1]
-    for k in range(len(f.stack) - 2, -1, -1):
-        if tensor(f.stack[k]) and f.stack[k] is not top:
-            st[-1] = st[k]
-            return
-    for k, ei in locs:
-        if tensor(f.locals[k]) and f.locals[k] is not top:
-            st[-1] = ei
-            return
 
 
 def generate(vm: VM, ending: Ending, env_len: int) -> tuple[str, Emitter, list[FrameShape] | None, bool]:
@@ -406,7 +383,7 @@ def generate(vm: VM, ending: Ending, env_len: int) -> tuple[str, Emitter, list[F
     if ending.kind is EndKind.BREAK:
         env_exprs = []
         step = ending.reason is not None and ending.reason.explanation.startswith("step_unsupported")
-        shapes = snapshot(vm, em, env_exprs, step)
+        shapes = snapshot(vm, em, env_exprs, ending.spec.nargs, step)
         tail = "return [" + ", ".join(env_exprs) + "]"
     else:
         tail = f"return {em.expr(ending.value)}"

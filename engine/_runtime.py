@@ -62,6 +62,41 @@ class SeqIter:
         self.index += 1
         return v
 
+    def __length_hint__(self) -> int:
+        return max(len(self.seq) - self.index, 0)
+
+
+class DictIter:
+    """An iterator over a dict's keys, values or items at a known position, as the engine rebuilds one made
+    by traced code: like dict_keyiterator it reads the live dict, raises once its size changed, and after
+    StopIteration (an index past the keys) raises StopIteration for good."""
+
+    __slots__ = ("dict", "keys", "kind", "index")
+
+    def __init__(self, d: dict, keys: tuple, kind: str, index: int) -> None:
+        self.dict, self.keys, self.kind, self.index = d, keys, kind, index
+
+    def __iter__(self) -> DictIter:
+        return self
+
+    def __next__(self) -> Any:
+        keys, k = self.keys, self.index
+        if k > len(keys):
+            raise StopIteration
+        d = self.dict
+        if len(d) != len(keys):
+            raise RuntimeError("dictionary changed size during iteration")
+        self.index = k + 1
+        if k == len(keys):
+            raise StopIteration
+        key = keys[k]
+        if key not in d:
+            raise RuntimeError("dictionary keys changed during iteration")
+        return key if self.kind == "keys" else d[key] if self.kind == "values" else (key, d[key])
+
+    def __length_hint__(self) -> int:
+        return max(len(self.keys) - self.index, 0)
+
 
 class GradModeExit:
     """The `__exit__` of a grad-mode block entered by traced code: restores the saved mode."""
@@ -74,6 +109,17 @@ class GradModeExit:
     def __call__(self, *exc: object) -> None:
         torch._C._set_grad_enabled(self.prev)
         return None
+
+
+def grad_ctx(target: bool, prev: bool | None) -> object:
+    """The torch object a grad-mode context value made by traced code stands for: torch.no_grad() /
+    enable_grad(), or a torch.set_grad_enabled(target) made when the mode was `prev` (built without
+    applying the mode again: it was applied when it was made)."""
+    if prev is None:
+        return torch.enable_grad() if target else torch.no_grad()
+    obj = object.__new__(torch.set_grad_enabled)
+    obj.prev, obj.mode = prev, target
+    return obj
 
 
 class GradCtx:

@@ -9,6 +9,7 @@ guards hold (trace a new one on a miss), run it, run its eager op, go on at its 
 from __future__ import annotations
 
 import functools
+import sys
 import types
 import warnings
 from collections.abc import Callable
@@ -19,20 +20,24 @@ import torch
 from . import _runtime as R
 from ._errors import CannotCompile, EngineError
 from ._faults import fault
-from ._guards import ConstSrc
+from ._guards import AttrSrc, ConstSrc, EnvSrc
 from ._residual import RUNTIME_GLOBALS, generate
+from ._snapshot import env_len, restore
+from ._tracebacks import call_handling, strip_engine_frames
 from ._vm import _handlers  # noqa: F401  (registers the opcode handlers)
 from ._vm._calls import bind
 from ._vm._code import code_info
 from ._vm._ending import EndKind, Fatal, Restart
+from ._vm._exceptions import is_none, tb_here
 from ._vm._frame import Frame
 from ._vm._frame_readers import frame_reader
-from ._vm._generators import check_abandoned
+from ._vm._generators import Returned, check_abandoned
 from ._vm._interp import VM
 from ._vm._modules import CompiledBase
 from ._vm._opcodes import Resume
 from ._vm._ops_jumps import or_pop_commit
 from ._vm._values import FuncVar, LazyVar, ObjVar
+from ._vm._wrap import wrap
 
 if TYPE_CHECKING:
     from ._errors import Unsupported
@@ -173,7 +178,7 @@ class Compiled(CompiledBase):
         bp = self.roots.get(key)
         if bp is None:
             bp = self.roots[key] = BreakPoint(None, Resume.ENTRY)
-        env = [None, *args, *kwargs.values()]
+        env = [sys.exc_info()[1], *args, *kwargs.values()]  # env[0]: the exception being handled
         while True:
             out = R.MISS
             grad = torch.is_grad_enabled()
@@ -212,14 +217,16 @@ class Compiled(CompiledBase):
             operands = env[n - spec.nargs:] if spec.nargs else ()
             if spec.npop:
                 del env[n - spec.npop:]
+            handled = env[0]  # what the program handles at the op (the snapshot's first entry)
             try:
-                result = spec.fn(*operands)
+                result = spec.fn(*operands) if handled is None else call_handling(handled, spec.fn, operands)
             except BaseException as e:  # SystemExit too: with-blocks of the frames must still exit
+                strip_engine_frames(e)
                 env.append(e)
                 bp = seg.next_exc
                 continue
             finally:
-                operands = None  # hold no reference eager would not hold
+                operands = handled = None  # hold no reference eager would not hold
             if spec.resume is Resume.PUSHN:
                 env.extend(result)
             else:
@@ -311,6 +318,7 @@ class Compiled(CompiledBase):
         if frame_reader(vm, fv, None, loc):
             raise CannotCompile("it may read its own frame (a frame reader under another name)")
         vm.frames.append(vm.new_frame(info, fn.__globals__, loc, fn.__qualname__))
+        vm.cur_exc = LazyVar(0)  # the caller's handled exception is the function's too
         return None
 
     def _build(self, vm: VM, ending: Ending, env_len: int) -> Segment:
@@ -342,17 +350,7 @@ class Compiled(CompiledBase):
 
 
 def _start_continuation(vm: VM, bp: BreakPoint, env: list[Any]) -> Ending | None:
-    frames = []
-    for sh in bp.shapes:
-        loc = [None] * sh.info.nlocalsplus
-        for li, ei in sh.locals:
-            loc[li] = LazyVar(ei)
-        st = [LazyVar(ei) for ei in sh.stack]
-        # call_no -1: a resumed frame was not made by a call of this trace, so no re-trace can run it
-        # eagerly instead (see VM._on_unsupported)
-        frames.append(Frame(sh.info, sh.fglobals, sh.builtins, loc, st, sh.ip, None, sh.exit_grad,
-                            sh.call_index, -1, sh.name,
-                            LazyVar(sh.ret_override) if sh.ret_override >= 0 else None))
+    frames = restore(vm, bp.shapes)
     vm.frames = frames
     vm.cur_exc = LazyVar(0)
     base = _base_len(bp)
@@ -361,6 +359,8 @@ def _start_continuation(vm: VM, bp: BreakPoint, env: list[Any]) -> Ending | None
     kind = bp.resume
     if kind is Resume.RAISE:
         exc = vm.resolve(last)
+        if _adds_entry(vm, top):  # the eager op raised in the top frame (the engine's frames are gone)
+            tb_here(vm, exc, top)
         return vm.raise_exc(exc)
     if kind is Resume.PUSH:
         top.stack.append(last)
@@ -381,6 +381,15 @@ def _start_continuation(vm: VM, bp: BreakPoint, env: list[Any]) -> Ending | None
         else:
             top.stack.append(last)
             top.ip += 1
+    elif kind is Resume.SEND:
+        done = type(env[-1]) is Returned
+        vm.guards.add(f"(type(env[{len(env) - 1}]) is {vm.ns.const(Returned, 'T')}) is {done!r}")
+        if done:
+            top.stack[-1] = wrap(vm, env[-1].value, AttrSrc(EnvSrc(len(env) - 1), "value"))
+            top.ip = top.info.instrs[top.ip].target
+        else:
+            top.stack.append(last)
+            top.ip += 1
     elif kind is Resume.DECIDE:
         b = vm.resolve(last)
         ins = top.info.instrs[top.ip]
@@ -392,18 +401,25 @@ def _start_continuation(vm: VM, bp: BreakPoint, env: list[Any]) -> Ending | None
     return None
 
 
-def _base_len(bp: BreakPoint) -> int:
-    n = 1
-    for sh in bp.shapes:
-        n += len(sh.locals) + len(sh.stack) + (sh.ret_override >= 0)
-    return n
+def _adds_entry(vm: VM, frame: Frame) -> bool:
+    """Whether CPython adds a traceback entry for `frame` when its instruction raises: all but RERAISE and a
+    bare `raise` of an active exception do."""
+    ins = frame.info.instrs[frame.ip]
+    if ins.opname == "RERAISE":
+        return False
+    if ins.opname == "RAISE_VARARGS" and ins.arg == 0:
+        return is_none(vm.resolve(vm.cur_exc))
+    return True
 
+
+def _base_len(bp: BreakPoint) -> int:
+    return env_len(bp.shapes)
 
 
 def _forget_upper_grad_block(bp: BreakPoint, env: list[Any]) -> None:
     """Fault "forget-upper-cm": resume under the mode from before a grad-mode with-block of a caller."""
     for sh in bp.shapes[:-1]:
         for ei in sh.stack:
-            if isinstance(env[ei], R.GradModeExit):
+            if isinstance(ei, int) and isinstance(env[ei], R.GradModeExit):
                 torch._C._set_grad_enabled(env[ei].prev)
                 return

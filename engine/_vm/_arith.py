@@ -23,6 +23,7 @@ from ._values import (
     ObjVar,
     SetVar,
     TensorVar,
+    TracebackVar,
     TupleVar,
     Var,
 )
@@ -96,6 +97,9 @@ def _const_tuple(v: Var) -> tuple | None:
 _NEW_KINDS = (TupleVar, FuncVar, CellVar, BoundMethodVar)
 
 
+_MADE = (NewObjVar, ExcVar, GenVar, TracebackVar)  # made by traced code: identical only to themselves
+
+
 def is_same(vm: VM, a: Var, b: Var) -> bool | None:
     """`a is b` where the trace can tell; None if it cannot."""
     if a is b:
@@ -116,7 +120,7 @@ def is_same(vm: VM, a: Var, b: Var) -> bool | None:
         return a.real is not None and a.real is b.real
     if ta is not tb and {ta, tb} <= {TensorVar, ConstVar, ListVar, DictVar, TupleVar, FuncVar}:
         return False
-    if a is NULL or b is NULL or ta in (NewObjVar, ExcVar, GenVar) or tb in (NewObjVar, ExcVar, GenVar):
+    if a is NULL or b is NULL or ta in _MADE or tb in _MADE:
         return False
     return None
 
@@ -162,7 +166,7 @@ def truth(vm: VM, v: Var):
         tp = type(v.obj)
         if not hasattr(tp, "__bool__") and not hasattr(tp, "__len__"):
             return True
-    if t is ExcVar or t is GenVar:
+    if t is ExcVar or t is GenVar or t is TracebackVar:
         return True
     if t is NewObjVar and not hasattr(v.cls, "__bool__") and not hasattr(v.cls, "__len__"):
         return True

@@ -11,6 +11,7 @@ import torch
 from .._errors import Unsupported
 from .._guards import AttrSrc, ConstSrc, ItemSrc, Src
 from ._effects import SetAttrEffect
+from ._exceptions import STATE, exc_attr, get_state, tb_attr
 from ._graph_ops import graph_fn
 from ._methods import dict_view, key_of, list_items, set_item
 from ._objects import call_dunder, instance_type, is_data_descriptor, user_function
@@ -30,6 +31,7 @@ from ._values import (
     SliceVar,
     SuperVar,
     TensorVar,
+    TracebackVar,
     TupleVar,
     Var,
 )
@@ -102,6 +104,8 @@ def load_attr(vm: VM, v: Var, name: str):
     if t is BoundMethodVar and name in ("__self__", "__func__"):
         return v.self_var if name == "__self__" else v.func
     if t is ObjVar:
+        if name in STATE and isinstance(v.obj, BaseException):
+            return get_state(vm, v, name)
         return _obj_attr(vm, v, name)
     if t is NewObjVar:
         return _new_obj_attr(vm, v, name)
@@ -109,8 +113,10 @@ def load_attr(vm: VM, v: Var, name: str):
         from ._objects import super_attr
 
         return super_attr(vm, v, name)
-    if t is ExcVar and name == "args":
-        return TupleVar([ConstVar(a) for a in v.args])
+    if t is ExcVar:
+        return exc_attr(vm, v, name)
+    if t is TracebackVar:
+        return tb_attr(vm, v, name)
     raise Unsupported("attr", f"attribute {name} of a {t.__name__}")
 
 

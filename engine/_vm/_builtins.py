@@ -23,6 +23,7 @@ from ._values import (
     ExcVar,
     FuncVar,
     GenVar,
+    GradCtxVar,
     IterVar,
     ListVar,
     MethodVar,
@@ -31,6 +32,7 @@ from ._values import (
     SetVar,
     SliceVar,
     TensorVar,
+    TracebackVar,
     TupleVar,
     Var,
 )
@@ -67,8 +69,12 @@ def python_type(vm: VM, v: Var):
         return v.cls
     if t is ExcVar:
         return v.cls
+    if t is TracebackVar:
+        return types.TracebackType
     if t is GenVar:
         return types.GeneratorType
+    if t is GradCtxVar:
+        return v.torch_class()
     if t is CMVar:
         import contextlib
 
@@ -246,6 +252,11 @@ def _container(kind):
             return NotImplemented
         if not args:
             items = []
+        elif len(args) == 1 and kind in (list, tuple) and type(args[0]) is GenVar and \
+                args[0].state in ("created", "suspended"):
+            from ._generators import collect
+
+            return collect(vm, args[0], kind is tuple)
         elif len(args) == 1:
             items = _seq_of(vm, args[0]) if kind is not dict or type(args[0]) is not DictVar else None
         else:

@@ -76,11 +76,10 @@ def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inli
         return ConstVar(None)
     if t is CMExitVar:
         if len(args) == 3 and not kwargs and all(type(a) is ConstVar and a.value is None for a in args):
-            from ._generators import drive
+            from ._generators import cm_exit
 
-            if drive(vm, fn.gen) is None:
-                return ConstVar(False)
-        raise Unsupported("contextmanager-exit", "leaving a contextmanager block by an exception")
+            return Inline(cm_exit(vm, fn.gen, None, None))
+        raise Unsupported("contextmanager-exit", "calling a @contextmanager block's exit with these arguments")
     if t is GradCtxVar:
         if len(args) == 1 and not kwargs and type(args[0]) in (FuncVar, BoundMethodVar):
             if fn.prev is not None:  # set_grad_enabled(b)(f): the call undoes the mode set by __init__
@@ -170,6 +169,10 @@ def _grad_decorated(vm: VM, fv: FuncVar) -> GradWrappedVar | None:
     names = fv.code.co_freevars
     factory = cell_get(vm, closure[names.index("ctx_factory")])
     func = cell_get(vm, closure[names.index("func")])
+    if type(factory) is BoundMethodVar and type(factory.self_var) is GradCtxVar:  # read (guarded) as such
+        if type(func) not in (FuncVar, BoundMethodVar):
+            return None
+        return GradWrappedVar(factory.self_var.target, func)
     if type(factory) is not BoundMethodVar or type(factory.self_var) is not ObjVar:
         return None
     ctx = factory.self_var.obj
@@ -184,8 +187,8 @@ def _grad_decorated(vm: VM, fv: FuncVar) -> GradWrappedVar | None:
 
 
 def _contextmanager_call(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var]) -> CMVar:
-    """cm(*args) for a @contextmanager function: the generator is traced; entering and a normal exit step
-    it. Anything else (an exception exit, a break inside the block) restarts with the call made eagerly."""
+    """cm(*args) for a @contextmanager function: the generator is traced as a frame that entering, leaving
+    and an exception leaving the block resume (see _generators.py)."""
     from ._ops_locals import cell_get
 
     _, _, closure = _defaults(vm, fv)
@@ -195,6 +198,7 @@ def _contextmanager_call(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str,
     gen = _call_function(vm, wrapped, args, kwargs, for_cm=True)
     if type(gen) is not GenVar:
         raise Unsupported("contextmanager", "contextmanager function is not a generator")
+    gen.cm = True
     return CMVar(gen)
 
 

@@ -34,11 +34,42 @@ class FrameShape:
     fglobals: dict
     builtins: dict
     ip: int
-    locals: tuple  # (local index, env index) pairs
-    stack: tuple  # env indices
+    locals: tuple  # (local index, env index | GenRef) pairs
+    stack: tuple  # env indices (or GenRefs)
     kw_names: tuple | None
     exit_grad: bool | None
     call_index: int
     call_no: int
     name: str
     ret_override: int = -1  # env index of the object a constructor frame returns
+    gen: GenShape | None = None  # a running generator's frame: its generator
+
+
+@dataclass(slots=True, eq=False)
+class GenShape:
+    """A generator made by traced code, persisted in a break's snapshot (see _generators.py): its suspended
+    frame (`frame`), or, while it runs, the index of its frame in the snapshot's frame list (`index`)."""
+
+    frame: FrameShape | None
+    index: int
+    state: str
+    mode: str | None
+    target: int | None
+    cm: bool
+    for_at: int = -1  # a for-loop's iterator: the FOR_ITER's index and stack depth in the loop's frame
+    for_depth: int = -1
+    thrown: int = -1  # mode "throw": env indices of the exception thrown in and the traceback __exit__ got
+    thrown_tb: int = -1
+    exc_state: int = -1  # env index of the exception it handles while suspended (-1: none)
+    caller_exc: int = -1  # while it runs: env index of the caller's handled exception
+    acc: int = -1  # mode "collect": env index of the list being filled
+    acc_tuple: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class GenRef:
+    """A snapshot slot (in place of an env index) holding a persisted generator, or with `exit` the exit
+    of a @contextmanager block over one."""
+
+    gen: GenShape
+    exit: bool

@@ -1,31 +1,47 @@
 """Generators created by traced code, run as suspendable frames of the same VM.
 
-FOR_ITER resumes a generator's frame on the frame stack (YIELD_VALUE hands the value back to the loop);
-builtins that consume one (list, sum, all, next, ...) step it with `drive`, a nested run of the VM on a
-frame list holding just the generator. Anything a suspended frame cannot survive (a break while the
-generator is alive, an exception leaving it while a builtin drives it) restarts the segment's trace with
-the generator's creation as an eager call, after which it is a real generator like any other.
+FOR_ITER resumes a generator's frame on the frame stack (YIELD_VALUE hands the value back to the loop), and
+so does SEND for the delegate of `yield from`, and list()/tuple() consuming one (`collect`); other builtins
+that consume one (sum, all, next, ...) step it with `drive`, a nested run of the VM on a frame list holding
+just the generator. A `@contextmanager` block is contextlib's protocol on a generator
+frame: entering pushes it until its yield ("enter"), a normal exit resumes it and it must return ("exit"),
+an exception leaving the block is thrown in at its yield ("throw": back out means __exit__ returned
+False, a return means suppressed, anything else propagates), with contextlib's RuntimeErrors and its
+traceback entries.
+
+Across a break, a generator only the VM's frames reach (a with-block's exit, a for-loop's iterator, a
+`yield from` delegate) is
+persisted in the snapshot, suspended or running (engine/_snapshot.py), and resumes where it was. Anything
+else that must make a generator real (a break while a builtin drives it, a generator reachable as a value)
+restarts the segment's trace with its creation as an eager call, after which it is a real generator.
 
 A generator with try/with blocks runs code when it is abandoned while suspended (close() throws
 GeneratorExit into it when its last reference goes, which may be mid-segment or later, held by a
 traceback). The VM does not track references, so such a generator is traced, and if it is left suspended
 when the trace ends the trace restarts with its creation eager (`check_abandoned`); one that ran to its
-end ran its finally/with exits in the trace, as eagerly.
+end ran its finally/with exits in the trace, as eagerly. (A `@contextmanager` generator is never abandoned
+by its block: the block always exits it.)
 """
 
 from __future__ import annotations
 
+import contextlib
+import dis
+import functools
+import inspect
+import types
 from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
-from ._ending import Ending, EndKind, Restart
-from ._values import ConstVar
+from ._ending import Ending, EndKind, Fatal, Restart
+from ._values import CMExitVar, ConstVar, ExcVar, ObjVar
 
 if TYPE_CHECKING:
     from ._code import Instr
     from ._frame import Frame
     from ._interp import VM
-    from ._values import GenVar, Var
+    from ._opcodes import EagerSpec
+    from ._values import GenMode, GenVar, Var
 
 
 def drive(vm: VM, gen: GenVar):
@@ -36,6 +52,7 @@ def drive(vm: VM, gen: GenVar):
         raise Unsupported("generator-running", "generator already executing")
     gen.frame.stack.append(ConstVar(None))  # the value sent in (next() sends None)
     gen.state = "running"
+    enter_exc_state(vm, gen)
     gen.mode = "drive"
     saved = vm.frames
     vm.frames = [gen.frame]
@@ -53,25 +70,60 @@ def drive(vm: VM, gen: GenVar):
     raise Restart(gen.call_no, "eager")
 
 
+class Returned:
+    """What SEND's eager form gives when the delegate finished: the value it returned."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+
+def send_step(receiver: object, value: object) -> object:
+    """SEND for real: one step of the delegate (next() when None is sent, as CPython does for iterators)."""
+    try:
+        return next(receiver) if value is None else receiver.send(value)
+    except StopIteration as e:
+        return Returned(e.value)
+
+
+def send_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    from ._opcodes import EagerSpec, Resume
+
+    return EagerSpec(send_step, 2, npop=1, resume=Resume.SEND, label="send")
+
+
 def send(vm: VM, frame: Frame, ins: Instr) -> None:
-    """SEND (the loop of `yield from`) with None sent in: one step of the delegate, a traced generator or
-    an iterator value. A value it yields stays on the stack for YIELD_VALUE; when it is exhausted, what it
-    returned replaces it and the loop is left. Anything else (a real delegate, a value sent in) has no
-    eager form inside a traced generator: the trace restarts with this generator made eagerly."""
+    """SEND (the loop of `yield from`) with None sent in: one step of the delegate. A traced generator runs
+    as a frame pushed above (a value it yields goes on the stack for YIELD_VALUE; what it returns replaces
+    it and the loop is left), so a break inside it resumes there; an iterator value is stepped in place;
+    anything else (a real delegate, a value sent in) is an eager op."""
     from ._iters import iter_next
     from ._values import GenVar, IterVar
 
     receiver, value = frame.stack[-2], frame.stack[-1]
     if type(value) is not ConstVar or value.value is not None:
-        raise Unsupported("yield-from", "a value sent into `yield from`")
+        raise Unsupported("yield-from", "a value sent into `yield from`", eager=send_eager(frame, ins))
+    if type(receiver) is GenVar and receiver.state != "done":
+        gen_frame = _resume(vm, receiver, "send")
+        frame.stack.pop()
+        receiver.owner, receiver.for_at, receiver.for_depth = frame, frame.ip, len(frame.stack) - 1
+        receiver.target = ins.target
+        frame.ip += 1
+        frame.call_index = frame.ip - 1
+        vm.frames.append(gen_frame)
+        return
     if type(receiver) is GenVar:
-        x = drive(vm, receiver)
-        done = receiver.retval if x is None else None
+        x, done = None, receiver.retval or ConstVar(None)
     elif type(receiver) is IterVar:
-        x = iter_next(vm, receiver)
+        try:
+            x = iter_next(vm, receiver)
+        except Unsupported as u:
+            u.eager = u.eager or send_eager(frame, ins)
+            raise
         done = ConstVar(None) if x is None else None
     else:
-        raise Unsupported("yield-from", f"`yield from` a {type(receiver).__name__}")
+        raise Unsupported("yield-from", f"`yield from` a {type(receiver).__name__}", eager=send_eager(frame, ins))
     if done is not None:
         frame.stack.pop()
         frame.stack[-1] = done
@@ -89,31 +141,222 @@ def check_abandoned(vm: VM) -> None:
             raise Restart(gen.call_no, "eager")
 
 
+def enter_exc_state(vm: VM, gen: GenVar) -> None:
+    """A generator resumes: it has its own handled exception, over the caller's (which it sees when it
+    handles none itself), as CPython's exc_info stack of generator frames."""
+    gen.caller_exc = vm.cur_exc
+    if type(gen.exc_state) is not ConstVar or gen.exc_state.value is not None:
+        vm.cur_exc = gen.exc_state
+
+
+def leave_exc_state(vm: VM, gen: GenVar, suspended: bool) -> None:
+    """The generator yields (keeping the exception it handles, if any) or finishes: the caller's is back."""
+    own = vm.resolve(vm.cur_exc)
+    caller = gen.caller_exc if gen.caller_exc is not None else ConstVar(None)
+    keep = suspended and own is not vm.resolve(caller)
+    gen.exc_state = own if keep else ConstVar(None)
+    vm.cur_exc = caller
+
+
+def collect(vm: VM, gen: GenVar, as_tuple: bool):
+    """list(gen) / tuple(gen): the generator runs as a frame above the call, each yielded value appended to
+    a list and the generator resumed at once, so a break inside it resumes there."""
+    from ._calls import Inline
+    from ._values import ListVar
+
+    frame = _resume(vm, gen, "collect")
+    gen.acc, gen.acc_tuple = ListVar([]), as_tuple
+    return Inline(frame)
+
+
 def on_yield(vm: VM, frame: Frame, value: Var):
     gen = frame.gen
+    if gen.mode == "collect":  # appended; the generator goes on (the value sent in is None)
+        from ._methods import call_method
+
+        call_method(vm, vm.resolve(gen.acc), "append", [value], {})
+        frame.ip += 1
+        frame.stack.append(ConstVar(None))
+        return None
+    leave_exc_state(vm, gen, True)
     frame.ip += 1
     vm.frames.pop()
     gen.state = "suspended"
     if gen.mode == "drive":
         return Ending(EndKind.YIELD, value=value)
     caller = vm.frames[-1]
+    if gen.mode in ("exit", "throw"):  # contextlib's __exit__: the generator must stop
+        if frame.info.gen_handlers:  # left suspended: its handlers run whenever eager's object is collected
+            if gen.call_no <= 0:
+                raise Fatal(Unsupported("contextmanager-exit", "a @contextmanager generator with try/with "
+                                        "blocks that yields again in its exit, restored from a snapshot"))
+            raise Restart(gen.call_no, "eager")
+        msg = "generator didn't stop" if gen.mode == "exit" else "generator didn't stop after throw()"
+        return _raise_in(vm, caller, ExcVar(RuntimeError, (msg,)))
     caller.call_index = -1
-    caller.stack.append(value)
+    caller.stack.append(value)  # the loop's next value, or the value of the with-block (`as v`)
     return None
 
 
 def on_return(vm: VM, frame: Frame, value: Var):
-    """A generator frame returned (frame already popped): for-loops jump past the loop."""
+    """A generator frame returned (frame already popped): for-loops jump past the loop; a @contextmanager
+    exit gives __exit__'s result, an enter contextlib's RuntimeError."""
     gen = frame.gen
     gen.state = "done"
     gen.retval = value
+    leave_exc_state(vm, gen, False)
     if gen.mode == "drive":
         return Ending(EndKind.RETURN, value=ConstVar(None))
     caller = vm.frames[-1]
+    if gen.mode == "enter":  # `except StopIteration: raise RuntimeError(...) from None`
+        stop = ExcVar(StopIteration, () if type(value) is ConstVar and value.value is None else ())
+        saved, vm.cur_exc = vm.cur_exc, stop
+        try:
+            return _raise_in(vm, caller, ExcVar(RuntimeError, ("generator didn't yield",)), ConstVar(None))
+        finally:
+            vm.cur_exc = saved
     caller.call_index = -1
-    caller.stack.pop()  # the generator (the loop's iterator)
+    if gen.mode in ("exit", "throw"):  # a normal exit: False; a thrown exception caught there: suppressed
+        caller.stack.append(ConstVar(gen.mode == "throw"))
+        return None
+    if gen.mode == "collect":
+        acc = vm.resolve(gen.acc)
+        if gen.acc_tuple:
+            from ._methods import list_items
+            from ._values import TupleVar
+
+            acc = TupleVar(list(list_items(vm, acc)))
+        caller.stack.append(acc)
+        return None
+    if gen.mode == "send":  # `yield from` evaluates to what it returned
+        caller.stack[-1] = value
+    else:
+        caller.stack.pop()  # the generator (the loop's iterator)
     caller.ip = gen.target
     return None
+
+
+def on_raise(vm: VM, frame: Frame, exc: Var) -> Var | None:
+    """An exception left generator frame `frame` (popped): what goes on unwinding into the caller, or None
+    when the caller goes on normally -- the exception thrown into a @contextmanager block came back out, so
+    __exit__ returns False (contextlib puts back the traceback __exit__ was given) and the with-block
+    re-raises it. A StopIteration leaving a generator becomes RuntimeError (PEP 479)."""
+    gen = frame.gen
+    gen.state = "done"
+    leave_exc_state(vm, gen, False)
+    if gen.mode == "drive":
+        return exc
+    thrown = gen.mode == "throw" and vm.resolve(exc) is vm.resolve(gen.thrown)
+    exc = _pep479(vm, exc)
+    if not thrown:
+        if gen.mode in ("enter", "exit", "throw"):
+            _contextlib_entry(vm, exc, gen.mode)  # it leaves through contextlib's __enter__/__exit__
+        return exc
+    from ._exceptions import set_state
+
+    set_state(vm, vm.resolve(gen.thrown), "__traceback__", gen.thrown_tb)
+    caller = vm.frames[-1]
+    caller.call_index = -1
+    caller.stack.append(ConstVar(False))
+    return None
+
+
+def _pep479(vm: VM, exc: Var) -> Var:
+    """`raise RuntimeError("generator raised StopIteration") from exc`, as CPython does for a StopIteration
+    leaving a generator frame."""
+    v = vm.resolve(exc)
+    cls = v.cls if type(v) is ExcVar else type(v.obj) if type(v) is ObjVar else None
+    if cls is None or not issubclass(cls, StopIteration):
+        return exc
+    new = ExcVar(RuntimeError, ("generator raised StopIteration",))
+    new.cause = new.context = v
+    new.suppress = True
+    return new
+
+
+def _raise_in(vm: VM, frame: Frame, exc: ExcVar, cause: Var | None = None):
+    """contextlib's own RuntimeError, raised in its __enter__/__exit__ (an entry there) into `frame`."""
+    from ._exceptions import raise_new
+
+    _contextlib_entry(vm, exc, exc.args[0])
+    return raise_new(vm, frame, exc, cause)
+
+
+_CM = contextlib._GeneratorContextManager
+# Where contextlib's __enter__/__exit__ are when an exception leaves them: (function, source text, opcode)
+_CM_SITES = {"enter": (_CM.__enter__, "next(self.gen)", "CALL"), "exit": (_CM.__exit__, "next(self.gen)", "CALL"),
+             "throw": (_CM.__exit__, "self.gen.throw(", "CALL"),
+             "generator didn't yield": (_CM.__enter__, "generator didn't yield", "RAISE_VARARGS"),
+             "generator didn't stop": (_CM.__exit__, "generator didn't stop\")", "RAISE_VARARGS"),
+             "generator didn't stop after throw()": (_CM.__exit__, "after throw()", "RAISE_VARARGS")}
+
+
+@functools.cache
+def _cm_site(key: str) -> tuple[types.CodeType, dict, int] | None:
+    fn, text, opname = _CM_SITES[key]
+    try:
+        lines, start = inspect.getsourcelines(fn)
+        line = start + next(k for k, src in enumerate(lines) if text in src)
+        offset = next(i.offset for i in dis.get_instructions(fn) if i.opname == opname
+                      and i.positions is not None and i.positions.lineno == line)
+    except (OSError, StopIteration):  # no source: the entry is left out
+        return None
+    return fn.__code__, fn.__globals__, offset
+
+
+def _contextlib_entry(vm: VM, exc: Var, key: str) -> None:
+    from ._exceptions import tb_entry
+
+    site = _cm_site(key)
+    if site is not None:
+        tb_entry(vm, exc, *site)
+
+
+def _resume(vm: VM, gen: GenVar, mode: GenMode) -> Frame:
+    """Make `gen`'s frame the next to run, resumed from its yield (the value sent in is None)."""
+    if gen.state == "running":
+        raise Unsupported("generator-running", "generator already executing")
+    gen.frame.stack.append(ConstVar(None))
+    gen.state = "running"
+    enter_exc_state(vm, gen)
+    gen.mode = mode
+    return gen.frame
+
+
+def cm_enter(vm: VM, frame: Frame, gen: GenVar) -> None:
+    """BEFORE_WITH over a @contextmanager object: the block's exit goes on the stack and the generator runs
+    as a frame up to its yield (whose value the block gets), so a break inside it resumes there."""
+    if gen.state != "created":
+        raise Unsupported("contextmanager", "a @contextmanager object entered twice")
+    frame.stack[-1] = CMExitVar(gen)
+    frame.ip += 1
+    frame.call_index = frame.ip - 1
+    vm.frames.append(_resume(vm, gen, "enter"))
+
+
+def cm_exit(vm: VM, gen: GenVar, exc: Var | None, tb: Var | None) -> Frame:
+    """contextlib's __exit__ of a traced @contextmanager block: a normal exit resumes the generator (it
+    must return); an exit by `exc` throws it in at the yield (the frame to push is returned)."""
+    if gen.state != "suspended":
+        raise Unsupported("contextmanager-exit", f"leaving a @contextmanager block whose generator is {gen.state}")
+    if exc is None:
+        return _resume(vm, gen, "exit")
+    from ._exceptions import tb_here
+
+    f = gen.frame
+    gen.state = "running"
+    enter_exc_state(vm, gen)
+    gen.mode = "throw"
+    gen.thrown, gen.thrown_tb = exc, tb
+    f.call_index = f.ip - 1  # raised at its YIELD_VALUE, as gen.throw() does
+    tb_here(vm, exc, f)
+    return f
+
+
+def throw_pending(vm: VM) -> Ending | None:
+    """After cm_exit pushed a frame to throw into: unwind from its yield."""
+    gen = vm.frames[-1].gen
+    return vm.raise_exc(gen.thrown)
 
 
 def resume_for(vm: VM, frame: Frame, gen: GenVar, ins: Instr) -> None:
@@ -126,8 +369,10 @@ def resume_for(vm: VM, frame: Frame, gen: GenVar, ins: Instr) -> None:
         raise Unsupported("generator-running", "generator already executing")
     gen.frame.stack.append(ConstVar(None))
     gen.state = "running"
+    enter_exc_state(vm, gen)
     gen.mode = "for"
     gen.target = ins.target
+    gen.owner, gen.for_at, gen.for_depth = frame, frame.ip, len(frame.stack) - 1
     frame.ip += 1
     frame.call_index = frame.ip - 1
     vm.frames.append(gen.frame)

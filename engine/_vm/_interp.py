@@ -15,6 +15,7 @@ from .._graph import GraphBuilder
 from .._guards import EnvSrc, Guards, Namespace
 from . import _code
 from ._ending import Ending, EndKind, Fatal, Forced, Restart
+from ._exceptions import is_exception, tb_here
 from ._frame import Frame
 from ._opcodes import DISPATCH, eager_form
 from ._regions import on_break
@@ -172,7 +173,10 @@ class VM:
         depth = len(self.frames) - 1
         u.where = self.where(frame)
         if self.drive_depth:  # a break inside a generator stepped by a builtin
-            raise Restart(self.frames[0].gen.call_no, "eager")
+            gen = self.frames[0].gen
+            if gen.call_no <= 0:  # restored from a snapshot: no call of this trace made it
+                raise Fatal(u)
+            raise Restart(gen.call_no, "eager")
         if not u.forced:
             self.ctx.record_break(BreakRecord(u.gb_id, u.explanation, u.where, depth, u.hint))
             on_break(self, u, depth)  # error_on_graph_break / disable_nested_graph_breaks regions
@@ -187,8 +191,9 @@ class VM:
     # -- exceptions -----------------------------------------------------------------------------------
     def raise_exc(self, exc: Var) -> Ending | None:
         """Unwind the explicit stack to the innermost handler; an exception leaving every frame ends the
-        segment with a raise."""
+        segment with a raise. Each caller it propagates into gets its traceback entry (_exceptions.py)."""
         frames = self.frames
+        known = is_exception(exc)
         while frames:
             f = frames[-1]
             at = f.call_index if f.call_index >= 0 else f.ip
@@ -206,7 +211,14 @@ class VM:
             if f.exit_grad is not None:
                 self.set_grad(f.exit_grad)
             if f.gen is not None:
-                f.gen.state = "done"
+                from ._generators import on_raise
+
+                exc = on_raise(self, f, exc)
+                if exc is None:
+                    return None
+                known = is_exception(exc)
+            if frames and known:
+                tb_here(self, exc, frames[-1])
         return Ending(EndKind.RAISE, value=exc)
 
     def return_value(self, value: Var) -> Ending | None:

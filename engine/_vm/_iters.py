@@ -39,7 +39,14 @@ def get_iter(vm: VM, v: Var):
         return IterVar(v)
     if t is ConstVar and type(v.value) is frozenset:  # (`for k in {1, 2}` iterates a frozenset constant)
         return IterVar(ConstVar(tuple(v.value)))  # immutable: its own order, fixed
-    if t is DictVar or t is DictViewVar or t is TensorVar:
+    if t is DictVar or t is DictViewVar:
+        from ._calls import seq_items
+
+        it = IterVar(TupleVar(seq_items(vm, v)))
+        dv = v if t is DictVar else v.dict_var
+        it.over = (dv, "keys" if t is DictVar else v.kind, tuple(_dict_items(vm, dv)))
+        return it
+    if t is TensorVar:
         from ._calls import seq_items
 
         return IterVar(TupleVar(seq_items(vm, v)))
@@ -62,6 +69,29 @@ class ZipView:
         self.strict = strict  # zip(..., strict=True): unequal lengths raise (eagerly, at that step)
 
 
+class DictPart:
+    """A dict (its keys, values or items) as enumerate()/zip() view it: live, as eager's dict iterator --
+    a change of size or keys since it was made makes the step an eager op (which raises eager's
+    RuntimeError, see _runtime.DictIter), values are read as they are now."""
+
+    __slots__ = ("dict_var", "kind", "keys")
+
+    def __init__(self, dict_var: DictVar, kind: str, keys: tuple) -> None:
+        self.dict_var, self.kind, self.keys = dict_var, kind, keys
+
+    def items(self, vm: VM) -> list:
+        from ._methods import key_var
+
+        d = _dict_items(vm, self.dict_var)
+        if len(d) != len(self.keys) or any(k not in d for k in self.keys):
+            raise Unsupported("dict-iter", "a dict changed size (or keys) while enumerate/zip iterate it")
+        if self.kind == "keys":
+            return [key_var(k) for k in self.keys]
+        if self.kind == "values":
+            return [d[k] for k in self.keys]
+        return [TupleVar([key_var(k), d[k]]) for k in self.keys]
+
+
 def as_sequence(vm: VM, v: Var):
     """A value enumerate()/zip() can view live; iterators are refused (their exact consumption matters)."""
     t = type(v)
@@ -69,7 +99,10 @@ def as_sequence(vm: VM, v: Var):
         if t is ListVar:
             list_items(vm, v)
         return v
-    if t in (DictVar, DictViewVar, TensorVar):
+    if t is DictVar or t is DictViewVar:
+        dv = v if t is DictVar else v.dict_var
+        return DictPart(dv, "keys" if t is DictVar else v.kind, tuple(_dict_items(vm, dv)))
+    if t is TensorVar:
         from ._calls import seq_items
 
         return TupleVar(seq_items(vm, v))
@@ -145,13 +178,48 @@ def _length_and_get(vm: VM, seq):
         return view_items(vm, seq)
     if t is SetVar:
         return [ConstVar(k) for k in seq.model]
-    if t is MemberView:
+    if t is MemberView or t is DictPart:
         return seq.items(vm)
     raise Unsupported("iter", "iterator over an unknown sequence")
 
 
+def _dict_items(vm: VM, dv: DictVar) -> dict:
+    from ._methods import dict_view
+
+    return dict_view(vm, dv) if dv.real is not None else dv.items
+
+
+def dict_next(vm: VM, it: IterVar):
+    """next() of an iterator over a dict, as dict_keyiterator: it fails once the dict changed size (an
+    eager op then raises eager's RuntimeError, see engine/_runtime.DictIter) and reads values live. An index
+    past the keys means it raised StopIteration (it does forever after)."""
+    dv, kind, keys = it.over
+    k = it.index
+    if k > len(keys):
+        return None
+    items = _dict_items(vm, dv)
+    if len(items) != len(keys) or (k < len(keys) and keys[k] not in items):
+        raise Unsupported("dict-iter", "a dict changed size (or keys) while an iterator over it is alive")
+    log = vm.iter_log
+    if it not in log:
+        log[it] = k  # restored if the instruction ends up running eagerly
+    it.index = k + 1
+    if k == len(keys):
+        return None
+    key = keys[k]
+    if kind == "keys":
+        return it.seq.items[k]
+    if kind == "values":
+        return items[key]
+    from ._methods import key_var
+
+    return TupleVar([key_var(key), items[key]])
+
+
 def iter_next(vm: VM, it: Var):
     """The next element value, or None when the iterator is exhausted."""
+    if it.over is not None:
+        return dict_next(vm, it)
     items = _length_and_get(vm, it.seq)
     k = it.index
     if k >= len(items):

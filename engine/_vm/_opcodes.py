@@ -65,6 +65,7 @@ class Resume(enum.Enum):
     NONE = "none"  # it has no result (a store); the frame goes on after the instruction
     RETRY = "retry"  # its result replaces the operand and the same instruction runs again (a jump)
     FORITER = "foriter"  # next(it) or EXHAUSTED: FOR_ITER goes on in the loop or jumps past it
+    SEND = "send"  # a yielded value (pushed, on to YIELD_VALUE) or Returned(v): v replaces the delegate, jump
     DECIDE = "decide"  # bool(x), pushed above x, decides a JUMP_IF_*_OR_POP
     RAISE = "raise"  # it raised: the exception unwinds from the instruction
     ENTRY = "entry"  # no eager op: a function entry, with the call's arguments as the env

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import types
 from typing import TYPE_CHECKING
 
 from .. import _runtime as R
@@ -201,7 +202,15 @@ def _import_from(vm: VM, frame: Frame, ins: Instr) -> None:
     raise Unsupported("import", f"from-import {ins.argval}", eager=_import_from_eager(frame, ins))
 
 
-@handles("GET_YIELD_FROM_ITER")
+def _yield_from_iter(v):
+    return v if isinstance(v, types.GeneratorType) else iter(v)
+
+
+def _get_yield_from_iter_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    return EagerSpec(_yield_from_iter, 1, label="iter")
+
+
+@handles("GET_YIELD_FROM_ITER", eager=_get_yield_from_iter_eager)
 def _get_yield_from_iter(vm: VM, frame: Frame, ins: Instr) -> None:
     """`yield from v`: a traced generator is its own iterator; anything else is iter(v)."""
     from ._iters import get_iter
@@ -209,11 +218,21 @@ def _get_yield_from_iter(vm: VM, frame: Frame, ins: Instr) -> None:
 
     v = vm.peek(1)[0]
     if type(v) is not GenVar:
-        frame.stack[-1] = get_iter(vm, v)
+        try:
+            frame.stack[-1] = get_iter(vm, v)
+        except Unsupported as u:  # (a real generator or iterable: made so for real)
+            u.eager = u.eager or _get_yield_from_iter_eager(frame, ins)
+            raise
     frame.ip += 1
 
 
-@handles("SEND")
+def _send_eager(frame: Frame, ins: Instr) -> EagerSpec:
+    from ._generators import send_eager
+
+    return send_eager(frame, ins)
+
+
+@handles("SEND", eager=_send_eager)
 def _send(vm: VM, frame: Frame, ins: Instr) -> None:
     from ._generators import send
 

@@ -6,9 +6,9 @@ import types
 from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
-from .._guards import AttrSrc
 from ._calls import Inline, call
-from ._objects import enter_user_ctx, is_plain_exception
+from ._exceptions import get_state, instance_of, is_exception, is_none, raise_new
+from ._objects import enter_user_ctx
 from ._opcodes import EagerSpec, Resume, handles
 from ._regions import _region_of
 from ._regions import enter as enter_region
@@ -23,7 +23,6 @@ from ._values import (
     GradExitVar,
     NewObjVar,
     ObjVar,
-    TbVar,
     TupleVar,
 )
 
@@ -33,10 +32,6 @@ if TYPE_CHECKING:
     from ._frame import Frame
     from ._interp import VM
     from ._values import Var
-
-
-def is_exception(v: Var) -> bool:
-    return type(v) is ExcVar or (type(v) is ObjVar and isinstance(v.obj, BaseException))
 
 
 def _before_with(ctx):
@@ -66,15 +61,11 @@ def _before_with_h(vm: VM, frame: Frame, ins: Instr) -> None:
         frame.ip += 1
         return
     if type(ctx) is CMVar and not ctx.entered:
-        from ._generators import drive
+        from ._generators import cm_enter
 
-        value = drive(vm, ctx.gen)
-        if value is not None:
-            ctx.entered = True
-            frame.stack[-1] = CMExitVar(ctx.gen)
-            frame.stack.append(value)
-            frame.ip += 1
-            return
+        cm_enter(vm, frame, ctx.gen)
+        ctx.entered = True
+        return
     region = enter_region(vm, ctx)
     try:
         if region is not None:
@@ -102,31 +93,17 @@ def _with_except_start(exit_, lasti, prev, exc):
     return exit_(type(exc), exc, exc.__traceback__)
 
 
-def _exc_parts(vm: VM, exc: Var):
-    if type(exc) is ExcVar:
-        raise Unsupported("exc", "an exception made while tracing has no traceback yet")
-    if type(exc) is not ObjVar:
+def _exc_parts(vm: VM, exc: Var) -> list[Var]:
+    """`__exit__`'s arguments for `exc`: its type, itself, its traceback as raising left it."""
+    if not is_exception(exc):
         raise Unsupported("exc", "exception value is not a real exception")
-    tb = exc.obj.__traceback__
-    src = exc.src
-    tbv = ObjVar(tb, AttrSrc(src, "__traceback__")) if src is not None else ObjVar(tb, None)
-    return [ObjVar(type(exc.obj), None), exc, tbv]
+    cls = exc.cls if type(exc) is ExcVar else type(exc.obj)
+    return [ObjVar(cls, None), exc, get_state(vm, exc, "__traceback__")]
 
 
 def _user_exit(exit_: Var) -> bool:
     """The exit of a user context manager (a traced `__exit__` method: see enter_user_ctx)."""
     return type(exit_) is BoundMethodVar and type(exit_.func) is FuncVar and exit_.func.real is not None
-
-
-def _exit_with_made_exception(vm: VM, exit_: Var, exc: ExcVar) -> Inline:
-    """A user `__exit__` traced with an exception made while tracing: its traceback is an opaque TbVar
-    (the trace restarts with this call eager if the traceback must become real)."""
-    tb = TbVar()
-    res = call(vm, exit_, [ObjVar(exc.cls, None), exc, tb], {})
-    if not isinstance(res, Inline):
-        raise Unsupported("exc", "an exception made while tracing has no traceback yet")
-    tb.call_no = res.frame.call_no
-    return res
 
 
 def _with_except_start_eager(frame: Frame, ins: Instr) -> EagerSpec:
@@ -136,13 +113,19 @@ def _with_except_start_eager(frame: Frame, ins: Instr) -> EagerSpec:
 @handles("WITH_EXCEPT_START", eager=_with_except_start_eager)
 def _with_except_start_h(vm: VM, frame: Frame, ins: Instr) -> None:
     exit_, _lasti, _prev, exc = vm.peek(4)
+    if type(exit_) is CMExitVar and is_exception(exc) and exit_.gen.state == "suspended":
+        from ._generators import cm_exit, throw_pending
+
+        gen_frame = cm_exit(vm, exit_.gen, exc, get_state(vm, exc, "__traceback__"))
+        frame.ip += 1
+        frame.call_index = frame.ip - 1
+        vm.frames.append(gen_frame)
+        return throw_pending(vm)
     try:
         if type(exit_) is GradExitVar:
             res = call(vm, exit_, [], {})
         elif _region_of(vm, vm.resolve(exit_)) is not None:  # a no-op ignoring the exception: no traceback needed
             res = call(vm, vm.resolve(exit_), [ConstVar(None)] * 3, {})
-        elif type(exc) is ExcVar and _user_exit(exit_):
-            res = _exit_with_made_exception(vm, exit_, exc)
         else:
             res = call(vm, exit_, _exc_parts(vm, exc), {})
     except Unsupported as u:
@@ -208,12 +191,22 @@ def _raise_from(exc, cause) -> None:
     raise exc from cause
 
 
-def _reraise_none() -> None:
-    raise RuntimeError("No active exception to reraise")
+def _reraise_bare() -> None:
+    raise  # the runtime runs eager ops while the exception the VM handles is handled (or none is)
+
+
+def _reraise_kept(exc) -> None:
+    """RERAISE for real: it sets no context (a Python `raise` would); the traceback entries of this frame
+    are the engine's and are dropped (engine/_tracebacks.py)."""
+    ctx = exc.__context__
+    try:
+        raise exc
+    finally:
+        exc.__context__ = ctx
 
 
 def _reraise_eager(frame: Frame, ins: Instr) -> EagerSpec:
-    return EagerSpec(_raise_eager, 1, resume=Resume.NONE)
+    return EagerSpec(_reraise_kept, 1, resume=Resume.NONE)
 
 
 @handles("RERAISE", eager=_reraise_eager)
@@ -226,23 +219,23 @@ def _reraise(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
 
 
 def _raise_varargs_eager(frame: Frame, ins: Instr) -> EagerSpec:
-    fn = (_reraise_none, _raise_eager, _raise_from)[ins.arg]
+    fn = (_reraise_bare, _raise_eager, _raise_from)[ins.arg]
     return EagerSpec(fn, ins.arg, resume=Resume.NONE)
 
 
 @handles("RAISE_VARARGS", eager=_raise_varargs_eager)
 def _raise_varargs(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
-    if ins.arg == 0:
+    if ins.arg == 0:  # a bare raise re-raises the handled exception as it is: no context, no new entry
         exc = vm.resolve(vm.cur_exc)
         if is_exception(exc):
             return vm.raise_exc(exc)
         raise Unsupported("raise", "bare raise", eager=_raise_varargs_eager(frame, ins))
-    if ins.arg == 1:
-        exc = vm.peek(1)[0]
-        if type(exc) is ObjVar and is_plain_exception(exc.obj):
-            exc = ExcVar(exc.obj, ())  # `raise ValueError`: the class is instantiated
-        if is_exception(exc):
-            frame.stack.pop()
-            return vm.raise_exc(exc)
-        raise Unsupported("raise", "raise of a value made while tracing", eager=_raise_varargs_eager(frame, ins))
-    raise Unsupported("raise", "raise ... from ...", eager=_raise_varargs_eager(frame, ins))
+    args = vm.peek(ins.arg)
+    exc = instance_of(vm, args[0])
+    cause = None
+    if ins.arg == 2:
+        cause = args[1] if is_none(args[1]) else instance_of(vm, args[1])
+    if exc is None or (ins.arg == 2 and cause is None):
+        raise Unsupported("raise", "raise of a value the VM does not know as an exception",
+                          eager=_raise_varargs_eager(frame, ins))
+    return raise_new(vm, frame, exc, cause)  # unwinding drops the operands

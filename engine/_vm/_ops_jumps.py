@@ -132,7 +132,12 @@ def _for_iter(vm: VM, frame: Frame, ins: Instr) -> None:
     if type(it) is not IterVar:
         raise Unsupported("for-iter", f"iterating a {type(it).__name__}",
                           eager=_for_iter_eager(frame, ins))
-    x = iter_next(vm, it)
+    try:
+        x = iter_next(vm, it)
+    except Unsupported as u:  # (a dict that changed while iterated: eager's next raises)
+        if u.eager is None:
+            u.eager = _for_iter_eager(frame, ins)
+        raise
     if x is None:
         frame.stack.pop()
         frame.ip = ins.target

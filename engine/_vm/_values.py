@@ -14,7 +14,10 @@ if TYPE_CHECKING:
     from ._frame import Frame
 
 GenState = Literal["created", "suspended", "running", "done"]
-GenMode = Literal["for", "drive"]  # resumed by FOR_ITER in the caller / stepped by a builtin (drive)
+# resumed by FOR_ITER in the caller / stepped by a builtin (drive) / a @contextmanager block's enter, normal
+# exit, or exit by an exception thrown in (the caller gets the block's value or __exit__'s result)
+# send: the delegate of `yield from`; collect: consumed by list()/tuple() as a frame (not a nested run)
+GenMode = Literal["for", "drive", "send", "collect", "enter", "exit", "throw"]
 DictViewKind = Literal["keys", "values", "items"]  # the dict method that made the view
 
 
@@ -214,9 +217,10 @@ class BoundMethodVar(Var):
 
 class IterVar(Var):
     """An iterator over a sequence value (TupleVar/ListVar items, a range constant, or a SetVar made by
-    traced code, in its model's order) at `index`."""
+    traced code, in its model's order) at `index`. Over a dict, `over` is (the DictVar, the view kind, its
+    keys when the iterator was made): eager iterates the live dict (see _iters.dict_next)."""
 
-    __slots__ = ("seq", "index", "real", "src", "start")
+    __slots__ = ("seq", "index", "real", "src", "start", "over")
 
     def __init__(self, seq, index=0, real=None, src: Src | None = None) -> None:
         self.seq = seq
@@ -224,16 +228,25 @@ class IterVar(Var):
         self.start = index
         self.real = real
         self.src = src
+        self.over: tuple[DictVar, DictViewKind, tuple] | None = None
 
 
 class GradCtxVar(Var):
-    """torch.no_grad() / enable_grad() / set_grad_enabled(b): `prev` is set once the mode was applied."""
+    """torch.no_grad() / enable_grad() / set_grad_enabled(b): `prev` is set once the mode was applied (by
+    set_grad_enabled, which applies it when made). Made real as that torch object (`torch_class`)."""
 
     __slots__ = ("target", "prev")
 
     def __init__(self, target, prev=None) -> None:
         self.target = target
         self.prev = prev
+
+    def torch_class(self) -> type:
+        import torch
+
+        if self.prev is not None:
+            return torch.set_grad_enabled
+        return torch.enable_grad if self.target else torch.no_grad
 
 
 class GradExitVar(Var):
@@ -276,42 +289,67 @@ class NewObjVar(Var):
 
 
 class ExcVar(Var):
-    """An exception instance made by traced code from constant arguments (rebuilt as cls(*args))."""
+    """An exception instance made by traced code from constant arguments, with the state raising it gives
+    (see _exceptions.py): `tb` (ConstVar(None) or a TracebackVar), `context` and `cause` (exception values
+    or ConstVar(None)), `suppress` (`__suppress_context__`). Rebuilt as cls(*args) with that state set."""
 
-    __slots__ = ("cls", "args")
+    __slots__ = ("cls", "args", "tb", "context", "cause", "suppress")
 
     def __init__(self, cls, args) -> None:
         self.cls = cls
         self.args = args  # tuple of plain constants
+        self.tb: Var = ConstVar(None)
+        self.context: Var = ConstVar(None)
+        self.cause: Var = ConstVar(None)
+        self.suppress = False
 
     def real(self) -> BaseException:
+        """An instance with the same type and args (for its text; not the program's object)."""
         return self.cls(*self.args)
 
 
-class TbVar(Var):
-    """The traceback a user `__exit__` gets with an exception made while tracing (which has none yet): opaque,
-    only `tb is None` (False) is known. If it must become real, the trace restarts with that `__exit__`
-    call (`call_no`) made eager."""
+class TracebackVar(Var):
+    """One traceback entry the VM added: the frame `frame` (a VM frame, of `code` in `fglobals`) at byte
+    offset `lasti`, line `lineno`, followed by `next` (ConstVar(None), a real traceback, or another
+    TracebackVar). Rebuilt with a stand-in frame object (engine/_tracebacks.py)."""
 
-    __slots__ = ("call_no",)
+    __slots__ = ("code", "fglobals", "lasti", "lineno", "next", "frame")
 
-    def __init__(self) -> None:
-        self.call_no = None  # set once the __exit__ call is a frame of the trace
+    def __init__(self, code, fglobals, lasti: int, lineno: int, next_: Var, frame: object) -> None:
+        self.code = code
+        self.fglobals = fglobals
+        self.lasti = lasti
+        self.lineno = lineno
+        self.next = next_
+        self.frame = frame
 
 
 class GenVar(Var):
-    """A generator created by traced code: its frame is suspended between steps. It never becomes real:
-    if it must (a break while it is alive), the trace restarts with its creation as an eager call."""
+    """A generator created by traced code: its frame is suspended between steps. It never becomes a real
+    object: if it must, the trace restarts with its creation as an eager call. Where only the VM's own
+    frames can reach it (a @contextmanager block's exit, a for-loop's iterator), a break persists its frame
+    in the snapshot instead (see _generators.py); `call_no` is then -1 (no call of this trace made it)."""
 
-    __slots__ = ("frame", "call_no", "state", "mode", "target", "retval")
+    __slots__ = ("frame", "call_no", "state", "mode", "target", "retval", "cm", "thrown", "thrown_tb", "owner",
+                 "for_at", "for_depth", "exc_state", "caller_exc", "acc", "acc_tuple")
 
-    def __init__(self, frame: Frame, call_no) -> None:
+    def __init__(self, frame: Frame, call_no, cm: bool = False) -> None:
         self.frame = frame
         self.call_no = call_no
         self.state: GenState = "created"
         self.mode: GenMode | None = None
         self.target = None  # FOR_ITER's jump target in the caller
         self.retval = None  # the value it returned (what `yield from` it evaluates to)
+        self.cm = cm  # the generator of a @contextmanager object
+        self.thrown = None  # mode "throw": the exception thrown in, and the traceback __exit__ got
+        self.thrown_tb = None
+        self.owner = None  # mode "for": the frame whose loop iterates it, its FOR_ITER and stack depth there
+        self.for_at = -1
+        self.for_depth = -1
+        self.exc_state: Var = ConstVar(None)  # the exception it handles while suspended (_generators)
+        self.caller_exc: Var | None = None  # while it runs: the caller's handled exception, back on leaving
+        self.acc: Var | None = None  # mode "collect": the list list()/tuple() is filling (`acc_tuple`: tuple())
+        self.acc_tuple = False
 
 
 class SuperVar(Var):

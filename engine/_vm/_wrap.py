@@ -136,6 +136,13 @@ def wrap(vm: VM, value, src: Src, fixed: bool = False):
         g.type_is(src, t)
         g.add(f"{src.expr(vm.ns)}.prev is {value.prev!r}")
         return GradExitVar(value.prev)
+    elif t is torch.no_grad or t is torch.enable_grad:  # made by traced code (or by the program)
+        g.type_is(src, t)
+        return GradCtxVar(t is torch.enable_grad)
+    elif t is torch.set_grad_enabled and type(value.mode) is bool and type(value.prev) is bool:
+        g.type_is(src, t)
+        g.add(f"{src.expr(vm.ns)}.mode is {value.mode!r} and {src.expr(vm.ns)}.prev is {value.prev!r}")
+        return GradCtxVar(value.mode, value.prev)
     elif t is R.GradCtx:
         g.type_is(src, t)
         g.add(f"{src.expr(vm.ns)}.target is {value.target!r} and {src.expr(vm.ns)}.prev is {value.prev!r}")
@@ -145,6 +152,17 @@ def wrap(vm: VM, value, src: Src, fixed: bool = False):
         g.add(f"{src.expr(vm.ns)}.index == {value.index!r}")
         seq = wrap(vm, value.seq, AttrSrc(src, "seq"))
         var = IterVar(seq, value.index, real=value, src=src)
+        vm.writeback.append(var)
+    elif t is R.DictIter:
+        from ._methods import key_var
+
+        e = src.expr(vm.ns)
+        g.type_is(src, t)
+        g.add(f"{e}.index == {value.index!r} and {e}.kind == {value.kind!r} and {e}.keys == "
+              f"{vm.ns.const(value.keys, 'k')}")
+        d = wrap(vm, value.dict, AttrSrc(src, "dict"))
+        var = IterVar(TupleVar([key_var(k) for k in value.keys]), value.index, real=value, src=src)
+        var.over = (d, value.kind, value.keys)
         vm.writeback.append(var)
     elif t is MembersIter:
         from ._members import MemberView

@@ -70,6 +70,9 @@ def same(a, b):
         assert tensors_equal(a, b), f"values differ:\n{a}\n{b}"
         return
     assert type(a) is type(b), f"{type(a).__name__} != {type(b).__name__}"
+    if isinstance(a, BaseException):
+        same(exception_state(a), exception_state(b))
+        return
     if isinstance(a, (tuple, list)):
         assert len(a) == len(b), f"lengths {len(a)} != {len(b)}"
         for x, y in zip(a, b):
@@ -85,6 +88,19 @@ def same(a, b):
             f"{a!r} != {b!r}"
     else:
         assert a == b, f"{a!r} != {b!r}"
+
+
+def exception_state(e: BaseException | None, depth: int = 3):
+    """What can be observed of an exception, as data: type, args, attributes, the traceback's (function,
+    line) pairs, and the same for its context and cause (`depth` links deep)."""
+    if e is None or depth == 0:
+        return None
+    tb, frames = e.__traceback__, []
+    while tb is not None:
+        frames.append((tb.tb_frame.f_code.co_name, tb.tb_lineno))
+        tb = tb.tb_next
+    return (type(e), e.args, vars(e), frames, exception_state(e.__context__, depth - 1),
+            exception_state(e.__cause__, depth - 1), e.__suppress_context__)
 
 
 def assert_compiled(c, graphs=None, breaks=None, eager=0, restarts=0):

@@ -174,6 +174,75 @@ def list_alias_mutated(log, x):
     return x + len(a)
 
 
+def _grow_eagerly(d):
+    d["eager"] = 1
+
+
+_grow_eagerly = torch._dynamo.disable(_grow_eagerly)
+
+
+def dict_grows_while_iterated(log, x):
+    d = {"a": 1, "b": 2}
+    try:
+        for k in d:
+            log.append(k)
+            d[k + "!"] = 0  # eager: RuntimeError at the next step
+    except RuntimeError as e:
+        log.append(str(e))
+    return x + 1, d
+
+
+def dict_grows_across_break(log, x, d):
+    try:
+        for k, v in d.items():
+            gb()
+            log.append((k, v))
+            d.pop("b", None)
+    except RuntimeError as e:
+        log.append(str(e))
+    return x * 2
+
+
+def dict_values_stored_ahead(log, x):
+    d = {"a": 1, "b": 2, "c": 3}
+    out = []
+    for v in d.values():
+        d["c"] = v * 10  # a value ahead of the iterator: eager yields the new one
+        out.append(v)
+    return x - 1, out
+
+
+def dict_grows_in_eager_callee(log, x):
+    d = {"a": 1, "b": 2}
+    try:
+        for k in d:
+            log.append(k)
+            _grow_eagerly(d)
+    except RuntimeError as e:
+        log.append(str(e))
+    return x + 3, d
+
+
+def dict_grows_under_enumerate(log, x):
+    d = {"a": 1, "b": 2}
+    try:
+        for i, k in enumerate(d):
+            gb()
+            d[k + "!"] = i
+    except RuntimeError as e:
+        log.append(str(e))
+    return x + 1, d
+
+
+def dict_values_under_zip(log, x):
+    d = {"a": 1, "b": 2, "c": 3}
+    out = []
+    for i, v in zip(range(3), d.values()):
+        d["c"] = 99  # ahead of the iteration: eager yields it
+        out.append((i, v))
+    return x * 2, out
+
+
 SCENARIOS = [
     Scenario(list_mutations_around_break, x1, 1),
     Scenario(dict_mutations_around_break, x1, 2),
@@ -190,6 +259,12 @@ SCENARIOS = [
     Scenario(mutate_list_argument, lambda: (t(3), [1, 2]), 0),
     Scenario(mutate_dict_argument, lambda: (t(3), {"k": 1}), 2),
     Scenario(list_alias_mutated, x1, 1),
+    Scenario(dict_grows_while_iterated, x1, 1),
+    Scenario(dict_grows_across_break, lambda: (t(3), {"a": 1, "b": 2}), 1),
+    Scenario(dict_values_stored_ahead, x1, 1),
+    Scenario(dict_grows_in_eager_callee, x1, 1),
+    Scenario(dict_grows_under_enumerate, x1, 1),
+    Scenario(dict_values_under_zip, x1, 1),
 ]
 
 

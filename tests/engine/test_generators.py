@@ -94,7 +94,7 @@ def test_lazy_interleaving():
 
 
 def test_break_inside_generator():
-    check(break_inside_generator, x1, restarts=1)  # the generator is made eagerly (alive across a break)
+    check(break_inside_generator, x1)  # the loop's generator frame is persisted in the snapshot
 
 
 def test_generator_escapes():
@@ -196,7 +196,7 @@ def uses_contextmanagers(x):
     with tagged("a", log) as v:
         x = x + 1
     with tagged("b", log):
-        gb()  # a break inside the block: the context manager is made eagerly instead
+        gb()  # a break inside the block: the generator's frame is persisted in the snapshot
         x = x * 2
     with disabled_cm(log):
         x = x - 1
@@ -209,8 +209,8 @@ def uses_contextmanagers(x):
 
 
 def test_contextmanagers():
-    # the block that breaks and the block left by an exception make their context managers eagerly
-    check(uses_contextmanagers, x1, restarts=2)
+    # a break inside a block, and an exception thrown into the generator, are traced (no restart)
+    check(uses_contextmanagers, x1)
 
 
 def _leaf_gen(x, log):
@@ -259,6 +259,59 @@ def yield_from_break_inside_delegate(x):
     return [v * 2 for v in outer()], log
 
 
-def test_break_inside_a_delegate_restarts_with_the_generators_eager():
-    # the delegate (driven by SEND) restarts made eager, then the delegating generator (a real delegate)
-    check(yield_from_break_inside_delegate, x1, graphs=2, restarts=2)
+def test_break_inside_a_delegate_resumes_in_it():
+    # the delegate runs as a frame above the delegating generator's SEND: the break resumes inside it
+    check(yield_from_break_inside_delegate, x1, graphs=2)
+
+
+def _plain_gen(x, log):
+    for i in range(3):
+        log.append(i)
+        yield x + i
+
+
+def cm_object_kept_by_name(x):
+    log = []
+    c = tagged("n", log)
+    with c as v:
+        gb()
+        y = x + 1
+    return y, v, log, type(c).__name__  # the object itself is read: it must be real
+
+
+def loop_generator_kept_by_name(x):
+    log = []
+    g = _plain_gen(x, log)
+    out = []
+    for v in g:
+        gb()
+        out.append(v)
+    return out, next(g, "end"), log, x * 2  # the generator is read after the loop: it must be real
+
+
+def loop_generator_with_finally(x):
+    log = []
+
+    def gen():
+        try:
+            yield x
+            yield x + 1
+        finally:
+            log.append("closed")
+
+    out = []
+    for v in gen():
+        gb()
+        out.append(v)
+        break  # abandoned: eager closes it here, so it is made real rather than persisted
+    log.append("after")
+    return out, log, x - 1
+
+
+def test_generators_other_code_can_reach_are_made_real():
+    """Only what the VM's frames alone reach is persisted in a snapshot (a @contextmanager block's exit, a
+    for-loop's iterator): a generator or context manager object also held by a local that is read later, or
+    one with try/with blocks a loop may abandon, restarts with its creation eager, as before."""
+    check(cm_object_kept_by_name, x1, restarts=1)
+    check(loop_generator_kept_by_name, x1, restarts=1)
+    check(loop_generator_with_finally, x1, restarts=1)
