@@ -5,13 +5,15 @@ stage (generated programs only) drops whole functions before statements, blocks 
 first tries the aggressive bypasses whose candidates are small and cheap (the call graph cut at one depth,
 ``entry`` calling a deep function directly), removes what nothing reads in one check, folds helper modules into
 the main module, bypasses definitions in ddmin chunks, deletes statements top-down in halving chunks, unwraps
-blocks, inlines calls and classes before touching expressions, and renames last.
+blocks, rewrites spots into their canonical forms (so that inlining can take them and reductions of one bug
+end at one program), inlines calls and classes before touching expressions, and renames last.
 
 Only the cheap bypasses come before remove-unused: an unread definition is never compiled, so removing those
 makes no later check cheaper, but it is one check that removes many lines, which a reduction cut short by its
 budget should not miss. See docs/reducer.md.
 """
 
+from fuzz.reduce.passes._canonical import canonical_forms
 from fuzz.reduce.passes._classes import inline_classes
 from fuzz.reduce.passes._definitions import bypass_definitions, cut_call_graph
 from fuzz.reduce.passes._edits import Edit, ReductionPass, reduction_pass
@@ -35,6 +37,7 @@ PASSES: list[ReductionPass] = [
     bypass_definitions,
     delete_statements,
     unwrap_blocks,
+    canonical_forms,
     inline_calls,
     inline_classes,
     drop_arguments,

@@ -421,9 +421,9 @@ def _inline(prog: Program, owner: int, field: str, pos: int, name: str) -> Edit:
                     continue
                 if any(isinstance(a, ast.Starred) for a in call.args):
                     return None
-                binds = [
+                binds = [  # ``x = x`` (the argument already has the parameter's name) is no bind
                     ast.Assign(targets=[ast.Name(p.arg, ast.Store())], value=a, lineno=0)
-                    for p, a in zip(fn.args.args, call.args)
+                    for p, a in zip(fn.args.args, call.args) if not (isinstance(a, ast.Name) and a.id == p.arg)
                 ]
                 inner = list(fn.body)
                 result: ast.expr = ast.Constant(None)
