@@ -244,19 +244,42 @@ def _helper_module(stmt: ast.stmt) -> ast.Module | None:
     return getattr(code, "ngb_module", None)
 
 
+def _bisection(deepest: int) -> list[int]:
+    """Cut depths in the order a bisection for the shallowest cut that keeps the bug tries them, each assuming
+    the ones before it lost the bug: the middle of 1..deepest, then the middle of what is left above it, ...
+    down to ``deepest``. The driver asks for a later edit only when every earlier one of the pass was not kept,
+    and after a kept one it starts the pass again on the smaller program from the same position, which carries
+    the search on below the cut that worked."""
+    order, low = [], 1
+    while low <= deepest:
+        middle = (low + deepest) // 2
+        order.append(middle)
+        low = middle + 1
+    return order
+
+
 @reduction_pass("cut-call-graph")
 def cut_call_graph(prog: Program) -> Iterator[Edit]:
     """The aggressive bypasses, whose candidates are small and so cheap to check: cut the call graph at one
-    depth from ``entry`` (shallowest first); call a deep function from ``entry`` directly, skipping the chain in
-    between (deepest first)."""
+    depth from ``entry`` (a bisection over the depths: a bug needing a deep definition survives every deeper cut
+    and no shallower one, so a deep bug costs a few checks, not one per depth); call a deep function from
+    ``entry`` directly, skipping the chain in between (deepest first); then the cuts the bisection skipped,
+    shallowest first."""
     depths = definition_depths(prog.tree)
     deepest = max(depths.values(), default=0)
-    for cut in range(1, deepest + 1):
-        below = {n for n, d in depths.items() if d >= cut}
-        yield lambda below=below: bypass(prog, below)
+    first = _bisection(deepest)
+    cuts = first + [cut for cut in range(1, deepest + 1) if cut not in first]
+
+    def cut_at(cut: int) -> Edit:
+        return lambda: bypass(prog, {n for n, d in depths.items() if d >= cut})
+
+    for cut in first:
+        yield cut_at(cut)
     for name in sorted(depths, key=lambda n: -depths[n]):
         if depths[name] > 1:
             yield lambda name=name: shortcut(prog, name)
+    for cut in cuts[len(first):]:
+        yield cut_at(cut)
 
 
 @reduction_pass("bypass-definitions")
