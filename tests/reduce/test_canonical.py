@@ -92,3 +92,39 @@ def test_a_step_break_the_bug_needs_stays():
     result = reduce_source(source, lambda s: "step_unsupported" in s,
                            passes=[p for p in PASSES if p.name == "canonical-forms"])
     assert "torch._dynamo.step_unsupported()" in result.source
+
+
+def test_a_store_read_later_or_in_a_loop_stays_and_a_last_store_goes():
+    source = HEAD + '''def entry(x):
+    y = x + 1
+    for k in range(2):
+        z = y * k
+    x = z / 0
+''' + TAIL
+    rewritten = [c for c in _candidates(source)]
+    assert any("\n    (z / 0)\n" in c or "\n    z / 0\n" in c for c in rewritten)  # x is not read after its store
+    assert not [c for c in rewritten if "y = x + 1" not in c or "z = y * k" not in c]
+
+
+def test_a_statement_that_can_only_break_becomes_graph_break_and_the_disabled_helper_goes():
+    source = "import torch\n" + HEAD + '''@torch._dynamo.disable
+def _helper():
+    pass
+
+
+def entry(x):
+    _helper()
+    for z in x:
+        if z:
+            pass
+    for z in x:
+        EFFECTS.append(z)
+    return x
+''' + TAIL
+    result = reduce_source(source, lambda s: "EFFECTS.append(z)" in s,
+                           passes=[p for p in PASSES if p.name == "canonical-forms"])
+    body = result.source.split("def entry(x):\n")[1].split("\n\n")[0]
+    # the loop that appends is not inert: it stays; the disabled call and the data-dependent loop are breaks
+    assert body == ("    torch._dynamo.graph_break()\n    torch._dynamo.graph_break()\n"
+                    "    for z in x:\n        EFFECTS.append(z)\n    return x")
+    assert "_helper" not in result.source
