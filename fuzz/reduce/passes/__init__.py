@@ -18,12 +18,12 @@ from fuzz.reduce.passes._classes import inline_classes
 from fuzz.reduce.passes._definitions import bypass_definitions, cut_call_graph
 from fuzz.reduce.passes._edits import Edit, ReductionPass, reduction_pass
 from fuzz.reduce.passes._expressions import inline_variables, rename, shrink_tensors, simplify_expressions
+from fuzz.reduce.passes._inline import inline_calls
 from fuzz.reduce.passes._ir import IR_PASSES
 from fuzz.reduce.passes._modules import inline_helper_modules
 from fuzz.reduce.passes._statements import (
     delete_statements,
     drop_arguments,
-    inline_calls,
     remove_unused,
     unwrap_blocks,
 )
