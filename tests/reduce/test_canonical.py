@@ -128,3 +128,23 @@ def entry(x):
     assert body == ("    torch._dynamo.graph_break()\n    torch._dynamo.graph_break()\n"
                     "    for z in x:\n        EFFECTS.append(z)\n    return x")
     assert "_helper" not in result.source
+
+
+def test_statements_that_compile_to_nothing_go_with_any_kept_edit():
+    source = HEAD + '''def f1(y):
+    return y / 0
+
+
+def entry(x):
+    """doc"""
+    y = x + 1
+    pass
+    None
+    if y:
+        pass
+    return f1(y)
+''' + TAIL
+    # inline-calls never deletes a statement itself: the clean-up riding along with its edit does
+    result = reduce_source(source, _divides_by_zero, passes=[p for p in PASSES if p.name == "inline-calls"])
+    body = result.source.split("def entry(x):\n")[1].split("\n\n")[0]
+    assert body == '    """doc"""\n    y = x + 1\n    if y:\n        pass\n    return y / 0'
