@@ -21,6 +21,7 @@ __all__ = [
     "Program",
     "code_lines",
     "iter_nodes",
+    "size",
     "stmt_lists",
 ]
 
@@ -36,6 +37,22 @@ def code_lines(source: str) -> int:
     """Lines of code above the footer: not blank and not a comment (the reducer's size measure)."""
     _, code, _ = split_source(source)
     return sum(1 for line in code.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+
+
+def size(tree: ast.AST) -> int:
+    """A program's size as a reader counts it: its nodes, with a dotted name of the torch API
+    (``torch._dynamo.graph_break``) one node, however many attributes it has, and no load/store contexts. So
+    ``x.item()`` thrown away and ``torch._dynamo.graph_break()`` in its place weigh the same."""
+    dotted = set()
+    for node in iter_nodes(tree):
+        if isinstance(node, ast.Attribute) and id(node) not in dotted:
+            inner, chain = node.value, []
+            while isinstance(inner, ast.Attribute):
+                chain.append(inner)
+                inner = inner.value
+            if isinstance(inner, ast.Name) and inner.id == "torch":
+                dotted.update(id(n) for n in (*chain, inner))
+    return sum(1 for n in iter_nodes(tree) if id(n) not in dotted and not isinstance(n, ast.expr_context))
 
 
 def _is_nested_source(node: ast.AST, parent: ast.AST | None) -> bool:

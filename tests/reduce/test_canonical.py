@@ -117,6 +117,7 @@ def entry(x):
     for z in x:
         if z:
             pass
+    x.item()
     for z in x:
         EFFECTS.append(z)
     return x
@@ -124,9 +125,10 @@ def entry(x):
     result = reduce_source(source, lambda s: "EFFECTS.append(z)" in s,
                            passes=[p for p in PASSES if p.name == "canonical-forms"])
     body = result.source.split("def entry(x):\n")[1].split("\n\n")[0]
-    # the loop that appends is not inert: it stays; the disabled call and the data-dependent loop are breaks
+    # the loop that appends is not inert: it stays; the disabled call, the data-dependent loop and the
+    # value read out and thrown away are breaks
     assert body == ("    torch._dynamo.graph_break()\n    torch._dynamo.graph_break()\n"
-                    "    for z in x:\n        EFFECTS.append(z)\n    return x")
+                    "    torch._dynamo.graph_break()\n    for z in x:\n        EFFECTS.append(z)\n    return x")
     assert "_helper" not in result.source
 
 

@@ -9,8 +9,8 @@ into the plain form, which the later passes (inline-calls above all) can then ta
 - ``torch._dynamo.step_unsupported()`` becomes ``torch._dynamo.graph_break()``, the break everyone knows;
 - ``name = value`` inside a function, where nothing reads ``name``, becomes the statement ``value``;
 - a statement that is only a display (``[f(x), g(y)]``, ``{'b': f(x)}``) becomes one statement per item;
-- a statement whose only possible effect is a graph break (a call of a ``torch._dynamo.disable`` function, a
-  data-dependent ``for z in x: if x: pass``) becomes ``torch._dynamo.graph_break()``.
+- a statement whose only possible effect is a graph break (a call of a ``torch._dynamo.disable`` function,
+  ``x.item()`` thrown away, a data-dependent ``for z in x: if x: pass``) becomes ``torch._dynamo.graph_break()``.
 
 Whether the bug survives is the predicate's call, as for any other edit: a bug that needs a step break keeps it.
 """
@@ -111,6 +111,9 @@ _NOT_INERT = (ast.Call, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr,
               ast.Continue, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Try, ast.With)
 
 
+_READ_OUTS = frozenset({"item", "tolist", "numpy"})  # ``x.item()`` as a statement: a tensor read out, thrown away
+
+
 def _disabled(tree: ast.Module) -> set[str]:
     """Module-level functions decorated with ``torch._dynamo.disable`` (bare or called)."""
     names = set()
@@ -125,7 +128,8 @@ def _disabled(tree: ast.Module) -> set[str]:
 
 def _breaks(prog: Program) -> list[tuple[int, str, int]]:
     """(owner, field, position) of statements inside functions whose only possible effect is a graph break: a
-    call statement of a ``torch._dynamo.disable`` function, or an ``if``/``for``/``while`` that calls, stores
+    call statement of a ``torch._dynamo.disable`` function, ``x.item()`` (``.tolist()``, ``.numpy()``) whose
+    value is thrown away, or an ``if``/``for``/``while`` that calls, stores
     (other than a loop variable), returns and jumps nowhere (``for z in x: if x: pass``: a data-dependent
     branch)."""
     disabled = _disabled(prog.tree)
@@ -135,8 +139,10 @@ def _breaks(prog: Program) -> list[tuple[int, str, int]]:
         for pos, stmt in enumerate(body):
             if id(stmt) not in inside:
                 continue
-            if (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
-                    and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in disabled):
+            call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
+            if call is not None and (isinstance(call.func, ast.Name) and call.func.id in disabled or (
+                    isinstance(call.func, ast.Attribute) and call.func.attr in _READ_OUTS and not call.args
+                    and not call.keywords and isinstance(call.func.value, ast.Name))):
                 found.append((owner, field, pos))
             elif isinstance(stmt, ast.If | ast.For | ast.While) and not any(
                     isinstance(n, _NOT_INERT) for n in ast.walk(stmt)):
