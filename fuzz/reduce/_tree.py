@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from oracle._programfile import split_source  # the program-file format's one definition (no torch import)
 
 __all__ = [
+    "OBSERVERS",
     "REQUIRED_NAMES",
     "Program",
     "code_lines",
@@ -28,6 +29,10 @@ __all__ = [
 # Top-level names a program file must keep defining (when the original defined them). ``torch`` too, so a repro
 # reads as the program it was (the standalone footer and the oracle would not miss it).
 REQUIRED_NAMES = ("entry", "make_inputs", "EFFECTS", "torch")
+
+# Program-format helpers that only record what happened into the effect log (``_effect(tag, value)``): never
+# bypassed as definitions (that would blind the oracle to an effects finding in every cut), stripped on their own.
+OBSERVERS = frozenset({"_effect"})
 
 _PLACEHOLDER = "__ngb_nested_{}__"
 _STMT_FIELDS = ("body", "orelse", "finalbody")

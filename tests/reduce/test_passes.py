@@ -183,6 +183,35 @@ def test_cut_call_graph_bisects_the_depth_of_a_deep_bug():
     assert checked[0] and checked.index(True, 1) == 2
 
 
+def test_cuts_keep_the_effect_log_helper_an_effects_finding_is_seen_through():
+    source = HEAD + '''def _effect(tag, value):
+    EFFECTS.append((tag, value))
+
+
+def f2(x):
+    return x + 1
+
+
+def f1(x):
+    _effect("f1", x)
+    return f2(x)
+
+
+def entry(x):
+    return f1(x)
+''' + TAIL
+
+    def logged(candidate: str) -> bool:  # the finding: the effect log says ("f1", 2)
+        namespace: dict = {}
+        exec(compile(candidate, "candidate", "exec"), namespace)
+        namespace["entry"](*namespace["make_inputs"]("cpu"))
+        return namespace["EFFECTS"] == [("f1", 2)]
+
+    result = _one_pass("cut-call-graph", source, logged)
+    # the cut below f1 keeps _effect (at the same depth as f2, which goes)
+    assert _defs(result.source) == {"_effect", "f1", "entry", "make_inputs"}
+
+
 # ---- remove-unused: class members and helper-module links ---------------------------------------------------
 
 MEMBERS = HEAD + '''class Box:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, stmt_lists
+from fuzz.reduce._tree import OBSERVERS, REQUIRED_NAMES, Program, iter_nodes, stmt_lists
 from fuzz.reduce.passes._edits import Edit, _fill, _nth, reduction_pass
 from fuzz.reduce.passes._statements import _exec_target, _remove_stmts, _unused_defs
 
@@ -42,13 +42,14 @@ def _modules(tree: ast.Module) -> list[ast.Module]:
 
 
 def _definitions(tree: ast.Module) -> dict[str, ast.stmt]:
-    """Bypassable definitions by name (a name defined twice, or a required one, is not bypassable)."""
+    """Bypassable definitions by name (a name defined twice, a required one or an observer is not bypassable:
+    cutting ``_effect`` would turn every effects finding into another in every cut)."""
     found: dict[str, ast.stmt] = {}
     twice: set[str] = set()
     for module in _modules(tree):
         for stmt in module.body:
             name = _def_name(stmt)
-            if name is None or name in REQUIRED_NAMES:
+            if name is None or name in REQUIRED_NAMES or name in OBSERVERS:
                 continue
             (twice.add(name) if name in found else found.__setitem__(name, stmt))
     return {n: s for n, s in found.items() if n not in twice}

@@ -13,12 +13,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import Program, stmt_lists
+from fuzz.reduce._tree import OBSERVERS, Program, stmt_lists
 from fuzz.reduce.passes._edits import Edit, _fill, reduction_pass
 
 __all__ = ["strip_observations"]
 
-_LOGGERS = frozenset({"_effect"})
 _LOG = "EFFECTS"
 
 
@@ -37,7 +36,7 @@ def _records(stmt: ast.stmt, into: set[str]) -> bool:
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
         func = stmt.value.func
         if isinstance(func, ast.Name):
-            return func.id in _LOGGERS
+            return func.id in OBSERVERS
         return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in into
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript):
         target = stmt.targets[0].value
