@@ -46,9 +46,11 @@ def code_lines(source: str) -> int:
 
 def size(tree: ast.AST) -> int:
     """A program's size as a reader counts it: its nodes, with a dotted name of the torch API
-    (``torch._dynamo.graph_break``) one node, however many attributes it has, and no load/store contexts. So
-    ``x.item()`` thrown away and ``torch._dynamo.graph_break()`` in its place weigh the same."""
-    dotted = set()
+    (``torch._dynamo.graph_break``) one node, however many attributes it has, a marker statement
+    (``torch._dynamo.graph_break()``) one node in all, and no load/store contexts. So a statement that only
+    breaks the graph (``x.item()`` thrown away, ``class C1: pass``) does not weigh less than the marker."""
+    dotted: set[int] = set()  # nodes counted with another one
+    heads: set[int] = set()  # the outermost attribute of a dotted torch name
     for node in iter_nodes(tree):
         if isinstance(node, ast.Attribute) and id(node) not in dotted:
             inner, chain = node.value, []
@@ -57,6 +59,11 @@ def size(tree: ast.AST) -> int:
                 inner = inner.value
             if isinstance(inner, ast.Name) and inner.id == "torch":
                 dotted.update(id(n) for n in (*chain, inner))
+                heads.add(id(node))
+    for node in iter_nodes(tree):  # a marker statement (``torch._dynamo.graph_break()``): one node in all
+        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and not node.value.args
+                and not node.value.keywords and id(node.value.func) in heads):
+            dotted.update((id(node.value), id(node.value.func)))
     return sum(1 for n in iter_nodes(tree) if id(n) not in dotted and not isinstance(n, ast.expr_context))
 
 

@@ -118,6 +118,9 @@ def entry(x):
         if z:
             pass
     x.item()
+
+    class C1:
+        pass
     for z in x:
         EFFECTS.append(z)
     return x
@@ -126,9 +129,8 @@ def entry(x):
                            passes=[p for p in PASSES if p.name == "canonical-forms"])
     body = result.source.split("def entry(x):\n")[1].split("\n\n")[0]
     # the loop that appends is not inert: it stays; the disabled call, the data-dependent loop and the
-    # value read out and thrown away are breaks
-    assert body == ("    torch._dynamo.graph_break()\n    torch._dynamo.graph_break()\n"
-                    "    torch._dynamo.graph_break()\n    for z in x:\n        EFFECTS.append(z)\n    return x")
+    # value read out and thrown away and the empty local class are breaks
+    assert body == ("    torch._dynamo.graph_break()\n" * 4 + "    for z in x:\n        EFFECTS.append(z)\n    return x")
     assert "_helper" not in result.source
 
 

@@ -10,7 +10,8 @@ into the plain form, which the later passes (inline-calls above all) can then ta
 - ``name = value`` inside a function, where nothing reads ``name``, becomes the statement ``value``;
 - a statement that is only a display (``[f(x), g(y)]``, ``{'b': f(x)}``) becomes one statement per item;
 - a statement whose only possible effect is a graph break (a call of a ``torch._dynamo.disable`` function,
-  ``x.item()`` thrown away, a data-dependent ``for z in x: if x: pass``) becomes ``torch._dynamo.graph_break()``.
+  ``x.item()`` thrown away, an empty local ``class C1: pass``, a data-dependent ``for z in x: if x: pass``)
+  becomes ``torch._dynamo.graph_break()``.
 
 Whether the bug survives is the predicate's call, as for any other edit: a bug that needs a step break keeps it.
 """
@@ -129,10 +130,11 @@ def _disabled(tree: ast.Module) -> set[str]:
 def _breaks(prog: Program) -> list[tuple[int, str, int]]:
     """(owner, field, position) of statements inside functions whose only possible effect is a graph break: a
     call statement of a ``torch._dynamo.disable`` function, ``x.item()`` (``.tolist()``, ``.numpy()``) whose
-    value is thrown away, or an ``if``/``for``/``while`` that calls, stores
+    value is thrown away, an empty class statement nothing reads, or an ``if``/``for``/``while`` that calls, stores
     (other than a loop variable), returns and jumps nowhere (``for z in x: if x: pass``: a data-dependent
     branch)."""
     disabled = _disabled(prog.tree)
+    read = {n.id for n in iter_nodes(prog.tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
     inside = {id(n) for fn in _functions(prog.tree) for s in fn.body for n in ast.walk(s)}
     found = []
     for owner, field, body in _stmt_sites(prog):
@@ -147,7 +149,15 @@ def _breaks(prog: Program) -> list[tuple[int, str, int]]:
             elif isinstance(stmt, ast.If | ast.For | ast.While) and not any(
                     isinstance(n, _NOT_INERT) for n in ast.walk(stmt)):
                 found.append((owner, field, pos))
+            elif (isinstance(stmt, ast.ClassDef) and stmt.name not in read and not stmt.decorator_list
+                  and not stmt.bases and not stmt.keywords
+                  and all(isinstance(s, ast.Pass) or _is_doc(s) for s in stmt.body)):
+                found.append((owner, field, pos))  # ``class C1: pass`` in a function: building a class breaks
     return found
+
+
+def _is_doc(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
 
 
 def _graph_break() -> ast.stmt:
