@@ -8,8 +8,9 @@ grouped again into root causes:
   that pins the bug on its own, before any reduction;
 - a mismatch is named by the *behaviour shape* of its reduced repro, whatever differed: the program with the
   observation-only statements removed (effect-log writes, which only make a symptom visible) and identifiers and
-  constants abstracted, helper-module sources included. Two reduced repros that do the same thing to the compiler
-  are one bug even where the oracle saw different symptoms. Before reduction a mismatch has no root cause.
+  constants abstracted, helper-module sources included, ``make_inputs`` left out and definitions in one order.
+  Two reduced repros that do the same thing to the compiler are one bug even where the oracle saw different
+  symptoms. Before reduction a mismatch has no root cause.
 
 ``benchmarks/rootcause.py`` measures the rule on hand-labeled findings (buckets per root cause, wrong merges).
 """
@@ -17,6 +18,7 @@ grouped again into root causes:
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 
 __all__ = ["root_cause", "behaviour_shape"]
@@ -100,13 +102,35 @@ def _dump(tree: ast.AST) -> str:
     return ast.dump(_Normalize().visit(tree))
 
 
+def _code(module: ast.Module) -> ast.Module:
+    """The module without what is data rather than behaviour: ``make_inputs`` (the inputs a reduction kept, a
+    seeded ``randn`` or none, are not the bug), ``entry``'s parameters and its last ``return``; and with its
+    functions and classes in one order (by their normalized text), since which helper a generator wrote first is
+    not the bug either."""
+    body = [s for s in module.body if not (isinstance(s, ast.FunctionDef) and s.name == "make_inputs")]
+    for entry in (s for s in body if isinstance(s, ast.FunctionDef) and s.name == "entry"):
+        # what entry takes and returns is observed, like the effect log: inputs and the value returned make a
+        # symptom visible (a leaked grad mode as the output's requires_grad), they are not the behaviour
+        entry.args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+        if len(entry.body) > 1 and isinstance(entry.body[-1], ast.Return):
+            entry.body.pop()
+    definitions = sorted((s for s in body if isinstance(s, ast.FunctionDef | ast.ClassDef)), key=_dump_copy)
+    others = iter(definitions)
+    module.body = [next(others) if isinstance(s, ast.FunctionDef | ast.ClassDef) else s for s in body]
+    return module
+
+
+def _dump_copy(node: ast.AST) -> str:
+    return _dump(copy.deepcopy(node))
+
+
 def behaviour_shape(source: str) -> str:
     """A short hash of what a program does, without what it only observes (see the module docstring)."""
     from oracle import FOOTER_MARKER
 
     code = source.split(FOOTER_MARKER)[0]
     try:
-        text = _dump(ast.parse(code))
+        text = _dump(_code(ast.parse(code)))
     except SyntaxError:
         text = code
     return hashlib.sha1(text.encode()).hexdigest()[:16]

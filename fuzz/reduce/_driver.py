@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fuzz.errors import FuzzError
-from fuzz.reduce._tree import Program, code_lines, iter_nodes
+from fuzz.reduce._tree import Program, code_lines, size
 from fuzz.reduce.passes import IR_PASSES, PASSES, ReductionPass
 from fuzz.reduce.passes._orphans import defined_names, drop_orphans, unread_definitions
 
@@ -105,7 +105,7 @@ def _source_stage() -> _Stage:
     return _Stage(
         source=lambda prog: prog.source if prog.is_valid() else None,
         key=lambda prog: prog.key,
-        cost=lambda prog: (sum(1 for _ in iter_nodes(prog.tree)), len(prog.source)),
+        cost=lambda prog: (size(prog.tree), len(prog.source)),
         tidy=tidy,
     )
 

@@ -17,16 +17,22 @@ from collections.abc import Iterator
 from oracle._programfile import split_source  # the program-file format's one definition (no torch import)
 
 __all__ = [
+    "OBSERVERS",
     "REQUIRED_NAMES",
     "Program",
     "code_lines",
     "iter_nodes",
+    "size",
     "stmt_lists",
 ]
 
 # Top-level names a program file must keep defining (when the original defined them). ``torch`` too, so a repro
 # reads as the program it was (the standalone footer and the oracle would not miss it).
 REQUIRED_NAMES = ("entry", "make_inputs", "EFFECTS", "torch")
+
+# Program-format helpers that only record what happened into the effect log (``_effect(tag, value)``): never
+# bypassed as definitions (that would blind the oracle to an effects finding in every cut), stripped on their own.
+OBSERVERS = frozenset({"_effect"})
 
 _PLACEHOLDER = "__ngb_nested_{}__"
 _STMT_FIELDS = ("body", "orelse", "finalbody")
@@ -36,6 +42,29 @@ def code_lines(source: str) -> int:
     """Lines of code above the footer: not blank and not a comment (the reducer's size measure)."""
     _, code, _ = split_source(source)
     return sum(1 for line in code.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+
+
+def size(tree: ast.AST) -> int:
+    """A program's size as a reader counts it: its nodes, with a dotted name of the torch API
+    (``torch._dynamo.graph_break``) one node, however many attributes it has, a marker statement
+    (``torch._dynamo.graph_break()``) one node in all, and no load/store contexts. So a statement that only
+    breaks the graph (``x.item()`` thrown away, ``class C1: pass``) does not weigh less than the marker."""
+    dotted: set[int] = set()  # nodes counted with another one
+    heads: set[int] = set()  # the outermost attribute of a dotted torch name
+    for node in iter_nodes(tree):
+        if isinstance(node, ast.Attribute) and id(node) not in dotted:
+            inner, chain = node.value, []
+            while isinstance(inner, ast.Attribute):
+                chain.append(inner)
+                inner = inner.value
+            if isinstance(inner, ast.Name) and inner.id == "torch":
+                dotted.update(id(n) for n in (*chain, inner))
+                heads.add(id(node))
+    for node in iter_nodes(tree):  # a marker statement (``torch._dynamo.graph_break()``): one node in all
+        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and not node.value.args
+                and not node.value.keywords and id(node.value.func) in heads):
+            dotted.update((id(node.value), id(node.value.func)))
+    return sum(1 for n in iter_nodes(tree) if id(n) not in dotted and not isinstance(n, ast.expr_context))
 
 
 def _is_nested_source(node: ast.AST, parent: ast.AST | None) -> bool:
@@ -184,7 +213,8 @@ class Program:
         except (SyntaxError, SyntaxWarning, ValueError):
             return False
         defined = _top_level_names(self.tree)
-        return all(name in defined for name in self.required) and (not self.tensor_inputs or _tensor_inputs(self.tree))
+        return (all(name in defined for name in self.required) and (not self.tensor_inputs or _tensor_inputs(self.tree))
+                and not any(isinstance(n, ast.While) and _endless(n) for n in iter_nodes(self.tree)))
 
 
 def _tensor_inputs(tree: ast.Module) -> bool:
@@ -219,3 +249,56 @@ def _top_level_names(tree: ast.Module) -> set[str]:
         elif isinstance(stmt, ast.Import):
             names.update((a.asname or a.name).split(".")[0] for a in stmt.names)
     return names
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _endless(loop: ast.While) -> bool:
+    """A ``while`` that can never end: its test never changes (``while True``, or names the body never assigns)
+    and every way out (``break``, ``return``, ``raise``) is under an ``if`` whose test never changes either.
+    ``while True: i += 1 ... if i >= 2: break`` without its ``i += 1`` is one: checking such a candidate hangs
+    the eager run until the worker's timeout, far past any reduction budget. (A loop it calls endless whose
+    unchanging exit test is true at once ran one iteration: that candidate is lost, which costs a little
+    reduction, never a wrong one.)"""
+    stored = {n.id for s in loop.body for n in _walk_scope(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+    def may_change(test: ast.expr) -> bool:
+        return any(isinstance(n, ast.Call | ast.Attribute | ast.Subscript | ast.NamedExpr | ast.Await)
+                   or isinstance(n, ast.Name) and n.id in stored for n in ast.walk(test))
+
+    if not (isinstance(loop.test, ast.Constant) and loop.test.value) and may_change(loop.test):
+        return False
+    # a way out is live when it is reached unconditionally or under a test that may change
+    return not any(not guards or any(may_change(test) for test in guards)
+                   for guards in _exits(loop.body, [], own_loop=True))
+
+
+def _walk_scope(node: ast.AST):
+    """``ast.walk`` that does not enter nested functions, lambdas or classes."""
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        yield current
+        todo.extend(c for c in ast.iter_child_nodes(current) if not isinstance(c, _SCOPES))
+
+
+def _exits(body: list[ast.stmt], guards: list[ast.expr], own_loop: bool):
+    """For every way out of the loop in ``body``: the tests of the ``if`` statements it is under."""
+    for stmt in body:
+        if isinstance(stmt, ast.Break | ast.Continue):
+            if own_loop and isinstance(stmt, ast.Break):
+                yield guards
+        elif isinstance(stmt, ast.Return | ast.Raise):
+            yield guards
+        elif isinstance(stmt, ast.If):
+            yield from _exits(stmt.body, [*guards, stmt.test], own_loop)
+            yield from _exits(stmt.orelse, [*guards, stmt.test], own_loop)
+        elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While):  # a break there leaves that loop only
+            yield from _exits(stmt.body + stmt.orelse, guards, False)
+        elif isinstance(stmt, ast.Try | ast.TryStar):
+            yield from _exits(stmt.body + stmt.orelse + stmt.finalbody, guards, own_loop)
+            for handler in stmt.handlers:
+                yield from _exits(handler.body, guards, own_loop)
+        elif isinstance(stmt, ast.With | ast.AsyncWith):
+            yield from _exits(stmt.body, guards, own_loop)

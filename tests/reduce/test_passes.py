@@ -158,6 +158,60 @@ def test_shortcut_stops_above_a_function_the_bug_needs():
     assert _defs(result.source) == {"b", "c", "entry", "make_inputs"} and "return b(x) + 1" in result.source
 
 
+def _deep_chain(depth: int, needed: int) -> str:
+    """entry -> f1 -> ... -> f<depth>; f<needed> divides by ``x - 2`` (x is 2): the bug needs every definition
+    down to f<needed> and none below it."""
+    defs = [f"def f{k}(x):\n    return f{k + 1}(x){' / (x - 2)' if k == needed else ''}\n" for k in range(1, depth)]
+    defs.append(f"def f{depth}(x):\n    return x + 1\n")
+    return HEAD + "\n\n".join(defs) + "\n\ndef entry(x):\n    return f1(x)\n" + TAIL
+
+
+def test_cut_call_graph_bisects_the_depth_of_a_deep_bug():
+    source = _deep_chain(16, needed=11)
+    assert isinstance(_run(source), ZeroDivisionError)
+    checked: list[bool] = []
+
+    def predicate(candidate: str) -> bool:
+        checked.append(isinstance(_run(candidate), ZeroDivisionError))
+        return checked[-1]
+
+    result = _one_pass("cut-call-graph", source, predicate)
+    # below f11 cut (its call of f12 became its argument), then entry calls f11 directly
+    assert _defs(result.source) == {"f11", "entry", "make_inputs"} and "return x / (x - 2)" in result.source
+    # after the original's check: the cut at 8 loses the bug, the one at 12 keeps it; 2 checks, not one per
+    # depth from the top (12)
+    assert checked[0] and checked.index(True, 1) == 2
+
+
+def test_cuts_keep_the_effect_log_helper_an_effects_finding_is_seen_through():
+    source = HEAD + '''def _effect(tag, value):
+    EFFECTS.append((tag, value))
+
+
+def f2(x):
+    return x + 1
+
+
+def f1(x):
+    _effect("f1", x)
+    return f2(x)
+
+
+def entry(x):
+    return f1(x)
+''' + TAIL
+
+    def logged(candidate: str) -> bool:  # the finding: the effect log says ("f1", 2)
+        namespace: dict = {}
+        exec(compile(candidate, "candidate", "exec"), namespace)
+        namespace["entry"](*namespace["make_inputs"]("cpu"))
+        return namespace["EFFECTS"] == [("f1", 2)]
+
+    result = _one_pass("cut-call-graph", source, logged)
+    # the cut below f1 keeps _effect (at the same depth as f2, which goes)
+    assert _defs(result.source) == {"_effect", "f1", "entry", "make_inputs"}
+
+
 # ---- remove-unused: class members and helper-module links ---------------------------------------------------
 
 MEMBERS = HEAD + '''class Box:

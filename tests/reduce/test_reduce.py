@@ -308,3 +308,24 @@ def test_a_check_predicted_to_end_past_the_budget_is_not_started(monkeypatch):
     result = reduce_source(source, slow, budget_s=25.0, check_original=False)
     # two checks fit in 25 s; a third would end at 30 s, so it never starts
     assert len(checked) == 2 and result.stopped == "budget"
+
+
+def test_a_candidate_whose_while_loop_can_never_end_is_invalid():
+    from fuzz.reduce._tree import Program
+
+    def program(loop: str) -> Program:
+        body = "\n".join("    " + line for line in loop.strip("\n").splitlines())
+        return Program.parse(f"EFFECTS = []\n\ndef entry(x):\n{body}\n    return x\n\n"
+                             "def make_inputs(device):\n    return (1,)\n")
+
+    generated = "i = 0\nwhile True:\n    i += 1\n    x = x + 1\n    if i >= 2:\n        break\n"
+    assert program(generated).is_valid()
+    assert not program(generated.replace("    i += 1\n", "")).is_valid()  # what delete-statements made
+    assert not program("while True:\n    x = x + 1\n").is_valid()
+    assert not program("i = 0\nwhile i < 3:\n    x = x + 1\n").is_valid()
+    for ends in ("i = 0\nwhile i < 3:\n    i += 1\n", "while True:\n    break\n",
+                 "while True:\n    if x.item() > 0:\n        return x\n    x = x - 1\n",
+                 "while True:\n    for k in range(2):\n        break\n    raise ValueError\n"):
+        assert program(ends).is_valid(), ends
+    nested_break = "while True:\n    for k in range(2):\n        break\n"  # that break leaves the for only
+    assert not program(nested_break).is_valid()

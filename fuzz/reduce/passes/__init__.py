@@ -3,25 +3,28 @@
 Coarse before fine, because a check compiles the candidate and a large program takes seconds to compile: the IR
 stage (generated programs only) drops whole functions before statements, blocks and inputs; the source stage
 first tries the aggressive bypasses whose candidates are small and cheap (the call graph cut at one depth,
-``entry`` calling a deep function directly), removes what nothing reads in one check, folds helper modules into
-the main module, bypasses definitions in ddmin chunks, deletes statements top-down in halving chunks, unwraps
-blocks, inlines calls and classes before touching expressions, and renames last.
+``entry`` calling a deep function directly), removes what nothing reads in one check and every effect-log write
+in another, folds helper modules into the main module, bypasses definitions in ddmin chunks, deletes statements
+top-down in halving chunks, unwraps blocks, rewrites spots into their canonical forms (so that inlining can take them and reductions of one bug
+end at one program), inlines calls and classes before touching expressions, and renames last.
 
 Only the cheap bypasses come before remove-unused: an unread definition is never compiled, so removing those
 makes no later check cheaper, but it is one check that removes many lines, which a reduction cut short by its
 budget should not miss. See docs/reducer.md.
 """
 
+from fuzz.reduce.passes._canonical import canonical_forms
 from fuzz.reduce.passes._classes import inline_classes
 from fuzz.reduce.passes._definitions import bypass_definitions, cut_call_graph
 from fuzz.reduce.passes._edits import Edit, ReductionPass, reduction_pass
 from fuzz.reduce.passes._expressions import inline_variables, rename, shrink_tensors, simplify_expressions
+from fuzz.reduce.passes._inline import inline_calls
 from fuzz.reduce.passes._ir import IR_PASSES
 from fuzz.reduce.passes._modules import inline_helper_modules
+from fuzz.reduce.passes._observations import strip_observations
 from fuzz.reduce.passes._statements import (
     delete_statements,
     drop_arguments,
-    inline_calls,
     remove_unused,
     unwrap_blocks,
 )
@@ -31,10 +34,12 @@ __all__ = ["IR_PASSES", "PASSES", "Edit", "ReductionPass", "pass_names", "reduct
 PASSES: list[ReductionPass] = [
     cut_call_graph,
     remove_unused,
+    strip_observations,
     inline_helper_modules,
     bypass_definitions,
     delete_statements,
     unwrap_blocks,
+    canonical_forms,
     inline_calls,
     inline_classes,
     drop_arguments,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, stmt_lists
+from fuzz.reduce._tree import OBSERVERS, REQUIRED_NAMES, Program, iter_nodes, stmt_lists
 from fuzz.reduce.passes._edits import Edit, _fill, _nth, reduction_pass
 from fuzz.reduce.passes._statements import _exec_target, _remove_stmts, _unused_defs
 
@@ -42,13 +42,14 @@ def _modules(tree: ast.Module) -> list[ast.Module]:
 
 
 def _definitions(tree: ast.Module) -> dict[str, ast.stmt]:
-    """Bypassable definitions by name (a name defined twice, or a required one, is not bypassable)."""
+    """Bypassable definitions by name (a name defined twice, a required one or an observer is not bypassable:
+    cutting ``_effect`` would turn every effects finding into another in every cut)."""
     found: dict[str, ast.stmt] = {}
     twice: set[str] = set()
     for module in _modules(tree):
         for stmt in module.body:
             name = _def_name(stmt)
-            if name is None or name in REQUIRED_NAMES:
+            if name is None or name in REQUIRED_NAMES or name in OBSERVERS:
                 continue
             (twice.add(name) if name in found else found.__setitem__(name, stmt))
     return {n: s for n, s in found.items() if n not in twice}
@@ -244,19 +245,42 @@ def _helper_module(stmt: ast.stmt) -> ast.Module | None:
     return getattr(code, "ngb_module", None)
 
 
+def _bisection(deepest: int) -> list[int]:
+    """Cut depths in the order a bisection for the shallowest cut that keeps the bug tries them, each assuming
+    the ones before it lost the bug: the middle of 1..deepest, then the middle of what is left above it, ...
+    down to ``deepest``. The driver asks for a later edit only when every earlier one of the pass was not kept,
+    and after a kept one it starts the pass again on the smaller program from the same position, which carries
+    the search on below the cut that worked."""
+    order, low = [], 1
+    while low <= deepest:
+        middle = (low + deepest) // 2
+        order.append(middle)
+        low = middle + 1
+    return order
+
+
 @reduction_pass("cut-call-graph")
 def cut_call_graph(prog: Program) -> Iterator[Edit]:
     """The aggressive bypasses, whose candidates are small and so cheap to check: cut the call graph at one
-    depth from ``entry`` (shallowest first); call a deep function from ``entry`` directly, skipping the chain in
-    between (deepest first)."""
+    depth from ``entry`` (a bisection over the depths: a bug needing a deep definition survives every deeper cut
+    and no shallower one, so a deep bug costs a few checks, not one per depth); call a deep function from
+    ``entry`` directly, skipping the chain in between (deepest first); then the cuts the bisection skipped,
+    shallowest first."""
     depths = definition_depths(prog.tree)
     deepest = max(depths.values(), default=0)
-    for cut in range(1, deepest + 1):
-        below = {n for n, d in depths.items() if d >= cut}
-        yield lambda below=below: bypass(prog, below)
+    first = _bisection(deepest)
+    cuts = first + [cut for cut in range(1, deepest + 1) if cut not in first]
+
+    def cut_at(cut: int) -> Edit:
+        return lambda: bypass(prog, {n for n, d in depths.items() if d >= cut})
+
+    for cut in first:
+        yield cut_at(cut)
     for name in sorted(depths, key=lambda n: -depths[n]):
         if depths[name] > 1:
             yield lambda name=name: shortcut(prog, name)
+    for cut in cuts[len(first):]:
+        yield cut_at(cut)
 
 
 @reduction_pass("bypass-definitions")

@@ -16,7 +16,7 @@ from collections import Counter
 from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, stmt_lists
 from fuzz.reduce.passes._edits import _fill
 
-__all__ = ["defined_names", "drop_orphans", "unread_definitions"]
+__all__ = ["defined_names", "drop_noops", "drop_orphans", "unread_definitions"]
 
 
 def _reads(node: ast.AST) -> Counter[str]:
@@ -64,6 +64,8 @@ def drop_orphans(before: Program, after: Program, kept: frozenset[str] | None = 
     another); ``kept``: names unread in ``before`` already, when the caller has them."""
     if kept is None:
         kept = frozenset(name for stmt in unread_definitions(before.tree) for name in defined_names(stmt))
+    if drop_noops(after.tree):
+        after = after.with_tree(after.tree)
     for _ in range(20):
         orphans = {id(s) for s in unread_definitions(after.tree) if not defined_names(s) & kept}
         if not orphans:
@@ -75,3 +77,26 @@ def drop_orphans(before: Program, after: Program, kept: frozenset[str] | None = 
                 _fill(body)
         after = after.with_tree(after.tree)  # a fresh Program: its cached source is stale
     return after
+
+
+def drop_noops(tree: ast.Module) -> bool:
+    """Remove ``pass`` from statement lists that have other statements, and statements that are a constant
+    (``None``, ``0``; a docstring stays): neither compiles to anything, so no check is needed. Whether anything
+    went."""
+    changed = False
+    for owner, field in stmt_lists(tree):
+        body = getattr(owner, field)
+        docstring = bool(body) and isinstance(owner, ast.FunctionDef | ast.ClassDef | ast.Module) and _is_constant(
+            body[0]) and isinstance(body[0].value.value, str)
+        kept = [s for k, s in enumerate(body)
+                if not (isinstance(s, ast.Pass) or _is_constant(s)) or (k == 0 and docstring)]
+        if len(kept) != len(body):
+            if kept or not (len(body) == 1 and isinstance(body[0], ast.Pass)):
+                body[:] = kept
+                _fill(body)
+                changed = True
+    return changed
+
+
+def _is_constant(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)

@@ -1,4 +1,4 @@
-"""Statement-level source passes: unused definitions, chunks of statements, blocks, calls, arguments."""
+"""Statement-level source passes: unused definitions, chunks of statements, blocks, arguments."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from fuzz.reduce.passes._edits import (
     reduction_pass,
 )
 
-__all__ = ["delete_statements", "drop_arguments", "inline_calls", "remove_unused", "unwrap_blocks"]
+__all__ = ["delete_statements", "drop_arguments", "remove_unused", "unwrap_blocks"]
 
 def _is_required_def(stmt: ast.stmt, at_top: bool) -> bool:
     if not at_top:
@@ -380,78 +380,6 @@ def _splice(prog: Program, owner: int, field: str, pos: int, choice) -> Edit:
         return new
 
     return build
-
-
-@reduction_pass("inline-calls")
-def inline_calls(prog: Program) -> Iterator[Edit]:
-    """Inline a function called exactly once (in an assignment, return or expression statement) into its caller."""
-    for owner, field, body in _stmt_sites(prog):
-        for pos, stmt in enumerate(body):
-            if _inlinable(stmt) and _call_count(prog.tree, stmt.name) == 1:
-                yield _inline(prog, owner, field, pos, stmt.name)
-
-
-def _inlinable(stmt: ast.stmt) -> bool:
-    if not isinstance(stmt, ast.FunctionDef) or stmt.decorator_list or stmt.name in REQUIRED_NAMES:
-        return False
-    a = stmt.args
-    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults:
-        return False
-    returns = [n for n in ast.walk(stmt) if isinstance(n, ast.Return | ast.Yield | ast.YieldFrom)]
-    last = stmt.body[-1]
-    return all(r is last for r in returns)
-
-
-def _call_count(tree: ast.AST, name: str) -> int:
-    loads = [n for n in iter_nodes(tree) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
-    calls = [n for n in iter_nodes(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name]
-    return len(calls) if len(loads) == len(calls) else 0
-
-
-def _inline(prog: Program, owner: int, field: str, pos: int, name: str) -> Edit:
-    def build() -> Program | None:
-        new = prog.copy()
-        body = _list_of(new.tree, owner, field)
-        fn = body[pos]
-        for c_owner, c_field in stmt_lists(new.tree):
-            c_body = getattr(c_owner, c_field)
-            for k, stmt in enumerate(c_body):
-                call = _call_of(stmt, name)
-                if call is None or len(call.args) != len(fn.args.args) or call.keywords:
-                    continue
-                if any(isinstance(a, ast.Starred) for a in call.args):
-                    return None
-                binds = [
-                    ast.Assign(targets=[ast.Name(p.arg, ast.Store())], value=a, lineno=0)
-                    for p, a in zip(fn.args.args, call.args)
-                ]
-                inner = list(fn.body)
-                result: ast.expr = ast.Constant(None)
-                if inner and isinstance(inner[-1], ast.Return):
-                    result = inner.pop().value or ast.Constant(None)
-                if isinstance(stmt, ast.Return):
-                    tail = [ast.Return(result)]
-                elif isinstance(stmt, ast.Assign):
-                    tail = [ast.Assign(targets=stmt.targets, value=result, lineno=0)]
-                else:
-                    tail = [ast.Expr(result)]
-                c_body[k : k + 1] = binds + inner + tail
-                if c_body is body:
-                    body.remove(fn)
-                else:
-                    body.pop(pos)
-                _fill(body)
-                return new
-        return None
-
-    return build
-
-
-def _call_of(stmt: ast.stmt, name: str) -> ast.Call | None:
-    value = getattr(stmt, "value", None) if isinstance(stmt, ast.Return | ast.Assign | ast.Expr) else None
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == name:
-        return value
-    return None
 
 
 @reduction_pass("drop-arguments")

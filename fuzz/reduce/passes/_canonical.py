@@ -1,0 +1,215 @@
+"""Canonical forms: one way to write what several reductions of one bug wrote differently.
+
+Reductions of one bug found through different programs end at different small programs: ``x = [f1(cm)]`` in one,
+``y = f1()`` in another, ``step_unsupported()`` where a third has ``graph_break()``. Root causes are grouped by the
+shape of the reduced program (``fuzz.rootcause``), so these differences split one bug into several root causes,
+and each is a line or a construct a reader would not write in a bug report. Each edit here rewrites one such spot
+into the plain form, which the later passes (inline-calls above all) can then take further:
+
+- ``torch._dynamo.step_unsupported()`` becomes ``torch._dynamo.graph_break()``, the break everyone knows;
+- ``name = value`` inside a function, where nothing reads ``name``, becomes the statement ``value``;
+- a statement that is only a display (``[f(x), g(y)]``, ``{'b': f(x)}``) becomes one statement per item;
+- a statement whose only possible effect is a graph break (a call of a ``torch._dynamo.disable`` function,
+  ``x.item()`` thrown away, an empty local ``class C1: pass``, a data-dependent ``for z in x: if x: pass``)
+  becomes ``torch._dynamo.graph_break()``.
+
+Whether the bug survives is the predicate's call, as for any other edit: a bug that needs a step break keeps it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from fuzz.reduce._tree import Program, iter_nodes
+from fuzz.reduce.passes._edits import Edit, _edit_at, _indexed, _list_of, _stmt_sites, reduction_pass
+
+__all__ = ["canonical_forms"]
+
+
+def _is_step_break(node: ast.AST) -> bool:
+    """``torch._dynamo.step_unsupported()`` (the marker, called with no arguments)."""
+    func = getattr(node, "func", None)
+    return (isinstance(node, ast.Call) and not node.args and not node.keywords and isinstance(func, ast.Attribute)
+            and func.attr == "step_unsupported" and isinstance(func.value, ast.Attribute)
+            and func.value.attr == "_dynamo" and isinstance(func.value.value, ast.Name)
+            and func.value.value.id == "torch")
+
+
+def _to_graph_break(tree: ast.Module, call: ast.Call) -> None:
+    call.func.attr = "graph_break"
+
+
+def _functions(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    return [n for n in iter_nodes(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+
+
+def _dead_stores(prog: Program) -> list[tuple[int, str, int]]:
+    """(owner, field, position) of ``name = value`` statements in a function's body (at any depth) whose name
+    nothing reads after them: no later read in the function (in source order), no loop around them that could
+    read it on the next iteration, no nested function or class reading it, and no ``global`` or ``nonlocal``
+    declaring it anywhere."""
+    declared = {name for n in iter_nodes(prog.tree) if isinstance(n, ast.Global | ast.Nonlocal) for name in n.names}
+    found = []
+    for fn in _functions(prog.tree):
+        nested_reads = {n.id for inner in iter_nodes(fn) if inner is not fn and isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef
+                                                                 | ast.Lambda | ast.ClassDef)
+                        for n in ast.walk(inner) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
+        for owner, field, body, looped in _bodies_of(prog, fn):
+            for pos, stmt in enumerate(body):
+                if looped or not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                                  and isinstance(stmt.targets[0], ast.Name)):
+                    continue
+                name = stmt.targets[0].id
+                later = _after(fn, stmt)
+                if name in declared | nested_reads or any(isinstance(n, ast.Name) and n.id == name
+                                                          and not isinstance(n.ctx, ast.Store) for n in later):
+                    continue
+                found.append((owner, field, pos))
+    return found
+
+
+def _bodies_of(prog: Program, fn: ast.AST) -> list[tuple[int, str, list[ast.stmt], bool]]:
+    """The statement lists of ``fn`` itself (not of functions or classes nested in it): (owner, field, body,
+    whether a loop of ``fn`` encloses it)."""
+    index = {id(n): i for i, n in _indexed(prog.tree)}
+    found = []
+
+    def visit(owner: ast.AST, looped: bool) -> None:
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(owner, field, None)
+            if not (isinstance(body, list) and body and isinstance(body[0], ast.stmt)):
+                continue
+            inside = looped or (isinstance(owner, ast.For | ast.AsyncFor | ast.While) and field == "body")
+            found.append((index[id(owner)], field, body, inside))
+            for stmt in body:
+                if not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    visit(stmt, inside)
+        for handler in getattr(owner, "handlers", []):
+            visit(handler, looped)
+
+    visit(fn, False)
+    return found
+
+
+def _after(fn: ast.AST, stmt: ast.stmt) -> list[ast.AST]:
+    """The nodes of ``fn`` that come after ``stmt`` and its subtree, in source (pre-)order."""
+    order = list(iter_nodes(fn))
+    start = next(i for i, n in enumerate(order) if n is stmt)
+    return order[start + sum(1 for _ in iter_nodes(stmt)):]
+
+
+def _displays(prog: Program) -> list[tuple[int, str, int]]:
+    """(owner, field, position) of expression statements that are a list, tuple, set or dict display."""
+    return [(owner, field, pos) for owner, field, body in _stmt_sites(prog) for pos, stmt in enumerate(body)
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.List | ast.Tuple | ast.Set | ast.Dict)
+            and not any(isinstance(e, ast.Starred) for e in getattr(stmt.value, "elts", ()))
+            and None not in getattr(stmt.value, "keys", ())]
+
+
+_NOT_INERT = (ast.Call, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr, ast.Return, ast.Yield, ast.YieldFrom,
+              ast.Await, ast.Raise, ast.Delete, ast.Global, ast.Nonlocal, ast.Import, ast.ImportFrom, ast.Break,
+              ast.Continue, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Try, ast.With)
+
+
+_READ_OUTS = frozenset({"item", "tolist", "numpy"})  # ``x.item()`` as a statement: a tensor read out, thrown away
+
+
+def _disabled(tree: ast.Module) -> set[str]:
+    """Module-level functions decorated with ``torch._dynamo.disable`` (bare or called)."""
+    names = set()
+    for module in (n for n in iter_nodes(tree) if isinstance(n, ast.Module)):
+        for stmt in module.body:
+            if isinstance(stmt, ast.FunctionDef) and any(
+                    ast.unparse(d.func if isinstance(d, ast.Call) else d) == "torch._dynamo.disable"
+                    for d in stmt.decorator_list):
+                names.add(stmt.name)
+    return names
+
+
+def _breaks(prog: Program) -> list[tuple[int, str, int]]:
+    """(owner, field, position) of statements inside functions whose only possible effect is a graph break: a
+    call statement of a ``torch._dynamo.disable`` function, ``x.item()`` (``.tolist()``, ``.numpy()``) whose
+    value is thrown away, an empty class statement nothing reads, or an ``if``/``for``/``while`` that calls, stores
+    (other than a loop variable), returns and jumps nowhere (``for z in x: if x: pass``: a data-dependent
+    branch)."""
+    disabled = _disabled(prog.tree)
+    read = {n.id for n in iter_nodes(prog.tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
+    inside = {id(n) for fn in _functions(prog.tree) for s in fn.body for n in ast.walk(s)}
+    found = []
+    for owner, field, body in _stmt_sites(prog):
+        for pos, stmt in enumerate(body):
+            if id(stmt) not in inside:
+                continue
+            call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
+            if call is not None and (isinstance(call.func, ast.Name) and call.func.id in disabled or (
+                    isinstance(call.func, ast.Attribute) and call.func.attr in _READ_OUTS and not call.args
+                    and not call.keywords and isinstance(call.func.value, ast.Name))):
+                found.append((owner, field, pos))
+            elif isinstance(stmt, ast.If | ast.For | ast.While) and not any(
+                    isinstance(n, _NOT_INERT) for n in ast.walk(stmt)):
+                found.append((owner, field, pos))
+            elif (isinstance(stmt, ast.ClassDef) and stmt.name not in read and not stmt.decorator_list
+                  and not stmt.bases and not stmt.keywords
+                  and all(isinstance(s, ast.Pass) or _is_doc(s) for s in stmt.body)):
+                found.append((owner, field, pos))  # ``class C1: pass`` in a function: building a class breaks
+    return found
+
+
+def _is_doc(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+
+
+def _graph_break() -> ast.stmt:
+    call = ast.Call(ast.Attribute(ast.Attribute(ast.Name("torch", ast.Load()), "_dynamo", ast.Load()), "graph_break",
+                                  ast.Load()), [], [])
+    return ast.Expr(call)
+
+
+def _to_break(prog: Program, owner: int, field: str, pos: int) -> Edit:
+    def build() -> Program | None:
+        new = prog.copy()
+        body = _list_of(new.tree, owner, field)
+        body[pos] = _graph_break()
+        return new
+
+    return build
+
+
+def _rewrite(prog: Program, owner: int, field: str, pos: int) -> Edit:
+    def build() -> Program | None:
+        new = prog.copy()
+        body = _list_of(new.tree, owner, field)
+        stmt = body[pos]
+        if isinstance(stmt, ast.Assign):
+            replacement: list[ast.stmt] = [ast.Expr(stmt.value)]
+        else:
+            items = stmt.value.elts if not isinstance(stmt.value, ast.Dict) else [
+                e for pair in zip(stmt.value.keys, stmt.value.values) for e in pair]
+            replacement = [ast.Expr(e) for e in items if not isinstance(e, ast.Constant | ast.Name)]
+        body[pos : pos + 1] = replacement or [ast.Pass()]
+        return new
+
+    return build
+
+
+@reduction_pass("canonical-forms")
+def canonical_forms(prog: Program) -> Iterator[Edit]:
+    """Rewrite a spot into its plain form: a step break as ``graph_break()``, a store nothing reads as its value,
+    a display statement as one statement per item, a statement that can only break the graph as ``graph_break()``."""
+    steps = [i for i, node in _indexed(prog.tree) if _is_step_break(node)]
+    if len(steps) > 1:
+        def every_step() -> Program:
+            new = prog.copy()
+            for node in iter_nodes(new.tree):
+                if _is_step_break(node):
+                    node.func.attr = "graph_break"
+            return new
+
+        yield every_step
+    for i in steps:
+        yield _edit_at(prog, i, _to_graph_break)
+    for site in _dead_stores(prog) + _displays(prog):
+        yield _rewrite(prog, *site)
+    for site in _breaks(prog):
+        yield _to_break(prog, *site)

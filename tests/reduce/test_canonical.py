@@ -1,0 +1,154 @@
+"""canonical-forms: reductions of one bug end at one program. In-process predicates (no oracle, no torch)."""
+
+from __future__ import annotations
+
+from fuzz.reduce import PASSES, reduce_source
+from fuzz.reduce._tree import Program
+
+HEAD = "EFFECTS = []\n\n\n"
+TAIL = "\n\ndef make_inputs(device):\n    return (2,)\n"
+
+
+def _candidates(source: str) -> list[str]:
+    (chosen,) = [p for p in PASSES if p.name == "canonical-forms"]
+    return [c.source for c in (edit() for edit in chosen.edits(Program.parse(source))) if c is not None]
+
+
+def _divides_by_zero(source: str) -> bool:
+    namespace: dict = {}
+    try:
+        exec(compile(source, "candidate", "exec"), namespace)
+        namespace["entry"](*namespace["make_inputs"]("cpu"))
+    except ZeroDivisionError:
+        return True
+    except Exception:  # noqa: BLE001 - any other outcome is not the bug
+        return False
+    return False
+
+
+# Two spellings of one bug, as two reductions left them: a display around the call, a store nothing reads.
+DISPLAY = HEAD + '''def f1(x):
+    y = x + 1
+    return y / 0
+
+
+def entry(x):
+    z = [f1(x)]
+''' + TAIL
+
+STORE = HEAD + '''def entry(x):
+    def f1():
+        y = x + 1
+        return y / 0
+    z = f1()
+''' + TAIL
+
+
+def test_two_spellings_of_one_bug_reduce_to_one_program():
+    passes = [p for p in PASSES if p.name in ("canonical-forms", "inline-calls", "inline-variables")]
+    results = {reduce_source(s, _divides_by_zero, passes=passes).source for s in (DISPLAY, STORE)}
+    assert results == {HEAD + "def entry(x):\n    (x + 1) / 0\n" + TAIL}
+
+
+def test_a_store_read_by_a_nested_function_stays():
+    source = HEAD + '''def entry(x):
+    z = x + 1
+
+    def f1():
+        return z / 0
+    return f1()
+''' + TAIL
+    assert not [c for c in _candidates(source) if "z = x + 1" not in c]
+
+
+def test_a_store_declared_global_stays():
+    source = HEAD + '''Z = 0
+
+
+def entry(x):
+    global Z
+    Z = x + 1
+''' + TAIL
+    assert not [c for c in _candidates(source) if "Z = x + 1" not in c]
+
+
+def test_step_breaks_become_graph_breaks_all_at_once_then_one_by_one():
+    source = "import torch\n" + HEAD + '''def entry(x):
+    torch._dynamo.step_unsupported()
+    x = x + 1
+    torch._dynamo.step_unsupported()
+    return x
+''' + TAIL
+    every, first, second = _candidates(source)[:3]
+    assert "step_unsupported" not in every and every.count("torch._dynamo.graph_break()") == 2
+    assert first.count("graph_break") == second.count("graph_break") == 1 and first != second
+
+
+def test_a_step_break_the_bug_needs_stays():
+    source = "import torch\n" + HEAD + '''def entry(x):
+    torch._dynamo.step_unsupported()
+    return x
+''' + TAIL
+    result = reduce_source(source, lambda s: "step_unsupported" in s,
+                           passes=[p for p in PASSES if p.name == "canonical-forms"])
+    assert "torch._dynamo.step_unsupported()" in result.source
+
+
+def test_a_store_read_later_or_in_a_loop_stays_and_a_last_store_goes():
+    source = HEAD + '''def entry(x):
+    y = x + 1
+    for k in range(2):
+        z = y * k
+    x = z / 0
+''' + TAIL
+    rewritten = [c for c in _candidates(source)]
+    assert any("\n    (z / 0)\n" in c or "\n    z / 0\n" in c for c in rewritten)  # x is not read after its store
+    assert not [c for c in rewritten if "y = x + 1" not in c or "z = y * k" not in c]
+
+
+def test_a_statement_that_can_only_break_becomes_graph_break_and_the_disabled_helper_goes():
+    source = "import torch\n" + HEAD + '''@torch._dynamo.disable
+def _helper():
+    pass
+
+
+def entry(x):
+    _helper()
+    for z in x:
+        if z:
+            pass
+    x.item()
+
+    class C1:
+        pass
+    for z in x:
+        EFFECTS.append(z)
+    return x
+''' + TAIL
+    result = reduce_source(source, lambda s: "EFFECTS.append(z)" in s,
+                           passes=[p for p in PASSES if p.name == "canonical-forms"])
+    body = result.source.split("def entry(x):\n")[1].split("\n\n")[0]
+    # the loop that appends is not inert: it stays; the disabled call, the data-dependent loop and the
+    # value read out and thrown away and the empty local class are breaks
+    assert body == ("    torch._dynamo.graph_break()\n" * 4 + "    for z in x:\n        EFFECTS.append(z)\n    return x")
+    assert "_helper" not in result.source
+
+
+def test_statements_that_compile_to_nothing_go_with_any_kept_edit():
+    source = HEAD + '''def f1(y):
+    return y / 0
+
+
+def entry(x):
+    """doc"""
+    y = x + 1
+    pass
+    None
+    if y:
+        pass
+    return f1(y)
+''' + TAIL
+    # inline-calls never deletes a statement itself: the clean-up riding along with its edit does
+    result = reduce_source(source, _divides_by_zero, passes=[p for p in PASSES if p.name == "inline-calls"])
+    body = result.source.split("def entry(x):\n")[1].split("\n\n")[0]
+    assert body == '    """doc"""\n    y = x + 1\n    if y:\n        pass\n    return y / 0'

@@ -1,0 +1,75 @@
+"""inline-calls: a function called once folded into its caller, wherever its call is evaluated once. In-process
+predicates (no oracle, no torch)."""
+
+from __future__ import annotations
+
+from fuzz.reduce import PASSES, reduce_source
+from fuzz.reduce._tree import Program
+
+HEAD = "EFFECTS = []\n\n\n"
+TAIL = "\n\ndef make_inputs(device):\n    return (2,)\n"
+
+
+def _candidates(source: str) -> list[str]:
+    (chosen,) = [p for p in PASSES if p.name == "inline-calls"]
+    return [c.source for c in (edit() for edit in chosen.edits(Program.parse(source))) if c is not None]
+
+
+def _value(source: str):
+    namespace: dict = {}
+    exec(compile(source, "candidate", "exec"), namespace)
+    return namespace["entry"](*namespace["make_inputs"]("cpu"))
+
+
+OPERANDS = HEAD + '''def f1(y):
+    z = y * 3
+    return z + 1
+
+
+def f2(y):
+    EFFECTS.append(y)
+    return y
+
+
+def entry(x):
+    items = [x * 0.5, f1(x), x]
+    return f2(x) * 2 + items[1]
+''' + TAIL
+
+
+def test_calls_inside_displays_and_operators_are_inlined():
+    result = reduce_source(OPERANDS, lambda s: _value(s) == 11,
+                           passes=[p for p in PASSES if p.name == "inline-calls"])
+    assert "def f1" not in result.source and "def f2" not in result.source
+    entry = result.source.split("def entry(x):\n")[1].split("\n\n")[0]
+    assert entry == ("    y = x\n    z = y * 3\n    items = [x * 0.5, z + 1, x]\n    y = x\n    EFFECTS.append(y)\n"
+                     "    return y * 2 + items[1]")
+
+
+def test_a_call_evaluated_maybe_or_many_times_is_not_inlined():
+    for call_site in ("[f1(k) for k in range(1)][0]", "x and f1(x)", "f1(x) if x else x", "(lambda: f1(x))()"):
+        source = HEAD + f'''def f1(y):
+    return y + 1
+
+
+def entry(x):
+    return {call_site}
+''' + TAIL
+        assert _candidates(source) == [], call_site
+
+
+def test_a_call_in_a_loop_condition_is_not_inlined_but_one_in_a_loop_body_is():
+    source = HEAD + '''def f1(y):
+    return y - 1
+
+
+def entry(x):
+    while f1(x) > 5:
+        x = x - 1
+    return x
+''' + TAIL
+    assert _candidates(source) == []
+    body = source.replace("while f1(x) > 5:\n        x = x - 1", "for k in range(2):\n        x = f1(x) * 2")
+    (inlined,) = _candidates(body)
+    assert "for k in range(2):\n        y = x\n        x = (y - 1) * 2" in inlined
+    assert _value(inlined) == _value(body)
