@@ -6,6 +6,8 @@ segment runs. Constants they compare against are bound by name in a `Namespace`.
 
 from __future__ import annotations
 
+import re
+
 import torch
 import torch.nn.modules.module as _mm
 
@@ -145,14 +147,24 @@ class Guards:
 
     def __init__(self, ns: Namespace) -> None:
         self.ns = ns
-        self.exprs = []
-        self._seen = set()
+        self.exprs: list[str] = []
+        self._seen: set[str] = set()
+        self._unless: dict[str, str] = {}  # a guard -> a stronger one that makes it redundant when present
         self.distinct = []  # source exprs of mutable inputs that must be distinct objects
 
-    def add(self, expr) -> None:
+    def add(self, expr: str, unless: str | None = None) -> None:
+        """Adds `expr`; `unless` is a stronger guard that, if some other part of the trace adds it too,
+        makes `expr` redundant (it is then left out of `final()`)."""
         if expr not in self._seen:
             self._seen.add(expr)
             self.exprs.append(expr)
+            if unless is not None:
+                self._unless[expr] = unless
+
+    def final(self) -> list[str]:
+        """The guards in order, less those a stronger guard of the list implies."""
+        seen = self._seen
+        return [e for e in self.exprs if self._unless.get(e) not in seen]
 
     def type_is(self, src: Src, t) -> None:
         self.add(f"type({src.expr(self.ns)}) is {self.ns.const(t, 'T')}")
@@ -203,12 +215,21 @@ def torch_state() -> tuple:
 
 
 def module_plain(m) -> bool:
-    """Calling the module is calling its forward: no hooks anywhere, not compiled, not traced by jit."""
+    """Calling the module is calling its forward: no hooks anywhere, not compiled, not traced by jit. As
+    guards: `_module_unhooked(m)` per module and `_no_global_hooks()` once per segment."""
+    return module_unhooked(m) and no_global_hooks()
+
+
+def module_unhooked(m) -> bool:
+    """The module's own part of `module_plain`."""
     return (m._compiled_call_impl is None and "forward" not in m.__dict__
-            and not (m._backward_hooks or m._backward_pre_hooks or m._forward_hooks or m._forward_pre_hooks
-                     or _mm._global_backward_pre_hooks or _mm._global_backward_hooks
-                     or _mm._global_forward_hooks or _mm._global_forward_pre_hooks)
-            and not torch._C._get_tracing_state())
+            and not (m._backward_hooks or m._backward_pre_hooks or m._forward_hooks or m._forward_pre_hooks))
+
+
+def no_global_hooks() -> bool:
+    """The global part of `module_plain`: no module hooks registered for all modules, no jit tracing."""
+    return not (_mm._global_backward_pre_hooks or _mm._global_backward_hooks or _mm._global_forward_hooks
+                or _mm._global_forward_pre_hooks or torch._C._get_tracing_state())
 
 
 def module_hooks(m) -> tuple[tuple, tuple] | None:
@@ -222,6 +243,107 @@ def module_hooks(m) -> tuple[tuple, tuple] | None:
     return tuple(m._forward_pre_hooks.values()), tuple(m._forward_hooks.values())
 
 
-GUARD_GLOBALS = {"_torch_state": torch_state, "_module_plain": module_plain, "_module_hooks": module_hooks,
+GUARD_GLOBALS = {"_torch_state": torch_state, "_module_unhooked": module_unhooked,
+                 "_no_global_hooks": no_global_hooks, "_module_hooks": module_hooks,
                  "_tmeta": tensor_meta, "_MISSING": MISSING, "_grad_enabled": torch.is_grad_enabled,
                  "_inference_mode": torch.is_inference_mode_enabled}
+
+
+# -- the guard block: repeated source paths read once --------------------------------------------------------
+
+# A source path as Src.expr writes it: a constant, an env slot or a global, then attributes and constant
+# subscripts (a method call ends it: `.get(` is not a step). String literals are matched first so that
+# nothing inside one is taken for a path.
+_STR = r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""
+_STEP = rf"\.[A-Za-z_]\w*(?![\w(])|\[(?:-?\d+|{_STR}|[kT]\d+|True|False|None)\]"
+_PATH = re.compile(rf"({_STR})|\b((?:[kTG]\d+|env\[\d+\])(?:{_STEP})+)")
+_STEPS = re.compile(rf"^(?:[kTG]\d+|env\[\d+\])|{_STEP}")
+# a conjunct whose parts may not all run: it may use paths read before, never read one first
+_CONDITIONAL = re.compile(rf"{_STR}|\b(or|if|for|lambda)\b")
+
+
+def _conjuncts(expr: str) -> list[str]:
+    """`expr` split at its top-level ` and `s (outside brackets and string literals)."""
+    out, depth, start, i, n = [], 0, 0, 0, len(expr)
+    while i < n:
+        c = expr[i]
+        if c in "'\"":
+            m = re.compile(_STR).match(expr, i)
+            i = m.end() if m else i + 1
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif depth == 0 and expr.startswith(" and ", i):
+            out.append(expr[start:i])
+            start = i = i + 5
+            continue
+        i += 1
+    out.append(expr[start:])
+    return out
+
+
+def _conditional(expr: str) -> bool:
+    return any(m.group(1) for m in _CONDITIONAL.finditer(expr))
+
+
+def guard_block(exprs: list[str], indent: str) -> list[str]:
+    """The lines that check `exprs` in order and return _MISS at the first that fails. A source path read
+    by more than one guard (`k1._modules['layers']._modules['0']`, a module's `__dict__`) is read once,
+    into a local, just before the first guard that reads it -- never earlier, so no path is read before
+    the guards that precede it hold -- and the later guards use the local."""
+    return _Block(exprs, indent).lines
+
+
+class _Block:
+    """`guard_block`'s state: how often each path prefix is read, the locals made so far, the lines."""
+
+    def __init__(self, exprs: list[str], indent: str) -> None:
+        self.indent = indent
+        conj = [c for e in exprs for c in _conjuncts(e)]
+        self.uses: dict[str, int] = {}
+        for c in conj:
+            for m in _PATH.finditer(c):
+                if m.group(2):
+                    steps = _STEPS.findall(m.group(2))
+                    for i in range(2, len(steps) + 1):
+                        key = "".join(steps[:i])
+                        self.uses[key] = self.uses.get(key, 0) + 1
+        self.names: dict[str, str] = {}
+        self.lines: list[str] = []
+        self.pending: list[str] = []
+        for c in conj:
+            may_read = not _conditional(c)
+            self.pending.append(_PATH.sub(lambda m, may_read=may_read: self._path(m, may_read), c))
+        self._flush()
+        if self.names:  # hold nothing past the guards (a path may reach a tensor)
+            self.lines.append(f"{indent}del {', '.join(self.names.values())}")
+
+    def _flush(self) -> None:
+        if self.pending:
+            sep = "\n" + self.indent + "        and "
+            self.lines.append(f"{self.indent}if not ({sep.join(self.pending)}):")
+            self.lines.append(f"{self.indent}    return _MISS")
+            self.pending.clear()
+
+    def _path(self, m: re.Match, may_read: bool) -> str:
+        """A path with its longest prefix already read replaced by its local; when `may_read`, a prefix
+        read again later is read now, into a new local, after the guards so far."""
+        if not m.group(2):
+            return m.group(0)  # a string literal
+        steps = _STEPS.findall(m.group(2))
+        cur, i = steps[0], 1
+        while i < len(steps):
+            key = "".join(steps[:i + 1])
+            if key in self.names:
+                cur = self.names[key]
+            elif may_read and self.uses.get(key, 0) > 1:
+                self._flush()
+                name = self.names[key] = f"_p{len(self.names)}"
+                self.lines.append(f"{self.indent}{name} = {cur}{steps[i]}")
+                cur = name
+            else:
+                break
+            i += 1
+        return cur + "".join(steps[i:])

@@ -122,7 +122,10 @@ def _static_attr(obj: object, name: str) -> object:
 # one tensor instance is the one exception, left to the run-time check), and a guard over tensor arguments
 # then costs one type test each.
 _OPAQUE = (torch.Tensor, int, float, bool, str, bytes, type(None))
-_OPAQUE_OR_MISSING = (*_OPAQUE, Missing)
+# The exact types a guard accepts as "opaque, or absent" with one set lookup (an isinstance over a tuple
+# tries each type in turn, and a tensor type's instance check is slow): a value of another opaque type,
+# a tensor subclass say, is pinned by its type instead.
+_OPAQUE_TYPES = frozenset({torch.Tensor, torch.nn.Parameter, int, float, bool, str, bytes, type(None), Missing})
 
 
 def _chain_kind(obj: object, chain: tuple[str, ...]) -> int:
@@ -144,12 +147,25 @@ def _cell_value(cell: object) -> object:
         return _MISSING
 
 
+_CLASS_DICTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _class_dict(c: type) -> types.MappingProxyType:
+    """One mappingproxy per class (each `c.__dict__` makes a new one): a guard constant shared by name."""
+    d = _CLASS_DICTS.get(c)
+    if d is None:
+        d = _CLASS_DICTS[c] = c.__dict__
+    return d
+
+
 class _Unpinnable(Exception):
     """A lookup whose answer depends on more than the dicts `_Pins` checks (a metaclass, a shadowed
     `__dict__`, a class attribute under an instance attribute of the same name)."""
 
 
 _HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement; builtin types are immutable
+# `x.__dict__` of an instance of a class with these runs no code of the program
+_PLAIN_GETATTRIBUTE = (object.__getattribute__, types.ModuleType.__getattribute__)
 _PINNED_BY_IDENTITY = (types.FunctionType, types.BuiltinFunctionType, types.ModuleType, type)
 
 
@@ -174,6 +190,7 @@ class _Pins:
     def __init__(self, ns) -> None:
         self.ns = ns
         self.exprs: list[str] = []
+        self.unless: dict[str, str] = {}  # a pin -> the trace's own guard that implies it (Guards.add)
 
     def load(self, obj: object, x: str, chain: tuple[str, ...]) -> int:
         """The reader kind of a load: `obj`, read at run time by expression `x`, then its attribute chain."""
@@ -191,7 +208,10 @@ class _Pins:
             self.exprs.append(f"{x} is _MISSING")
             return NONE
         if isinstance(obj, _OPAQUE):
-            self.exprs.append(f"isinstance({x}, {self.ns.const(_OPAQUE, 'T')})")
+            if type(obj) in _OPAQUE_TYPES:
+                self.exprs.append(f"type({x}) in {self.ns.const(_OPAQUE_TYPES, 'T')}")
+            else:
+                self.exprs.append(f"type({x}) is {self.ns.const(type(obj), 'T')}")
             return NONE
         x = self._value(obj, x)
         kind = reader_kind(obj)
@@ -251,14 +271,16 @@ class _Pins:
             except AttributeError:
                 d = None
             if d is not None:
-                if type(d) is not dict or klass.__getattribute__ is not object.__getattribute__:
+                if type(d) is not dict or klass.__getattribute__ not in _PLAIN_GETATTRIBUTE:
                     raise _Unpinnable
                 v = d.get(name, _MISSING)
                 if v is not _MISSING and found is not _MISSING:
                     raise _Unpinnable  # which wins depends on the class attribute's type
-                if last and found is _MISSING and isinstance(v, _OPAQUE_OR_MISSING):
-                    self.exprs.append(f"isinstance({x}.__dict__.get({name!r}, _MISSING), "
-                                      f"{self.ns.const(_OPAQUE_OR_MISSING, 'T')})")
+                if last and found is _MISSING and type(v) in _OPAQUE_TYPES:
+                    pin = f"type({x}.__dict__.get({name!r}, _MISSING)) in {self.ns.const(_OPAQUE_TYPES, 'T')}"
+                    self.exprs.append(pin)
+                    if v is _MISSING:
+                        self.unless[pin] = f"{name!r} not in {x}.__dict__"
                     return _MISSING, None
                 if v is not _MISSING:
                     return v, f"{x}.__dict__.get({name!r}, _MISSING)"
@@ -279,9 +301,9 @@ class _Pins:
         for c in mro:
             heap = c.__flags__ & _HEAPTYPE
             if name in c.__dict__:
-                return c.__dict__[name], (f"{ns.const(c, 'T')}.__dict__.get({name!r}, _MISSING)" if heap else None)
-            if heap:
-                self.exprs.append(f"{name!r} not in {ns.const(c, 'T')}.__dict__")
+                return c.__dict__[name], (f"{ns.const(_class_dict(c), 'P')}.get({name!r}, _MISSING)" if heap else None)
+            if heap:  # a class's mappingproxy is a live view of its dict, which the class keeps for life
+                self.exprs.append(f"{name!r} not in {ns.const(_class_dict(c), 'P')}")
         return _MISSING, None
 
 
@@ -356,7 +378,7 @@ def frame_reader(vm, fv: FuncVar, closure: list | None, localsplus: list) -> boo
     if worst == NAMESPACE:
         vm.ctx.keep_locals.add(code)
     for e in pins.exprs:
-        vm.guards.add(e)
+        vm.guards.add(e, pins.unless.get(e))
     return False
 
 
