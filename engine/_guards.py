@@ -293,18 +293,34 @@ def guard_block(exprs: list[str], indent: str) -> list[str]:
     by more than one guard (`k1._modules['layers']._modules['0']`, a module's `__dict__`) is read once,
     into a local, just before the first guard that reads it -- never earlier, so no path is read before
     the guards that precede it hold -- and the later guards use the local."""
-    return _Block(exprs, indent).lines
+    conj = [c for e in exprs for c in _conjuncts(e)]
+    b = _Block(conj, indent, "_p")
+    for c in conj:
+        b.pending.append(b.rewrite(c, not _conditional(c)))
+    return b.finish()
+
+
+def read_block(reads: list[str]) -> list[str]:
+    """`name = path` lines (a segment's reads of its sources, in order) with the path prefixes they share
+    read once: the parameters of one submodule are read from it, not each from the root module."""
+    pairs = [r.split(" = ", 1) for r in reads]
+    b = _Block([rhs for _, rhs in pairs], "", "_r")
+    for lhs, rhs in pairs:
+        b.lines.append(f"{lhs} = {b.rewrite(rhs, True)}")
+    return b.finish()
 
 
 class _Block:
-    """`guard_block`'s state: how often each path prefix is read, the locals made so far, the lines."""
+    """Lines that read source paths, each prefix read twice or more read once into a local (named
+    `prefix` + a number): how often each prefix is read, the locals made so far, the lines, and the guards
+    waiting to be written out (a local is read after the guards before it, never in the middle of one)."""
 
-    def __init__(self, exprs: list[str], indent: str) -> None:
+    def __init__(self, texts: list[str], indent: str, prefix: str) -> None:
         self.indent = indent
-        conj = [c for e in exprs for c in _conjuncts(e)]
+        self.prefix = prefix
         self.uses: dict[str, int] = {}
-        for c in conj:
-            for m in _PATH.finditer(c):
+        for text in texts:
+            for m in _PATH.finditer(text):
                 if m.group(2):
                     steps = _STEPS.findall(m.group(2))
                     for i in range(2, len(steps) + 1):
@@ -313,12 +329,16 @@ class _Block:
         self.names: dict[str, str] = {}
         self.lines: list[str] = []
         self.pending: list[str] = []
-        for c in conj:
-            may_read = not _conditional(c)
-            self.pending.append(_PATH.sub(lambda m, may_read=may_read: self._path(m, may_read), c))
+
+    def rewrite(self, text: str, may_read: bool) -> str:
+        """`text` with the paths it reads through locals; when `may_read`, it reads the new ones first."""
+        return _PATH.sub(lambda m: self._path(m, may_read), text)
+
+    def finish(self) -> list[str]:
         self._flush()
-        if self.names:  # hold nothing past the guards (a path may reach a tensor)
-            self.lines.append(f"{indent}del {', '.join(self.names.values())}")
+        if self.names:  # hold nothing past the block (a path may reach a tensor)
+            self.lines.append(f"{self.indent}del {', '.join(self.names.values())}")
+        return self.lines
 
     def _flush(self) -> None:
         if self.pending:
@@ -328,8 +348,6 @@ class _Block:
             self.pending.clear()
 
     def _path(self, m: re.Match, may_read: bool) -> str:
-        """A path with its longest prefix already read replaced by its local; when `may_read`, a prefix
-        read again later is read now, into a new local, after the guards so far."""
         if not m.group(2):
             return m.group(0)  # a string literal
         steps = _STEPS.findall(m.group(2))
@@ -340,7 +358,7 @@ class _Block:
                 cur = self.names[key]
             elif may_read and self.uses.get(key, 0) > 1:
                 self._flush()
-                name = self.names[key] = f"_p{len(self.names)}"
+                name = self.names[key] = f"{self.prefix}{len(self.names)}"
                 self.lines.append(f"{self.indent}{name} = {cur}{steps[i]}")
                 cur = name
             else:

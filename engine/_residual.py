@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _runtime as R
 from ._faults import fault
-from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, guard_block, literal
+from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, guard_block, literal, read_block
 from ._vm._code import is_live
 from ._vm._effects import CallEffect, CellEffect, GlobalEffect, SetAttrEffect, SetItemEffect
 from ._vm._ending import EndKind, Restart
@@ -420,7 +420,7 @@ def generate(vm: VM, ending: Ending, env_len: int) -> tuple[str, Emitter, list[F
     lines = ["def __segment(env, check=True):", "    if check:", "        try:"]
     lines += guard_block(guard, "            ")
     lines += ["        except Exception:", "            return _MISS"]
-    body = list(em.pre)
+    body = read_block(em.pre)
     if has_graph:
         body.append(f"__o = __graph({', '.join(ins)})")
     # From here on the inputs are held by locals only: inputs the segment dropped (a generator popped

@@ -12,7 +12,7 @@ import torch
 from torch import nn
 
 import engine
-from engine._guards import guard_block
+from engine._guards import guard_block, read_block
 from engine._runtime import MISS
 
 from .helpers import same, t
@@ -66,6 +66,14 @@ def test_top_level_conjuncts_are_guards_of_their_own():
     k1 = _chain()
     k1.a = 7  # the type guard fails first: the second half's path is never read
     assert _run(lines, k1=k1, T1=Obj) is MISS
+
+
+def test_reads_share_their_prefixes_and_keep_their_order():
+    lines = read_block(["s1 = k1.a.b", "s2 = k1.a.c", "s3 = env[2].a"])
+    ns = {"k1": _chain(), "env": [None, None, _chain()]}
+    exec("\n".join(lines), ns)
+    assert (ns["s1"], ns["s2"], ns["s3"]) == (3, "k1.a.b", ns["env"][2].a)
+    assert "\n".join(lines).count("k1.a") == 1 and "_r0" not in ns, lines  # the local is dropped after
 
 
 class Block(nn.Module):
