@@ -144,6 +144,9 @@ class GraphBuilder:
 
     def finish(self, out_nodes: list[fx.Node]) -> fx.GraphModule:
         self.graph.output(tuple(out_nodes))
+        for node in reversed(self.graph.nodes):  # items of a tuple output nobody used (mha's weights)
+            if node.target is operator.getitem and node.op == "call_function" and not node.users:
+                self.graph.erase_node(node)
         gm = fx.GraphModule(torch.nn.Module(), self.graph)
         return gm
 

@@ -8,6 +8,8 @@ checks the same things in the same order, and that the graph keeps every op with
 
 from __future__ import annotations
 
+import operator
+
 import torch
 from torch import nn
 
@@ -111,3 +113,15 @@ def test_metadata_queries_are_constants_and_stores_stay():
     targets = [n.target for n in gm.graph.nodes if n.op in ("call_method", "call_function")]
     assert not {"dim", "size", "numel"} & set(targets), targets
     assert any("setitem" in str(tg) for tg in targets), targets
+
+
+def first_of_pair(x):
+    return torch.max(x, 0)[0] * 2  # max gives (values, indices): the indices are never used
+
+
+def test_unused_items_of_a_tuple_output_leave_no_node():
+    c = engine.compile(first_of_pair)
+    same(c(t(3, 2)), first_of_pair(t(3, 2)))
+    gm = c.record.graph_modules[0]
+    items = [n.args[1] for n in gm.graph.nodes if n.op == "call_function" and n.target is operator.getitem]
+    assert items == [0], gm.code
