@@ -19,6 +19,7 @@ import inspect
 import types
 import weakref
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import torch
 
@@ -26,6 +27,10 @@ from .._runtime import MISSING as _MISSING
 from .._runtime import Missing
 from . import _version as V
 from ._values import UNREAD, BoundMethodVar, CellVar, FuncVar, LazyVar, ObjVar, Var
+
+if TYPE_CHECKING:
+    from .._guards import Namespace
+    from ._interp import VM
 
 _ATTR_OPS = ("LOAD_ATTR", "LOAD_METHOD")
 
@@ -71,7 +76,7 @@ def _scan(code: types.CodeType) -> Probe:
     return Probe(tuple(sorted(globs)), _by_index(cells), _by_index(args))
 
 
-def _by_index(pairs):
+def _by_index(pairs: set[tuple[int, tuple[str, ...]]]) -> dict[int, tuple[tuple[str, ...], ...]]:
     out: dict[int, list] = {}
     for k, chain in sorted(pairs):
         out.setdefault(k, []).append(chain)
@@ -187,7 +192,7 @@ class _Pins:
     on the models of benchmarks/models.py; pins are a few dict probes per frame, mostly shared.
     """
 
-    def __init__(self, ns) -> None:
+    def __init__(self, ns: Namespace) -> None:
         self.ns = ns
         self.exprs: list[str] = []
         self.unless: dict[str, str] = {}  # a pin -> the trace's own guard that implies it (Guards.add)
@@ -307,7 +312,7 @@ class _Pins:
         return _MISSING, None
 
 
-def _real(vm, v):
+def _real(vm: VM, v: Var) -> tuple[object, str | None]:
     """(real object, source expression or None) of a VM value, or (_MISSING, None) when it has none."""
     if type(v) is LazyVar:
         return vm.env[v.index], f"env[{v.index}]"
@@ -321,52 +326,18 @@ def _real(vm, v):
     return _MISSING, None
 
 
-def frame_reader(vm, fv: FuncVar, closure: list | None, localsplus: list) -> bool:
+def frame_reader(vm: VM, fv: FuncVar, closure: list | None, localsplus: list) -> bool:
     """Whether the frame about to start (function `fv`, bound `localsplus`) must run for real because a load
     the probe resolves may reach a frame reader. A frame that may only read its namespace is traced and
     keeps every local across breaks instead. Adds the guards that keep the answer true for the segment."""
-    from ._ops_locals import cell_get
-
     code = fv.code
     if code in getattr(vm.ctx, "eager_codes", ()):
         return True
     p = probe(code)
     if not (p.globals or p.cells or p.args):
         return False
-    fglobals = fv.fglobals
-    fbuiltins = fglobals.get("__builtins__", __builtins__)
-    if not isinstance(fbuiltins, dict):
-        fbuiltins = fbuiltins.__dict__
-    ns = vm.ns
-    pins = _Pins(ns)
-    worst = NONE
-    for name, chain in p.globals:
-        key = (id(fglobals), name)
-        if key in vm.gover:  # stored by traced code earlier in the segment: the trace's value, not the dict's
-            worst = max(worst, reader_kind(_real(vm, vm.gover[key])[0]))
-            continue
-        g = ns.const(fglobals, "G")
-        if name in fglobals:
-            obj, x = fglobals[name], f"{g}.get({name!r}, _MISSING)"
-        else:
-            pins.exprs.append(f"{name!r} not in {g}")
-            obj, x = fbuiltins.get(name, _MISSING), f"{ns.const(fbuiltins, 'G')}.get({name!r}, _MISSING)"
-        worst = max(worst, pins.load(obj, x, chain))
-    for k, chains in p.cells.items():
-        c = closure[k] if closure is not None and k < len(closure) else None
-        if type(c) is not CellVar:
-            continue
-        if c.real is not None and c.src is not None and not c.changed:
-            x = f"{ns.const(_cell_value, 'f')}({c.src.expr(ns)})"
-            for chain in chains:
-                worst = max(worst, pins.load(_cell_value(c.real), x, chain))
-        else:  # a cell made or written by traced code: its current contents, known to the trace
-            contents = c.contents
-            if contents is UNREAD:
-                contents = cell_get(vm, c) if c.src is not None else _cell_value(c.real)
-            value = _real(vm, contents)[0] if isinstance(contents, Var) else contents
-            if value is not _MISSING:
-                worst = max(worst, *(_chain_kind(value, ch) for ch in chains))
+    pins = _Pins(vm.ns)
+    worst = max(_globals_kind(vm, pins, p, fv.fglobals), _cells_kind(vm, pins, p, closure))
     for k, chains in p.args.items():
         value, expr = _real(vm, localsplus[k]) if localsplus[k] is not None else (_MISSING, None)
         if value is _MISSING:
@@ -382,7 +353,52 @@ def frame_reader(vm, fv: FuncVar, closure: list | None, localsplus: list) -> boo
     return False
 
 
-def keeps_locals(vm, code: types.CodeType) -> bool:
+def _globals_kind(vm: VM, pins: _Pins, p: Probe, fglobals: dict) -> int:
+    """The worst reader the probed globals (and builtins) reach, their loads pinned."""
+    fbuiltins = fglobals.get("__builtins__", __builtins__)
+    if not isinstance(fbuiltins, dict):
+        fbuiltins = fbuiltins.__dict__
+    ns, worst = vm.ns, NONE
+    for name, chain in p.globals:
+        key = (id(fglobals), name)
+        if key in vm.gover:  # stored by traced code earlier in the segment: the trace's value, not the dict's
+            worst = max(worst, reader_kind(_real(vm, vm.gover[key])[0]))
+            continue
+        g = ns.const(fglobals, "G")
+        if name in fglobals:
+            obj, x = fglobals[name], f"{g}.get({name!r}, _MISSING)"
+        else:
+            pins.exprs.append(f"{name!r} not in {g}")
+            obj, x = fbuiltins.get(name, _MISSING), f"{ns.const(fbuiltins, 'G')}.get({name!r}, _MISSING)"
+        worst = max(worst, pins.load(obj, x, chain))
+    return worst
+
+
+def _cells_kind(vm: VM, pins: _Pins, p: Probe, closure: list | None) -> int:
+    """The worst reader the probed closure cells reach: a real cell's loads pinned, the contents of one
+    made or written by traced code known to the trace."""
+    from ._ops_locals import cell_get
+
+    worst = NONE
+    for k, chains in p.cells.items():
+        c = closure[k] if closure is not None and k < len(closure) else None
+        if type(c) is not CellVar:
+            continue
+        if c.real is not None and c.src is not None and not c.changed:
+            x = f"{vm.ns.const(_cell_value, 'f')}({c.src.expr(vm.ns)})"
+            for chain in chains:
+                worst = max(worst, pins.load(_cell_value(c.real), x, chain))
+            continue
+        contents = c.contents
+        if contents is UNREAD:
+            contents = cell_get(vm, c) if c.src is not None else _cell_value(c.real)
+        value = _real(vm, contents)[0] if isinstance(contents, Var) else contents
+        if value is not _MISSING:
+            worst = max(worst, *(_chain_kind(value, ch) for ch in chains))
+    return worst
+
+
+def keeps_locals(vm: VM, code: types.CodeType) -> bool:
     """A frame of `code` may read its namespace: every bound local is kept across breaks, not only the live
     ones, so that locals()/vars()/dir() give eager's answer after a break too."""
     return code in getattr(vm.ctx, "keep_locals", ())
