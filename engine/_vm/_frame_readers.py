@@ -268,8 +268,8 @@ class _Pins:
         else:
             klass = type(obj)
             found, fx = self._class_lookup(klass, name)
-            shadow = inspect._shadowed_dict(klass)
-            if shadow is not inspect._sentinel:
+            shadow = inspect._shadowed_dict(klass)  # as getattr_static: ModuleType's own `__dict__` is a member
+            if shadow is not inspect._sentinel and type(shadow) is not types.MemberDescriptorType:
                 raise _Unpinnable
             try:
                 d = object.__getattribute__(obj, "__dict__")

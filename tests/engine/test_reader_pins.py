@@ -129,6 +129,25 @@ def _module_attr():
             lambda: setattr(_tools, "where", harmless))
 
 
+class PropModule(types.ModuleType):
+    """A module of a ModuleType subclass, as torch.backends is."""
+
+
+_sub_tools = PropModule("ngb_pin_sub_tools")
+_sub_tools.where = harmless
+
+
+def module_subclass_attr_after(x):
+    y = x + 1
+    gb()
+    return y * 2, _name(_sub_tools.where())
+
+
+def _module_subclass_attr():
+    return (_outer_of(module_subclass_attr_after), _no_args, lambda: setattr(_sub_tools, "where", gf),
+            lambda: setattr(_sub_tools, "where", harmless))
+
+
 def _closure():
     reader = harmless
 
@@ -194,7 +213,8 @@ def _partial():
 
 
 CASES = {"instance_attr": _instance_attr, "class_attr": _class_attr, "subclass_attr": _subclass_attr,
-         "bases_swapped": _bases_swapped, "metaclass": _metaclass, "module_attr": _module_attr, "closure": _closure,
+         "bases_swapped": _bases_swapped, "metaclass": _metaclass, "module_attr": _module_attr,
+         "module_subclass_attr": _module_subclass_attr, "closure": _closure,
          "module_attr_none": _module_instance_none, "bound_method": _bound_method, "partial": _partial}
 
 
