@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 
+import pytest
 import torch
 from torch import nn
 
@@ -125,3 +126,60 @@ def test_unused_items_of_a_tuple_output_leave_no_node():
     gm = c.record.graph_modules[0]
     items = [n.args[1] for n in gm.graph.nodes if n.op == "call_function" and n.target is operator.getitem]
     assert items == [0], gm.code
+
+
+class Deep(nn.Module):
+    """Two levels of submodules: the guards' paths to the inner layers share prefixes, read once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.blocks = nn.ModuleList([Block(), nn.Sequential(Block(), nn.BatchNorm1d(4))])
+        self.drop = nn.Dropout(0.0)
+
+    def forward(self, x):
+        for b in self.blocks:
+            x = self.drop(b(x))
+        return x
+
+
+def _swap_weight(m: Deep) -> None:
+    m.blocks[0].body[2].weight = nn.Parameter(torch.randn(4, 4, dtype=torch.float64))
+
+
+def _freeze(m: Deep) -> None:
+    m.blocks[0].body[0].bias.requires_grad_(False)
+
+
+def _eval_inner(m: Deep) -> None:
+    m.blocks[1][1].eval()  # BatchNorm: running statistics instead of the batch's
+
+
+def _drop_p(m: Deep) -> None:
+    m.drop.p = 0.5
+
+
+CHANGES = {"weight swapped for another dtype": _swap_weight, "requires_grad flipped": _freeze,
+           "an inner submodule in eval": _eval_inner, "dropout's p changed": _drop_p}
+
+
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_a_change_deep_in_the_module_tree_is_seen(change):
+    torch.manual_seed(0)
+    m = Deep()
+    c = engine.compile(m)
+    x = t(2, 4)
+    for _ in range(2):
+        same(c(x), m(x))
+    CHANGES[change](m)
+    if change == "weight swapped for another dtype":
+        x = x.double()
+        m.double()
+    torch.manual_seed(1)
+    ref = m(x)
+    torch.manual_seed(1)
+    got = c(x)
+    same(got, ref)
+    assert c.record.recompiles == 1, c.record.recompiles
+    if change == "requires_grad flipped":
+        got.sum().backward()
+        assert m.blocks[0].body[0].bias.grad is None and m.blocks[0].body[0].weight.grad is not None
