@@ -257,6 +257,8 @@ GUARD_GLOBALS = {"_torch_state": torch_state, "_module_unhooked": module_unhooke
 _STR = r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""
 _STEP = rf"\.[A-Za-z_]\w*(?![\w(])|\[(?:-?\d+|{_STR}|[kT]\d+|True|False|None)\]"
 _PATH = re.compile(rf"({_STR})|\b((?:[kTG]\d+|env\[\d+\])(?:{_STEP})+)")
+_TOKENS = re.compile(rf"{_STR}|[()\[\]{{}}]| and ")
+_KEYWORDS = re.compile(r"\b(or|if|for|lambda)\b")
 _STEPS = re.compile(rf"^(?:[kTG]\d+|env\[\d+\])|{_STEP}")
 # a conjunct whose parts may not all run: it may use paths read before, never read one first
 _CONDITIONAL = re.compile(rf"{_STR}|\b(or|if|for|lambda)\b")
@@ -264,28 +266,24 @@ _CONDITIONAL = re.compile(rf"{_STR}|\b(or|if|for|lambda)\b")
 
 def _conjuncts(expr: str) -> list[str]:
     """`expr` split at its top-level ` and `s (outside brackets and string literals)."""
-    out, depth, start, i, n = [], 0, 0, 0, len(expr)
-    while i < n:
-        c = expr[i]
-        if c in "'\"":
-            m = re.compile(_STR).match(expr, i)
-            i = m.end() if m else i + 1
-            continue
-        if c in "([{":
+    if " and " not in expr:
+        return [expr]
+    out, depth, start = [], 0, 0
+    for m in _TOKENS.finditer(expr):  # string literals, brackets and ` and `s only
+        tok = m.group(0)
+        if tok in "([{":
             depth += 1
-        elif c in ")]}":
+        elif tok in ")]}":
             depth -= 1
-        elif depth == 0 and expr.startswith(" and ", i):
-            out.append(expr[start:i])
-            start = i = i + 5
-            continue
-        i += 1
+        elif tok == " and " and depth == 0:
+            out.append(expr[start:m.start()])
+            start = m.end()
     out.append(expr[start:])
     return out
 
 
 def _conditional(expr: str) -> bool:
-    return any(m.group(1) for m in _CONDITIONAL.finditer(expr))
+    return _KEYWORDS.search(expr) is not None and any(m.group(1) for m in _CONDITIONAL.finditer(expr))
 
 
 def guard_block(exprs: list[str], indent: str) -> list[str]:
@@ -319,16 +317,25 @@ class _Block:
         self.indent = indent
         self.prefix = prefix
         self.uses: dict[str, int] = {}
+        self._steps: dict[str, list[str]] = {}  # a path -> its steps (paths repeat: parse each once)
+        uses = self.uses
         for text in texts:
             for m in _PATH.finditer(text):
                 if m.group(2):
-                    steps = _STEPS.findall(m.group(2))
-                    for i in range(2, len(steps) + 1):
-                        key = "".join(steps[:i])
-                        self.uses[key] = self.uses.get(key, 0) + 1
+                    steps = self._split(m.group(2))
+                    key = steps[0]
+                    for step in steps[1:]:
+                        key += step
+                        uses[key] = uses.get(key, 0) + 1
         self.names: dict[str, str] = {}
         self.lines: list[str] = []
         self.pending: list[str] = []
+
+    def _split(self, path: str) -> list[str]:
+        steps = self._steps.get(path)
+        if steps is None:
+            steps = self._steps[path] = _STEPS.findall(path)
+        return steps
 
     def rewrite(self, text: str, may_read: bool) -> str:
         """`text` with the paths it reads through locals; when `may_read`, it reads the new ones first."""
@@ -350,10 +357,10 @@ class _Block:
     def _path(self, m: re.Match, may_read: bool) -> str:
         if not m.group(2):
             return m.group(0)  # a string literal
-        steps = _STEPS.findall(m.group(2))
-        cur, i = steps[0], 1
+        steps = self._split(m.group(2))
+        cur, i, key = steps[0], 1, steps[0]
         while i < len(steps):
-            key = "".join(steps[:i + 1])
+            key += steps[i]
             if key in self.names:
                 cur = self.names[key]
             elif may_read and self.uses.get(key, 0) > 1:
