@@ -55,7 +55,7 @@ class EnvSrc(Src):
 
     __slots__ = ("index",)
 
-    def __init__(self, index) -> None:
+    def __init__(self, index: int) -> None:
         self.index = index
 
     def expr(self, ns: Namespace) -> str:
@@ -67,7 +67,7 @@ class ConstSrc(Src):
 
     __slots__ = ("obj",)
 
-    def __init__(self, obj) -> None:
+    def __init__(self, obj: object) -> None:
         self.obj = obj
 
     def expr(self, ns: Namespace) -> str:
@@ -79,7 +79,7 @@ class GlobalSrc(Src):
 
     __slots__ = ("gdict", "name")
 
-    def __init__(self, gdict, name) -> None:
+    def __init__(self, gdict: dict, name: str) -> None:
         self.gdict = gdict
         self.name = name
 
@@ -92,7 +92,7 @@ class AttrSrc(Src):
 
     __slots__ = ("base", "name")
 
-    def __init__(self, base, name) -> None:
+    def __init__(self, base: Src, name: str) -> None:
         self.base = base
         self.name = name
 
@@ -106,7 +106,7 @@ class ItemSrc(Src):
 
     __slots__ = ("base", "key")
 
-    def __init__(self, base, key) -> None:
+    def __init__(self, base: Src, key: object) -> None:
         self.base = base
         self.key = key
 
@@ -119,7 +119,7 @@ class CellSrc(Src):
 
     __slots__ = ("base",)
 
-    def __init__(self, base) -> None:
+    def __init__(self, base: Src) -> None:
         self.base = base
 
     def expr(self, ns: Namespace) -> str:
@@ -166,26 +166,26 @@ class Guards:
         seen = self._seen
         return [e for e in self.exprs if self._unless.get(e) not in seen]
 
-    def type_is(self, src: Src, t) -> None:
+    def type_is(self, src: Src, t: type) -> None:
         self.add(f"type({src.expr(self.ns)}) is {self.ns.const(t, 'T')}")
 
-    def identity(self, src: Src, obj) -> None:
+    def identity(self, src: Src, obj: object) -> None:
         self.add(f"{src.expr(self.ns)} is {self.ns.const(obj, 'k')}")
 
-    def global_identity(self, gdict, name, obj) -> None:
+    def global_identity(self, gdict: dict, name: str, obj: object) -> None:
         g = self.ns.const(gdict, "G")
         self.add(f"{g}.get({name!r}, _MISSING) is {self.ns.const(obj, 'k')}")
 
-    def global_absent(self, gdict, name) -> None:
+    def global_absent(self, gdict: dict, name: str) -> None:
         self.add(f"{name!r} not in {self.ns.const(gdict, 'G')}")
 
-    def tensor(self, src: Src, t) -> None:
+    def tensor(self, src: Src, t: torch.Tensor) -> None:
         self.add(f"_tmeta({src.expr(self.ns)}) == {self.ns.const(tensor_meta(t), 'm')}")
 
-    def length(self, src: Src, n) -> None:
+    def length(self, src: Src, n: int) -> None:
         self.add(f"len({src.expr(self.ns)}) == {n}")
 
-    def const(self, src: Src, value) -> None:
+    def const(self, src: Src, value: object) -> None:
         e = src.expr(self.ns)
         t = type(value)
         if value is None or t is bool:
@@ -199,7 +199,7 @@ class Guards:
         else:
             self.add(f"type({e}) is {self.ns.const(t, 'T')} and {e} == {self.ns.const(value, 'k')}")
 
-    def grad_mode(self, enabled) -> None:
+    def grad_mode(self, enabled: bool) -> None:
         self.add(f"_grad_enabled() is {enabled!r}")
         self.add(f"_torch_state() == {self.ns.const(torch_state(), 'state')}")
 
@@ -214,13 +214,13 @@ def torch_state() -> tuple:
             torch._C._len_torch_function_stack())
 
 
-def module_plain(m) -> bool:
+def module_plain(m: torch.nn.Module) -> bool:
     """Calling the module is calling its forward: no hooks anywhere, not compiled, not traced by jit. As
     guards: `_module_unhooked(m)` per module and `_no_global_hooks()` once per segment."""
     return module_unhooked(m) and no_global_hooks()
 
 
-def module_unhooked(m) -> bool:
+def module_unhooked(m: torch.nn.Module) -> bool:
     """The module's own part of `module_plain`."""
     return (m._compiled_call_impl is None and "forward" not in m.__dict__
             and not (m._backward_hooks or m._backward_pre_hooks or m._forward_hooks or m._forward_pre_hooks))
@@ -232,7 +232,7 @@ def no_global_hooks() -> bool:
                 or _mm._global_forward_pre_hooks or torch._C._get_tracing_state())
 
 
-def module_hooks(m) -> tuple[tuple, tuple] | None:
+def module_hooks(m: torch.nn.Module) -> tuple[tuple, tuple] | None:
     """(pre-hooks, hooks) when they are the module's only hooks and take no kwargs; None otherwise."""
     if (m._compiled_call_impl is not None or "forward" in m.__dict__ or m._backward_hooks
             or m._backward_pre_hooks or m._forward_pre_hooks_with_kwargs or m._forward_hooks_with_kwargs
