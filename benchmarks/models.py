@@ -105,7 +105,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("models", nargs="*", help="model names (default: all)")
     ap.add_argument("--backend", default="eager", choices=("eager", "aot_eager", "inductor"))
     ap.add_argument("--scale", type=int, default=1, help="width multiplier of the models")
-    ap.add_argument("--warm", type=int, default=50, help="warm calls timed per model")
+    ap.add_argument("--warm", type=int, default=200, help="warm calls timed per model and compiler")
     ns = ap.parse_args(argv)
     torch.set_num_threads(1)  # on a shared machine, intra-op thread hand-offs dominate tiny models' timings
     cases = [m for m in MODELS if not ns.models or m.name in ns.models]
