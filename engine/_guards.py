@@ -293,8 +293,8 @@ def guard_block(exprs: list[str], indent: str) -> list[str]:
     the guards that precede it hold -- and the later guards use the local."""
     conj = [c for e in exprs for c in _conjuncts(e)]
     b = _Block(conj, indent, "_p")
-    for c in conj:
-        b.pending.append(b.rewrite(c, not _conditional(c)))
+    for k, c in enumerate(conj):
+        b.pending.append(b.rewrite(k, not _conditional(c)))
     return b.finish()
 
 
@@ -303,43 +303,49 @@ def read_block(reads: list[str]) -> list[str]:
     read once: the parameters of one submodule are read from it, not each from the root module."""
     pairs = [r.split(" = ", 1) for r in reads]
     b = _Block([rhs for _, rhs in pairs], "", "_r")
-    for lhs, rhs in pairs:
-        b.lines.append(f"{lhs} = {b.rewrite(rhs, True)}")
+    for k, (lhs, _) in enumerate(pairs):
+        b.lines.append(f"{lhs} = {b.rewrite(k, True)}")
     return b.finish()
 
 
 class _Block:
     """Lines that read source paths, each prefix read twice or more read once into a local (named
-    `prefix` + a number): how often each prefix is read, the locals made so far, the lines, and the guards
-    waiting to be written out (a local is read after the guards before it, never in the middle of one)."""
+    `prefix` + a number): the texts cut into plain pieces and paths (as lists of steps), how often each
+    prefix is read, the locals made so far, the lines, and the guards waiting to be written out (a local
+    is read after the guards before it, never in the middle of one)."""
 
     def __init__(self, texts: list[str], indent: str, prefix: str) -> None:
         self.indent = indent
         self.prefix = prefix
         self.uses: dict[str, int] = {}
-        self._steps: dict[str, list[str]] = {}  # a path -> its steps (paths repeat: parse each once)
-        uses = self.uses
-        for text in texts:
-            for m in _PATH.finditer(text):
-                if m.group(2):
-                    steps = self._split(m.group(2))
-                    key = steps[0]
-                    for step in steps[1:]:
-                        key += step
-                        uses[key] = uses.get(key, 0) + 1
+        self.pieces = [self._cut(t) for t in texts]
         self.names: dict[str, str] = {}
         self.lines: list[str] = []
         self.pending: list[str] = []
 
-    def _split(self, path: str) -> list[str]:
-        steps = self._steps.get(path)
-        if steps is None:
-            steps = self._steps[path] = _STEPS.findall(path)
-        return steps
+    def _cut(self, text: str) -> list[str | list[str]]:
+        """`text` as plain pieces and paths; counts each path's prefixes."""
+        out: list[str | list[str]] = []
+        last = 0
+        uses = self.uses
+        for m in _PATH.finditer(text):
+            path = m.group(2)
+            if not path:
+                continue  # a string literal: plain text
+            out.append(text[last:m.start()])
+            steps = _STEPS.findall(path)
+            out.append(steps)
+            last = m.end()
+            key = steps[0]
+            for step in steps[1:]:
+                key += step
+                uses[key] = uses.get(key, 0) + 1
+        out.append(text[last:])
+        return out
 
-    def rewrite(self, text: str, may_read: bool) -> str:
-        """`text` with the paths it reads through locals; when `may_read`, it reads the new ones first."""
-        return _PATH.sub(lambda m: self._path(m, may_read), text)
+    def rewrite(self, k: int, may_read: bool) -> str:
+        """Text `k` with the paths it reads through locals; when `may_read`, it reads the new ones first."""
+        return "".join(p if type(p) is str else self._path(p, may_read) for p in self.pieces[k])
 
     def finish(self) -> list[str]:
         self._flush()
@@ -354,10 +360,7 @@ class _Block:
             self.lines.append(f"{self.indent}    return _MISS")
             self.pending.clear()
 
-    def _path(self, m: re.Match, may_read: bool) -> str:
-        if not m.group(2):
-            return m.group(0)  # a string literal
-        steps = self._split(m.group(2))
+    def _path(self, steps: list[str], may_read: bool) -> str:
         cur, i, key = steps[0], 1, steps[0]
         while i < len(steps):
             key += steps[i]
