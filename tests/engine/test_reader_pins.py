@@ -235,3 +235,31 @@ def test_a_load_that_comes_to_reach_a_reader_is_seen_at_the_next_call(case):
         back()
     got, ref = c(t(3), *args()), fn(t(3), *args())
     assert torch.equal(got[0], ref[0]) and got[1] == ref[1]
+
+
+@torch._dynamo.disable
+def _store_reader(m: torch.nn.Module) -> None:
+    m.where = gf
+
+
+class StoresAfterBreak(torch.nn.Module):
+    """A reader stored on the module by an eager op (a break), then called in the resumed frame."""
+
+    def forward(self, x):
+        y = x * 2
+        _store_reader(self)
+        w = self.where
+        return y + 1, _name(w())
+
+
+def test_a_reader_stored_on_a_module_after_a_break_never_gives_a_wrong_answer():
+    # When forward started, `self.where` was no reader: the pins held; the reader only exists after the
+    # break, in a frame that no longer exists for real. The call fails naming the place (the documented
+    # limit, engine/README.md), and from the next call on forward runs for real: eager's frame name.
+    m = StoresAfterBreak()
+    c = engine.compile(m)
+    with pytest.raises(engine.EngineError, match=r"frame-introspection.*in StoresAfterBreak\.forward resumed"):
+        c(t(3))
+    for _ in range(2):
+        got, ref = c(t(3)), m(t(3))
+        assert torch.equal(got[0], ref[0]) and got[1] == ref[1] == "forward"
