@@ -2,8 +2,9 @@
 
 The models are tests/engine/models.py's (the tests compile the same ones). For each model and compiler:
 forward correct vs eager, backward correct (every parameter's .grad after a weighted-sum loss), graphs,
-breaks, ops per graph, cold first-call time (tracing + compiling + running) and warm call time (median),
-and the ratios engine/torch. Both compilers get the same backend, wrapped to count graphs and their ops.
+breaks, ops per graph, cold first-call time (tracing + compiling + running) and warm call time (median;
+the engine's and torch.compile's warm calls alternate, so that both see the same machine load), and the
+ratios engine/torch. Both compilers get the same backend, wrapped to count graphs and their ops.
 
 Run: python benchmarks/models.py [--backend eager|aot_eager|inductor] [--scale N] [--warm N] [MODEL ...]
 Goals (backend eager): correct on all; engine graphs <= torch.compile's on every model; cold ratio <= 0.5;
@@ -49,7 +50,7 @@ def _close(a: torch.Tensor | None, b: torch.Tensor | None, tol: float) -> bool:
     return a.shape == b.shape and torch.allclose(a, b, rtol=tol, atol=tol)
 
 
-def run_one(case: ModelCase, which: str, backend: str, scale: int, warm_calls: int) -> dict:
+def run_one(case: ModelCase, which: str, backend: str, scale: int) -> dict:
     ref, args = case.make(scale)
     model, _ = case.make(scale)
     counting = Counting(backend)
@@ -73,15 +74,26 @@ def run_one(case: ModelCase, which: str, backend: str, scale: int, warm_calls: i
         else:
             graphs, breaks = len(counting.ops), sum(counters["graph_break"].values())
         ops = list(counting.ops)
-        warm = []
-        for _ in range(warm_calls):
-            t0 = time.perf_counter()
+        for _ in range(3):  # warm calls must compile nothing new
             compiled(*args)
-            warm.append(time.perf_counter() - t0)
     fwd_ok = _close(out.detach(), expected.detach(), tol)
     grad_ok = all(_close(p.grad, q.grad, tol * 10) for p, q in zip(model.parameters(), ref.parameters()))
-    return {"fwd": fwd_ok, "grad": grad_ok, "graphs": graphs, "breaks": breaks, "ops": ops, "recompiled": len(counting.ops) > len(ops),
-            "cold": cold, "warm": statistics.median(warm)}
+    return {"fwd": fwd_ok, "grad": grad_ok, "graphs": graphs, "breaks": breaks, "ops": ops,
+            "recompiled": len(counting.ops) > len(ops), "cold": cold, "call": lambda: compiled(*args)}
+
+
+def time_warm(results: list[dict], warm_calls: int) -> None:
+    """Each result's median warm call time ("warm"), the compilers' calls interleaved (engine, torch,
+    engine, ...) so that both see the same load of a shared machine."""
+    times = [[] for _ in results]
+    with contextlib.redirect_stdout(io.StringIO()):
+        for _ in range(warm_calls):
+            for r, ts in zip(results, times):
+                t0 = time.perf_counter()
+                r["call"]()
+                ts.append(time.perf_counter() - t0)
+    for r, ts in zip(results, times):
+        r["warm"] = statistics.median(ts)
 
 
 def _ops(ops: list[int]) -> str:
@@ -93,7 +105,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("models", nargs="*", help="model names (default: all)")
     ap.add_argument("--backend", default="eager", choices=("eager", "aot_eager", "inductor"))
     ap.add_argument("--scale", type=int, default=1, help="width multiplier of the models")
-    ap.add_argument("--warm", type=int, default=50, help="warm calls timed per model")
+    ap.add_argument("--warm", type=int, default=200, help="warm calls timed per model and compiler")
     ns = ap.parse_args(argv)
     torch.set_num_threads(1)  # on a shared machine, intra-op thread hand-offs dominate tiny models' timings
     cases = [m for m in MODELS if not ns.models or m.name in ns.models]
@@ -109,8 +121,9 @@ def main(argv: list[str]) -> int:
     print("-" * len(head))
     rows = []
     for case in cases:
-        e = run_one(case, "engine", ns.backend, ns.scale, ns.warm)
-        t = run_one(case, "torch", ns.backend, ns.scale, ns.warm)
+        e = run_one(case, "engine", ns.backend, ns.scale)
+        t = run_one(case, "torch", ns.backend, ns.scale)
+        time_warm([e, t], ns.warm)
         rows.append((case, e, t))
 
         def ok(r: dict) -> str:

@@ -26,6 +26,7 @@ METADATA_OK = {"size", "dim", "ndimension", "numel", "nelement", "stride", "is_c
                "is_complex", "element_size", "storage_offset", "get_device", "is_tensor", "setitem",
                "shape", "dtype", "device", "ndim", "requires_grad", "is_cuda", "layout", "is_sparse",
                "is_signed"}
+_QUERIES = METADATA_OK - {"setitem"}  # metadata queries without side effects (setitem is a store)
 
 
 class GraphBuilder:
@@ -98,8 +99,11 @@ class GraphBuilder:
         finally:
             _FAKE_LOG.setLevel(level)
             torch._C._set_grad_enabled(prev)
-        if not _has_tensor(out) and opname not in METADATA_OK:
-            raise Unsupported("non-tensor-result", f"{opname} returned {type(out).__name__}, not a tensor")
+        if not _has_tensor(out):
+            if opname not in METADATA_OK:
+                raise Unsupported("non-tensor-result", f"{opname} returned {type(out).__name__}, not a tensor")
+            if opname in _QUERIES and _is_const(out):  # static metadata: a constant, no node to run
+                return ConstVar(out)
         nargs = tuple(self._arg(a, False) for a in args)
         nkwargs = {k: self._arg(v, False) for k, v in kwargs.items()}
         if kind == "call_method":
@@ -140,6 +144,9 @@ class GraphBuilder:
 
     def finish(self, out_nodes: list[fx.Node]) -> fx.GraphModule:
         self.graph.output(tuple(out_nodes))
+        for node in reversed(self.graph.nodes):  # items of a tuple output nobody used (mha's weights)
+            if node.target is operator.getitem and node.op == "call_function" and not node.users:
+                self.graph.erase_node(node)
         gm = fx.GraphModule(torch.nn.Module(), self.graph)
         return gm
 

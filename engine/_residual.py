@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from . import _runtime as R
 from . import _tracebacks
 from ._faults import fault
-from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, literal
+from ._guards import GUARD_GLOBALS, ConstSrc, EnvSrc, guard_block, literal, read_block
 from ._snapshot import not_real, snapshot
 from ._vm._effects import CallEffect, CellEffect, GlobalEffect, SetAttrEffect, SetItemEffect
 from ._vm._ending import EndKind, Restart
@@ -388,16 +388,16 @@ def generate(vm: VM, ending: Ending, env_len: int) -> tuple[str, Emitter, list[F
     else:
         tail = f"return {em.expr(ending.value)}"
     em.effects()
-    guard = [f"len(env) == {env_len}"] + vm.guards.exprs
+    guard = [f"len(env) == {env_len}"] + vm.guards.final()
     distinct = [s.expr(vm.ns) for s in vm.guards.distinct]
     if len(distinct) > 1:
         guard.append(f"len({{{', '.join(f'id({d})' for d in distinct)}}}) == {len(distinct)}")
     has_graph = vm.graph.n_ops > 0
     ins = [em.src(src) for src, _ in vm.graph.inputs] if has_graph else []
     lines = ["def __segment(env, check=True):", "    if check:", "        try:"]
-    lines.append("            if not (" + "\n                    and ".join(guard) + "):")
-    lines += ["                return _MISS", "        except Exception:", "            return _MISS"]
-    body = list(em.pre)
+    lines += guard_block(guard, "            ")
+    lines += ["        except Exception:", "            return _MISS"]
+    body = read_block(em.pre)
     if has_graph:
         body.append(f"__o = __graph({', '.join(ins)})")
     # From here on the inputs are held by locals only: inputs the segment dropped (a generator popped

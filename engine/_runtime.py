@@ -35,8 +35,18 @@ class _Miss:
         return "MISS"
 
 
+class Missing:
+    """The type of MISSING: its own type, so that a guard can test "absent or one of these types" with one
+    isinstance (see `_vm/_frame_readers._Pins`)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
 MISS = _Miss()  # a segment's guards failed
-MISSING = object()  # a dict/global lookup found nothing
+MISSING = Missing()  # a dict/global lookup found nothing
 DISCARD = object()  # a frame whose return value is dropped (an inlined __setitem__/__setattr__)
 EXHAUSTED = object()  # an eager `next()` ran out
 

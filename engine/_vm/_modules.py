@@ -88,7 +88,8 @@ def call_module(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> 
     src = (fv.src or ConstSrc(m)).expr(vm.ns)
     bound = BoundMethodVar(fv, wrap_fixed(vm, forward))
     if module_plain(m):
-        vm.guards.add(f"_module_plain({src})")
+        vm.guards.add("_no_global_hooks()")
+        vm.guards.add(f"_module_unhooked({src})")
         return call(vm, bound, args, kwargs)
     hooks = module_hooks(m)
     if hooks is None:
