@@ -78,6 +78,7 @@ class CompiledBase:
 def call_module(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """`module(*args, **kwargs)`: a Var or an Inline frame, or NotImplemented (the call runs eagerly)."""
     from ._calls import call
+    from ._objects import class_lookup
     from ._wrap import wrap_fixed
 
     m = fv.obj
@@ -86,6 +87,9 @@ def call_module(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> 
     if tp.__call__ is not torch.nn.Module.__call__ or forward is None:
         return NotImplemented
     src = (fv.src or ConstSrc(m)).expr(vm.ns)
+    found = class_lookup(tp, "forward")
+    if getattr(tp, "forward", None) is found:  # eager looks forward up at every call: a patched one must miss
+        vm.guards.add(f"type({src}).forward is {vm.ns.const(found, 'k')}")
     bound = BoundMethodVar(fv, wrap_fixed(vm, forward))
     if module_plain(m):
         vm.guards.add("_no_global_hooks()")

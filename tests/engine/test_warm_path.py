@@ -183,3 +183,39 @@ def test_a_change_deep_in_the_module_tree_is_seen(change):
     if change == "requires_grad flipped":
         got.sum().backward()
         assert m.blocks[0].body[0].bias.grad is None and m.blocks[0].body[0].weight.grad is not None
+
+
+class _Doubling(nn.Module):
+    def forward(self, x):
+        return x * 2
+
+
+class _Outer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.inner = _Doubling()
+
+    def helper(self, x):
+        return x + 1
+
+    def forward(self, x):
+        return self.helper(self.inner(x))
+
+
+@pytest.mark.parametrize("patch", ["forward-of-the-compiled-module", "forward-of-a-submodule", "method"])
+def test_a_method_patched_on_the_class_after_the_first_call_is_seen(patch):
+    # Eager looks a method up on the class at every call; the warm path must miss when it changed.
+    cls, name = {"forward-of-the-compiled-module": (_Outer, "forward"),
+                 "forward-of-a-submodule": (_Doubling, "forward"), "method": (_Outer, "helper")}[patch]
+    m = _Outer()
+    c = engine.compile(m)
+    x = t(3)
+    same(c(x), m(x))
+    old = cls.__dict__[name]
+    try:
+        setattr(cls, name, lambda self, x: x * 7)
+        same(c(x), m(x))
+        assert c.record.recompiles == 1
+    finally:
+        setattr(cls, name, old)
+    same(c(x), m(x))
