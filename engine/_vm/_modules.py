@@ -58,12 +58,9 @@ def call_with_hooks(module, forward, pre_hooks, post_hooks, args, kwargs):
     return out
 
 
-def forward_function(tp: type) -> types.FunctionType | None:
-    """The Python function `forward` of a module class (through an engine.compile'd forward too)."""
-    from ._objects import class_lookup
-
-    forward = class_lookup(tp, "forward")
-    forward = forward.__wrapped__ if isinstance(forward, CompiledBase) else forward
+def forward_function(found: object) -> types.FunctionType | None:
+    """The Python function behind ``found``, a module class's `forward` (through an engine.compile'd one too)."""
+    forward = found.__wrapped__ if isinstance(found, CompiledBase) else found
     return forward if isinstance(forward, types.FunctionType) else None
 
 
@@ -83,11 +80,11 @@ def call_module(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> 
 
     m = fv.obj
     tp = type(m)
-    forward = forward_function(tp)
+    found = class_lookup(tp, "forward")
+    forward = forward_function(found)
     if tp.__call__ is not torch.nn.Module.__call__ or forward is None:
         return NotImplemented
     src = (fv.src or ConstSrc(m)).expr(vm.ns)
-    found = class_lookup(tp, "forward")
     if getattr(tp, "forward", None) is found:  # eager looks forward up at every call: a patched one must miss
         vm.guards.add(f"type({src}).forward is {vm.ns.const(found, 'k')}")
     bound = BoundMethodVar(fv, wrap_fixed(vm, forward))
