@@ -15,7 +15,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .helpers import same, set_torch_state, torch_state
+from .helpers import same, set_torch_state, t, torch_state
+
+
+def x1() -> tuple:
+    """The inputs most scenarios take: one float tensor of 3 elements, seeded."""
+    return (t(3),)
+
+
+def xg() -> tuple:
+    """... the same, requiring grad."""
+    return (t(3, requires_grad=True),)
 
 
 @dataclass(frozen=True)

@@ -11,15 +11,11 @@ from __future__ import annotations
 import pytest
 import torch
 
-from .conformance import Scenario, check_scenario
+from .conformance import Scenario, check_scenario, x1
 from .helpers import t
 from .test_conformance_ctx import Tag
 
 gb = torch._dynamo.graph_break
-
-
-def x1():
-    return (t(3),)
 
 
 class BreakingInit(Tag):

@@ -7,14 +7,9 @@ import types
 import pytest
 import torch
 
-from .conformance import Scenario, check_scenario
-from .helpers import t
+from .conformance import Scenario, check_scenario, x1
 
 gb = torch._dynamo.graph_break
-
-
-def x1():
-    return (t(3),)
 
 
 def nonlocal_before_and_after_break(log, x):

@@ -7,18 +7,10 @@ import contextlib
 import pytest
 import torch
 
-from .conformance import Scenario, check_scenario
+from .conformance import Scenario, check_scenario, x1, xg
 from .helpers import t
 
 gb = torch._dynamo.graph_break
-
-
-def x1():
-    return (t(3),)
-
-
-def xg():
-    return (t(3, requires_grad=True),)
 
 
 def _leaf(log, x):

@@ -7,14 +7,10 @@ import types
 import pytest
 import torch
 
-from .conformance import Scenario, check_scenario
+from .conformance import Scenario, check_scenario, x1
 from .helpers import t
 
 gb = torch._dynamo.graph_break
-
-
-def x1():
-    return (t(3),)
 
 
 STATE = types.SimpleNamespace()

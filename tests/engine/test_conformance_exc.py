@@ -14,14 +14,9 @@ import traceback
 import pytest
 import torch
 
-from .conformance import Scenario, check_scenario
-from .helpers import t
+from .conformance import Scenario, check_scenario, x1
 
 gb = torch._dynamo.graph_break
-
-
-def x1():
-    return (t(3),)
 
 
 def frames(tb) -> list[tuple[str, int]]:

@@ -16,20 +16,12 @@ import torch._dynamo
 
 import engine
 
-from .conformance import Scenario, check_scenario, run_pair
+from .conformance import Scenario, check_scenario, run_pair, x1, xg
 from .helpers import t
 
 gb = torch._dynamo.graph_break
 eogb = torch._dynamo.error_on_graph_break
 dngb = torch._dynamo.disable_nested_graph_breaks
-
-
-def x1():
-    return (t(3),)
-
-
-def xg():
-    return (t(3, requires_grad=True),)
 
 
 def _leaf(log, x):

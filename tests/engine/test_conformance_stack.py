@@ -5,14 +5,9 @@ from __future__ import annotations
 import pytest
 import torch
 
-from .conformance import Scenario, check_scenario
-from .helpers import t
+from .conformance import Scenario, check_scenario, x1
 
 gb = torch._dynamo.graph_break
-
-
-def x1():
-    return (t(3),)
 
 
 def _brk(log, v, tag="b"):
