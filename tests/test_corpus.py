@@ -97,3 +97,17 @@ def test_corpus_add_refuses_a_program_that_does_not_load(tmp_path, capsys):
     assert main(["corpus", "add", str(exits), "--target", "eager", "--dir", str(tmp_path / "c")]) == 2
     assert "exits at import" in capsys.readouterr().err
     assert not (tmp_path / "c").exists()
+
+
+def test_files_given_after_options_are_still_files_and_strays_are_refused(tmp_path, capsys):
+    from fuzz.cli import main
+    from tests.conftest import program_source
+
+    exits = tmp_path / "exits.py"
+    exits.write_text(program_source("seed_chain.py").replace("import torch\n", "import torch\nraise SystemExit(3)\n", 1))
+    # the file after the options reaches `add` (which refuses it for its own reason), not argparse's leftovers
+    assert main(["corpus", "add", "--target", "eager", "--dir", str(tmp_path / "c"), str(exits)]) == 2
+    assert "exits at import" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:  # a command without a file list keeps argparse's refusal
+        main(["features", "stray"])
+    assert stop.value.code == 2 and "unrecognized arguments: stray" in capsys.readouterr().err

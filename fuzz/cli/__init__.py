@@ -56,7 +56,13 @@ def main(argv: list[str] | None = None) -> int:
     from ._signals import exit_code, install
 
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # argparse takes a command's positionals in one go: in `corpus matrix --python P A.py`, the FILEs after the
+    # option are left over. Where the command takes a list of files, leftover plain words are more of them.
+    if extra and isinstance(getattr(args, "files", None), list) and not any(w.startswith("-") for w in extra):
+        args.files.extend(extra)
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
