@@ -22,6 +22,7 @@ __all__ = [
     "Program",
     "code_lines",
     "iter_nodes",
+    "replace_node",
     "size",
     "stmt_lists",
 ]
@@ -103,6 +104,21 @@ def iter_nodes(tree: ast.AST) -> Iterator[ast.AST]:
         if nested is not None:
             children.append(nested)
         stack.extend(reversed(children))
+
+
+def replace_node(root: ast.AST, old: ast.AST, new: ast.AST) -> bool:
+    """Put ``new`` where ``old`` (found by identity) is under ``root``; False when it is not there."""
+    for parent in iter_nodes(root):
+        for field, value in ast.iter_fields(parent):
+            if value is old:
+                setattr(parent, field, new)
+                return True
+            if isinstance(value, list):
+                for k, item in enumerate(value):
+                    if item is old:
+                        value[k] = new
+                        return True
+    return False
 
 
 def stmt_lists(tree: ast.AST) -> list[tuple[ast.AST, str]]:

@@ -8,7 +8,7 @@ import keyword
 import operator
 from collections.abc import Callable, Iterator
 
-from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes
+from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, replace_node
 from fuzz.reduce.passes._edits import (
     Edit,
     _edit_at,
@@ -99,17 +99,7 @@ def _is_torch_ref(node: ast.AST) -> bool:
 def _replace(tree: ast.AST, old: ast.AST, new: ast.AST) -> bool | None:
     if old is new or isinstance(new, ast.Starred):
         return False
-    for parent in iter_nodes(tree):
-        for field, value in ast.iter_fields(parent):
-            if value is old:
-                setattr(parent, field, new)
-                return None
-            if isinstance(value, list):
-                for k, item in enumerate(value):
-                    if item is old:
-                        value[k] = new
-                        return None
-    return False
+    return None if replace_node(tree, old, new) else False
 
 
 @reduction_pass("inline-variables")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, stmt_lists
+from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, replace_node, stmt_lists
 from fuzz.reduce.passes._edits import Edit, _fill, _list_of, _stmt_sites, reduction_pass
 
 __all__ = ["inline_calls"]
@@ -84,18 +84,6 @@ def _find_call(node: ast.AST, name: str) -> ast.Call | None:
     return None
 
 
-def _replace_node(root: ast.AST, old: ast.AST, new: ast.AST) -> bool:
-    for parent in ast.walk(root):
-        for field, value in ast.iter_fields(parent):
-            if value is old:
-                setattr(parent, field, new)
-                return True
-            if isinstance(value, list) and any(item is old for item in value):
-                value[[id(item) for item in value].index(id(old))] = new
-                return True
-    return False
-
-
 def _inline(prog: Program, owner: int, field: str, pos: int, name: str) -> Edit:
     def build() -> Program | None:
         new = prog.copy()
@@ -122,7 +110,7 @@ def _inline(prog: Program, owner: int, field: str, pos: int, name: str) -> Edit:
                     # the call was the whole statement: only a result that does something stays
                     tail = [] if isinstance(result, ast.Constant | ast.Name) else [ast.Expr(result)]
                 else:
-                    if not _replace_node(stmt, call, result):
+                    if not replace_node(stmt, call, result):
                         return None
                     tail = [stmt]
                 c_body[k : k + 1] = binds + inner + tail
