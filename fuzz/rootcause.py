@@ -11,6 +11,13 @@ grouped again into root causes:
   constants abstracted, helper-module sources included, ``make_inputs`` left out and definitions in one order.
   Two reduced repros that do the same thing to the compiler are one bug even where the oracle saw different
   symptoms. Before reduction a mismatch has no root cause.
+- one exception to the shape: a reduced repro that makes one of torch's global-state context managers
+  (``no_grad``/``enable_grad``/``set_grad_enabled``, ``inference_mode``, ``autocast``) and does *not* enter it
+  where it makes it (not a ``with`` item, not a decorator), with a graph break reachable from ``entry``, is
+  named by that state alone (``state-object:grad``). A reduction keeps such an object only because the bug
+  needs it alive across the break, and the compiler code at fault is the one that carries an un-entered mode
+  object over a break; the rest of the program (entered later or never, passed to a callee, under which outer
+  mode) is what the generator happened to wrap it in, and reductions of one such bug end in different shapes.
 
 ``benchmarks/rootcause.py`` measures the rule on hand-labeled findings (buckets per root cause, wrong merges).
 """
@@ -21,7 +28,7 @@ import ast
 import copy
 import hashlib
 
-__all__ = ["root_cause", "behaviour_shape"]
+__all__ = ["root_cause", "behaviour_shape", "unentered_state_objects"]
 
 _KEEP_NAMES = frozenset({"torch", "entry", "make_inputs", "types", "contextlib", "functools", "self"})
 _OBSERVERS = frozenset({"_effect"})  # program-format helpers that only record what happened
@@ -125,12 +132,94 @@ def _dump_copy(node: ast.AST) -> str:
 
 
 def behaviour_shape(source: str) -> str:
-    """A short hash of what a program does, without what it only observes (see the module docstring)."""
+    """What a program does, without what it only observes (see the module docstring): ``state-object:FAMILY``
+    for an un-entered global-state context manager alive across a break, else a short hash of its shape."""
     from oracle import FOOTER_MARKER
 
     code = source.split(FOOTER_MARKER)[0]
     try:
-        text = _dump(_code(ast.parse(code)))
+        tree = ast.parse(code)
     except SyntaxError:
-        text = code
-    return hashlib.sha1(text.encode()).hexdigest()[:16]
+        return hashlib.sha1(code.encode()).hexdigest()[:16]
+    families = unentered_state_objects(tree)
+    if families and _breaks_from_entry(tree):
+        return "state-object:" + "+".join(sorted(families))
+    return hashlib.sha1(_dump(_code(tree)).encode()).hexdigest()[:16]
+
+
+# torch's global-state context managers, by the state they set: the one place the state-object rule names them
+_STATE_CONTEXTS = {"no_grad": "grad", "enable_grad": "grad", "set_grad_enabled": "grad",
+                   "inference_mode": "inference_mode", "autocast": "autocast"}
+# calls that graph-break in every compiler the campaigns target (a function disabled for the compiler as well)
+_BREAK_CALLS = frozenset({"graph_break", "step_unsupported", "print", "breakpoint", "item", "tolist", "numpy"})
+_DISABLERS = frozenset({"disable", "_disable_dynamo"})
+
+
+def _dotted(node: ast.expr) -> list[str]:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return parts[::-1]
+
+
+def _called(node: ast.expr) -> ast.expr:
+    """A decorator or with item as written: ``torch.no_grad()`` and ``torch.no_grad`` both name the class."""
+    return node.func if isinstance(node, ast.Call) else node
+
+
+def unentered_state_objects(tree: ast.AST) -> set[str]:
+    """The state families (``_STATE_CONTEXTS``) of torch context managers the program makes and keeps without
+    entering them there: not a ``with`` item, not a decorator, not called at once (``torch.no_grad()(f)``), not a
+    statement of its own (``torch.set_grad_enabled(False)`` used as a function), and not entered by hand later
+    (``cm.__enter__()``)."""
+    entered_at_once: set[int] = set()  # also dropped at once: a statement that is only the call
+    entered_names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Expr):
+            entered_at_once.add(id(node.value))
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            entered_at_once.update(id(item.context_expr) for item in node.items)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            entered_at_once.update(id(d) for d in node.decorator_list)
+        elif isinstance(node, ast.Call):
+            entered_at_once.add(id(node.func))
+            path = _dotted(node.func)
+            if len(path) == 2 and path[1] == "__enter__":
+                entered_names.add(path[0])
+    assigned: dict[int, str] = {}  # a call's result stored into a plain name: that name
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            assigned.update((id(node.value), t.id) for t in node.targets if isinstance(t, ast.Name))
+    families = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and id(node) not in entered_at_once:
+            path = _dotted(node.func)
+            if path and path[0] == "torch" and path[-1] in _STATE_CONTEXTS and assigned.get(id(node)) not in entered_names:
+                families.add(_STATE_CONTEXTS[path[-1]])
+    return families
+
+
+def _breaks_from_entry(tree: ast.Module) -> bool:
+    """Whether a graph break (``_BREAK_CALLS``, or a call to a function disabled for the compiler) is reachable
+    from ``entry`` through the functions it names."""
+    functions = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+    disabled = {name for name, fn in functions.items()
+                if any((_dotted(_called(d)) or [""])[-1] in _DISABLERS for d in fn.decorator_list)}
+    seen, todo = set(), ["entry"]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in functions:
+            continue
+        seen.add(name)
+        for node in ast.walk(functions[name]):
+            if isinstance(node, ast.Call):
+                last = (_dotted(node.func) or [""])[-1]
+                if last in _BREAK_CALLS or last in disabled:
+                    return True
+                todo.append(last)  # a method called by name: followed like a function
+            elif isinstance(node, ast.Name):
+                todo.append(node.id)
+    return False

@@ -107,15 +107,20 @@ def _triage(bucket: dict) -> str | None:
 def cause_labels(buckets: list[dict]) -> dict[str, str]:
     """A readable name for each root cause, numbered in the order the campaign first saw them. A crash's root cause
     reads as it is (exception and compiler frame); a mismatch's is a hash of its reduced repro's shape, so it is
-    named by the first bucket that has it."""
+    named by the first bucket that has it (or by its state-object family, see fuzz.rootcause)."""
     labels: dict[str, str] = {}
     for bucket in sorted(buckets, key=lambda b: (b.get("first_program") is None, b.get("first_program") or 0)):
         cause = bucket.get("root_cause")
         if not cause or cause in labels:
             continue
         kind, sep, rest = cause.partition(":")
-        text = f"{kind}: {rest}" if sep and kind in ("crash", "hang") else \
-            f"{cause.partition('|')[0]} (first seen as {bucket.get('repro', '?')})"
+        kind_, _, shape = cause.partition("|")
+        if sep and kind in ("crash", "hang"):
+            text = f"{kind}: {rest}"
+        elif shape.startswith("state-object:"):  # fuzz.rootcause names this family instead of hashing its shape
+            text = f"{kind_}: a torch {shape.partition(':')[2]} mode object kept un-entered across a break"
+        else:
+            text = f"{kind_} (first seen as {bucket.get('repro', '?')})"
         labels[cause] = f"#{len(labels) + 1} {text}"
     return labels
 

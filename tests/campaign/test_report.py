@@ -118,10 +118,12 @@ def test_root_causes_read_as_names_numbered_in_order_seen_not_as_hashes():
         {"repro": "001-crash.py", "first_program": 2, "root_cause": "crash:KeyError@torch._dynamo.x:step"},
         {"repro": "002-mismatch_a.py", "first_program": 4, "root_cause": "mismatch|5e1f0c2d9a"},
         {"repro": "004-pending.py", "first_program": 1, "root_cause": None},  # not reduced yet: no name
+        {"repro": "005-mismatch_c.py", "first_program": 12, "root_cause": "mismatch|state-object:grad"},
     ]
     assert cause_labels(buckets) == {
         "crash:KeyError@torch._dynamo.x:step": "#1 crash: KeyError@torch._dynamo.x:step",
         "mismatch|5e1f0c2d9a": "#2 mismatch (first seen as 002-mismatch_a.py)",
+        "mismatch|state-object:grad": "#3 mismatch: a torch grad mode object kept un-entered across a break",
     }
 
 

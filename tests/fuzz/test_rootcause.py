@@ -63,10 +63,45 @@ def test_one_leak_seen_through_inputs_returns_effects_and_helper_order_is_one_ro
 
 
 def test_what_the_program_does_still_tells_bugs_apart():
-    shapes = {behaviour_shape(LEAK), behaviour_shape(LEAK.replace("torch.no_grad()", "torch.enable_grad()")),
+    shapes = {behaviour_shape(LEAK), behaviour_shape(LEAK.replace("torch.no_grad()", "torch.inference_mode()")),
               behaviour_shape(LEAK.replace("    with cm:\n        pass\n", "    cm.__enter__()\n")),
               behaviour_shape(LEAK.replace("    f1(1)\n", ""))}
     assert len(shapes) == 4
     # a function whose whole body is a return keeps it: it is what entry does
     only_return = LEAK.replace("    cm = torch.no_grad()\n    f1(1)\n    with cm:\n        pass\n", "    return f1(1)\n")
     assert behaviour_shape(only_return) != behaviour_shape(only_return.replace("return f1(1)", "return f1(1) + 1"))
+
+
+# Reductions of one bug (a grad-mode object made and kept un-entered across a break) that end in other shapes: the
+# object entered after a break in entry itself, passed to a callee that breaks in a loop and never entered, an
+# enable_grad() one made in a callee under an outer set_grad_enabled(False).
+STATE_OBJECT_SHAPES = [
+    LEAK,
+    "import torch\n\ndef entry():\n    cm = torch.enable_grad()\n    torch._dynamo.graph_break()\n"
+    "    with cm:\n        pass\n",
+    "import torch\n\ndef f1(x, y):\n    for z in x:\n        torch._dynamo.graph_break()\n\n"
+    "def entry(x):\n    f1(x, torch.no_grad())\n",
+    "import torch\n\ndef f1():\n    c = torch.enable_grad()\n    print(1)\n    with c:\n        pass\n\n"
+    "def entry():\n    with torch.set_grad_enabled(False):\n        try:\n            f1()\n        finally:\n"
+    "            pass\n",
+]
+
+
+def test_an_unentered_state_object_across_a_break_is_one_root_cause_whatever_wraps_it():
+    assert {behaviour_shape(s) for s in STATE_OBJECT_SHAPES} == {"state-object:grad"}
+    assert behaviour_shape(LEAK.replace("torch.no_grad()", "torch.autocast('cpu')")) == "state-object:autocast"
+
+
+def test_the_state_object_rule_needs_an_object_kept_unentered_and_a_reachable_break():
+    entered = [LEAK.replace("    cm = torch.no_grad()\n", "").replace("with cm:", "with torch.no_grad():"),
+               LEAK.replace("    with cm:\n        pass\n", "    cm.__enter__()\n"),
+               LEAK.replace("cm = torch.no_grad()", "torch.set_grad_enabled(False)"),  # the function form
+               LEAK.replace("def f1(x):", "@torch.no_grad()\ndef f1(x):").replace("    cm = torch.no_grad()\n", "")
+               .replace("    with cm:\n        pass\n", "")]
+    no_break = [LEAK.replace("    f1(1)\n", ""),  # f1 still breaks, but nothing calls it
+                LEAK.replace("torch._dynamo.graph_break()", "x = x + 1")]
+    for source in entered + no_break:
+        assert not behaviour_shape(source).startswith("state-object"), source
+    disabled = LEAK.replace("def f1(x):\n    torch._dynamo.graph_break()\n",
+                            "@torch._dynamo.disable\ndef f1(x):\n    x = x\n")
+    assert behaviour_shape(disabled) == "state-object:grad"
