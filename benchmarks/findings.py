@@ -78,7 +78,8 @@ def main() -> int:
                    "seconds": round(wall, 1), "checks": result.invocations, "stopped": result.stopped,
                    "signature_kept": after == signature and not report.flaky,
                    "eager_kept": _eager_outcome(runner, result.source) == before,
-                   "bucket": root_cause(signature, behaviour_shape(result.source)) or f"{target}|{signature}"}  # the campaign's rule
+                   "bucket": root_cause(signature, behaviour_shape(result.source, minimal=result.stopped == "fixpoint"))
+                   or f"{target}|{signature}"}  # the campaign's rule
             rows.append(row)
             print(f"{name:18} {row['original_lines']:4} -> {row['lines']:3} lines (file {row['file_lines']:3}) "
                   f"{row['seconds']:6.1f}s {row['checks']:4} checks {row['stopped']:9} "

@@ -507,7 +507,7 @@ class Campaign:
             if not (self.dir.root / orig).exists():  # a reduction redone after a crash keeps the first original
                 self._storing(self.dir.write_text, orig, source)
             self._storing(self.dir.write_text, bucket.repro, reduced)
-            shape = behaviour_shape(reduced)
+            shape = behaviour_shape(reduced, minimal=reduction == "done")
             match = self.known.match(bucket.signature, shape) if self.known else None
             self._storing(self._journal, {"k": "reduced", "repro": bucket.repro, "reduction": reduction,
                                           "lines": result.lines, "root_cause": root_cause(bucket.signature, shape),

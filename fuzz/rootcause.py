@@ -18,6 +18,7 @@ grouped again into root causes:
   needs it alive across the break, and the compiler code at fault is the one that carries an un-entered mode
   object over a break; the rest of the program (entered later or never, passed to a callee, under which outer
   mode) is what the generator happened to wrap it in, and reductions of one such bug end in different shapes.
+  Only for a reduction that reached its fixpoint: a repro cut short may keep a mode object the bug does not need.
 
 ``benchmarks/rootcause.py`` measures the rule on hand-labeled findings (buckets per root cause, wrong merges).
 """
@@ -131,9 +132,12 @@ def _dump_copy(node: ast.AST) -> str:
     return _dump(copy.deepcopy(node))
 
 
-def behaviour_shape(source: str) -> str:
+def behaviour_shape(source: str, minimal: bool = True) -> str:
     """What a program does, without what it only observes (see the module docstring): ``state-object:FAMILY``
-    for an un-entered global-state context manager alive across a break, else a short hash of its shape."""
+    for an un-entered global-state context manager alive across a break, else a short hash of its shape.
+
+    ``minimal=False`` for a reduction cut short: such a repro may still hold a mode object the bug does not need,
+    so it is named by its shape only (a new bug is never hidden under a known family by leftovers)."""
     from oracle import FOOTER_MARKER
 
     code = source.split(FOOTER_MARKER)[0]
@@ -142,7 +146,7 @@ def behaviour_shape(source: str) -> str:
     except SyntaxError:
         return hashlib.sha1(code.encode()).hexdigest()[:16]
     families = unentered_state_objects(tree)
-    if families and _breaks_from_entry(tree):
+    if minimal and families and _breaks_from_entry(tree):
         return "state-object:" + "+".join(sorted(families))
     return hashlib.sha1(_dump(_code(tree)).encode()).hexdigest()[:16]
 
