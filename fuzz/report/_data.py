@@ -29,6 +29,7 @@ class Finding:
     lines: int | None
     reduction: str | None  # "done", "cut short", "failed", "pending"; None: nothing to reduce (or not recorded)
     status: str | None  # NEW / KNOWN where the campaign knows
+    known: str | None  # the corpus file a KNOWN (or REGRESSION) bucket matched
     triage: str | None  # a triage result, where known
     source: str | None  # the repro's text (reduced where reduction ran)
     first_seen_s: float | None  # campaign seconds when first seen (from the timeline; approximate)
@@ -139,4 +140,5 @@ def _finding(out: Path, bucket: dict, timeline: list[dict], labels: dict[str, st
         root_cause=bucket.get("root_cause"), cause_label=labels.get(bucket.get("root_cause") or ""),
         same_as=bucket.get("same_as"), lines=bucket.get("lines"),
         reduction=bucket.get("reduction"), status=_status(bucket), triage=_triage(bucket), source=source, first_seen_s=seen,
+        known=bucket["known"] if isinstance(bucket.get("known"), str) else None,
     )

@@ -75,6 +75,8 @@ _REDUCTION_WORDS = {"done": "reduced", "cut short": "reduction cut short: smalle
 
 def _size(f: Finding) -> str:
     lines = f.lines or len(f.source.splitlines())
+    if f.status == "KNOWN" and f.known and f.reduction is None:  # a known bug is not reduced again
+        return f"{len(f.source.splitlines())} lines as found, not reduced: a known bug, reduced in corpus/{f.known}"
     if f.reduction in _REDUCTION_WORDS:
         return f"{lines} lines, {_REDUCTION_WORDS[f.reduction]}"
     return f"{lines} lines, reduced" if f.lines else f"{lines} lines"  # a summary from before reductions were tracked
@@ -88,6 +90,8 @@ def _finding_row(i: int, f: Finding, data: CampaignData, show_status: bool, show
     cause = _e(f.cause_label or f.root_cause) if f.root_cause else '<span class="muted">(not reduced yet)</span>'
     if f.same_as:
         cause += f'<br><span class="muted">same root cause as {_e(f.same_as)}</span>'
+    if f.known:
+        cause += f'<br><span class="muted">known bug: corpus/{_e(f.known)}</span>'
     first = "" if f.first_program is None else f"program {f.first_program}"
     if f.first_seen_s is not None:
         first += f"<br><span class='muted'>≈ {_duration(f.first_seen_s)} in</span>"

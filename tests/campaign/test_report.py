@@ -133,3 +133,12 @@ def test_the_findings_table_names_a_root_cause_instead_of_its_hash(campaign_dir,
     page = write_report(campaign_dir, summary=summary, dest=tmp_path / "r.html").read_text()
     assert f"#1 mismatch (first seen as {summary['buckets'][0]['repro']})" in page
     assert "mismatch|deadbeef00" not in page
+
+
+def test_a_known_bucket_points_at_its_corpus_file_instead_of_looking_unreduced(campaign_dir, tmp_path):
+    summary = json.loads((campaign_dir / "summary.json").read_text())
+    bucket = summary["buckets"][0]
+    bucket.update(status="KNOWN", known="torch-grad-ctx-object-entered-after-break.py", reduction=None, lines=None)
+    page = write_report(campaign_dir, summary=summary, dest=tmp_path / "r.html").read_text()
+    assert "known bug: corpus/torch-grad-ctx-object-entered-after-break.py" in page
+    assert "not reduced: a known bug, reduced in corpus/torch-grad-ctx-object-entered-after-break.py" in page
