@@ -11,7 +11,7 @@ import re
 import torch
 import torch.nn.modules.module as _mm
 
-from ._runtime import MISSING
+from ._runtime import MISSING, iter_index, iter_seq
 
 
 class Namespace:
@@ -124,6 +124,18 @@ class CellSrc(Src):
 
     def expr(self, ns: Namespace) -> str:
         return f"{self.base.expr(ns)}.cell_contents"
+
+
+class IterSeqSrc(Src):
+    """The sequence a real sequence iterator reads (`_runtime.iter_seq`: its `__reduce__` gives it back)."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: Src) -> None:
+        self.base = base
+
+    def expr(self, ns: Namespace) -> str:
+        return f"_iter_seq({self.base.expr(ns)})"
 
 
 class CallSrc(Src):
@@ -246,7 +258,8 @@ def module_hooks(m: torch.nn.Module) -> tuple[tuple, tuple] | None:
 GUARD_GLOBALS = {"_torch_state": torch_state, "_module_unhooked": module_unhooked,
                  "_no_global_hooks": no_global_hooks, "_module_hooks": module_hooks,
                  "_tmeta": tensor_meta, "_MISSING": MISSING, "_grad_enabled": torch.is_grad_enabled,
-                 "_inference_mode": torch.is_inference_mode_enabled}
+                 "_inference_mode": torch.is_inference_mode_enabled,
+                 "_iter_index": iter_index, "_iter_seq": iter_seq}
 
 
 # -- the guard block: repeated source paths read once --------------------------------------------------------

@@ -83,7 +83,8 @@ def _cell_empty(c: types.CellType) -> bool:
 
 RUNTIME_GLOBALS = dict(GUARD_GLOBALS)
 RUNTIME_GLOBALS.update({
-    "_MISS": R.MISS, "_NULL": R.NULL, "_DISCARD": R.DISCARD, "_EXHAUSTED": R.EXHAUSTED, "_SeqIter": R.SeqIter,
+    "_MISS": R.MISS, "_NULL": R.NULL, "_DISCARD": R.DISCARD, "_EXHAUSTED": R.EXHAUSTED, "_iter_at": R.iter_at,
+    "_reversed_at": R.reversed_at, "_position": R.position, "_drained": R.drained,
     "_DictIter": R.DictIter, "_grad_ctx": R.grad_ctx,
     "_members_at": members_at,
     "_GradModeExit": R.GradModeExit, "_GradCtx": R.GradCtx, "_new_cell": R.new_cell,
@@ -296,26 +297,36 @@ class Emitter:
             self.body.append(f"{e} = _DictIter({self.expr(dv)}, {literal(self.ns, keys)}, {kind!r}, {v.index})")
         elif type(v.seq) is SetVar:  # a real iterator over the set rebuilt by its history, advanced as far
             self.body.append(f"{e} = iter({self.expr(v.seq)})")
-            if v.index:
+            if v.done:
+                self.body.append(f"_drained({e})")
+            elif v.index:
                 self.body.append(f"for _ in range({v.index}): next({e})")
+        elif v.rev is not None:  # eager's `reversed` object (a range_iterator for a range)
+            self.body.append(f"{e} = _reversed_at({self._seq(v.rev)}, {v.index}, {v.done!r})")
         else:
-            self.body.append(f"{e} = {self._iter_at(v.seq, v.index)}")
+            self.body.append(f"{e} = {self._iter_at(v.seq, v.index, v.done)}")
         return e
 
-    def _iter_at(self, seq: object, index: int) -> str:
-        """A real iterator over `seq` that has yielded `index` items."""
+    def _iter_at(self, seq: object, index: int, done: bool = False) -> str:
+        """Eager's own iterator over `seq` that has yielded `index` items (`done`: then raised StopIteration)."""
         if type(seq) is ZipView:  # enumerate()/zip(): each part has yielded `index` items too
-            parts = ", ".join(self._iter_at(s, index) for s in seq.seqs)
-            if seq.start is None:
-                return f"zip({parts}{', strict=True' if seq.strict else ''})"
-            return f"enumerate({parts}, {seq.start + index})"
-        if type(seq) is DictPart:  # over the live dict, as eager's
+            if seq.start is not None:
+                return f"enumerate({self._iter_at(seq.seqs[0], index, done)}, {seq.start + index})"
+            if not done:
+                parts = [self._iter_at(s, index) for s in seq.seqs]
+            elif seq.strict:  # (equal lengths: a strict zip checks every part ran out)
+                parts = [self._iter_at(s, index, True) for s in seq.seqs]
+            else:  # the parts before the one that ran out each gave one more item, which zip dropped
+                parts = [self._iter_at(s, index + (j < seq.cut), j == seq.cut) for j, s in enumerate(seq.seqs)]
+            return f"zip({', '.join(parts)}{', strict=True' if seq.strict else ''})"
+        if type(seq) is DictPart:  # over the live dict, as eager's (an index past the keys: exhausted)
             return (f"_DictIter({self.expr(seq.dict_var)}, {literal(self.ns, seq.keys)}, {seq.kind!r}, "
-                    f"{index})")
+                    f"{len(seq.keys) + 1 if done else index})")
         if type(seq) is MemberView:  # the real generator, so the rest of the loop is eager's
-            return (f"_members_at({self.expr(seq.module)}, {seq.method!r}, {self.ns.const(seq.kwargs, 'kw')}, "
-                    f"{index})")
-        return f"_SeqIter({self._seq(seq)}, {index})"
+            it = (f"_members_at({self.expr(seq.module)}, {seq.method!r}, {self.ns.const(seq.kwargs, 'kw')}, "
+                  f"{index})")
+            return f"_drained({it})" if done else it
+        return f"_iter_at({self._seq(seq)}, {index}, {done!r})"
 
     def _grad_ctx(self, v: GradCtxVar) -> str:
         return f"_grad_ctx({v.target!r}, {v.prev!r})"
@@ -360,6 +371,9 @@ class Emitter:
             elif type(c) is DictVar:
                 parts = ", ".join(f"{literal(self.ns, k)}: {self.expr(x)}" for k, x in c.items.items())
                 self.body.append(f"_dict_replace({self.expr(c)}, {{{parts}}})")
+            elif type(c) is IterVar and type(c.real) in R.POSITIONED_TYPES:
+                if c.index != c.start or c.done:  # eager's own iterator: put where the trace left it
+                    self.body.append(f"_position({self.expr(c)}, {c.index}, {c.done!r})")
             elif type(c) is IterVar and c.index != c.start:
                 self.body.append(f"{self.expr(c)}.index = {c.index}")
 

@@ -168,8 +168,8 @@ class VM:
         # The record outlives the trace: drop its traceback, which would keep the VM (and the real
         # objects it saw) alive, and with them finalizers eager would have run by now.
         u.__traceback__ = u.__context__ = u.__cause__ = None
-        for it, index in self.iter_log.items():
-            it.index = index
+        for it, (index, done) in self.iter_log.items():
+            it.index, it.done = index, done
         depth = len(self.frames) - 1
         u.where = self.where(frame)
         if self.drive_depth:  # a break inside a generator stepped by a builtin

@@ -217,18 +217,23 @@ class BoundMethodVar(Var):
 
 class IterVar(Var):
     """An iterator over a sequence value (TupleVar/ListVar items, a range constant, or a SetVar made by
-    traced code, in its model's order) at `index`. Over a dict, `over` is (the DictVar, the view kind, its
-    keys when the iterator was made): eager iterates the live dict (see _iters.dict_next)."""
+    traced code, in its model's order) at `index` (the items it has yielded). Over a dict, `over` is (the
+    DictVar, the view kind, its keys when the iterator was made): eager iterates the live dict (see
+    _iters.dict_next). `done`: it has raised StopIteration (eager's list/tuple/str iterator then drops its
+    sequence: a list that grows later yields nothing more). `rev`: made by `reversed(rev)` (`seq` holds the
+    items in reverse), so it becomes real as eager's `reversed` object or range_iterator."""
 
-    __slots__ = ("seq", "index", "real", "src", "start", "over")
+    __slots__ = ("seq", "index", "real", "src", "start", "over", "done", "rev")
 
-    def __init__(self, seq, index=0, real=None, src: Src | None = None) -> None:
+    def __init__(self, seq, index=0, real=None, src: Src | None = None, rev: Var | None = None) -> None:
         self.seq = seq
         self.index = index
         self.start = index
         self.real = real
         self.src = src
         self.over: tuple[DictVar, DictViewKind, tuple] | None = None
+        self.done = False
+        self.rev = rev
 
 
 class GradCtxVar(Var):
