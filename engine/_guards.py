@@ -217,8 +217,9 @@ class Guards:
 
 
 def torch_state() -> tuple:
-    """Global torch state that changes what ops compute (dtype, kind of tensor) but that a segment does not
-    change itself: entering autocast/inference mode or setting the default dtype are eager ops. The autocast
+    """Global torch state that changes what ops compute (dtype, kind of tensor) as it is when a segment
+    starts (traced autocast / inference-mode blocks change it inside the graph only, and a segment ending
+    inside one enters it again for real: the next segment starts in it). The autocast
     dtype counts as much as whether autocast is on: a graph traced under bfloat16 autocast has bfloat16
     metadata, wrong under float16 autocast."""
     return (torch.is_autocast_enabled("cpu"), torch.is_autocast_enabled("cuda"), torch.get_autocast_dtype("cpu"),

@@ -167,6 +167,8 @@ _TABLE = (
     Reason("delete-deref", "del of a cell shared with code outside the segment", _EAGER),
     Reason("import", "an import statement", "imports run eagerly; import at module level to avoid the break"),
     # -- with-blocks and exceptions -------------------------------------------------------------------------
+    Reason("mode-ctx", "entering an autocast / inference-mode object that is entered already, or leaving "
+           "a mode block other than the innermost one", "the enter or exit runs eagerly"),
     Reason("with", "a with-block over a context manager the VM does not trace",
            "the context manager is entered eagerly"),
     Reason("exc", "an exception value whose type or traceback the VM does not know", _EAGER),

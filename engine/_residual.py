@@ -23,6 +23,7 @@ from ._vm._ending import EndKind, Restart
 from ._vm._frame import FrameShape
 from ._vm._iters import DictPart, ZipView
 from ._vm._members import MemberView, members_at
+from ._vm._modes import made_real, real_ctx
 from ._vm._values import (
     DISCARD,
     EMPTY,
@@ -45,6 +46,8 @@ from ._vm._values import (
     LazyVar,
     ListVar,
     MethodVar,
+    ModeCtxVar,
+    ModeExitVar,
     NewObjVar,
     ObjVar,
     SetVar,
@@ -86,7 +89,7 @@ RUNTIME_GLOBALS.update({
     "_MISS": R.MISS, "_NULL": R.NULL, "_DISCARD": R.DISCARD, "_EXHAUSTED": R.EXHAUSTED, "_iter_at": R.iter_at,
     "_reversed_at": R.reversed_at, "_position": R.position, "_drained": R.drained,
     "_DictIter": R.DictIter, "_grad_ctx": R.grad_ctx,
-    "_members_at": members_at,
+    "_members_at": members_at, "_mode_ctx": real_ctx, "_mode_made_real": made_real,
     "_GradModeExit": R.GradModeExit, "_GradCtx": R.GradCtx, "_new_cell": R.new_cell,
     "_make_function": R.make_function, "_set_grad": R.set_grad, "_MethodType": types.MethodType,
     "_dict_replace": _dict_replace, "_cell_empty": _cell_empty, "_FunctionType": types.FunctionType,
@@ -331,6 +334,31 @@ class Emitter:
     def _grad_ctx(self, v: GradCtxVar) -> str:
         return f"_grad_ctx({v.target!r}, {v.prev!r})"
 
+    def _mode_ctx(self, v: ModeCtxVar) -> str:  # made by traced code (the program's own is its ObjVar)
+        e = self._named(v, "mode")
+        self.body.append(f"{e} = _mode_made_real({v.kind!r}, {self.ns.const(v.args, 'k')}, "
+                         f"{self.ns.const(v.prev, 'k')})")
+        return e
+
+    def _mode_exit(self, v: ModeExitVar) -> str:  # (entered again for real by enter_modes)
+        return f"{self.expr(v.ctx.real or v.ctx)}.__exit__"
+
+    def enter_modes(self) -> None:
+        """The mode blocks still open at the segment's end, entered again for real (the graph closed them),
+        outermost first, each under the grad mode it was entered in; the exits on the stack are theirs."""
+        if not self.vm.modes:
+            return
+        for entry in self.vm.modes:
+            ctx = entry.ctx
+            if ctx.real is None:
+                e = self.memo[id(ctx)] = self.temp("mode")
+                self.body.append(f"{e} = _mode_ctx({ctx.kind!r}, {self.ns.const(ctx.args, 'k')})")
+            else:
+                e = self.expr(ctx.real)
+            self.body.append(f"_set_grad({entry.grad_before!r})")
+            self.body.append(f"{e}.__enter__()")
+        self.body.append(f"_set_grad({self.vm.grad!r})")
+
     def _grad_exit(self, v: GradExitVar) -> str:
         return f"_GradModeExit({v.prev!r})"
 
@@ -386,13 +414,15 @@ _REBUILD: dict[type, Callable[[Emitter, Any], str]] = {
     CellVar: Emitter._cell, FuncVar: Emitter._func, ExcVar: Emitter._exc, NewObjVar: Emitter._new_obj,
     SuperVar: Emitter._super, SliceVar: Emitter._slice, MethodVar: Emitter._method,
     BoundMethodVar: Emitter._bound_method, IterVar: Emitter._iter, GradCtxVar: Emitter._grad_ctx,
-    GradExitVar: Emitter._grad_exit, GradWrappedVar: Emitter._grad_wrapped,
+    GradExitVar: Emitter._grad_exit, GradWrappedVar: Emitter._grad_wrapped, ModeCtxVar: Emitter._mode_ctx,
+    ModeExitVar: Emitter._mode_exit,
 }
 
 
 def generate(vm: VM, ending: Ending, env_len: int) -> tuple[str, Emitter, list[FrameShape] | None, bool]:
     """Source text, namespace and (for breaks) frame shapes of the segment ending in `ending`."""
     em = Emitter(vm)
+    em.enter_modes()
     shapes = None
     if ending.kind is EndKind.BREAK:
         env_exprs = []

@@ -384,3 +384,28 @@ class CMExitVar(Var):
 
     def __init__(self, gen) -> None:
         self.gen = gen
+
+
+class ModeCtxVar(Var):
+    """`torch.autocast(...)` or `torch.inference_mode(mode)` made by traced code, or the program's own
+    autocast object (`real`: its ObjVar, read from `src`: a decorator's). `args` are autocast's resolved (device,
+    dtype, enabled, cache_enabled) or inference mode's (mode,); `prev` is the state entering it saved
+    (autocast: enabled, dtype, cache_enabled; inference: True), None until entered (see _vm/_modes.py)."""
+
+    __slots__ = ("kind", "args", "real", "src", "prev")
+
+    def __init__(self, kind: str, args: tuple, real: object = None, src: Src | None = None) -> None:
+        self.kind = kind
+        self.args = args
+        self.real = real
+        self.src = src
+        self.prev: tuple | None = None
+
+
+class ModeExitVar(Var):
+    """The `__exit__` of a mode block (`ctx`) that traced code entered and has not left yet."""
+
+    __slots__ = ("ctx",)
+
+    def __init__(self, ctx: ModeCtxVar) -> None:
+        self.ctx = ctx
