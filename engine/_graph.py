@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import operator
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -76,18 +78,19 @@ class GraphBuilder:
         raise Unsupported("graph-arg", f"a {type(v).__name__} cannot be an argument of a graph op")
 
     def call(self, kind: OpKind, target: Any, args: list[Var], kwargs: dict[str, Var], grad_enabled: bool,
-             opname: str) -> Var:
-        """Add one op; its metadata is computed on fake tensors under the traced grad mode."""
+             opname: str, modes: AbstractContextManager | None = None) -> Var:
+        """Add one op; its metadata is computed on fake tensors under the traced grad mode and `modes` (the
+        traced autocast / inference modes applied for real)."""
         if torch._C._len_torch_function_stack():
             raise Unsupported("function-mode", "a torch function mode is active")
         fargs = [self._arg(a, True) for a in args]
         fkwargs = {k: self._arg(v, True) for k, v in kwargs.items()}
         prev = torch.is_grad_enabled()
-        torch._C._set_grad_enabled(grad_enabled)
         level = _FAKE_LOG.level
         _FAKE_LOG.setLevel(logging.CRITICAL)  # a failing op is a break, not an error worth logging
         try:
-            with self.fake_mode:
+            with modes or contextlib.nullcontext(), self.fake_mode:
+                torch._C._set_grad_enabled(grad_enabled)  # (inside: inference mode sets grad mode too)
                 if kind == "call_method":
                     out = getattr(fargs[0], target)(*fargs[1:], **fkwargs)
                 else:
@@ -125,6 +128,14 @@ class GraphBuilder:
                 return
         self._grad_node = (self.graph.call_function(torch._C._set_grad_enabled, (enabled,)), before)
 
+    def forget_grad_node(self) -> None:
+        """A mode node set grad mode since the last grad-mode node: the next one must not replace it."""
+        self._grad_node = None
+
+    def mode_node(self, fn: Any, args: tuple) -> fx.Node:
+        """An autocast / inference-mode enter or exit node (not an op: a graph of these alone is not run)."""
+        return self.graph.call_function(fn, args)
+
     def _wrap_out(self, node: fx.Node, out: Any, args: Sequence[Var]) -> Var:
         if isinstance(out, torch.Tensor):
             for a in args:  # in-place ops return their input: keep identity
@@ -142,7 +153,11 @@ class GraphBuilder:
             return ConstVar(out)
         raise Unsupported("non-tensor-result", f"op returned {type(out).__name__}")
 
-    def finish(self, out_nodes: list[fx.Node]) -> fx.GraphModule:
+    def finish(self, out_nodes: list[fx.Node], close: Sequence[tuple] = ()) -> fx.GraphModule:
+        """The graph module returning `out_nodes`; `close`: (exit function, enter node) of the mode blocks
+        still open, innermost first, closed at its end so that it leaves the state it started in."""
+        for fn, node in close:
+            self.graph.call_function(fn, (node,))
         self.graph.output(tuple(out_nodes))
         for node in reversed(self.graph.nodes):  # items of a tuple output nobody used (mha's weights)
             if node.target is operator.getitem and node.op == "call_function" and not node.users:

@@ -11,7 +11,7 @@ import re
 import torch
 import torch.nn.modules.module as _mm
 
-from ._runtime import MISSING
+from ._runtime import MISSING, iter_index, iter_seq
 
 
 class Namespace:
@@ -126,6 +126,18 @@ class CellSrc(Src):
         return f"{self.base.expr(ns)}.cell_contents"
 
 
+class IterSeqSrc(Src):
+    """The sequence a real sequence iterator reads (`_runtime.iter_seq`: its `__reduce__` gives it back)."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: Src) -> None:
+        self.base = base
+
+    def expr(self, ns: Namespace) -> str:
+        return f"_iter_seq({self.base.expr(ns)})"
+
+
 class CallSrc(Src):
     """The result of calling the base with no arguments: a weak reference's referent."""
 
@@ -205,8 +217,9 @@ class Guards:
 
 
 def torch_state() -> tuple:
-    """Global torch state that changes what ops compute (dtype, kind of tensor) but that a segment does not
-    change itself: entering autocast/inference mode or setting the default dtype are eager ops. The autocast
+    """Global torch state that changes what ops compute (dtype, kind of tensor) as it is when a segment
+    starts (traced autocast / inference-mode blocks change it inside the graph only, and a segment ending
+    inside one enters it again for real: the next segment starts in it). The autocast
     dtype counts as much as whether autocast is on: a graph traced under bfloat16 autocast has bfloat16
     metadata, wrong under float16 autocast."""
     return (torch.is_autocast_enabled("cpu"), torch.is_autocast_enabled("cuda"), torch.get_autocast_dtype("cpu"),
@@ -246,7 +259,8 @@ def module_hooks(m: torch.nn.Module) -> tuple[tuple, tuple] | None:
 GUARD_GLOBALS = {"_torch_state": torch_state, "_module_unhooked": module_unhooked,
                  "_no_global_hooks": no_global_hooks, "_module_hooks": module_hooks,
                  "_tmeta": tensor_meta, "_MISSING": MISSING, "_grad_enabled": torch.is_grad_enabled,
-                 "_inference_mode": torch.is_inference_mode_enabled}
+                 "_inference_mode": torch.is_inference_mode_enabled,
+                 "_iter_index": iter_index, "_iter_seq": iter_seq}
 
 
 # -- the guard block: repeated source paths read once --------------------------------------------------------

@@ -165,8 +165,8 @@ EAGER_PACKAGES = ("numpy", "scipy", "pandas", "sympy", "triton", "hypothesis", "
 # Code traced wherever it lives: torch's wrappers for context-manager decorators and nonstrict_trace.
 TRACED_CODES: dict[types.CodeType, str] = dict(TRACED_WRAPPERS)
 # `@torch.autocast(...)`'s wrapper is `with autocast_instance: return func(...)`: traced, it is the with-block
-# form (entering and leaving autocast are eager ops, the body is traced under the real mode), rather than
-# the whole decorated function running eagerly.
+# form (entering and leaving autocast are graph nodes, see _vm/_modes.py), rather than the whole decorated
+# function running eagerly.
 TRACED_CODES[torch.autocast("cpu")(lambda: None).__code__] = "torch.autocast's decorator wrapper (a with-block)"
 # The same for torch's other decorator context managers (`with ctx_factory(): return func(...)`, e.g.
 # `@torch.inference_mode()`); the grad modes' decorators are modeled before this rule (GradWrappedVar).

@@ -148,6 +148,8 @@ _TABLE = (
            "them, or that changed size during the loop", "the real generator runs: eager's result, its error"),
     Reason("zip-strict", "zip(strict=True) over sequences of different lengths",
            "the eager op raises CPython's ValueError"),
+    Reason("zip-exhausted", "next() on an exhausted enumerate()/zip() iterator (zip steps the parts ahead of "
+           "the one that ran out once more each time)", "the step runs eagerly on the real zip"),
     Reason("stop-iteration", "next() on an exhausted iterator", "the eager op raises StopIteration"),
     Reason("dict-iter", "a dict changed size or keys while an iterator over it is alive (eager iterates the "
            "live dict)", "the step runs eagerly and raises eager's RuntimeError"),
@@ -165,6 +167,8 @@ _TABLE = (
     Reason("delete-deref", "del of a cell shared with code outside the segment", _EAGER),
     Reason("import", "an import statement", "imports run eagerly; import at module level to avoid the break"),
     # -- with-blocks and exceptions -------------------------------------------------------------------------
+    Reason("mode-ctx", "entering an autocast / inference-mode object that is entered already, or leaving "
+           "a mode block other than the innermost one", "the enter or exit runs eagerly"),
     Reason("with", "a with-block over a context manager the VM does not trace",
            "the context manager is entered eagerly"),
     Reason("exc", "an exception value whose type or traceback the VM does not know", _EAGER),

@@ -23,6 +23,7 @@ from ._vm._ending import EndKind, Restart
 from ._vm._frame import FrameShape
 from ._vm._iters import DictPart, ZipView
 from ._vm._members import MemberView, members_at
+from ._vm._modes import made_real, real_ctx
 from ._vm._values import (
     DISCARD,
     EMPTY,
@@ -45,6 +46,8 @@ from ._vm._values import (
     LazyVar,
     ListVar,
     MethodVar,
+    ModeCtxVar,
+    ModeExitVar,
     NewObjVar,
     ObjVar,
     SetVar,
@@ -83,9 +86,10 @@ def _cell_empty(c: types.CellType) -> bool:
 
 RUNTIME_GLOBALS = dict(GUARD_GLOBALS)
 RUNTIME_GLOBALS.update({
-    "_MISS": R.MISS, "_NULL": R.NULL, "_DISCARD": R.DISCARD, "_EXHAUSTED": R.EXHAUSTED, "_SeqIter": R.SeqIter,
+    "_MISS": R.MISS, "_NULL": R.NULL, "_DISCARD": R.DISCARD, "_EXHAUSTED": R.EXHAUSTED, "_iter_at": R.iter_at,
+    "_reversed_at": R.reversed_at, "_position": R.position, "_drained": R.drained,
     "_DictIter": R.DictIter, "_grad_ctx": R.grad_ctx,
-    "_members_at": members_at,
+    "_members_at": members_at, "_mode_ctx": real_ctx, "_mode_made_real": made_real,
     "_GradModeExit": R.GradModeExit, "_GradCtx": R.GradCtx, "_new_cell": R.new_cell,
     "_make_function": R.make_function, "_set_grad": R.set_grad, "_MethodType": types.MethodType,
     "_dict_replace": _dict_replace, "_cell_empty": _cell_empty, "_FunctionType": types.FunctionType,
@@ -296,29 +300,64 @@ class Emitter:
             self.body.append(f"{e} = _DictIter({self.expr(dv)}, {literal(self.ns, keys)}, {kind!r}, {v.index})")
         elif type(v.seq) is SetVar:  # a real iterator over the set rebuilt by its history, advanced as far
             self.body.append(f"{e} = iter({self.expr(v.seq)})")
-            if v.index:
+            if v.done:
+                self.body.append(f"_drained({e})")
+            elif v.index:
                 self.body.append(f"for _ in range({v.index}): next({e})")
+        elif v.rev is not None:  # eager's `reversed` object (a range_iterator for a range)
+            self.body.append(f"{e} = _reversed_at({self._seq(v.rev)}, {v.index}, {v.done!r})")
         else:
-            self.body.append(f"{e} = {self._iter_at(v.seq, v.index)}")
+            self.body.append(f"{e} = {self._iter_at(v.seq, v.index, v.done)}")
         return e
 
-    def _iter_at(self, seq: object, index: int) -> str:
-        """A real iterator over `seq` that has yielded `index` items."""
+    def _iter_at(self, seq: object, index: int, done: bool = False) -> str:
+        """Eager's own iterator over `seq` that has yielded `index` items (`done`: then raised StopIteration)."""
         if type(seq) is ZipView:  # enumerate()/zip(): each part has yielded `index` items too
-            parts = ", ".join(self._iter_at(s, index) for s in seq.seqs)
-            if seq.start is None:
-                return f"zip({parts}{', strict=True' if seq.strict else ''})"
-            return f"enumerate({parts}, {seq.start + index})"
-        if type(seq) is DictPart:  # over the live dict, as eager's
+            if seq.start is not None:
+                return f"enumerate({self._iter_at(seq.seqs[0], index, done)}, {seq.start + index})"
+            if not done:
+                parts = [self._iter_at(s, index) for s in seq.seqs]
+            elif seq.strict:  # (equal lengths: a strict zip checks every part ran out)
+                parts = [self._iter_at(s, index, True) for s in seq.seqs]
+            else:  # the parts before the one that ran out each gave one more item, which zip dropped
+                parts = [self._iter_at(s, index + (j < seq.cut), j == seq.cut) for j, s in enumerate(seq.seqs)]
+            return f"zip({', '.join(parts)}{', strict=True' if seq.strict else ''})"
+        if type(seq) is DictPart:  # over the live dict, as eager's (an index past the keys: exhausted)
             return (f"_DictIter({self.expr(seq.dict_var)}, {literal(self.ns, seq.keys)}, {seq.kind!r}, "
-                    f"{index})")
+                    f"{len(seq.keys) + 1 if done else index})")
         if type(seq) is MemberView:  # the real generator, so the rest of the loop is eager's
-            return (f"_members_at({self.expr(seq.module)}, {seq.method!r}, {self.ns.const(seq.kwargs, 'kw')}, "
-                    f"{index})")
-        return f"_SeqIter({self._seq(seq)}, {index})"
+            it = (f"_members_at({self.expr(seq.module)}, {seq.method!r}, {self.ns.const(seq.kwargs, 'kw')}, "
+                  f"{index})")
+            return f"_drained({it})" if done else it
+        return f"_iter_at({self._seq(seq)}, {index}, {done!r})"
 
     def _grad_ctx(self, v: GradCtxVar) -> str:
         return f"_grad_ctx({v.target!r}, {v.prev!r})"
+
+    def _mode_ctx(self, v: ModeCtxVar) -> str:  # made by traced code (the program's own is its ObjVar)
+        e = self._named(v, "mode")
+        self.body.append(f"{e} = _mode_made_real({v.kind!r}, {self.ns.const(v.args, 'k')}, "
+                         f"{self.ns.const(v.prev, 'k')})")
+        return e
+
+    def _mode_exit(self, v: ModeExitVar) -> str:  # (entered again for real by enter_modes)
+        return f"{self.expr(v.ctx.real or v.ctx)}.__exit__"
+
+    def enter_modes(self) -> None:
+        """The mode blocks still open at the segment's end, entered again for real (the graph closed them),
+        outermost first, each under the grad mode it was entered in; the exits on the stack are theirs."""
+        if not self.vm.modes:
+            return
+        for entry in self.vm.modes:
+            ctx = entry.ctx
+            if ctx.real is None:
+                e = self.memo[id(ctx)] = self.temp("mode")
+                self.body.append(f"{e} = _mode_ctx({ctx.kind!r}, {self.ns.const(ctx.args, 'k')})")
+            else:
+                e = self.expr(ctx.real)
+            self.body.append(f"_set_grad({entry.grad_before!r})")
+            self.body.append(f"{e}.__enter__()")
+        self.body.append(f"_set_grad({self.vm.grad!r})")
 
     def _grad_exit(self, v: GradExitVar) -> str:
         return f"_GradModeExit({v.prev!r})"
@@ -360,6 +399,9 @@ class Emitter:
             elif type(c) is DictVar:
                 parts = ", ".join(f"{literal(self.ns, k)}: {self.expr(x)}" for k, x in c.items.items())
                 self.body.append(f"_dict_replace({self.expr(c)}, {{{parts}}})")
+            elif type(c) is IterVar and type(c.real) in R.POSITIONED_TYPES:
+                if c.index != c.start or c.done:  # eager's own iterator: put where the trace left it
+                    self.body.append(f"_position({self.expr(c)}, {c.index}, {c.done!r})")
             elif type(c) is IterVar and c.index != c.start:
                 self.body.append(f"{self.expr(c)}.index = {c.index}")
 
@@ -372,13 +414,15 @@ _REBUILD: dict[type, Callable[[Emitter, Any], str]] = {
     CellVar: Emitter._cell, FuncVar: Emitter._func, ExcVar: Emitter._exc, NewObjVar: Emitter._new_obj,
     SuperVar: Emitter._super, SliceVar: Emitter._slice, MethodVar: Emitter._method,
     BoundMethodVar: Emitter._bound_method, IterVar: Emitter._iter, GradCtxVar: Emitter._grad_ctx,
-    GradExitVar: Emitter._grad_exit, GradWrappedVar: Emitter._grad_wrapped,
+    GradExitVar: Emitter._grad_exit, GradWrappedVar: Emitter._grad_wrapped, ModeCtxVar: Emitter._mode_ctx,
+    ModeExitVar: Emitter._mode_exit,
 }
 
 
 def generate(vm: VM, ending: Ending, env_len: int) -> tuple[str, Emitter, list[FrameShape] | None, bool]:
     """Source text, namespace and (for breaks) frame shapes of the segment ending in `ending`."""
     em = Emitter(vm)
+    em.enter_modes()
     shapes = None
     if ending.kind is EndKind.BREAK:
         env_exprs = []

@@ -1,14 +1,14 @@
 """Small real objects the residual code builds when symbolic values must become real at a break.
 
 They are the real-world counterparts of VM values that have no public constructor (an iterator positioned
-mid-sequence, the `__exit__` of a grad-mode block, an empty cell) and are recognised again when a continuation
+mid-dict, the `__exit__` of a grad-mode block, an empty cell) and are recognised again when a continuation
 wraps its inputs.
 """
 
 from __future__ import annotations
 
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import torch
@@ -51,29 +51,67 @@ DISCARD = object()  # a frame whose return value is dropped (an inlined __setite
 EXHAUSTED = object()  # an eager `next()` ran out
 
 
-class SeqIter:
-    """An iterator over a list/tuple/range at a known position (reads the sequence live, like list_iterator)."""
+# The iterators CPython makes over a list, tuple, range, str or bytes: each has `__reduce__` (its sequence and
+# position) and `__setstate__` (a new position), so one made by traced code becomes eager's own object.
+SEQ_ITER_TYPES: frozenset[type] = frozenset(type(iter(s)) for s in ([], (), range(0), range(2**64), "", "\xe9", b""))
 
-    __slots__ = ("seq", "index")
+POSITIONED_TYPES: frozenset[type] = SEQ_ITER_TYPES | {reversed}  # what `position` puts in place
 
-    def __init__(self, seq: Sequence[Any], index: int) -> None:
-        self.seq = seq
-        self.index = index
 
-    def __iter__(self) -> SeqIter:
-        return self
+def iter_at(seq: Sequence[Any], index: int, done: bool = False) -> Iterator[Any]:
+    """Eager's own iterator over `seq` (list_iterator, tuple_iterator, range_iterator, str_ascii_iterator...)
+    that has yielded `index` items; `done`: it has raised StopIteration (and so dropped its sequence)."""
+    return position(iter(seq), index, done)
 
-    def __next__(self) -> Any:
-        seq = self.seq
-        if self.index >= len(seq):
-            self.index = len(seq) + 1 if isinstance(seq, list) else self.index
-            raise StopIteration
-        v = seq[self.index]
-        self.index += 1
-        return v
 
-    def __length_hint__(self) -> int:
-        return max(len(self.seq) - self.index, 0)
+def reversed_at(seq: Sequence[Any], index: int, done: bool = False) -> Iterator[Any]:
+    """`reversed(seq)` after it yielded `index` items (a `reversed` object, or a range_iterator for a range)."""
+    return position(reversed(seq), index, done)
+
+
+def position(it: Iterator[Any], index: int, done: bool) -> Iterator[Any]:
+    """Puts a real sequence iterator (one of SEQ_ITER_TYPES, `reversed`, list_reverseiterator) where eager's
+    is after yielding `index` items, or past its end (`done`)."""
+    state = it.__reduce__()
+    if len(state) < 3:  # exhausted already: it holds no sequence any more
+        return it
+    seq = state[1][0]
+    backward = state[0] is reversed  # reversed / list_reverseiterator: the position counts down from len-1
+    if done:
+        it.__setstate__(-1 if backward else len(seq))
+        next(it, None)
+    elif backward:
+        it.__setstate__(len(seq) - 1 - index)
+    elif isinstance(seq, list) and index > len(seq):
+        # The list shrank under the iterator: eager's position stays past the end (the list may grow back
+        # before the next step), but __setstate__ clamps to the length, so lengthen it for that call.
+        n = len(seq)
+        list.extend(seq, [None] * (index - n))
+        try:
+            it.__setstate__(index)
+        finally:
+            list.__delitem__(seq, slice(n, None))
+    else:
+        it.__setstate__(index)
+    return it
+
+
+def iter_index(it: Iterator[Any]) -> int | None:
+    """The position of a real sequence iterator (None once exhausted; a `reversed` one counts down)."""
+    state = it.__reduce__()
+    return state[2] if len(state) > 2 else None
+
+
+def iter_seq(it: Iterator[Any]) -> Any:
+    """The sequence a real sequence iterator reads (the object itself; a range's equal copy)."""
+    return it.__reduce__()[1][0]
+
+
+def drained(it: Iterator[Any]) -> Iterator[Any]:
+    """`it` after it has raised StopIteration."""
+    for _ in it:
+        pass
+    return it
 
 
 class DictIter:

@@ -33,6 +33,7 @@ from ._vm._frame import Frame
 from ._vm._frame_readers import frame_reader
 from ._vm._generators import Returned, check_abandoned
 from ._vm._interp import VM
+from ._vm._modes import close_nodes
 from ._vm._modules import CompiledBase
 from ._vm._opcodes import Resume
 from ._vm._ops_jumps import or_pop_commit
@@ -327,7 +328,7 @@ class Compiled(CompiledBase):
         namespace.update(vm.ns.values)
         gm = None
         if has_graph:
-            gm = vm.graph.finish(em.out_nodes)
+            gm = vm.graph.finish(em.out_nodes, close_nodes(vm))
             example = [real for _, real in vm.graph.inputs]
             namespace["__graph"] = self.backend(gm, example)
             self.record.graphs += 1

@@ -213,10 +213,10 @@ def _reversed(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         from ._members import container_items
 
         items = container_items(vm, args[0], reverse=True)
-        return NotImplemented if items is None else IterVar(TupleVar(items[::-1]))
+        return NotImplemented if items is None else IterVar(TupleVar(items[::-1]), rev=args[0])
     if len(args) != 1 or kwargs or type(args[0]) not in (TupleVar, ConstVar):
         return NotImplemented
-    return IterVar(TupleVar(list(reversed(seq_items(vm, args[0])))))
+    return IterVar(TupleVar(list(reversed(seq_items(vm, args[0])))), rev=args[0])
 
 
 def _iter(vm: VM, args: list[Var], kwargs: dict[str, Var]):

@@ -35,6 +35,7 @@ from ._values import (
     LazyVar,
     ListVar,
     MethodVar,
+    ModeExitVar,
     ObjVar,
     SetVar,
     TensorVar,
@@ -74,6 +75,10 @@ def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inli
     if t is GradExitVar:
         vm.set_grad(fn.prev)
         return ConstVar(None)
+    if t is ModeExitVar:
+        from ._modes import exit_
+
+        return exit_(vm, fn)
     if t is CMExitVar:
         if len(args) == 3 and not kwargs and all(type(a) is ConstVar and a.value is None for a in args):
             from ._generators import cm_exit
@@ -101,6 +106,12 @@ def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inli
 
 def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var], for_cm: bool = False) -> Var | Inline:
     real = fv.real
+    if real is _INFERENCE_CLONE and len(args) == 1 and not kwargs:
+        from ._modes import cloned_ctx
+
+        ctx = cloned_ctx(vm, vm.resolve(args[0]))
+        if ctx is not None:
+            return ctx
     if real is not None and real.__code__ is _CM_HELPER_CODE:
         return _contextmanager_call(vm, fv, args, kwargs)
     if real is not None and real.__code__ is _GRAD_DECORATED_CODE:
@@ -336,6 +347,12 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
             return res
     if fv.src is not None and not isinstance(fv.src, ConstSrc):
         vm.guards.identity(fv.src, obj)  # what the call does is decided by which object it is
+    if obj is AUTOCAST or obj is torch.inference_mode:
+        from ._modes import make_ctx
+
+        ctx = make_ctx(vm, obj, args, kwargs)
+        if ctx is not None:
+            return ctx
     rule = rule_for(obj)
     if rule is not None:
         res = apply_rule(vm, rule, fv, args, kwargs)
@@ -389,8 +406,11 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
     if obj is object.__init__ and len(args) == 1 and not kwargs:
         return ConstVar(None)
     if obj in _STATE_QUERIES and all(type(a) is ConstVar for a in args) and not kwargs:
-        try:  # the state they read is part of every segment's guards (see torch_state)
-            return ConstVar(obj(*[a.value for a in args]))
+        from ._modes import applied
+
+        try:  # the state they read is part of every segment's guards (see torch_state), and the traced modes
+            with applied(vm):
+                return ConstVar(obj(*[a.value for a in args]))
         except Exception:
             raise Unsupported("state-query", "torch state query raised") from None
     if isinstance(obj, type):
@@ -414,7 +434,10 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
                       "is not modeled")
 
 
-_STATE_QUERIES = {torch.is_inference_mode_enabled, torch.is_autocast_enabled, torch.get_default_dtype}
+_STATE_QUERIES = {torch.is_inference_mode_enabled, torch.is_autocast_enabled, torch.get_autocast_dtype,
+                  torch.is_autocast_cache_enabled, torch.get_default_dtype}
+AUTOCAST = torch.amp.autocast_mode.autocast
+_INFERENCE_CLONE = torch.inference_mode.clone
 
 
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .._segments import Compiled
     from ._code import CodeInfo
     from ._effects import Effect
+    from ._modes import ModeEntry
     from ._values import Var
 
 OpKind = Literal["call_function", "call_method"]  # the two kinds of FX node a graph op becomes
@@ -70,6 +71,7 @@ class VM:
         self.grad = grad
         self.grad0 = grad
         self.grad_set_in_graph = False
+        self.modes: list[ModeEntry] = []  # autocast / inference-mode blocks entered and not left (_modes.py)
         self.cur_exc = ConstVar(None)
         self.call_no = 0
         self.forced: dict[int, Forced] = forced
@@ -118,13 +120,20 @@ class VM:
         for a in list(args) + list(kwargs.values()):
             if type(a) is ListVar and a.items is None:
                 list_items(self, a)
-        return self.graph.call(kind, target, args, kwargs, grad, name)
+        from ._modes import applied
+
+        return self.graph.call(kind, target, args, kwargs, grad, name, applied(self) if self.modes else None)
 
     def set_grad(self, enabled: bool) -> None:
         if enabled != self.grad:
             self.graph.set_grad(enabled, self.grad)
             self.grad_set_in_graph = True
             self.grad = enabled
+
+    def set_grad_silently(self, enabled: bool) -> None:
+        """Grad mode as a mode node of the graph set it (inference mode's enter and exit): no node."""
+        self.grad = enabled
+        self.graph.forget_grad_node()
 
     def new_frame(self, info: CodeInfo, fglobals: dict[str, Any], localsplus: list[Var | None], name: str,
                   exit_grad: bool | None = None) -> Frame:
@@ -168,8 +177,8 @@ class VM:
         # The record outlives the trace: drop its traceback, which would keep the VM (and the real
         # objects it saw) alive, and with them finalizers eager would have run by now.
         u.__traceback__ = u.__context__ = u.__cause__ = None
-        for it, index in self.iter_log.items():
-            it.index = index
+        for it, (index, done) in self.iter_log.items():
+            it.index, it.done = index, done
         depth = len(self.frames) - 1
         u.where = self.where(frame)
         if self.drive_depth:  # a break inside a generator stepped by a builtin

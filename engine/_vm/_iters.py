@@ -61,12 +61,13 @@ class ZipView:
     """The live element sequence of enumerate()/zip() over sequences (not a VM value: lives in IterVar.seq).
     Elements are recomputed at each step, so a list mutated inside the loop is seen as eagerly."""
 
-    __slots__ = ("seqs", "start", "strict")
+    __slots__ = ("seqs", "start", "strict", "cut")
 
     def __init__(self, seqs: list, start: int | None, strict: bool = False) -> None:
         self.seqs = seqs
         self.start = start  # enumerate's start; None for zip
         self.strict = strict  # zip(..., strict=True): unequal lengths raise (eagerly, at that step)
+        self.cut = 0  # once exhausted: the part that ran out (zip stepped the parts before it once more)
 
 
 class DictPart:
@@ -200,9 +201,7 @@ def dict_next(vm: VM, it: IterVar):
     items = _dict_items(vm, dv)
     if len(items) != len(keys) or (k < len(keys) and keys[k] not in items):
         raise Unsupported("dict-iter", "a dict changed size (or keys) while an iterator over it is alive")
-    log = vm.iter_log
-    if it not in log:
-        log[it] = k  # restored if the instruction ends up running eagerly
+    _log(vm, it)
     it.index = k + 1
     if k == len(keys):
         return None
@@ -218,6 +217,10 @@ def dict_next(vm: VM, it: IterVar):
 
 def iter_next(vm: VM, it: Var):
     """The next element value, or None when the iterator is exhausted."""
+    if it.done:
+        if type(it.seq) is ZipView:  # zip steps the parts ahead of the one that ran out again: eager's
+            raise Unsupported("zip-exhausted", "next() on an exhausted enumerate/zip iterator")
+        return None
     if it.over is not None:
         return dict_next(vm, it)
     items = _length_and_get(vm, it.seq)
@@ -225,13 +228,33 @@ def iter_next(vm: VM, it: Var):
     if k >= len(items):
         if type(it.seq) is SetVar:
             it.seq.iters.discard(it)
+        _log(vm, it)
+        it.done = True
+        if type(it.seq) is ZipView:
+            _mark_cut(vm, it.seq, k)
         return None
-    log = vm.iter_log
-    if it not in log:
-        log[it] = k  # restored if the instruction ends up running eagerly
+    _log(vm, it)
     it.index = k + 1
     v = items[k]
     return ConstVar(v) if type(it.seq) is ConstVar else v
+
+
+def _log(vm: VM, it: IterVar) -> None:
+    """Keeps the iterator's state before this instruction, restored if it ends up running eagerly."""
+    log = vm.iter_log
+    if it not in log:
+        log[it] = (it.index, it.done)
+
+
+def _mark_cut(vm: VM, view: ZipView, k: int) -> None:
+    """Records which part of an enumerate()/zip() ran out at step `k` (a zip takes one more item from the
+    parts before it; a strict zip of equal lengths exhausts them all)."""
+    for j, part in enumerate(view.seqs):
+        if len(_length_and_get(vm, part)) <= k:
+            view.cut = j
+            if type(part) is ZipView:
+                _mark_cut(vm, part, k)
+            return
 
 
 def iter_remaining(vm: VM, v: Var):

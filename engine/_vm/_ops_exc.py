@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from .._errors import Unsupported
 from ._calls import Inline, call
 from ._exceptions import get_state, instance_of, is_exception, is_none, raise_new
+from ._modes import enter as enter_mode
+from ._modes import program_ctx
 from ._objects import enter_user_ctx
 from ._opcodes import EagerSpec, Resume, handles
 from ._regions import _region_of
@@ -21,6 +23,8 @@ from ._values import (
     FuncVar,
     GradCtxVar,
     GradExitVar,
+    ModeCtxVar,
+    ModeExitVar,
     NewObjVar,
     ObjVar,
     TupleVar,
@@ -58,6 +62,17 @@ def _before_with_h(vm: VM, frame: Frame, ins: Instr) -> None:
             vm.set_grad(ctx.target)
         frame.stack[-1] = exit_
         frame.stack.append(ConstVar(None))
+        frame.ip += 1
+        return
+    mode = ctx if type(ctx) is ModeCtxVar else program_ctx(vm, ctx) if type(ctx) is ObjVar else None
+    if mode is not None:
+        try:
+            exit_, res = enter_mode(vm, mode)
+        except Unsupported as u:
+            u.eager = _before_with_eager(frame, ins)
+            raise
+        frame.stack[-1] = exit_
+        frame.stack.append(res)
         frame.ip += 1
         return
     if type(ctx) is CMVar and not ctx.entered:
@@ -122,7 +137,7 @@ def _with_except_start_h(vm: VM, frame: Frame, ins: Instr) -> None:
         vm.frames.append(gen_frame)
         return throw_pending(vm)
     try:
-        if type(exit_) is GradExitVar:
+        if type(exit_) is GradExitVar or type(exit_) is ModeExitVar:
             res = call(vm, exit_, [], {})
         elif _region_of(vm, vm.resolve(exit_)) is not None:  # a no-op ignoring the exception: no traceback needed
             res = call(vm, vm.resolve(exit_), [ConstVar(None)] * 3, {})

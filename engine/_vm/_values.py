@@ -217,18 +217,23 @@ class BoundMethodVar(Var):
 
 class IterVar(Var):
     """An iterator over a sequence value (TupleVar/ListVar items, a range constant, or a SetVar made by
-    traced code, in its model's order) at `index`. Over a dict, `over` is (the DictVar, the view kind, its
-    keys when the iterator was made): eager iterates the live dict (see _iters.dict_next)."""
+    traced code, in its model's order) at `index` (the items it has yielded). Over a dict, `over` is (the
+    DictVar, the view kind, its keys when the iterator was made): eager iterates the live dict (see
+    _iters.dict_next). `done`: it has raised StopIteration (eager's list/tuple/str iterator then drops its
+    sequence: a list that grows later yields nothing more). `rev`: made by `reversed(rev)` (`seq` holds the
+    items in reverse), so it becomes real as eager's `reversed` object or range_iterator."""
 
-    __slots__ = ("seq", "index", "real", "src", "start", "over")
+    __slots__ = ("seq", "index", "real", "src", "start", "over", "done", "rev")
 
-    def __init__(self, seq, index=0, real=None, src: Src | None = None) -> None:
+    def __init__(self, seq, index=0, real=None, src: Src | None = None, rev: Var | None = None) -> None:
         self.seq = seq
         self.index = index
         self.start = index
         self.real = real
         self.src = src
         self.over: tuple[DictVar, DictViewKind, tuple] | None = None
+        self.done = False
+        self.rev = rev
 
 
 class GradCtxVar(Var):
@@ -379,3 +384,28 @@ class CMExitVar(Var):
 
     def __init__(self, gen) -> None:
         self.gen = gen
+
+
+class ModeCtxVar(Var):
+    """`torch.autocast(...)` or `torch.inference_mode(mode)` made by traced code, or the program's own
+    autocast object (`real`: its ObjVar, read from `src`: a decorator's). `args` are autocast's resolved (device,
+    dtype, enabled, cache_enabled) or inference mode's (mode,); `prev` is the state entering it saved
+    (autocast: enabled, dtype, cache_enabled; inference: True), None until entered (see _vm/_modes.py)."""
+
+    __slots__ = ("kind", "args", "real", "src", "prev")
+
+    def __init__(self, kind: str, args: tuple, real: object = None, src: Src | None = None) -> None:
+        self.kind = kind
+        self.args = args
+        self.real = real
+        self.src = src
+        self.prev: tuple | None = None
+
+
+class ModeExitVar(Var):
+    """The `__exit__` of a mode block (`ctx`) that traced code entered and has not left yet."""
+
+    __slots__ = ("ctx",)
+
+    def __init__(self, ctx: ModeCtxVar) -> None:
+        self.ctx = ctx

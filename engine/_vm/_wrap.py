@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import torch
 
 from .. import _runtime as R
-from .._guards import AttrSrc, ConstSrc, EnvSrc, ItemSrc
+from .._guards import AttrSrc, ConstSrc, EnvSrc, ItemSrc, IterSeqSrc
 from ._members import MembersIter
 from ._sets import wrap_real_set
 from ._values import (
@@ -147,12 +147,8 @@ def wrap(vm: VM, value, src: Src, fixed: bool = False):
         g.type_is(src, t)
         g.add(f"{src.expr(vm.ns)}.target is {value.target!r} and {src.expr(vm.ns)}.prev is {value.prev!r}")
         return GradCtxVar(value.target, value.prev)
-    elif t is R.SeqIter:
-        g.type_is(src, t)
-        g.add(f"{src.expr(vm.ns)}.index == {value.index!r}")
-        seq = wrap(vm, value.seq, AttrSrc(src, "seq"))
-        var = IterVar(seq, value.index, real=value, src=src)
-        vm.writeback.append(var)
+    elif t in R.POSITIONED_TYPES and (var := _wrap_seq_iter(vm, value, src)) is not None:
+        pass
     elif t is R.DictIter:
         from ._methods import key_var
 
@@ -182,6 +178,35 @@ def wrap(vm: VM, value, src: Src, fixed: bool = False):
     vm.keep.append(value)
     if not fixed and not isinstance(src, ConstSrc):
         g.distinct.append(src)
+    return var
+
+
+def _wrap_seq_iter(vm: VM, value, src: Src) -> IterVar | None:
+    """A real list/tuple/range/str/bytes iterator (or `reversed` over a tuple or str) as an IterVar over its
+    sequence at its position, put back where the trace leaves it (`_runtime.position`). Other `reversed`
+    objects read a sequence the VM does not model live: None (an opaque object)."""
+    state = value.__reduce__()
+    g = vm.guards
+    e = src.expr(vm.ns)
+    g.type_is(src, type(value))
+    if len(state) < 3:  # exhausted: it dropped its sequence
+        g.add(f"_iter_index({e}) is None")
+        var = IterVar(ConstVar(()), 0, real=value, src=src)
+        var.done = True
+        return var
+    seq, index = state[1][0], state[2]
+    if type(value) is reversed and type(seq) not in (tuple, str):
+        return None
+    g.add(f"_iter_index({e}) == {index!r}")
+    seq_var = wrap(vm, seq, IterSeqSrc(src))
+    if type(value) is reversed:
+        from ._calls import seq_items
+
+        items = seq_items(vm, seq_var)
+        var = IterVar(TupleVar(items[::-1]), len(items) - 1 - index, real=value, src=src, rev=seq_var)
+    else:
+        var = IterVar(seq_var, index, real=value, src=src)
+    vm.writeback.append(var)
     return var
 
 

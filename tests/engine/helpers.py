@@ -81,6 +81,8 @@ def same(a, b):
         assert list(a) == list(b), f"keys {list(a)} != {list(b)}"
         for k in a:
             same(a[k], b[k])
+    elif type(a).__module__ == "builtins" and hasattr(type(a), "__next__") and hasattr(type(a), "__setstate__"):
+        same(a.__reduce__(), b.__reduce__())  # a sequence iterator (list_iterator, reversed...): its position
     elif type(a).__eq__ is object.__eq__ and hasattr(a, "__dict__") and not isinstance(a, type):
         same(vars(a), vars(b))  # a user object: its attributes are what a call could have changed
     elif isinstance(a, float):
