@@ -20,7 +20,9 @@ from ._library import apply_rule
 from ._regions import graph_break_call
 from ._torchops import COMPILING_MARKERS, GRAPH_BREAK_FNS, is_disabled, is_graph_op
 from ._values import (
+    EMPTY,
     BoundMethodVar,
+    CellVar,
     CMExitVar,
     CMVar,
     ConstVar,
@@ -157,6 +159,12 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
         fglobals = vm.frames[0].fglobals
     frame = vm.new_frame(info, fglobals, localsplus, fv.qualname)
     if info.generator:
+        # The prologue before RETURN_GENERATOR runs at the call, as CPython runs it: MAKE_CELL turns the cell
+        # variables (parameters a nested function closes over) into cells before the generator exists.
+        for ins in info.instrs[:info.gen_start]:
+            if ins.opname == "MAKE_CELL":
+                v = frame.locals[ins.arg]
+                frame.locals[ins.arg] = CellVar(EMPTY if v is None else vm.resolve(v))
         frame.ip = info.gen_start
         gen = frame.gen = GenVar(frame, vm.call_no)
         if info.gen_handlers and not for_cm:  # see _generators.check_abandoned

@@ -333,6 +333,37 @@ def list_of_generator_breaking_inside(log, x):
     return a, b
 
 
+def _closes_over_its_parameter(log, x):
+    # x is a cell variable: the comprehension and the lambda close over it, so CPython makes its cell at the
+    # call, before the generator exists
+    yield [x * k for k in (1.0, 2.0)]
+    gb()
+    x = x + 1
+    yield (lambda: x * 3)()
+
+
+def generator_cell_parameter_across_break(log, x):
+    out = []
+    for v in _closes_over_its_parameter(log, x):
+        log.append(len(v) if isinstance(v, list) else "one")
+        out.append(v)
+    return out
+
+
+def _closure_made_before_break(log, x):
+    def bump():
+        nonlocal x
+        x = x * 2
+        return x
+    yield bump()
+    gb()
+    yield bump()
+
+
+def generator_cell_written_by_closure_across_break(log, x):
+    return list(_closure_made_before_break(log, x))
+
+
 SCENARIOS = [
     Scenario(cm_break_before_its_yield, x1, 1),
     Scenario(cm_break_after_its_yield, x1, 1),
@@ -356,6 +387,8 @@ SCENARIOS = [
     Scenario(yield_from_real_generator, x1, 2),
     Scenario(generator_raising_stop_iteration, x1, 1),
     Scenario(list_of_generator_breaking_inside, xg, 4),
+    Scenario(generator_cell_parameter_across_break, x1, 2),
+    Scenario(generator_cell_written_by_closure_across_break, x1, 2),
 ]
 
 
