@@ -169,6 +169,9 @@ _TABLE = (
     # -- with-blocks and exceptions -------------------------------------------------------------------------
     Reason("mode-ctx", "entering an autocast / inference-mode object that is entered already, or leaving "
            "a mode block other than the innermost one", "the enter or exit runs eagerly"),
+    Reason("autocast-cache", "an autocast block made to be entered by an eager op after a re-trace: a "
+           "break inside it, after a cast autocast caches, would drop the cache if a graph closed the block",
+           "to keep the block in the graph, move the break out of it"),
     Reason("with", "a with-block over a context manager the VM does not trace",
            "the context manager is entered eagerly"),
     Reason("exc", "an exception value whose type or traceback the VM does not know", _EAGER),

@@ -33,7 +33,7 @@ from ._vm._frame import Frame
 from ._vm._frame_readers import frame_reader
 from ._vm._generators import Returned, check_abandoned
 from ._vm._interp import VM
-from ._vm._modes import close_nodes
+from ._vm._modes import check_cache, close_nodes
 from ._vm._modules import CompiledBase
 from ._vm._opcodes import Resume
 from ._vm._ops_jumps import or_pop_commit
@@ -101,7 +101,7 @@ class Record:
         self.recompiles = 0
         self.frames_traced = 0
         self.eager_calls = 0  # calls that ran the whole function eagerly (its entry could not be compiled)
-        self.restarts = 0  # traces started again with an inlined call made eager (see Restart)
+        self.restarts = 0  # traces started again with an inlined call or an autocast block made eager (Restart)
         self.break_records = []
         self.graph_modules = []
         self.sources = []
@@ -253,20 +253,26 @@ class Compiled(CompiledBase):
         if bp.segments and cache:
             self.record.recompiles += 1
         forced = {}
+        eager_autocast: set[int] = set()
         while True:
             vm = VM(self, env, torch.is_grad_enabled(), forced)
             vm.eager_ops = eager_ops
+            vm.eager_autocast = eager_autocast
             try:
                 ending = self._start(vm, bp, env, key)
                 if ending is None:
                     ending = vm.run()
                 check_abandoned(vm)
+                check_cache(vm, ending)
                 seg = self._build(vm, ending, len(env))
             except Restart as r:
                 self.record.frames_traced += vm.frames_traced
-                if r.how == "eager":
+                if r.how != "classic":
                     self.record.restarts += 1
-                forced[r.call_no] = r.how
+                if r.how == "autocast":
+                    eager_autocast.add(r.call_no)
+                else:
+                    forced[r.call_no] = r.how
                 continue
             except (Fatal, CannotCompile) as e:
                 self.record.frames_traced += vm.frames_traced

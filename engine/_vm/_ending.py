@@ -43,9 +43,11 @@ Forced = Literal["eager", "classic"]  # how a call is made to run on its own (VM
 
 class Restart(Exception):
     """Re-trace the segment with the inlined call `call_no` turned into an eager call (`how`): "eager" runs
-    the callee for real, "classic" compiles it as its own top-level function (nested=False)."""
+    the callee for real, "classic" compiles it as its own top-level function (nested=False); "autocast":
+    the autocast block `call_no` (its number among the trace's autocast enters, VM.eager_autocast) is
+    entered by an eager op (see _vm/_modes.py: check_cache)."""
 
-    def __init__(self, call_no: int, how: Forced) -> None:
+    def __init__(self, call_no: int, how: Forced | Literal["autocast"]) -> None:
         self.call_no = call_no
         self.how = how
 

@@ -72,6 +72,8 @@ class VM:
         self.grad0 = grad
         self.grad_set_in_graph = False
         self.modes: list[ModeEntry] = []  # autocast / inference-mode blocks entered and not left (_modes.py)
+        self.autocast_enters = 0  # autocast blocks traced code entered so far (numbers them)
+        self.eager_autocast: set[int] = set()  # ...those entered by an eager op (a Restart made them so)
         self.cur_exc = ConstVar(None)
         self.call_no = 0
         self.forced: dict[int, Forced] = forced
@@ -120,9 +122,12 @@ class VM:
         for a in list(args) + list(kwargs.values()):
             if type(a) is ListVar and a.items is None:
                 list_items(self, a)
-        from ._modes import applied
+        if not self.modes:
+            return self.graph.call(kind, target, args, kwargs, grad, name)
+        from ._modes import applied, note_op
 
-        return self.graph.call(kind, target, args, kwargs, grad, name, applied(self) if self.modes else None)
+        note_op(self, args, kwargs)
+        return self.graph.call(kind, target, args, kwargs, grad, name, applied(self))
 
     def set_grad(self, enabled: bool) -> None:
         if enabled != self.grad:

@@ -10,6 +10,18 @@ graph leaves the state it started in) and its residual code enters the real obje
 and under the grad mode each was entered in (`Emitter.enter_modes`), so the eager op runs under the mode and
 the exit on the operand stack is the real object's `__exit__` (leaving the block after a break is an eager op).
 
+Autocast's cast cache: eager keeps the casts of float32 leaf tensors that require grad until the outermost
+autocast block ends (the nesting drops to 0); a graph closing blocks at a break would clear it there, and a
+weight changed in place inside the block after the break would be cast again where eager reuses its stale
+cast. So an op traced with the cache on and such a tensor among its arguments marks the open blocks
+(`note_op`: a superset of the casts autocast caches), and a segment ending at a break with a marked autocast
+block open restarts its trace with the outermost one entered by an eager op (`check_cache`, a `Restart` of
+kind "autocast" naming the block by its number among the trace's autocast enters; the real object then
+stays entered across the break, the ops inside are traced under the real mode, which the guards hold).
+Exact under the eager backend; blocks with no break inside, with `cache_enabled=False` or with no such op
+before the break stay traced. (A compiled backend computes the graph's casts at run time, not from the
+cache, wherever the block is: see engine/README.md.)
+
 Inference mode is traced only where the graph's nodes run as Python (the eager backend): a compiled graph
 (aot_eager, inductor) would drop the mode at run time and with it the inference-ness of its outputs.
 """
@@ -27,26 +39,33 @@ from torch.amp.autocast_mode import _enter_autocast, _exit_autocast
 from torch.autograd.grad_mode import _enter_inference_mode, _exit_inference_mode
 
 from .._errors import Unsupported
-from ._values import ConstVar, ModeCtxVar, ModeExitVar, ObjVar
+from ._ending import EndKind, Restart
+from ._values import ConstVar, ListVar, ModeCtxVar, ModeExitVar, ObjVar, SliceVar, TensorVar, TupleVar
 
 if TYPE_CHECKING:
     import torch.fx as fx
 
+    from ._ending import Ending
     from ._interp import VM
     from ._values import Var
 
 AUTOCAST = torch.amp.autocast_mode.autocast
 _DEVICES = ("cpu", "cuda")
+_NO_TENSOR = (SliceVar,)  # argument kinds that hold no tensor (any other unknown kind counts as one)
 
 
 @dataclass
 class ModeEntry:
-    """A mode block traced code entered in this segment: its context value, the graph's enter node, and
-    the grad mode it was entered under (inference mode changes grad mode too)."""
+    """A mode block traced code entered in this segment: its context value, the graph's enter node, the
+    grad mode it was entered under (inference mode changes grad mode too), and for autocast its number
+    among the trace's autocast enters (`VM.autocast_enters`) and whether a cast may have been cached while
+    it was open (`note_op`)."""
 
     ctx: ModeCtxVar
     node: fx.Node
     grad_before: bool
+    no: int = -1
+    cached: bool = False
 
 
 def make_ctx(vm: VM, obj: object, args: list[Var], kwargs: dict[str, Var]) -> ModeCtxVar | None:
@@ -102,7 +121,15 @@ def enter(vm: VM, ctx: ModeCtxVar) -> tuple[ModeExitVar, Var]:
     if ctx.prev is not None or any(e.ctx is ctx or (e.ctx.real is not None and e.ctx.real is ctx.real)
                                    for e in vm.modes):  # (autocast's second enter overwrites what it saved)
         raise Unsupported("mode-ctx", "entering a mode object that is entered already")
+    no = -1
     if ctx.kind == "autocast":
+        no = vm.autocast_enters
+        vm.autocast_enters += 1
+        if no in vm.eager_autocast:
+            u = Unsupported("autocast-cache", "this autocast block is entered by an eager op: a break inside "
+                            "it would drop its cast cache")
+            u.forced = True  # (made eager by a restart: the break inside is the one recorded)
+            raise u
         device = ctx.args[0]
         with applied(vm):
             ctx.prev = (torch.is_autocast_enabled(device), torch.get_autocast_dtype(device),
@@ -118,7 +145,7 @@ def enter(vm: VM, ctx: ModeCtxVar) -> tuple[ModeExitVar, Var]:
         ctx.prev = (True,)
         node = vm.graph.mode_node(_enter_inference_mode, ctx.args)
         result = ConstVar(None)
-    vm.modes.append(ModeEntry(ctx, node, vm.grad))
+    vm.modes.append(ModeEntry(ctx, node, vm.grad, no))
     if ctx.kind == "inference":
         vm.set_grad_silently(not ctx.args[0])  # InferenceMode(mode) sets grad mode to `not mode`
     return ModeExitVar(ctx), result
@@ -135,6 +162,45 @@ def exit_(vm: VM, fn: ModeExitVar) -> ConstVar:
     vm.graph.mode_node(_exit_inference_mode, (entry.node,))
     vm.set_grad_silently(entry.grad_before)  # InferenceMode's exit restores the grad mode it saved
     return ConstVar(None)
+
+
+def note_op(vm: VM, args: list[Var], kwargs: dict[str, Var]) -> None:
+    """Before a graph op under traced modes: if autocast's cache is on (the innermost traced autocast
+    block's `cache_enabled`) and an argument is a float32 leaf tensor that requires grad (what autocast
+    caches the cast of), mark every open block: the cache holds a cast until the outermost one ends. A
+    superset of the ops autocast casts (any op, views included), so the mark is never missing."""
+    inner = next((e for e in reversed(vm.modes) if e.ctx.kind == "autocast"), None)
+    if inner is None or not inner.ctx.args[3] or inner.cached:
+        return
+    if any(_cacheable(a) for a in (*args, *kwargs.values())):
+        for e in vm.modes:
+            e.cached = True
+
+
+def _cacheable(v: Var) -> bool:
+    if type(v) is TensorVar:
+        f = v.fake
+        return f.dtype == torch.float32 and f.requires_grad and f.is_leaf
+    if type(v) is TupleVar or type(v) is ListVar:
+        return v.items is None or any(_cacheable(x) for x in v.items)
+    if type(v) is ConstVar:
+        return isinstance(v.value, torch.Tensor) or isinstance(v.value, (tuple, list)) and any(
+            isinstance(x, torch.Tensor) for x in v.value)
+    return type(v) not in _NO_TENSOR
+
+
+def check_cache(vm: VM, ending: Ending) -> None:
+    """A segment ending at a break inside traced autocast blocks closes them at the end of its graph: the
+    autocast nesting drops, and at 0 torch clears the cast cache, which eager keeps until its block ends
+    (a weight changed in place inside the block after the break would be cast again where eager uses its
+    stale cast). If a cast may have been cached while they were open, the trace restarts with the
+    outermost such block entered by an eager op (the real object stays entered across the break; the ops
+    inside are traced under the real mode)."""
+    if ending.kind is not EndKind.BREAK:
+        return
+    for e in vm.modes:
+        if e.ctx.kind == "autocast" and e.cached:
+            raise Restart(e.no, "autocast")
 
 
 def close_nodes(vm: VM) -> list[tuple]:

@@ -1,7 +1,12 @@
 """Conformance: autocast and inference mode are graph state, as grad mode is: a block traced whole is one
 graph with the mode's enter and exit nodes (the graph count says no break was taken), its ops have eager's
 dtypes and inference-ness, a break inside runs the eager op under the mode and resumes in it, and the global
-state after the call (an exception leaving the block included) is eager's."""
+state after the call (an exception leaving the block included) is eager's.
+
+Autocast's cast cache: eager keeps the casts of leaf tensors that require grad for the whole outermost block,
+so a weight changed in place inside the block is still used as its stale cast. A graph closing a block at a
+break would drop the cache; such a block (one whose cache is on and in which a leaf requiring grad met an
+op) is entered by an eager op instead, the trace restarting with it made eager (`CACHE_SCENARIOS`)."""
 
 from __future__ import annotations
 
@@ -20,6 +25,11 @@ def m33():
 
 def m33g():
     return (t(3, 3, requires_grad=True),)
+
+
+def xw():
+    """An input and a weight: a leaf requiring grad, whose bfloat16 cast autocast caches."""
+    return (t(3, 3), t(3, 3, seed=1, requires_grad=True))
 
 
 @torch._dynamo.disable
@@ -154,6 +164,70 @@ def inference_decorator(log, x):
     return y, z, y.is_inference(), torch.is_grad_enabled(), x * 3
 
 
+def autocast_cache_break(log, x, w):
+    with torch.autocast("cpu"):
+        a = torch.mm(x, w)  # w's bfloat16 cast is cached until the block ends
+        gb()
+        with torch.no_grad():
+            w.mul_(2)
+        b = torch.mm(x, w)  # eager: the stale cast (b equals a)
+        log.append(torch.is_autocast_cache_enabled())
+    return a, b, torch.mm(x, w)
+
+
+def _cast_then_break(log, x, w):
+    y = torch.mm(x, w)
+    gb()
+    seen(log, "callee")
+    return y
+
+
+def autocast_cache_break_in_callee(log, x, w):
+    with torch.autocast("cpu"):
+        a = _cast_then_break(log, x, w)  # the break is a frame down
+        with torch.no_grad():
+            w.add_(1)
+        b = torch.mm(x, w)
+    return a, b
+
+
+@torch.autocast("cpu")
+def _cached_decorated(log, x, w):
+    y = torch.mm(x, w)
+    gb()
+    with torch.no_grad():
+        w.add_(1)
+    return y, torch.mm(x, w)
+
+
+def autocast_cache_decorator_break(log, x, w):
+    a, b = _cached_decorated(log, x, w)  # the program's own autocast object, its block in a callee
+    return a, b, torch.mm(x, w)
+
+
+def autocast_cache_inner_block_break_outside(log, x, w):
+    with torch.autocast("cpu", cache_enabled=False):
+        with torch.autocast("cpu", cache_enabled=True):  # (the default would be the outer block's)
+            a = torch.mm(x, w)  # cached by the inner block, kept while the outer one is open
+        gb()
+        with torch.no_grad():
+            w.add_(1)
+        with torch.autocast("cpu", cache_enabled=True):
+            b = torch.mm(x, w)
+    return a, b
+
+
+def autocast_cache_disabled_break(log, x, w):
+    with torch.autocast("cpu", cache_enabled=False):
+        a = torch.mm(x, w)
+        gb()
+        with torch.no_grad():
+            w.mul_(2)
+        b = torch.mm(x, w)  # no cache: cast again, in eager as in the engine
+        log.append(torch.is_autocast_cache_enabled())
+    return a, b
+
+
 SCENARIOS = [
     Scenario(autocast_block_traced, m33, 1),
     Scenario(autocast_nested_and_disabled, m33, 1),
@@ -168,6 +242,17 @@ SCENARIOS = [
     Scenario(inference_block_traced, m33g, 1),
     Scenario(inference_break_inside, m33g, 2),
     Scenario(inference_decorator, m33g, 2),
+    # a break in a block with no cache: traced (graphs: up to the break; the rest up to the eager exit)
+    Scenario(autocast_cache_disabled_break, xw, 2),
+]
+
+# A break inside a block with a cached cast: entered by an eager op after one restart. Graphs: up to the
+# eager enter (none has an op), up to the break, the rest up to the eager exit, the tail (if it has an op).
+CACHE_SCENARIOS = [
+    Scenario(autocast_cache_break, xw, 3, restarts=1),
+    Scenario(autocast_cache_break_in_callee, xw, 2, restarts=1),  # (seen() right after the break: no op)
+    Scenario(autocast_cache_decorator_break, xw, 3, restarts=1),
+    Scenario(autocast_cache_inner_block_break_outside, xw, 2, restarts=1),  # (the outer block is made eager)
 ]
 
 
@@ -188,3 +273,10 @@ def test_modes_are_entered_in_the_graph(sc):
         except Exception:
             assert sc.raises
     assert not [b for b in c.record.break_records if b.gb_id == "with"]
+
+
+@pytest.mark.parametrize("sc", CACHE_SCENARIOS, ids=lambda sc: sc.name)
+def test_autocast_cache_kept_across_a_break(sc):
+    """Eager keeps the block's cast cache across the break (the stale cast is used after the in-place
+    change): the block is entered by an eager op, not closed by a graph at the break."""
+    check_scenario(sc)
