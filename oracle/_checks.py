@@ -3,7 +3,8 @@
 ``python FILE`` with only torch installed: set nested graph breaks as the target has them, make the inputs, call
 ``entry`` eagerly and through ``torch.compile(entry, backend=...)``, compare what the finding's signature is
 about (the outcome of a crash, the returned value, the effect log, grad mode after the call), print both sides
-and ``MISMATCH``/``match``, and exit 1 while the bug is there, 0 once fixed. A comment says what the finding
+and ``MISMATCH``/``match``, and exit 1 while the bug is there, 0 once fixed. A compiler crash where eager
+returns is the shortest: the two calls, and the crash re-raised with its own traceback (exit 1). A comment says what the finding
 was. Signatures without a short check (globals, gradients, second-call differences, a dying process, a hang,
 ``ok``) keep the generic footer (``oracle._footer``), which observes everything; ``ngb-fuzz repro FILE`` shows
 the oracle's full observation for any file.
@@ -66,6 +67,22 @@ def _outcome(signature: str, compiled: str, target: str, eager: str) -> list[str
     ]
 
 
+def _crash(signature: str, compiled: str, target: str, eager: str) -> list[str]:
+    """The compiler crashes on the first call where eager returns: the bug report's two calls, and the crash's
+    own traceback (re-raised, which exits 1) under a MISMATCH line."""
+    raised = signature.split("@")[0].split(":")[-1]
+    where = signature.partition("@")[2].replace(":", ".") or "the compiler"
+    return [
+        "    entry(*make_inputs(\"cpu\"))  # eager returns",
+        f"    try:  # torch.compile raised {raised} (in {where})",
+        f"        {compiled}(*make_inputs(\"cpu\"))",
+        "    except Exception:",
+        f"        print(f\"MISMATCH: eager returns, torch.compile(backend='{_backend(target)}') raises, "
+        "torch {torch.__version__}\")",
+        "        raise",
+    ]
+
+
 def _value(signature: str, compiled: str, target: str, eager: str) -> list[str]:
     """A returned value that differs (values, dtype, shape, requires_grad, ...)."""
     return [*_same(target),
@@ -104,9 +121,11 @@ def _backend(target: str) -> str:
     return options.get("backend", "eager")
 
 
-def _generator(signature: str) -> _Generator | None:
+def _generator(signature: str, eager: str | None) -> _Generator | None:
     if signature.startswith(("crash:died", "crash:load", "crash:second_call:died")):
         return None  # the process dies or the program does not load: the generic footer reports it
+    if signature.startswith("crash:") and not signature.startswith("crash:second_call:") and eager == "returned":
+        return _crash
     if signature.startswith(("crash:", "mismatch:exception:")):
         return _outcome
     if signature.startswith("mismatch:value:"):
@@ -125,7 +144,7 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
     program makes ``ngb_*`` helper modules, which the check registers in ``sys.modules`` as a user's modules are
     (a module missing there is a known torch crash of its own, not the finding). ``imports_torch``: the program
     imports torch at the top, so the check does not again."""
-    generator = _generator(signature or "")
+    generator = _generator(signature or "", eager)
     kind, _, _ = (target or "torch").partition(":")
     if generator is None or kind != "torch":
         return None
@@ -150,8 +169,10 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
         *([""] if preamble else []),
         f"    torch._dynamo.config.nested_graph_breaks = {ngb}",
         *body,
-        f"    print(f\"{{'match' if same else 'MISMATCH'}}: eager vs torch.compile(backend='{backend}'), "
-        "torch {torch.__version__}\")",
-        "    raise SystemExit(0 if same else 1)",
+        *([f"    print(f\"match: eager vs torch.compile(backend='{backend}'), torch {{torch.__version__}}\")"]
+          if generator is _crash else  # the crash re-raised exits 1; getting here is the fix
+          [f"    print(f\"{{'match' if same else 'MISMATCH'}}: eager vs torch.compile(backend='{backend}'), "
+           "torch {torch.__version__}\")",
+           "    raise SystemExit(0 if same else 1)"]),
     ]
     return "\n".join(lines) + "\n"
