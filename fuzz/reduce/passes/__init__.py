@@ -18,8 +18,10 @@ from fuzz.reduce.passes._classes import inline_classes
 from fuzz.reduce.passes._definitions import bypass_definitions, cut_call_graph
 from fuzz.reduce.passes._edits import Edit, ReductionPass, reduction_pass
 from fuzz.reduce.passes._expressions import inline_variables, rename, shrink_tensors, simplify_expressions
+from fuzz.reduce.passes._fold import fold_constants
 from fuzz.reduce.passes._inline import inline_calls
 from fuzz.reduce.passes._ir import IR_PASSES
+from fuzz.reduce.passes._loops import shrink_loops
 from fuzz.reduce.passes._modules import inline_helper_modules
 from fuzz.reduce.passes._observations import strip_observations
 from fuzz.reduce.passes._statements import (
@@ -39,7 +41,11 @@ PASSES: list[ReductionPass] = [
     bypass_definitions,
     delete_statements,
     unwrap_blocks,
+    # after unwrap-blocks: a loop whose body alone lost the bug may still run once (its variable bound) or twice
+    shrink_loops,
     canonical_forms,
+    # one check folds every pure constant, and the import it needed goes: before the inlining passes copy them
+    fold_constants,
     inline_calls,
     inline_classes,
     drop_arguments,
