@@ -1,4 +1,5 @@
-"""The passes that spell generated constructs as a reader would: fold-constants, shrink-loops. In-process predicates (no oracle, no torch): the expected program out, and the cases where a
+"""The passes that spell generated constructs as a reader would: fold-constants, shrink-loops, inline-wrappers and
+plain-parameters. In-process predicates (no oracle, no torch): the expected program out, and the cases where a
 pass must not apply because eager would run something else."""
 
 from __future__ import annotations
@@ -95,3 +96,84 @@ def test_a_loop_that_breaks_is_not_unrolled_but_may_run_twice():
     source = LOOP.replace("x = x * 2", "if x > 100:\n            break")
     candidates = _candidates("shrink-loops", source)
     assert len(candidates) == 1 and "range(1, 5, 2)" in candidates[0]
+
+
+# ---- inline-wrappers ------------------------------------------------------------------------------------------
+
+WRAPPERS = HEAD + '''def f2(x):
+    EFFECTS.append(1)
+    return x + 1
+
+
+def f3(x):
+    x = f2(x)
+    return x
+
+
+f7 = lambda x, y: 0.5 * f3(x) * y
+
+
+def entry(x):
+    for z in range(3):
+        x = f3(x)
+    return (lambda a: f7(a, 2) + a)(x)
+''' + TAIL
+
+
+def test_a_wrapper_is_inlined_at_every_call_and_a_called_lambda_becomes_its_body():
+    out = _one_pass("inline-wrappers", WRAPPERS)
+    assert "def f3" not in out and "f7" not in out and "lambda" not in out
+    assert _entry(out) == "    for z in range(3):\n        x = f2(x)\n    return 0.5 * f2(x) * 2 + x"
+
+
+def test_an_argument_is_not_moved_past_something_eager_evaluates_before_it():
+    source = HEAD + '''def g():
+    EFFECTS.append('g')
+    return 2
+
+
+def f7(x, y):
+    return g() + y
+
+
+def entry(x):
+    return f7(x, x * 2) + f7(x, x) + (lambda a, b: b + a)(g(), g())
+''' + TAIL
+    # y = x * 2 would be evaluated after g(); the lambda's arguments would swap their order
+    assert _candidates("inline-wrappers", source) == []
+    shadowed = source.replace("return f7(x, x * 2) + f7(x, x)", "g = 1\n    return f7(x, x)")
+    assert not any("def f7" not in c for c in _candidates("inline-wrappers", shadowed))
+
+
+# ---- plain-parameters -----------------------------------------------------------------------------------------
+
+
+def test_kwargs_read_by_key_become_parameters_and_keyword_calls_positional():
+    source = HEAD + '''def f4(a, **y):
+    x = y['x']
+    for z in range(2):
+        x = x + y['w'] * a
+    return x
+
+
+def entry(x):
+    return f4(1, x=x, w=2) + f4(a=2, w=3, x=x)
+''' + TAIL
+    out = _one_pass("plain-parameters", source)
+    assert "def f4(a, x, w):\n    for z in range(2):\n        x = x + w * a\n    return x" in out
+    assert _entry(out) == "    return f4(1, x, 2) + f4(2, x, 3)"
+
+
+def test_kwargs_stay_when_a_key_is_missing_or_its_name_is_bound_before():
+    source = HEAD + '''def f4(**y):
+    x = 1
+    x = y['x']
+    return x
+
+
+def entry(x):
+    return f4(x=x)
+''' + TAIL
+    assert _candidates("plain-parameters", source) == []
+    missing = source.replace("    x = 1\n", "").replace("f4(x=x)", "f4(w=x)")
+    assert _candidates("plain-parameters", missing) == []

@@ -24,12 +24,14 @@ from fuzz.reduce.passes._ir import IR_PASSES
 from fuzz.reduce.passes._loops import shrink_loops
 from fuzz.reduce.passes._modules import inline_helper_modules
 from fuzz.reduce.passes._observations import strip_observations
+from fuzz.reduce.passes._params import plain_parameters
 from fuzz.reduce.passes._statements import (
     delete_statements,
     drop_arguments,
     remove_unused,
     unwrap_blocks,
 )
+from fuzz.reduce.passes._wrappers import inline_wrappers
 
 __all__ = ["IR_PASSES", "PASSES", "Edit", "ReductionPass", "pass_names", "reduction_pass"]
 
@@ -46,6 +48,10 @@ PASSES: list[ReductionPass] = [
     canonical_forms,
     # one check folds every pure constant, and the import it needed goes: before the inlining passes copy them
     fold_constants,
+    # before inline-calls: a wrapper called from a loop or from several places goes whole, which leaves what it
+    # wrapped called once; keyword calls made positional, which inline-calls needs
+    inline_wrappers,
+    plain_parameters,
     inline_calls,
     inline_classes,
     drop_arguments,
