@@ -319,12 +319,47 @@ def entry(x):
 ''' + TAIL
 
 
-def test_a_method_on_a_fresh_instance_becomes_a_function_and_a_wrapper_its_value():
+def test_a_method_on_a_fresh_instance_becomes_its_expression_and_a_wrapper_its_value():
     result = _one_pass("inline-classes", CLASSES, _raises(ZeroDivisionError))
-    assert "def Step_run(x):\n    return x * 0.5" in result.source
-    assert "y = Step_run(x)" in result.source and "y / (x - 2)" in result.source
+    assert "y = x * 0.5" in result.source and "y / (x - 2)" in result.source
     assert "class" not in result.source  # both classes went with their last use
     assert isinstance(_run(result.source), ZeroDivisionError)
+
+
+def test_a_method_of_several_statements_on_a_fresh_instance_becomes_a_function():
+    source = CLASSES.replace("        return x * self.scale", "        z = x * self.scale\n        return z")
+    result = _one_pass("inline-classes", source, _raises(ZeroDivisionError))
+    assert "def Step_run(x):\n    z = x * 0.5\n    return z" in result.source
+    assert "y = Step_run(x)" in result.source and "class" not in result.source
+
+
+MODULE = HEAD + '''import torch
+
+
+class Scale(torch.nn.Module):
+    def __init__(self, by):
+        super().__init__()
+        self.by = torch.nn.Parameter(torch.full((), by))
+
+    def forward(self, y):
+        return y * self.by
+
+
+def entry(x):
+    return Scale(2.0)(x).sum()
+''' + TAIL.replace("(2,)", "(torch.tensor(3.0),)")
+
+
+def test_a_module_whose_forward_returns_one_expression_is_collapsed_into_it():
+    expected = _run(MODULE)
+    result = _one_pass("inline-classes", MODULE, lambda s: not isinstance(_run(s), Exception))
+    assert "return (x * torch.nn.Parameter(torch.full((), 2.0))).sum()" in result.source
+    assert "class" not in result.source and _run(result.source) == expected
+    # forward needing its instance (a method call) stays a module call; so does an argument evaluated after
+    # the parameter was built (eager's order)
+    for kept in (MODULE.replace("return y * self.by", "return y * self.by + self.other()"),
+                 MODULE.replace("Scale(2.0)(x)", "Scale(2.0)(x * 2)")):
+        assert _candidates("inline-classes", kept) == []
 
 
 def test_a_method_that_needs_its_instance_is_not_inlined():
