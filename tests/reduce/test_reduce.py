@@ -189,6 +189,48 @@ def test_parallel_workers_check_batches_from_threads():
     assert len(threads) > 1
 
 
+def test_parallel_checks_overlap_in_a_window_and_give_the_one_worker_result():
+    intervals: list[tuple[str, float, float]] = []
+
+    def predicate(source: str) -> bool:
+        start = time.monotonic()
+        interesting = _raises_zero_division(source)
+        if interesting:
+            time.sleep(0.05)  # what compiles is slow; an eager rejection is not
+        intervals.append(("slow" if interesting else "fast", start, time.monotonic()))
+        return interesting
+
+    one = reduce_source(PROGRAM, _raises_zero_division, workers=1)
+    two = reduce_source(PROGRAM, predicate, workers=2)
+    assert two.source == one.source
+    # a rejection frees its worker for the next candidate while a slow check runs: several fit into one
+    assert max(sum(1 for kind, s, e in intervals if kind == "fast" and s >= s0 and e <= e0)
+               for kind0, s0, e0 in intervals if kind0 == "slow") >= 2
+
+
+def test_a_pass_is_not_run_again_on_the_program_it_found_nothing_on():
+    from fuzz.reduce import ReductionPass
+
+    built: dict[str, int] = {"nothing": 0, "once": 0, "after": 0}
+
+    def edits(name: str, keep: bool):
+        def make(prog):
+            built[name] += 1
+            if keep and "divide" in prog.source:
+                yield lambda: Program.parse(prog.source.replace("    return x / 0\n", "    return 1 / 0\n"))
+        return make
+
+    source = "EFFECTS = []\n\ndef entry(x):\n    return x / 0\n\ndef make_inputs(device):\n    return (1,)\n"
+    passes = [ReductionPass("nothing", edits("nothing", False), ""), ReductionPass("once", edits("once", True), ""),
+              ReductionPass("after", edits("after", False), "")]
+    source = source.replace("return x / 0", "divide = 1\n    return x / 0")
+    result = reduce_source(source, _raises_zero_division, passes=passes)
+    assert "1 / 0" in result.source
+    # round 1: nothing, once (kept), after: all on the smaller program; round 2: nothing and once found nothing
+    # there, after is not run again
+    assert built == {"nothing": 2, "once": 3, "after": 1}
+
+
 def test_a_crashing_predicate_means_not_interesting():
     def flaky(source: str) -> bool:
         if "__init__" not in source:
