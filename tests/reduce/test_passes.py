@@ -498,6 +498,13 @@ def test_a_definition_the_edit_orphaned_goes_in_the_same_candidate():
     assert "LOG = []" in out  # data globals are observed: never a clean-up
 
 
+def test_an_else_of_nothing_goes_with_any_edit():
+    source = HEAD + "def entry(x):\n    if x:\n        x = x / 0\n    else:\n        pass\n    return x\n" + TAIL
+    out = _one_pass("delete-statements", source.replace("    return x\n", "    y = 1\n    return x\n"),
+                    _raises(ZeroDivisionError)).source
+    assert "    if x:\n        x = x / 0\n" in out and "else" not in out
+
+
 def test_delete_statements_never_checks_a_candidate_with_an_orphaned_helper():
     checked = []
 
