@@ -150,6 +150,13 @@ def test_shortcut_calls_the_deep_function_from_entry_and_drops_the_chain():
     assert _defs(result.source) == {"c", "entry", "make_inputs"} and "return c(x) + 1" in result.source
 
 
+def test_shortcut_and_bypass_pass_a_keyword_argument_through():
+    # generated programs call along keyword paths (f1(x=x)); what flows through is that keyword's value
+    source = SHORTCUT.replace("return a(x) + 1", "return a(x=x) + 1")
+    result = _one_pass("cut-call-graph", source, _raises(ZeroDivisionError))
+    assert _defs(result.source) == {"c", "entry", "make_inputs"} and "return c(x) + 1" in result.source
+
+
 def test_shortcut_stops_above_a_function_the_bug_needs():
     # the bug needs b's "+ 1" (c divides by x - 3 and x is 2): calling c directly loses it, calling b does not
     source = SHORTCUT.replace("return x / 0", "return x / (x - 3)")
