@@ -413,7 +413,13 @@ def test_statement_deletion_tries_coarse_chunks_of_every_function_before_single_
     inside = [edited(c) for c in _candidates("delete-statements", source) if "def helper" in c and "def entry" in c
               and "return" in c.split("def entry")[1] and "    return x\n" in c]
     assert inside[:2] == [("helper", 4), ("entry", 4)]  # each function's coarsest chunk before any finer one
-    assert inside.index(("entry", 2)) < inside.index(("helper", 1))
+    assert inside.index(("helper", 2)) < inside.index(("entry", 2)) and ("helper", 1) not in inside
+    # single statements are a later pass's, after those that take a definition or a block per check
+    singles = [edited(c) for c in _candidates("delete-single-statements", source) if "def helper" in c
+               and "def entry" in c and "return" in c.split("def entry")[1] and "    return x\n" in c]
+    assert singles[:4] == [("helper", 1)] * 4 and ("entry", 1) in singles and ("entry", 2) not in singles
+    names = [p.name for p in PASSES]
+    assert names.index("delete-statements") < names.index("inline-calls") < names.index("delete-single-statements")
 
 # ---- read like a bug report: one-iteration loops unrolled, constants folded -----------------------------------
 
@@ -507,7 +513,7 @@ def test_a_definition_the_edit_orphaned_goes_in_the_same_candidate():
 
 def test_an_else_of_nothing_goes_with_any_edit():
     source = HEAD + "def entry(x):\n    if x:\n        x = x / 0\n    else:\n        pass\n    return x\n" + TAIL
-    out = _one_pass("delete-statements", source.replace("    return x\n", "    y = 1\n    return x\n"),
+    out = _one_pass("delete-single-statements", source.replace("    return x\n", "    y = 1\n    return x\n"),
                     _raises(ZeroDivisionError)).source
     assert "    if x:\n        x = x / 0\n" in out and "else" not in out
 
@@ -519,7 +525,7 @@ def test_delete_statements_never_checks_a_candidate_with_an_orphaned_helper():
         checked.append(source)
         return isinstance(_run(source), ZeroDivisionError)
 
-    result = reduce_source(ORPHANS, predicate, passes=[p for p in PASSES if p.name == "delete-statements"])
+    result = reduce_source(ORPHANS, predicate, passes=[p for p in PASSES if p.name.startswith("delete-")])
     assert "def helper" not in result.source and "helper(" not in result.source
     assert not [s for s in checked if "def helper" in s and "helper(x)\n" not in s.split("def entry")[1]]
 

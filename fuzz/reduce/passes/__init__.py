@@ -26,6 +26,7 @@ from fuzz.reduce.passes._modules import inline_helper_modules
 from fuzz.reduce.passes._observations import strip_observations
 from fuzz.reduce.passes._params import plain_parameters
 from fuzz.reduce.passes._statements import (
+    delete_single_statements,
     delete_statements,
     drop_arguments,
     remove_unused,
@@ -54,6 +55,9 @@ PASSES: list[ReductionPass] = [
     plain_parameters,
     inline_calls,
     inline_classes,
+    # a check per line: after the passes that take a definition or a block per check, so that a reduction cut
+    # short by its budget spent its checks where more lines go
+    delete_single_statements,
     drop_arguments,
     simplify_expressions,
     inline_variables,
