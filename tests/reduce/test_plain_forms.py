@@ -177,3 +177,19 @@ def entry(x):
     assert _candidates("plain-parameters", source) == []
     missing = source.replace("    x = 1\n", "").replace("f4(x=x)", "f4(w=x)")
     assert _candidates("plain-parameters", missing) == []
+
+
+def test_varargs_read_by_index_become_parameters():
+    source = HEAD + '''def f1(a, *x):
+    y = x[0]
+    return a + y * x[2]
+
+
+def entry(x):
+    return f1(1, x, 5, 3) + f1(2, 1, 2, x)
+''' + TAIL
+    out = _one_pass("plain-parameters", source)
+    assert "def f1(a, y, x1, x2):\n    return a + y * x2" in out and _entry(out) == _entry(source)
+    # calls packing different counts, or an index no call reaches: left alone
+    for changed in (source.replace("f1(2, 1, 2, x)", "f1(2, 1, 2, x, 4)"), source.replace("x[2]", "x[3]")):
+        assert _candidates("plain-parameters", changed) == []
