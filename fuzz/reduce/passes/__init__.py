@@ -5,8 +5,10 @@ stage (generated programs only) drops whole functions before statements, blocks 
 first tries the aggressive bypasses whose candidates are small and cheap (the call graph cut at one depth,
 ``entry`` calling a deep function directly), removes what nothing reads in one check and every effect-log write
 in another, folds helper modules into the main module, bypasses definitions in ddmin chunks, deletes statements
-top-down in halving chunks, unwraps blocks, rewrites spots into their canonical forms (so that inlining can take them and reductions of one bug
-end at one program), inlines calls and classes before touching expressions, and renames last.
+top-down in halving chunks down to two, unwraps blocks and shrinks loops, rewrites spots into their canonical
+forms (so that inlining can take them and reductions of one bug end at one program), folds constants, inlines
+wrappers, calls and classes, and only then deletes single statements (a check per line), before touching
+expressions; it renames last.
 
 Only the cheap bypasses come before remove-unused: an unread definition is never compiled, so removing those
 makes no later check cheaper, but it is one check that removes many lines, which a reduction cut short by its
