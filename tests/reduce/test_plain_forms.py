@@ -65,6 +65,22 @@ def test_nothing_impure_shadowed_or_huge_is_folded():
     assert _entry(out) == _entry(source).replace("abs(-2)", "2")  # the builtin that is not shadowed, only
 
 
+def test_a_helper_modules_import_is_its_own():
+    source = "import types\n" + HEAD + '''_h = types.ModuleType("ngb_h")
+exec(compile(\'\'\'
+import zlib
+def scaled(x):
+    return x + zlib.crc32(b'a') % 3
+\'\'\', "ngb_h", "exec"), _h.__dict__)
+
+
+def entry(x):
+    return _h.scaled(x) + zlib.crc32(b'b') % 5
+''' + TAIL
+    (folded,) = _candidates("fold-constants", source)  # main never imported zlib: its call is not folded
+    assert "return x + 0\n" in folded and "zlib.crc32(b'b') % 5" in folded
+
+
 def test_a_fold_is_kept_only_where_the_bug_survives_it():
     source = HEAD + "def entry(x):\n    return x / (abs(-3) - 3) + len('abc')\n" + TAIL
     out = _one_pass("fold-constants", source, lambda s: "abs" in s and _run(s)[0] is ZeroDivisionError)
@@ -143,6 +159,8 @@ def entry(x):
     assert _candidates("inline-wrappers", source) == []
     shadowed = source.replace("return f7(x, x * 2) + f7(x, x)", "g = 1\n    return f7(x, x)")
     assert not any("def f7" not in c for c in _candidates("inline-wrappers", shadowed))
+    in_comprehension = source.replace("return f7(x, x * 2) + f7(x, x)", "return [f7(x, x) for g in [1]][0]")
+    assert not any("def f7" not in c for c in _candidates("inline-wrappers", in_comprehension))
 
 
 # ---- plain-parameters -----------------------------------------------------------------------------------------

@@ -56,8 +56,8 @@ class _NotPure(Exception):
 
 
 def _bound_names(tree: ast.AST) -> set[str]:
-    """Every name the program binds other than by ``import m`` of a module in ``_MODULES``: such a name is not
-    the builtin or the stdlib module it spells."""
+    """Every name the program (all its modules) binds other than by ``import m`` of a module in ``_MODULES``:
+    such a name is not the builtin or the stdlib module it spells."""
     bound: set[str] = set()
     for node in iter_nodes(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
@@ -74,8 +74,9 @@ def _bound_names(tree: ast.AST) -> set[str]:
     return bound
 
 
-def _imported(tree: ast.AST) -> set[str]:
-    return {a.name for node in iter_nodes(tree) if isinstance(node, ast.Import) for a in node.names
+def _imported(module: ast.Module) -> set[str]:
+    """The modules of ``_MODULES`` that ``module`` itself imports (a helper module's imports are its own)."""
+    return {a.name for node in ast.walk(module) if isinstance(node, ast.Import) for a in node.names
             if a.asname is None and a.name in _MODULES}
 
 
@@ -88,9 +89,9 @@ def _dotted(node: ast.AST) -> str | None:
 
 
 class _Evaluator:
-    def __init__(self, tree: ast.AST):
+    def __init__(self, tree: ast.Module, module: ast.Module):
         shadowed = _bound_names(tree)
-        modules = _imported(tree) - shadowed
+        modules = _imported(module) - shadowed
         self.pure = {name: fn for name, fn in _PURE.items()
                      if name.split(".")[0] not in shadowed and ("." not in name or name.split(".")[0] in modules)}
 
@@ -189,19 +190,19 @@ def _literal_of(evaluator: _Evaluator, node: ast.expr) -> ast.expr | None:
 
 def folded(tree: ast.Module) -> list[tuple[ast.expr, ast.expr]]:
     """(expression, its literal) for every outermost pure expression of ``tree`` that is not a literal already."""
-    evaluator = _Evaluator(tree)
     found: list[tuple[ast.expr, ast.expr]] = []
-    todo: list[ast.AST] = [tree]
+    todo: list[tuple[ast.AST, _Evaluator]] = [(tree, _Evaluator(tree, tree))]
     while todo:
-        node = todo.pop()
+        node, evaluator = todo.pop()
         if isinstance(node, ast.expr):
             literal = _literal_of(evaluator, node)
             if literal is not None:
                 found.append((node, literal))
                 continue
-        children = list(ast.iter_child_nodes(node))
         nested = getattr(node, "ngb_module", None)
-        todo.extend(reversed(children + ([nested] if nested is not None else [])))
+        if nested is not None:
+            todo.append((nested, _Evaluator(tree, nested)))
+        todo.extend((child, evaluator) for child in reversed(list(ast.iter_child_nodes(node))))
     return found
 
 
@@ -237,7 +238,7 @@ def fold_constants(prog: Program) -> Iterator[Edit]:
 
 
 def _fold_one(tree: ast.Module, node: ast.AST) -> bool | None:
-    literal = _literal_of(_Evaluator(tree), node)
+    literal = next((lit for spot, lit in folded(tree) if spot is node), None)
     if literal is None:
         return False
     return None if replace_node(tree, node, literal) else False

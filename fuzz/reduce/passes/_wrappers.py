@@ -177,6 +177,9 @@ def _shadowed(node: ast.AST, parents: dict[int, ast.AST], names: set[str]) -> bo
         node = parents[id(node)]
         if isinstance(node, _FUNCTIONS) and _local_names(node) & names:
             return True
+        if isinstance(node, _SCOPES[1:]) and {n.id for g in node.generators for n in ast.walk(g.target)
+                                              if isinstance(n, ast.Name)} & names:
+            return True  # a comprehension's variable
     return False
 
 
