@@ -159,7 +159,9 @@ def entry(x):
     assert _candidates("inline-wrappers", source) == []
     shadowed = source.replace("return f7(x, x * 2) + f7(x, x)", "g = 1\n    return f7(x, x)")
     assert not any("def f7" not in c for c in _candidates("inline-wrappers", shadowed))
-    in_comprehension = source.replace("return f7(x, x * 2) + f7(x, x)", "return [f7(x, x) for g in [1]][0]")
+    in_comprehension = source.replace("\n\ndef entry(x):", "\n\nVALUES = [f7(1, 2) for g in [1]]\n\n\ndef entry(x):")
+    in_comprehension = in_comprehension.replace(
+        "return f7(x, x * 2) + f7(x, x) + (lambda a, b: b + a)(g(), g())", "return f7(x, x)")
     assert not any("def f7" not in c for c in _candidates("inline-wrappers", in_comprehension))
 
 
