@@ -371,3 +371,29 @@ def test_a_candidate_whose_while_loop_can_never_end_is_invalid():
         assert program(ends).is_valid(), ends
     nested_break = "while True:\n    for k in range(2):\n        break\n"  # that break leaves the for only
     assert not program(nested_break).is_valid()
+
+
+def test_validity_check_does_not_turn_other_threads_warnings_into_errors():
+    import warnings
+
+    invalid = Program.parse("EFFECTS = []\n\ndef entry(x):\n    return 1(x)\n\ndef make_inputs(device):\n    return (1,)\n")
+    raised, stop = [], threading.Event()
+
+    def warn_often() -> None:  # what a check running beside the candidate builder may do
+        while not stop.is_set():
+            try:
+                warnings.warn("a check's own warning", UserWarning, stacklevel=1)
+            except UserWarning as exc:
+                raised.append(exc)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        thread = threading.Thread(target=warn_often)
+        thread.start()
+        try:
+            results = [invalid.is_valid() for _ in range(300)]
+        finally:
+            stop.set()
+            thread.join()
+    assert results == [False] * 300  # a SyntaxWarning ("'int' object is not callable") is still invalid
+    assert raised == []
