@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -149,6 +149,14 @@ class _Pace:
         return self.last
 
 
+def _done(check: tuple[int, Any, Future | bool]) -> bool:
+    return isinstance(check[2], bool) or check[2].done()
+
+
+def _result(check: tuple[int, Any, Future | bool]) -> bool:
+    return check[2] if isinstance(check[2], bool) else check[2].result()
+
+
 class _Reduction:
     def __init__(self, stage: _Stage, program, predicate, workers: int, deadline: float, progress):
         self.stage = stage
@@ -165,21 +173,33 @@ class _Reduction:
         self.invalid = 0
         self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
         self.pace = _Pace()
+        self.exhausted: dict[str, object] = {}  # pass name -> key of the program it last found nothing on
 
     def check(self, source: str) -> bool:
+        started = time.monotonic()
         try:
             return bool(self.predicate(source))
         except KeyboardInterrupt:
             raise
         except Exception:  # a crashing predicate means "not interesting", never a dead reducer
             return False
+        finally:
+            self.pace.record(time.monotonic() - started)
 
     def run_pass(self, p: ReductionPass) -> bool:
+        """Run ``p`` on the best program until none of its edits is kept; whether one was. A pass that found
+        nothing on this very program before is not run again: every candidate would be a cache hit, each
+        still built (a copy of the whole tree, unparsed) for nothing."""
+        key = self.stage.key(self.best)
+        if self.exhausted.get(p.name) == key:
+            return False
         counts = self.stats.setdefault(p.name, [0, 0])
         position, progressed = 0, False
         while True:
             hit = self._first_hit(p, position, counts)
             if hit is None:
+                if not progressed:  # every edit tried on this program (after a hit, those before it were not)
+                    self.exhausted[p.name] = key
                 return progressed
             position, self.best = hit
             self.best_cost = self.stage.cost(self.best)
@@ -189,20 +209,55 @@ class _Reduction:
                 self.progress(p.name, code_lines(self.stage.source(self.best) or ""), self.invocations)
 
     def _first_hit(self, p: ReductionPass, position: int, counts: list[int]):
-        batch: list[tuple[int, Any]] = []
-        for index, edit in itertools.islice(enumerate(p.edits(self.best)), position, None):
-            if time.monotonic() > self.deadline:
-                raise _OutOfTime
-            candidate = self._candidate(edit)
-            if candidate is None:
+        """The first of ``p``'s edits from ``position`` on whose candidate is interesting, as (index, program);
+        None when none is. With several workers the checks overlap: up to ``workers`` candidates in flight, in
+        pass order, and a later one is taken only when every earlier one was not interesting, so the result is
+        the one a single worker would give. A window, not batches: a check that ends (an eager rejection takes
+        milliseconds) frees its worker for the next candidate at once instead of idling beside a compile
+        (seconds) until the batch is done."""
+        edits = itertools.islice(enumerate(p.edits(self.best)), position, None)
+        window: list[tuple[int, Any, Future | bool]] = []  # in pass order: running, or done and not yet decided
+        more, out_of_time = True, False
+        while True:
+            # a later candidate found interesting already wins over anything after it: nothing more to start
+            while more and sum(not _done(c) for c in window) < self.workers and not any(
+                    _done(c) and _result(c) for c in window):
+                entry = self._next_candidate(edits)
+                if entry is None:
+                    more, out_of_time = False, time.monotonic() > self.deadline
+                    break
+                if time.monotonic() + self.pace.predict() > self.deadline:
+                    more, out_of_time = False, True  # predicted to end past the budget: not started
+                    break
+                index, candidate = entry
+                source = self.stage.source(candidate) or ""
+                self.invocations += 1
+                counts[0] += 1
+                pending = self.pool.submit(self.check, source) if self.pool is not None else self.check(source)
+                window.append((index, candidate, pending))
+            if not window:
+                if out_of_time:
+                    raise _OutOfTime
+                return None
+            head = window[0]
+            if _done(head):
+                window.pop(0)
+                if _result(head):
+                    return head[0], head[1]  # later ones still running finish on their own, unused
                 continue
-            batch.append((index, candidate))
-            if len(batch) == self.workers:
-                hit = self._evaluate(batch, counts)
-                if hit is not None:
-                    return hit
-                batch = []
-        return self._evaluate(batch, counts) if batch else None
+            wait([c[2] for c in window if not _done(c)], return_when=FIRST_COMPLETED)
+            window = [c for c in window if c is head or not _done(c) or _result(c)]
+
+    def _next_candidate(self, edits) -> tuple[int, Any] | None:
+        """The next edit's candidate worth a check, with the edit's index; None when the edits or the time
+        ran out."""
+        for index, edit in edits:
+            if time.monotonic() > self.deadline:
+                return None
+            candidate = self._candidate(edit)
+            if candidate is not None:
+                return index, candidate
+        return None
 
     def _candidate(self, edit):
         try:
@@ -224,23 +279,6 @@ class _Reduction:
             self.invalid += 1
             return None
         return candidate
-
-    def _evaluate(self, batch: list[tuple[int, Any]], counts: list[int]):
-        sources = [self.stage.source(prog) or "" for _, prog in batch]
-        started = time.monotonic()
-        if started + self.pace.predict() > self.deadline:
-            raise _OutOfTime
-        if self.pool is None:
-            results = [self.check(text) for text in sources]
-        else:
-            results = list(self.pool.map(self.check, sources))
-        self.pace.record(time.monotonic() - started)
-        self.invocations += len(batch)
-        counts[0] += len(batch)
-        for (index, prog), ok in zip(batch, results):
-            if ok:
-                return index, prog
-        return None
 
 
 def _run(stage: _Stage, program, predicate, passes: Sequence[ReductionPass], *, budget_s: float, workers: int,

@@ -218,15 +218,20 @@ class Program:
 
     def is_valid(self) -> bool:
         """Cheap local check before spending an oracle call: it compiles and still defines what it must."""
+        # SyntaxWarning ("'int' object is not callable") means invalid. Recorded, not raised: the filters are
+        # global, and while candidates are built the driver's threads run checks, whose own warnings an "error"
+        # filter would turn into exceptions (a check failing for nothing).
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("error")  # SyntaxWarning ("'int' object is not callable") -> invalid
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", SyntaxWarning)
                 compile(self.source, "<candidate>", "exec")
                 for node in iter_nodes(self.tree):
                     module = getattr(node, "ngb_module", None)
                     if module is not None:
                         compile(unparse(module), "<helper>", "exec")
-        except (SyntaxError, SyntaxWarning, ValueError):
+        except (SyntaxError, ValueError):
+            return False
+        if any(issubclass(w.category, SyntaxWarning) for w in caught):
             return False
         defined = _top_level_names(self.tree)
         return (all(name in defined for name in self.required) and (not self.tensor_inputs or _tensor_inputs(self.tree))

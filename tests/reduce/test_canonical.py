@@ -152,3 +152,20 @@ def entry(x):
     result = reduce_source(source, _divides_by_zero, passes=[p for p in PASSES if p.name == "inline-calls"])
     body = result.source.split("def entry(x):\n")[1].split("\n\n")[0]
     assert body == '    """doc"""\n    y = x + 1\n    if y:\n        pass\n    return y / 0'
+
+
+def test_nested_with_blocks_become_one():
+    source = "import contextlib\n" + HEAD + '''def entry(x):
+    with contextlib.nullcontext():
+        with contextlib.nullcontext(), contextlib.suppress(KeyError):
+            x = x / 0
+    with contextlib.nullcontext():
+        y = 1
+        with contextlib.nullcontext():
+            y = 2
+    return x + y
+''' + TAIL
+    (merged,) = _candidates(source)  # the second outer with has more than the inner one in its body
+    assert ("    with contextlib.nullcontext(), contextlib.nullcontext(), contextlib.suppress(KeyError):\n"
+            "        x = x / 0\n") in merged
+    assert _divides_by_zero(merged)

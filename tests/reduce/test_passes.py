@@ -150,6 +150,13 @@ def test_shortcut_calls_the_deep_function_from_entry_and_drops_the_chain():
     assert _defs(result.source) == {"c", "entry", "make_inputs"} and "return c(x) + 1" in result.source
 
 
+def test_shortcut_and_bypass_pass_a_keyword_argument_through():
+    # generated programs call along keyword paths (f1(x=x)); what flows through is that keyword's value
+    source = SHORTCUT.replace("return a(x) + 1", "return a(x=x) + 1")
+    result = _one_pass("cut-call-graph", source, _raises(ZeroDivisionError))
+    assert _defs(result.source) == {"c", "entry", "make_inputs"} and "return c(x) + 1" in result.source
+
+
 def test_shortcut_stops_above_a_function_the_bug_needs():
     # the bug needs b's "+ 1" (c divides by x - 3 and x is 2): calling c directly loses it, calling b does not
     source = SHORTCUT.replace("return x / 0", "return x / (x - 3)")
@@ -319,12 +326,47 @@ def entry(x):
 ''' + TAIL
 
 
-def test_a_method_on_a_fresh_instance_becomes_a_function_and_a_wrapper_its_value():
+def test_a_method_on_a_fresh_instance_becomes_its_expression_and_a_wrapper_its_value():
     result = _one_pass("inline-classes", CLASSES, _raises(ZeroDivisionError))
-    assert "def Step_run(x):\n    return x * 0.5" in result.source
-    assert "y = Step_run(x)" in result.source and "y / (x - 2)" in result.source
+    assert "y = x * 0.5" in result.source and "y / (x - 2)" in result.source
     assert "class" not in result.source  # both classes went with their last use
     assert isinstance(_run(result.source), ZeroDivisionError)
+
+
+def test_a_method_of_several_statements_on_a_fresh_instance_becomes_a_function():
+    source = CLASSES.replace("        return x * self.scale", "        z = x * self.scale\n        return z")
+    result = _one_pass("inline-classes", source, _raises(ZeroDivisionError))
+    assert "def Step_run(x):\n    z = x * 0.5\n    return z" in result.source
+    assert "y = Step_run(x)" in result.source and "class" not in result.source
+
+
+MODULE = HEAD + '''import torch
+
+
+class Scale(torch.nn.Module):
+    def __init__(self, by):
+        super().__init__()
+        self.by = torch.nn.Parameter(torch.full((), by))
+
+    def forward(self, y):
+        return y * self.by
+
+
+def entry(x):
+    return Scale(2.0)(x).sum()
+''' + TAIL.replace("(2,)", "(torch.tensor(3.0),)")
+
+
+def test_a_module_whose_forward_returns_one_expression_is_collapsed_into_it():
+    expected = _run(MODULE)
+    result = _one_pass("inline-classes", MODULE, lambda s: not isinstance(_run(s), Exception))
+    assert "return (x * torch.nn.Parameter(torch.full((), 2.0))).sum()" in result.source
+    assert "class" not in result.source and _run(result.source) == expected
+    # forward needing its instance (a method call) stays a module call; so does an argument evaluated after
+    # the parameter was built (eager's order)
+    for kept in (MODULE.replace("return y * self.by", "return y * self.by + self.other()"),
+                 MODULE.replace("Scale(2.0)(x)", "Scale(2.0)(x * 2)")):
+        assert _candidates("inline-classes", kept) == []
 
 
 def test_a_method_that_needs_its_instance_is_not_inlined():
@@ -371,7 +413,13 @@ def test_statement_deletion_tries_coarse_chunks_of_every_function_before_single_
     inside = [edited(c) for c in _candidates("delete-statements", source) if "def helper" in c and "def entry" in c
               and "return" in c.split("def entry")[1] and "    return x\n" in c]
     assert inside[:2] == [("helper", 4), ("entry", 4)]  # each function's coarsest chunk before any finer one
-    assert inside.index(("entry", 2)) < inside.index(("helper", 1))
+    assert inside.index(("helper", 2)) < inside.index(("entry", 2)) and ("helper", 1) not in inside
+    # single statements are a later pass's, after those that take a definition or a block per check
+    singles = [edited(c) for c in _candidates("delete-single-statements", source) if "def helper" in c
+               and "def entry" in c and "return" in c.split("def entry")[1] and "    return x\n" in c]
+    assert singles[:4] == [("helper", 1)] * 4 and ("entry", 1) in singles and ("entry", 2) not in singles
+    names = [p.name for p in PASSES]
+    assert names.index("delete-statements") < names.index("inline-calls") < names.index("delete-single-statements")
 
 # ---- read like a bug report: one-iteration loops unrolled, constants folded -----------------------------------
 
@@ -463,6 +511,13 @@ def test_a_definition_the_edit_orphaned_goes_in_the_same_candidate():
     assert "LOG = []" in out  # data globals are observed: never a clean-up
 
 
+def test_an_else_of_nothing_goes_with_any_edit():
+    source = HEAD + "def entry(x):\n    if x:\n        x = x / 0\n    else:\n        pass\n    return x\n" + TAIL
+    out = _one_pass("delete-single-statements", source.replace("    return x\n", "    y = 1\n    return x\n"),
+                    _raises(ZeroDivisionError)).source
+    assert "    if x:\n        x = x / 0\n" in out and "else" not in out
+
+
 def test_delete_statements_never_checks_a_candidate_with_an_orphaned_helper():
     checked = []
 
@@ -470,7 +525,7 @@ def test_delete_statements_never_checks_a_candidate_with_an_orphaned_helper():
         checked.append(source)
         return isinstance(_run(source), ZeroDivisionError)
 
-    result = reduce_source(ORPHANS, predicate, passes=[p for p in PASSES if p.name == "delete-statements"])
+    result = reduce_source(ORPHANS, predicate, passes=[p for p in PASSES if p.name.startswith("delete-")])
     assert "def helper" not in result.source and "helper(" not in result.source
     assert not [s for s in checked if "def helper" in s and "helper(x)\n" not in s.split("def entry")[1]]
 

@@ -189,6 +189,48 @@ def test_parallel_workers_check_batches_from_threads():
     assert len(threads) > 1
 
 
+def test_parallel_checks_overlap_in_a_window_and_give_the_one_worker_result():
+    intervals: list[tuple[str, float, float]] = []
+
+    def predicate(source: str) -> bool:
+        start = time.monotonic()
+        interesting = _raises_zero_division(source)
+        if interesting:
+            time.sleep(0.05)  # what compiles is slow; an eager rejection is not
+        intervals.append(("slow" if interesting else "fast", start, time.monotonic()))
+        return interesting
+
+    one = reduce_source(PROGRAM, _raises_zero_division, workers=1)
+    two = reduce_source(PROGRAM, predicate, workers=2)
+    assert two.source == one.source
+    # a rejection frees its worker for the next candidate while a slow check runs: several fit into one
+    assert max(sum(1 for kind, s, e in intervals if kind == "fast" and s >= s0 and e <= e0)
+               for kind0, s0, e0 in intervals if kind0 == "slow") >= 2
+
+
+def test_a_pass_is_not_run_again_on_the_program_it_found_nothing_on():
+    from fuzz.reduce import ReductionPass
+
+    built: dict[str, int] = {"nothing": 0, "once": 0, "after": 0}
+
+    def edits(name: str, keep: bool):
+        def make(prog):
+            built[name] += 1
+            if keep and "divide" in prog.source:
+                yield lambda: Program.parse(prog.source.replace("    return x / 0\n", "    return 1 / 0\n"))
+        return make
+
+    source = "EFFECTS = []\n\ndef entry(x):\n    return x / 0\n\ndef make_inputs(device):\n    return (1,)\n"
+    passes = [ReductionPass("nothing", edits("nothing", False), ""), ReductionPass("once", edits("once", True), ""),
+              ReductionPass("after", edits("after", False), "")]
+    source = source.replace("return x / 0", "divide = 1\n    return x / 0")
+    result = reduce_source(source, _raises_zero_division, passes=passes)
+    assert "1 / 0" in result.source
+    # round 1: nothing, once (kept), after: all on the smaller program; round 2: nothing and once found nothing
+    # there, after is not run again
+    assert built == {"nothing": 2, "once": 3, "after": 1}
+
+
 def test_a_crashing_predicate_means_not_interesting():
     def flaky(source: str) -> bool:
         if "__init__" not in source:
@@ -283,11 +325,11 @@ def test_inputs_stay_tensors_made_in_make_inputs():
     assert "return (torch.randn(1).to(device),)" in out
 
 
-def test_cheap_cuts_come_before_removing_unread_definitions_and_ddmin_bypasses_after():
-    # the cuts' candidates are small (cheap checks); remove-unused is one check that removes many lines, before
-    # the ddmin chunks, each a check of a program about as large as the original
+def test_unread_definitions_go_first_then_the_cheap_cuts_and_ddmin_bypasses_after():
+    # remove-unused is one check that removes many lines, which a reduction cut short in the cuts kept; the cuts'
+    # candidates are small (cheap checks), before the ddmin chunks, each a check of a program about as large
     names = pass_names()
-    assert names[:2] == ["cut-call-graph", "remove-unused"]
+    assert names[:2] == ["remove-unused", "cut-call-graph"]
     assert names.index("remove-unused") < names.index("bypass-definitions") < names.index("delete-statements")
 
 
@@ -329,3 +371,29 @@ def test_a_candidate_whose_while_loop_can_never_end_is_invalid():
         assert program(ends).is_valid(), ends
     nested_break = "while True:\n    for k in range(2):\n        break\n"  # that break leaves the for only
     assert not program(nested_break).is_valid()
+
+
+def test_validity_check_does_not_turn_other_threads_warnings_into_errors():
+    import warnings
+
+    invalid = Program.parse("EFFECTS = []\n\ndef entry(x):\n    return 1(x)\n\ndef make_inputs(device):\n    return (1,)\n")
+    raised, stop = [], threading.Event()
+
+    def warn_often() -> None:  # what a check running beside the candidate builder may do
+        while not stop.is_set():
+            try:
+                warnings.warn("a check's own warning", UserWarning, stacklevel=1)
+            except UserWarning as exc:
+                raised.append(exc)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        thread = threading.Thread(target=warn_often)
+        thread.start()
+        try:
+            results = [invalid.is_valid() for _ in range(300)]
+        finally:
+            stop.set()
+            thread.join()
+    assert results == [False] * 300  # a SyntaxWarning ("'int' object is not callable") is still invalid
+    assert raised == []

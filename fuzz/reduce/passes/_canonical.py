@@ -9,6 +9,7 @@ into the plain form, which the later passes (inline-calls above all) can then ta
 - ``torch._dynamo.step_unsupported()`` becomes ``torch._dynamo.graph_break()``, the break everyone knows;
 - ``name = value`` inside a function, where nothing reads ``name``, becomes the statement ``value``;
 - a statement that is only a display (``[f(x), g(y)]``, ``{'b': f(x)}``) becomes one statement per item;
+- ``with a:`` whose whole body is ``with b:`` becomes ``with a, b:`` (the same bytecode, a line less);
 - a statement whose only possible effect is a graph break (a call of a ``torch._dynamo.disable`` function,
   ``x.item()`` thrown away, an empty local ``class C1: pass``, a data-dependent ``for z in x: if x: pass``)
   becomes ``torch._dynamo.graph_break()``.
@@ -160,6 +161,19 @@ def _is_doc(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
 
 
+def _nested_withs(prog: Program) -> list[int]:
+    """Indices of ``with a:`` statements whose whole body is another ``with b:`` (``with a, b:`` is the same
+    code: CPython compiles several items as nested blocks)."""
+    return [i for i, node in _indexed(prog.tree) if isinstance(node, ast.With) and len(node.body) == 1
+            and isinstance(node.body[0], ast.With)]
+
+
+def _merge_withs(tree: ast.Module, outer: ast.With) -> None:
+    inner = outer.body[0]
+    outer.items += inner.items
+    outer.body = inner.body
+
+
 def _graph_break() -> ast.stmt:
     call = ast.Call(ast.Attribute(ast.Attribute(ast.Name("torch", ast.Load()), "_dynamo", ast.Load()), "graph_break",
                                   ast.Load()), [], [])
@@ -196,7 +210,8 @@ def _rewrite(prog: Program, owner: int, field: str, pos: int) -> Edit:
 @reduction_pass("canonical-forms")
 def canonical_forms(prog: Program) -> Iterator[Edit]:
     """Rewrite a spot into its plain form: a step break as ``graph_break()``, a store nothing reads as its value,
-    a display statement as one statement per item, a statement that can only break the graph as ``graph_break()``."""
+    a display statement as one statement per item, a statement that can only break the graph as ``graph_break()``,
+    nested ``with`` blocks as one."""
     steps = [i for i, node in _indexed(prog.tree) if _is_step_break(node)]
     if len(steps) > 1:
         def every_step() -> Program:
@@ -213,3 +228,5 @@ def canonical_forms(prog: Program) -> Iterator[Edit]:
         yield _rewrite(prog, *site)
     for site in _breaks(prog):
         yield _to_break(prog, *site)
+    for i in _nested_withs(prog):
+        yield _edit_at(prog, i, _merge_withs)

@@ -18,22 +18,41 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import Program, iter_nodes
+from fuzz.reduce._tree import Program, iter_nodes, replace_node
 from fuzz.reduce.passes._edits import Edit, _edit_at, _indexed, reduction_pass
 from fuzz.reduce.passes._expressions import _replace
+from fuzz.reduce.passes._wrappers import _arguments, _in_order, _substituted
 
 __all__ = ["inline_classes"]
 
 
+_MODULE_BASES = frozenset({"torch.nn.Module", "nn.Module"})
+
+
 def _plain_classes(tree: ast.Module) -> dict[str, tuple[ast.Module, ast.ClassDef]]:
-    """Module-level classes without bases (or only ``object``), keywords or decorators, by name."""
+    """Module-level classes without bases (or only ``object`` or ``torch.nn.Module``, whose ``__init__`` starts
+    with ``super().__init__()``), keywords or decorators, by name."""
     found: dict[str, tuple[ast.Module, ast.ClassDef]] = {}
     for module in (n for n in iter_nodes(tree) if isinstance(n, ast.Module)):
         for stmt in module.body:
             if (isinstance(stmt, ast.ClassDef) and not stmt.decorator_list and not stmt.keywords
-                    and all(isinstance(b, ast.Name) and b.id == "object" for b in stmt.bases)):
+                    and all(isinstance(b, ast.Name) and b.id == "object" or ast.unparse(b) in _MODULE_BASES
+                            for b in stmt.bases)):
                 found[stmt.name] = (module, stmt)
     return found
+
+
+def _is_nn_module(cls: ast.ClassDef) -> bool:
+    return any(ast.unparse(b) in _MODULE_BASES for b in cls.bases)
+
+
+def _is_super_init(stmt: ast.stmt) -> bool:
+    """``super().__init__()``."""
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    return (isinstance(call, ast.Call) and not call.args and not call.keywords
+            and isinstance(call.func, ast.Attribute) and call.func.attr == "__init__"
+            and isinstance(call.func.value, ast.Call) and isinstance(call.func.value.func, ast.Name)
+            and call.func.value.func.id == "super" and not call.func.value.args)
 
 
 def _method(cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
@@ -58,9 +77,11 @@ def _init_fields(cls: ast.ClassDef, args: list[ast.expr]) -> dict[str, ast.expr]
     self_name = fn.args.args[0].arg
     params = {p.arg: a for p, a in zip(fn.args.args[1:], args)}
     fields: dict[str, ast.expr] = {}
-    for stmt in fn.body:
+    for k, stmt in enumerate(fn.body):
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
             continue  # a docstring
+        if k == 0 and _is_super_init(stmt):
+            continue
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute)
                 and isinstance(stmt.targets[0].value, ast.Name) and stmt.targets[0].value.id == self_name):
             return None
@@ -89,8 +110,11 @@ def inline_classes(prog: Program) -> Iterator[Edit]:
     if not classes:
         return
     for i, node in _indexed(prog.tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _construction(node.func.value, classes)
-                and not node.func.attr.startswith("__")):
+        if isinstance(node, ast.Call) and _construction(node.func, classes):
+            yield _edit_at(prog, i, _collapse)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and _construction(node.func.value, classes) and not node.func.attr.startswith("__")):
+            yield _edit_at(prog, i, _collapse)
             yield _edit_at(prog, i, _method_to_function)
         elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load)
               and _construction(node.value, classes)):
@@ -128,6 +152,44 @@ def _method_to_function(tree: ast.Module, call: ast.Call) -> bool | None:
     module.body.insert(module.body.index(cls) + 1, function)
     call.func = ast.Name(name, ast.Load())
     _drop_if_unused(tree, module, cls, fn)
+    return None
+
+
+def _collapse(tree: ast.Module, call: ast.Call) -> bool | None:
+    """``C(a)(b)`` (``forward`` of a ``torch.nn.Module``, else ``__call__``) or ``C(a).m(b)``, the method only
+    returning an expression: that expression, with ``self``'s attributes replaced by what ``__init__`` set them to
+    and the parameters by the arguments (as inline-wrappers does: each evaluated once, in eager's order, the
+    attributes first as the instance was built first)."""
+    construct = call.func if isinstance(call.func, ast.Call) else call.func.value
+    module, cls = _plain_classes(tree)[construct.func.id]
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else (
+        "forward" if _is_nn_module(cls) else "__call__")
+    fn = _method(cls, name)
+    fields = _init_fields(cls, construct.args) if not construct.keywords else None
+    if fn is None or fields is None or len(fn.body) != 1 or not isinstance(fn.body[0], ast.Return):
+        return False
+    self_name = fn.args.args[0].arg
+    expr = copy.deepcopy(fn.body[0].value or ast.Constant(None))
+    placeholders: dict[str, str] = {}
+    for node in list(ast.walk(expr)):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == self_name
+                and isinstance(node.ctx, ast.Load) and node.attr in fields):
+            placeholders[node.attr] = f"__ngb_self_{node.attr}"
+            stand_in = ast.Name(placeholders[node.attr], ast.Load())
+            if node is expr:
+                expr = stand_in
+            else:
+                replace_node(expr, node, stand_in)
+    if any(isinstance(n, ast.Name) and n.id == self_name for n in ast.walk(expr)):
+        return False  # the method still needs its instance
+    args = _arguments(call, [p.arg for p in fn.args.args[1:]])
+    if args is None:
+        return False
+    params = list(placeholders.values()) + [p.arg for p in fn.args.args[1:]]
+    values = [fields[attr] for attr in placeholders] + args
+    if not _in_order(expr, params, values) or _replace(tree, call, _substituted(expr, params, values)) is False:
+        return False
+    _drop_if_unused(tree, module, cls, fn if isinstance(call.func, ast.Attribute) else None)
     return None
 
 

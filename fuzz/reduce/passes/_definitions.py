@@ -2,9 +2,9 @@
 
 A definition is a module-level function, class or ``name = lambda ...`` in the main module or a helper module.
 Deleting one alone breaks every use of it, so a definition is *bypassed*: it goes, and each use goes with it —
-a call ``f(a, ...)`` becomes its first argument (``C(...).m(a)`` too, for a class), a ``with f(...):`` keeps
-only its body, a decorator or helper-module link naming it is dropped, and a statement still naming it is
-deleted. The tensor flowing through the call keeps flowing, so the program usually still runs.
+a call ``f(a, ...)`` becomes its first argument (``f(x=a)``: its first keyword argument; ``C(...).m(a)`` too,
+for a class), a ``with f(...):`` keeps only its body, a decorator or helper-module link naming it is dropped,
+and a statement still naming it is deleted. The tensor flowing through the call keeps flowing, so the program usually still runs.
 
 The call graph from ``entry`` orders definitions by depth (how many calls from ``entry``). The coarsest
 candidates cut the graph at one depth: every definition at that depth or deeper goes in one check, shallowest
@@ -97,13 +97,22 @@ def _callee(call: ast.Call, names: set[str]) -> bool:
     return isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in names
 
 
+def _first_argument(call: ast.Call) -> ast.expr | None:
+    """What flows through a call: its first positional argument, else (``f1(x=x)``, a generated keyword path)
+    its first keyword argument."""
+    first = next((a for a in call.args if not isinstance(a, ast.Starred)), None)
+    if first is None and not call.args and call.keywords and call.keywords[0].arg is not None:
+        return call.keywords[0].value
+    return first
+
+
 class _Bypass(ast.NodeTransformer):
     def __init__(self, names: set[str]):
         self.names = names
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         if _callee(node, self.names):  # before visiting inside: ``C(...).m(a)`` is matched as a whole
-            first = next((a for a in node.args if not isinstance(a, ast.Starred)), None)
+            first = _first_argument(node)
             if first is not None:
                 return self.visit(first)
         self.generic_visit(node)
@@ -205,7 +214,7 @@ def shortcut(prog: Program, target: str) -> Program | None:
     entry = next(s for s in new.tree.body if isinstance(s, ast.FunctionDef) and s.name == "entry")
     for call in (n for n in ast.walk(entry) if isinstance(n, ast.Call)):
         callee = _callee_name(call, defs)
-        first = next((a for a in call.args if not isinstance(a, ast.Starred)), None)
+        first = _first_argument(call)
         if callee is None or callee == target or first is None or target not in _reachable(callee, defs):
             continue
         func = ast.Name(target, ast.Load()) if namespace is None else ast.Attribute(

@@ -80,9 +80,9 @@ def drop_orphans(before: Program, after: Program, kept: frozenset[str] | None = 
 
 
 def drop_noops(tree: ast.Module) -> bool:
-    """Remove ``pass`` from statement lists that have other statements, and statements that are a constant
-    (``None``, ``0``; a docstring stays): neither compiles to anything, so no check is needed. Whether anything
-    went."""
+    """Remove ``pass`` from statement lists that have other statements, statements that are a constant
+    (``None``, ``0``; a docstring stays), and an ``else:`` of nothing but those: none compiles to anything, so
+    no check is needed. Whether anything went."""
     changed = False
     for owner, field in stmt_lists(tree):
         body = getattr(owner, field)
@@ -90,7 +90,10 @@ def drop_noops(tree: ast.Module) -> bool:
             body[0]) and isinstance(body[0].value.value, str)
         kept = [s for k, s in enumerate(body)
                 if not (isinstance(s, ast.Pass) or _is_constant(s)) or (k == 0 and docstring)]
-        if len(kept) != len(body):
+        if field == "orelse" and not kept and isinstance(owner, ast.If | ast.For | ast.While | ast.Try):
+            body.clear()  # ``else: pass`` compiles to nothing either
+            changed = True
+        elif len(kept) != len(body):
             if kept or not (len(body) == 1 and isinstance(body[0], ast.Pass)):
                 body[:] = kept
                 _fill(body)

@@ -17,7 +17,7 @@ from fuzz.reduce.passes._edits import (
     reduction_pass,
 )
 
-__all__ = ["delete_statements", "drop_arguments", "remove_unused", "unwrap_blocks"]
+__all__ = ["delete_single_statements", "delete_statements", "drop_arguments", "remove_unused", "unwrap_blocks"]
 
 def _is_required_def(stmt: ast.stmt, at_top: bool) -> bool:
     if not at_top:
@@ -249,7 +249,19 @@ def delete_statements(prog: Program) -> Iterator[Edit]:
     """Delete chunks of consecutive statements, top-down: the statement lists of one nesting depth at a time,
     outermost first (module bodies, then function bodies, then the bodies of blocks inside them); within a depth
     one granularity at a time across every list (each list's largest power-of-two chunk, halved each round down
-    to one statement), so a budget cut short still tried the coarse chunks of every function (ddmin-style)."""
+    to two statements, or a whole list of one), so a budget cut short still tried the coarse chunks of every
+    function (ddmin-style). Single statements of longer lists are delete-single-statements' (later)."""
+    yield from _chunks(prog, single=False)
+
+
+@reduction_pass("delete-single-statements")
+def delete_single_statements(prog: Program) -> Iterator[Edit]:
+    """Delete one statement of a list of several, top-down as delete-statements: the finest deletion, a check
+    for a line, so it comes after the passes that take a definition or a block per check."""
+    yield from _chunks(prog, single=True)
+
+
+def _chunks(prog: Program, single: bool) -> Iterator[Edit]:
     depth = _nesting(prog.tree)
     levels: dict[int, list[tuple[int, str, list[ast.stmt]]]] = {}
     for site in _stmt_sites(prog):  # file order within a depth
@@ -262,7 +274,7 @@ def delete_statements(prog: Program) -> Iterator[Edit]:
         for r in range(rounds):
             for owner, field, body in sites:
                 size = (1 << (len(body).bit_length() - 1)) >> r
-                if size == 0:
+                if size == 0 or (size == 1 and len(body) > 1) != single:
                     continue
                 for start in range(0, len(body), size):
                     if not any(_is_required_def(st, owner == 0) for st in body[start : start + size]):
