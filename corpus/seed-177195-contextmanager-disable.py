@@ -63,12 +63,13 @@ if __name__ == "__main__":
             fn = torch.compile(mod.entry, backend=backend) if compiled else mod.entry
             calls = []
             for _ in range(2):
-                first, inputs = len(mod.EFFECTS), mod.make_inputs("cpu")
+                log = vars(mod).setdefault("EFFECTS", [])  # optional: a program may record no effects
+                first, inputs = len(log), mod.make_inputs("cpu")
                 try:
                     result = ("returned", obs(fn(*inputs)))
                 except Exception as e:  # noqa: BLE001
                     result = ("raised", type(e).__name__)
-                calls.append({"result": result, "effects": obs(mod.EFFECTS[first:]), "inputs": obs(inputs),
+                calls.append({"result": result, "effects": obs(log[first:]), "inputs": obs(inputs),
                               "globals": {p + k: obs(v) for p, m in mods for k, v in vars(m).items()
                                           if not k.startswith("_") and k != "EFFECTS" and data(v)},
                               "grad_enabled": torch.is_grad_enabled()})

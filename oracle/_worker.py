@@ -83,9 +83,11 @@ def load_program(source: str) -> types.ModuleType:
         exec(compile(source, PROGRAM_FILE, "exec"), module.__dict__)
     except SystemExit as exc:  # sys.exit()/exit() at import: the program does not load (the worker lives on)
         raise RuntimeError(f"the program exits at import (SystemExit: {exc.code!r})") from None
-    for name in ("entry", "make_inputs", "EFFECTS"):
+    for name in ("entry", "make_inputs"):
         if not hasattr(module, name):
             raise AttributeError(f"program defines no {name!r} (see docs/program-format.md)")
+    if not hasattr(module, "EFFECTS"):  # a program that records no effects (a reduced crash) may leave it out
+        module.EFFECTS = []
     return module
 
 

@@ -28,8 +28,9 @@ __all__ = [
 ]
 
 # Top-level names a program file must keep defining (when the original defined them). ``torch`` too, so a repro
-# reads as the program it was (the standalone footer and the oracle would not miss it).
-REQUIRED_NAMES = ("entry", "make_inputs", "EFFECTS", "torch")
+# reads as the program it was (the standalone footer and the oracle would not miss it). ``EFFECTS`` is not one:
+# a repro that records no effects (most crashes) reads better without an effect log nothing writes.
+REQUIRED_NAMES = ("entry", "make_inputs", "torch")
 
 # Program-format helpers that only record what happened into the effect log (``_effect(tag, value)``): never
 # bypassed as definitions (that would blind the oracle to an effects finding in every cut), stripped on their own.
