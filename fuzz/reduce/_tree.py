@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from oracle._programfile import split_source  # the program-file format's one definition (no torch import)
 
 __all__ = [
+    "bind_arguments",
     "OBSERVERS",
     "REQUIRED_NAMES",
     "Program",
@@ -120,6 +121,19 @@ def replace_node(root: ast.AST, old: ast.AST, new: ast.AST) -> bool:
                         value[k] = new
                         return True
     return False
+
+
+def bind_arguments(call: ast.Call, params: list[str]) -> dict[str, ast.expr] | None:
+    """The argument each parameter of ``params`` gets from ``call`` (positional, then keywords); None when the
+    call does not bind plainly (a starred argument, ``**kw``, an unknown or repeated keyword, too many)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or len(call.args) > len(params):
+        return None
+    given = dict(zip(params, call.args))
+    for kw in call.keywords:
+        if kw.arg is None or kw.arg not in params or kw.arg in given:
+            return None
+        given[kw.arg] = kw.value
+    return given
 
 
 def stmt_lists(tree: ast.AST) -> list[tuple[ast.AST, str]]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import REQUIRED_NAMES, Program, replace_node
+from fuzz.reduce._tree import REQUIRED_NAMES, Program, bind_arguments, replace_node
 from fuzz.reduce.passes._edits import Edit, reduction_pass
 from fuzz.reduce.passes._wrappers import _is_simple, _local_names
 
@@ -166,13 +166,9 @@ def _positional(prog: Program, position: int) -> Program | None:
 
 def _as_positional(call: ast.Call, params: list[str]) -> list[ast.expr] | None:
     """``call``'s arguments, all positional, when its keywords can be (see the module docstring)."""
-    if not call.keywords or any(isinstance(x, ast.Starred) for x in call.args):
+    given = bind_arguments(call, params) if call.keywords else None
+    if given is None:
         return None
-    given = dict(zip(params, call.args))
-    for k in call.keywords:
-        if k.arg is None or k.arg not in params or k.arg in given:
-            return None
-        given[k.arg] = k.value
     order = [params.index(k.arg) for k in call.keywords]
     missing = [p for p in params if p not in given]
     if missing and params.index(missing[0]) < max(order):

@@ -21,7 +21,7 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import REQUIRED_NAMES, Program, replace_node
+from fuzz.reduce._tree import REQUIRED_NAMES, Program, bind_arguments, replace_node
 from fuzz.reduce.passes._edits import Edit, _edit_at, _indexed, reduction_pass
 
 __all__ = ["inline_wrappers"]
@@ -113,13 +113,9 @@ def _substituted(expr: ast.expr, params: list[str], args: list[ast.expr]) -> ast
 
 def _arguments(call: ast.Call, params: list[str]) -> list[ast.expr] | None:
     """The argument for each parameter, positional or keyword; None when they do not match plainly."""
-    if any(isinstance(a, ast.Starred) for a in call.args) or len(call.args) > len(params):
+    given = bind_arguments(call, params)
+    if given is None:
         return None
-    given = dict(zip(params, call.args))
-    for kw in call.keywords:
-        if kw.arg is None or kw.arg not in params or kw.arg in given:
-            return None
-        given[kw.arg] = kw.value
     if call.keywords and any(isinstance(kw.value, ast.Call) for kw in call.keywords):
         return None  # keyword arguments evaluated out of the parameters' order: keep it simple
     return [given[p] for p in params] if len(given) == len(params) else None
