@@ -65,7 +65,7 @@ if __name__ == "__main__":
             fn = torch.compile(mod.entry, backend=backend) if compiled else mod.entry
             calls = []
             for _ in range(2):
-                log = vars(mod).setdefault("EFFECTS", [])  # optional: a program may record no effects
+                log = vars(mod).get("EFFECTS", [])  # optional: a program may record no effects
                 first, inputs = len(log), mod.make_inputs("cpu")
                 try:
                     result = ("returned", obs(fn(*inputs)))

@@ -208,10 +208,11 @@ def unentered_state_objects(tree: ast.AST) -> set[str]:
 
 def _breaks_from_entry(tree: ast.Module) -> bool:
     """Whether a graph break (``_BREAK_CALLS``, or a call to a function disabled for the compiler) is reachable
-    from ``entry`` through the functions it names."""
-    functions = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
-    disabled = {name for name, fn in functions.items()
-                if any((_dotted(_called(d)) or [""])[-1] in _DISABLERS for d in fn.decorator_list)}
+    from ``entry`` through the functions and classes it names (a class named: all of its methods)."""
+    functions: dict[str, ast.AST] = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+    functions.update({node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)})  # its methods
+    disabled = {name for name, fn in functions.items() if isinstance(fn, ast.FunctionDef)
+                and any((_dotted(_called(d)) or [""])[-1] in _DISABLERS for d in fn.decorator_list)}
     seen, todo = set(), ["entry"]
     while todo:
         name = todo.pop()

@@ -86,9 +86,13 @@ def load_program(source: str) -> types.ModuleType:
     for name in ("entry", "make_inputs"):
         if not hasattr(module, name):
             raise AttributeError(f"program defines no {name!r} (see docs/program-format.md)")
-    if not hasattr(module, "EFFECTS"):  # a program that records no effects (a reduced crash) may leave it out
-        module.EFFECTS = []
     return module
+
+
+def effect_log(module: types.ModuleType) -> list:
+    """The program's effect log; a program that records no effects (a reduced crash) may define none. Never put
+    into the module: a program that writes the log without defining it must fail as it does on its own."""
+    return vars(module).get("EFFECTS", [])
 
 
 _RUNS = itertools.count(1)  # jobs run by this process: the suffix that makes module names unique per run
@@ -297,7 +301,7 @@ def observe_grads(value, inputs):
 
 
 def run_call(fn, context, module, device: str) -> dict:
-    first_effect = len(module.EFFECTS)
+    first_effect = len(effect_log(module))
     record = {"exception": None, "compiler_frame": None, "value": None}
     inputs = ()
     try:
@@ -313,7 +317,7 @@ def run_call(fn, context, module, device: str) -> dict:
         record["exception_module"] = type(exc).__module__
         record["compiler_frame"] = compiler_frame(exc)
     record["torch_state"] = obs.torch_state()
-    record["effects"] = obs.observe(module.EFFECTS[first_effect:])
+    record["effects"] = obs.observe(effect_log(module)[first_effect:])
     record["globals"] = obs.observe_globals(module)
     record["inputs"] = obs.observe(inputs)
     if getattr(module, "WANTS_GRAD", False) and record["exception"] is None:

@@ -120,18 +120,19 @@ def test_a_sigkilled_campaign_resumes_with_every_finding_and_no_program_counted_
             if journal.exists() and journal.read_text().count("\n") >= 40 or proc.poll() is not None:
                 break
             try:
-                proc.wait(timeout=0.5)
+                proc.wait(timeout=0.05)
             except subprocess.TimeoutExpired:
                 pass
         os.kill(proc.pid, signal.SIGKILL)
     finally:
         proc.wait()
     journaled = journal.read_text().count("\n")  # complete lines: one per program recorded
-    resumed = Campaign(config(out, programs=60), ScriptedRunner(), generate=generate)
-    assert resumed.programs == journaled >= 40
+    # a budget well past where the kill lands, however late a loaded machine lets it land
+    resumed = Campaign(config(out, programs=150), ScriptedRunner(), generate=generate)
+    assert 40 <= resumed.programs == journaled < 150
     summary = resumed.run()
-    whole = run(tmp_path / "whole", programs=60)
-    assert summary["programs"] == 60 and summary["verdicts"] == whole["verdicts"]
+    whole = run(tmp_path / "whole", programs=150)
+    assert summary["programs"] == 150 and summary["verdicts"] == whole["verdicts"]
     assert bucket_view(summary) == bucket_view(whole)
     assert repro_files(out) == repro_files(tmp_path / "whole")
 

@@ -113,3 +113,12 @@ def test_a_reduction_cut_short_is_named_by_its_shape_never_by_the_family():
     # under a known family, so it keeps the shape rule (two such repros meet only where their shapes do)
     cut = [behaviour_shape(s, minimal=False) for s in STATE_OBJECT_SHAPES]
     assert "state-object:grad" not in cut and len(set(cut)) == len(cut)
+
+
+def test_a_break_reached_through_a_class_counts():
+    # the break is in the __init__ of a class entry makes: reachable, as the generator's super()/class shapes are
+    through_class = LEAK.replace("def f1(x):\n    torch._dynamo.graph_break()\n    return x\n",
+                                 "class C1:\n    def __init__(self, x):\n        torch._dynamo.graph_break()\n")
+    through_class = through_class.replace("    f1(1)\n", "    C1(1)\n")
+    assert "class C1" in through_class and behaviour_shape(through_class) == "state-object:grad"
+    assert not behaviour_shape(through_class.replace("    C1(1)\n", "")).startswith("state-object")

@@ -177,3 +177,15 @@ def test_warm_up_starts_as_many_workers_as_asked_at_once():
         info = r.warm_up(count=2)
         assert info["ready"]
         assert set(r.memory()["workers"]) == {"worker 1", "worker 2"}  # both started, not one handed out twice
+
+
+def test_the_effect_log_is_optional_but_never_supplied_to_a_program_that_writes_it(runner):
+    from oracle._runner import eager_outcome
+
+    no_log = "import torch\n\ndef entry(x):\n    return x + 1\n\ndef make_inputs(device):\n    return (torch.ones(2),)\n"
+    record = runner.run(no_log, "eager")
+    assert eager_outcome(record) == "returned" and record["calls"][0]["effects"] == ("list", [])
+    # writing a log the program does not define fails as it does on its own: a reducer that dropped the
+    # definition must see the outcome change
+    writes = no_log.replace("    return x + 1\n", "    EFFECTS.append(1)\n    return x + 1\n")
+    assert eager_outcome(runner.run(writes, "eager")) == "raised:NameError"
