@@ -555,3 +555,15 @@ def test_rename_keeps_parameters_passed_by_keyword_and_closures():
     renamed = _candidates("rename", source)[-1]  # the per-function candidate comes last
     assert "def helper(value):" in renamed and "y = (lambda: value)()" not in renamed
     assert "def entry(x):\n    return helper(value=x)" in renamed  # entry itself is plain
+
+
+def test_a_base_class_the_bug_does_not_need_is_dropped_and_one_it_needs_stays():
+    source = HEAD + ("class Base:\n    pass\n\n\nclass Child(Base):\n    def __init__(self, x):\n        self.v = 1 / x\n"
+                     "\n\ndef entry(x):\n    return Child(x - x)\n" + TAIL)
+    out = _one_pass("drop-arguments", source, _raises(ZeroDivisionError)).source
+    assert "class Child:" in out and "class Child(Base)" not in out
+    needed = source.replace("class Base:\n    pass\n", "class Base:\n    def __init__(self, x):\n        self.v = 1 / x\n")
+    needed = needed.replace("    def __init__(self, x):\n        self.v = 1 / x\n\n\ndef entry",
+                            "    pass\n\n\ndef entry")
+    assert "class Child(Base):\n    pass" in needed
+    assert "class Child(Base)" in _one_pass("drop-arguments", needed, _raises(ZeroDivisionError)).source

@@ -396,13 +396,17 @@ def _splice(prog: Program, owner: int, field: str, pos: int, choice) -> Edit:
 
 @reduction_pass("drop-arguments")
 def drop_arguments(prog: Program) -> Iterator[Edit]:
-    """Drop a parameter with its argument at every call (for ``entry``, also its input); drop keywords and items."""
+    """Drop a parameter with its argument at every call (for ``entry``, also its input); drop keywords, items and
+    a class's bases (an empty base class left behind is then unused)."""
     for i, node in _indexed(prog.tree):
         if isinstance(node, ast.FunctionDef) and not (node.args.vararg or node.args.kwarg):
             for k in range(len(node.args.args)):
                 yield _edit_at(prog, i, lambda tree, n, k=k: _drop_param(tree, n, k))
     for i, node in _indexed(prog.tree):
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.ClassDef):
+            for k in range(len(node.bases)):
+                yield _edit_at(prog, i, lambda tree, n, k=k: n.bases.pop(k) and None)
+        elif isinstance(node, ast.Call):
             for k in range(len(node.keywords)):
                 yield _edit_at(prog, i, lambda tree, n, k=k: n.keywords.pop(k) and None)
         elif isinstance(node, ast.Tuple | ast.List | ast.Set) and isinstance(getattr(node, "ctx", ast.Load()), ast.Load):
