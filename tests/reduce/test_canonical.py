@@ -3,15 +3,7 @@
 from __future__ import annotations
 
 from fuzz.reduce import PASSES, reduce_source
-from fuzz.reduce._tree import Program
-
-HEAD = "EFFECTS = []\n\n\n"
-TAIL = "\n\ndef make_inputs(device):\n    return (2,)\n"
-
-
-def _candidates(source: str) -> list[str]:
-    (chosen,) = [p for p in PASSES if p.name == "canonical-forms"]
-    return [c.source for c in (edit() for edit in chosen.edits(Program.parse(source))) if c is not None]
+from tests.reduce.helpers import HEAD, TAIL, pass_candidates
 
 
 def _divides_by_zero(source: str) -> bool:
@@ -58,7 +50,7 @@ def test_a_store_read_by_a_nested_function_stays():
         return z / 0
     return f1()
 ''' + TAIL
-    assert not [c for c in _candidates(source) if "z = x + 1" not in c]
+    assert not [c for c in pass_candidates("canonical-forms", source) if "z = x + 1" not in c]
 
 
 def test_a_store_declared_global_stays():
@@ -69,7 +61,7 @@ def entry(x):
     global Z
     Z = x + 1
 ''' + TAIL
-    assert not [c for c in _candidates(source) if "Z = x + 1" not in c]
+    assert not [c for c in pass_candidates("canonical-forms", source) if "Z = x + 1" not in c]
 
 
 def test_step_breaks_become_graph_breaks_all_at_once_then_one_by_one():
@@ -79,7 +71,7 @@ def test_step_breaks_become_graph_breaks_all_at_once_then_one_by_one():
     torch._dynamo.step_unsupported()
     return x
 ''' + TAIL
-    every, first, second = _candidates(source)[:3]
+    every, first, second = pass_candidates("canonical-forms", source)[:3]
     assert "step_unsupported" not in every and every.count("torch._dynamo.graph_break()") == 2
     assert first.count("graph_break") == second.count("graph_break") == 1 and first != second
 
@@ -101,7 +93,7 @@ def test_a_store_read_later_or_in_a_loop_stays_and_a_last_store_goes():
         z = y * k
     x = z / 0
 ''' + TAIL
-    rewritten = [c for c in _candidates(source)]
+    rewritten = [c for c in pass_candidates("canonical-forms", source)]
     assert any("\n    (z / 0)\n" in c or "\n    z / 0\n" in c for c in rewritten)  # x is not read after its store
     assert not [c for c in rewritten if "y = x + 1" not in c or "z = y * k" not in c]
 
@@ -165,7 +157,7 @@ def test_nested_with_blocks_become_one():
             y = 2
     return x + y
 ''' + TAIL
-    (merged,) = _candidates(source)  # the second outer with has more than the inner one in its body
+    (merged,) = pass_candidates("canonical-forms", source)  # the second outer with has more than the inner one in its body
     assert ("    with contextlib.nullcontext(), contextlib.nullcontext(), contextlib.suppress(KeyError):\n"
             "        x = x / 0\n") in merged
     assert _divides_by_zero(merged)

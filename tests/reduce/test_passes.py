@@ -8,9 +8,7 @@ import types
 
 from fuzz.reduce import PASSES, reduce_source
 from fuzz.reduce._tree import Program
-
-HEAD = "EFFECTS = []\n\n\n"
-TAIL = "\n\ndef make_inputs(device):\n    return (2,)\n"
+from tests.reduce.helpers import HEAD, TAIL, pass_candidates
 
 
 def _run(source: str):
@@ -36,12 +34,6 @@ def _bypassing(source: str, predicate):
     """The two bypass passes, in their order: the cheap cuts and shortcuts, then ddmin chunks of definitions."""
     return reduce_source(source, predicate, passes=[p for p in PASSES if p.name in ("cut-call-graph",
                                                                                    "bypass-definitions")])
-
-
-def _candidates(name: str, source: str) -> list[str]:
-    """Every candidate a pass builds from ``source`` (valid or not), as source."""
-    (chosen,) = [p for p in PASSES if p.name == name]
-    return [c.source for c in (edit() for edit in chosen.edits(Program.parse(source))) if c is not None]
 
 
 def _defs(source: str) -> set[str]:
@@ -95,7 +87,7 @@ def test_bypass_tries_chunks_of_definitions_before_single_ones():
     leaves = "".join(f"def leaf{k}(x):\n    return x + {k}\n\n\n" for k in range(4))
     calls = "".join(f"    x = leaf{k}(x)\n" for k in range(4))
     source = HEAD + leaves + f"def entry(x):\n{calls}    return x / 0\n" + TAIL
-    candidates = _candidates("bypass-definitions", source)
+    candidates = pass_candidates("bypass-definitions", source)
     gone = [4 - len([d for d in _defs(c) if d.startswith("leaf")]) for c in candidates]
     assert gone.index(2) < gone.index(1)  # two leaves in one check before any alone
     assert gone.count(2) == 2 and gone.count(1) == 4
@@ -263,7 +255,7 @@ def entry(x):
     return json.dumps(object(), cls=Enc)
 ''' + TAIL
     assert isinstance(_run(source), ZeroDivisionError)
-    assert not any("default" not in c for c in _candidates("remove-unused", source))
+    assert not any("default" not in c for c in pass_candidates("remove-unused", source))
 
 
 LINKS = HEAD + '''import types
@@ -366,14 +358,14 @@ def test_a_module_whose_forward_returns_one_expression_is_collapsed_into_it():
     # the parameter was built (eager's order)
     for kept in (MODULE.replace("return y * self.by", "return y * self.by + self.other()"),
                  MODULE.replace("Scale(2.0)(x)", "Scale(2.0)(x * 2)")):
-        assert _candidates("inline-classes", kept) == []
+        assert pass_candidates("inline-classes", kept) == []
 
 
 def test_a_method_that_needs_its_instance_is_not_inlined():
     source = CLASSES.replace("return x * self.scale", "return x * self.scale + self.extra()").replace(
         "    def run(self, x):", "    def extra(self):\n        return 0\n\n    def run(self, x):")
     assert isinstance(_run(source), ZeroDivisionError)
-    assert not any("Step_run" in c for c in _candidates("inline-classes", source))  # not even tried
+    assert not any("Step_run" in c for c in pass_candidates("inline-classes", source))  # not even tried
     result = _one_pass("inline-classes", source, _raises(ZeroDivisionError))
     assert "Step(0.5).run(x)" in result.source and "class Box" not in result.source  # the wrapper still goes
 
@@ -395,7 +387,7 @@ def test_statement_deletion_goes_outermost_first():
         c = 3
     return x / 0
 ''' + TAIL
-    candidates = _candidates("delete-statements", source)
+    candidates = pass_candidates("delete-statements", source)
     # A candidate edits the if's body when the if is still there with a statement of its body gone.
     inner = ["if x:" in c and not ("b = 2" in c and "c = 3" in c) for c in candidates]
     assert inner == sorted(inner) and 0 < sum(inner) < len(inner)  # entry's body first, then the if's
@@ -410,12 +402,12 @@ def test_statement_deletion_tries_coarse_chunks_of_every_function_before_single_
         helper, entry = (candidate.split("def entry")[k].count("x = x +") for k in (0, 1))
         return ("helper", 4 - helper) if helper < 4 else ("entry", 4 - entry)
 
-    inside = [edited(c) for c in _candidates("delete-statements", source) if "def helper" in c and "def entry" in c
+    inside = [edited(c) for c in pass_candidates("delete-statements", source) if "def helper" in c and "def entry" in c
               and "return" in c.split("def entry")[1] and "    return x\n" in c]
     assert inside[:2] == [("helper", 4), ("entry", 4)]  # each function's coarsest chunk before any finer one
     assert inside.index(("helper", 2)) < inside.index(("entry", 2)) and ("helper", 1) not in inside
     # single statements are a later pass's, after those that take a definition or a block per check
-    singles = [edited(c) for c in _candidates("delete-single-statements", source) if "def helper" in c
+    singles = [edited(c) for c in pass_candidates("delete-single-statements", source) if "def helper" in c
                and "def entry" in c and "return" in c.split("def entry")[1] and "    return x\n" in c
                and "EFFECTS = []" in c]  # (the module's own statements come first; not what this is about)
     assert singles[:4] == [("helper", 1)] * 4 and ("entry", 1) in singles and ("entry", 2) not in singles
@@ -444,7 +436,7 @@ def test_a_loop_with_break_is_unwrapped_to_its_body_run_once():
             break
     return x
 """ + TAIL
-    (once,) = [c for c in _candidates("unwrap-blocks", source) if "while" not in c]
+    (once,) = [c for c in pass_candidates("unwrap-blocks", source) if "while" not in c]
     assert "    i += 1\n    for k in [1, 2]:" in once and "if i >= 3:\n        pass" in once
     assert "            break" in once  # the nested loop keeps its own break
     out = _one_pass("unwrap-blocks", source, _raises(ZeroDivisionError)).source
@@ -466,7 +458,7 @@ def test_an_empty_finally_goes_and_the_handler_stays():
 def test_a_loop_that_breaks_is_not_unrolled():
     source = HEAD + "def entry(x):\n    for c in [0]:\n        x = x / c\n        break\n    return x\n" + TAIL
     # unrolled, its break would leave the loop's caller: not even a candidate
-    assert not any("c = 0" in c for c in _candidates("unwrap-blocks", source))
+    assert not any("c = 0" in c for c in pass_candidates("unwrap-blocks", source))
     out = _one_pass("unwrap-blocks", source, _raises(ZeroDivisionError)).source
     assert "for c in [0]:" in out
 
@@ -544,7 +536,7 @@ def entry(tensor_input):
 
 
 def test_rename_names_each_plain_function_locals_afresh():
-    renamed = _candidates("rename", LOCALS)[-1]
+    renamed = pass_candidates("rename", LOCALS)[-1]
     assert "def helper(x):\n    y = x * 2\n    return y" in renamed
     assert "def entry(x):\n    return helper(x)" in renamed
 
@@ -552,7 +544,7 @@ def test_rename_names_each_plain_function_locals_afresh():
 def test_rename_keeps_parameters_passed_by_keyword_and_closures():
     source = LOCALS.replace("helper(tensor_input)", "helper(value=tensor_input)").replace(
         "    doubled = value * 2\n", "    doubled = (lambda: value)() * 2\n")
-    renamed = _candidates("rename", source)[-1]  # the per-function candidate comes last
+    renamed = pass_candidates("rename", source)[-1]  # the per-function candidate comes last
     assert "def helper(value):" in renamed and "y = (lambda: value)()" not in renamed
     assert "def entry(x):\n    return helper(value=x)" in renamed  # entry itself is plain
 

@@ -7,10 +7,7 @@ from __future__ import annotations
 import types
 
 from fuzz.reduce import PASSES, reduce_source
-from fuzz.reduce._tree import Program
-
-HEAD = "EFFECTS = []\n\n\n"
-TAIL = "\n\ndef make_inputs(device):\n    return (2,)\n"
+from tests.reduce.helpers import HEAD, TAIL, pass_candidates
 
 
 def _run(source: str):
@@ -31,11 +28,6 @@ def _one_pass(name: str, source: str, predicate=None):
     chosen = [p for p in PASSES if p.name == name]
     assert chosen, name
     return reduce_source(source, predicate or _same_as(source), passes=chosen).source
-
-
-def _candidates(name: str, source: str) -> list[str]:
-    (chosen,) = [p for p in PASSES if p.name == name]
-    return [c.source for c in (edit() for edit in chosen.edits(Program.parse(source))) if c is not None]
 
 
 def _entry(source: str) -> str:
@@ -77,7 +69,7 @@ def scaled(x):
 def entry(x):
     return _h.scaled(x) + zlib.crc32(b'b') % 5
 ''' + TAIL
-    (folded,) = _candidates("fold-constants", source)  # main never imported zlib: its call is not folded
+    (folded,) = pass_candidates("fold-constants", source)  # main never imported zlib: its call is not folded
     assert "return x + 0\n" in folded and "zlib.crc32(b'b') % 5" in folded
 
 
@@ -110,7 +102,7 @@ def test_a_loop_that_needs_two_iterations_runs_twice():
 
 def test_a_loop_that_breaks_is_not_unrolled_but_may_run_twice():
     source = LOOP.replace("x = x * 2", "if x > 100:\n            break")
-    candidates = _candidates("shrink-loops", source)
+    candidates = pass_candidates("shrink-loops", source)
     assert len(candidates) == 1 and "range(1, 5, 2)" in candidates[0]
 
 
@@ -156,13 +148,13 @@ def entry(x):
     return f7(x, x * 2) + f7(x, x) + (lambda a, b: b + a)(g(), g())
 ''' + TAIL
     # y = x * 2 would be evaluated after g(); the lambda's arguments would swap their order
-    assert _candidates("inline-wrappers", source) == []
+    assert pass_candidates("inline-wrappers", source) == []
     shadowed = source.replace("return f7(x, x * 2) + f7(x, x)", "g = 1\n    return f7(x, x)")
-    assert not any("def f7" not in c for c in _candidates("inline-wrappers", shadowed))
+    assert not any("def f7" not in c for c in pass_candidates("inline-wrappers", shadowed))
     in_comprehension = source.replace("\n\ndef entry(x):", "\n\nVALUES = [f7(1, 2) for g in [1]]\n\n\ndef entry(x):")
     in_comprehension = in_comprehension.replace(
         "return f7(x, x * 2) + f7(x, x) + (lambda a, b: b + a)(g(), g())", "return f7(x, x)")
-    assert not any("def f7" not in c for c in _candidates("inline-wrappers", in_comprehension))
+    assert not any("def f7" not in c for c in pass_candidates("inline-wrappers", in_comprehension))
 
 
 # ---- plain-parameters -----------------------------------------------------------------------------------------
@@ -194,9 +186,9 @@ def test_kwargs_stay_when_a_key_is_missing_or_its_name_is_bound_before():
 def entry(x):
     return f4(x=x)
 ''' + TAIL
-    assert _candidates("plain-parameters", source) == []
+    assert pass_candidates("plain-parameters", source) == []
     missing = source.replace("    x = 1\n", "").replace("f4(x=x)", "f4(w=x)")
-    assert _candidates("plain-parameters", missing) == []
+    assert pass_candidates("plain-parameters", missing) == []
 
 
 def test_varargs_read_by_index_become_parameters():
@@ -212,4 +204,4 @@ def entry(x):
     assert "def f1(a, y, x1, x2):\n    return a + y * x2" in out and _entry(out) == _entry(source)
     # calls packing different counts, or an index no call reaches: left alone
     for changed in (source.replace("f1(2, 1, 2, x)", "f1(2, 1, 2, x, 4)"), source.replace("x[2]", "x[3]")):
-        assert _candidates("plain-parameters", changed) == []
+        assert pass_candidates("plain-parameters", changed) == []
