@@ -17,12 +17,11 @@ from . import _version as V
 from ._code import code_info
 from ._frame_readers import frame_reader, keeps_locals
 from ._library import apply_rule
+from ._ops_locals import make_cell
 from ._regions import graph_break_call
 from ._torchops import COMPILING_MARKERS, GRAPH_BREAK_FNS, is_disabled, is_graph_op
 from ._values import (
-    EMPTY,
     BoundMethodVar,
-    CellVar,
     CMExitVar,
     CMVar,
     ConstVar,
@@ -163,8 +162,7 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
         # variables (parameters a nested function closes over) into cells before the generator exists.
         for ins in info.instrs[:info.gen_start]:
             if ins.opname == "MAKE_CELL":
-                v = frame.locals[ins.arg]
-                frame.locals[ins.arg] = CellVar(EMPTY if v is None else vm.resolve(v))
+                make_cell(vm, frame, ins.arg)
         frame.ip = info.gen_start
         gen = frame.gen = GenVar(frame, vm.call_no)
         if info.gen_handlers and not for_cm:  # see _generators.check_abandoned

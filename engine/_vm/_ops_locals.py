@@ -137,10 +137,15 @@ def _load_assertion_error(vm: VM, frame: Frame, ins: Instr) -> None:
 
 # -- cells ------------------------------------------------------------------------------------------------
 
+def make_cell(vm: VM, frame: Frame, index: int) -> None:
+    """Local `index` becomes a cell holding its value (empty if unbound), as MAKE_CELL does."""
+    v = frame.locals[index]
+    frame.locals[index] = CellVar(EMPTY if v is None else vm.resolve(v))
+
+
 @handles("MAKE_CELL")
 def _make_cell(vm: VM, frame: Frame, ins: Instr) -> None:
-    v = frame.locals[ins.arg]
-    frame.locals[ins.arg] = CellVar(EMPTY if v is None else vm.resolve(v))
+    make_cell(vm, frame, ins.arg)
     frame.ip += 1
 
 
