@@ -51,7 +51,7 @@ def _outcome(signature: str, compiled: str, target: str, eager: str) -> list[str
     raised = signature.split("@")[0].split(":")[-1] if signature.startswith("crash") else "another exception"
     where = signature.partition("@")[2].replace(":", ".") or "the compiler"
     call = ["        for _ in range(2):  # the second call runs the cached code",
-            "            fn(*make_inputs(\"cpu\"))"] if second else ["        fn(*make_inputs(\"cpu\"))"]
+            "            fn(<ARGS>)"] if second else ["        fn(<ARGS>)"]
     return [
         "    def outcome(fn):  # 'returned', or the type and message of what the call raised",
         "        try:",
@@ -73,9 +73,9 @@ def _crash(signature: str, compiled: str, target: str, eager: str) -> list[str]:
     raised = signature.split("@")[0].split(":")[-1]
     where = signature.partition("@")[2].replace(":", ".") or "the compiler"
     return [
-        "    entry(*make_inputs(\"cpu\"))  # eager returns",
+        "    entry(<ARGS>)  # eager returns",
         f"    try:  # torch.compile raised {raised} (in {where})",
-        f"        {compiled}(*make_inputs(\"cpu\"))",
+        f"        {compiled}(<ARGS>)",
         "    except Exception:",
         f"        print(f\"MISMATCH: eager returns, torch.compile(backend='{_backend(target)}') raises, "
         "torch {torch.__version__}\")",
@@ -86,8 +86,8 @@ def _crash(signature: str, compiled: str, target: str, eager: str) -> list[str]:
 def _value(signature: str, compiled: str, target: str, eager: str) -> list[str]:
     """A returned value that differs (values, dtype, shape, requires_grad, ...)."""
     return [*_same(target),
-            "    expected = entry(*make_inputs(\"cpu\"))",
-            f"    actual = {compiled}(*make_inputs(\"cpu\"))",
+            "    expected = entry(<ARGS>)",
+            f"    actual = {compiled}(<ARGS>)",
             f"    # eager and torch.compile return different values ({signature})",
             "    print(f\"eager:         {expected!r}\\ntorch.compile: {actual!r}\")",
             "    same = equal(actual, expected)"]
@@ -96,9 +96,9 @@ def _value(signature: str, compiled: str, target: str, eager: str) -> list[str]:
 def _effects(signature: str, compiled: str, target: str, eager: str) -> list[str]:
     """The effect log (EFFECTS, appended to by the program as it runs) differs."""
     return [*_same(target),
-            *_call("entry(*make_inputs(\"cpu\"))", eager),
+            *_call("entry(<ARGS>)", eager),
             "    expected, EFFECTS[:] = EFFECTS[:], []",
-            *_call(f"{compiled}(*make_inputs(\"cpu\"))", eager),
+            *_call(f"{compiled}(<ARGS>)", eager),
             f"    # the program's side effects (EFFECTS) differ between eager and torch.compile ({signature})",
             "    print(f\"eager:         {expected}\\ntorch.compile: {EFFECTS}\")",
             "    same = equal(EFFECTS, expected)"]
@@ -106,10 +106,10 @@ def _effects(signature: str, compiled: str, target: str, eager: str) -> list[str
 
 def _grad_mode(signature: str, compiled: str, target: str, eager: str) -> list[str]:
     """Grad mode after the call differs: a context manager's state leaked out of (or into) the compiled code."""
-    return [*_call("entry(*make_inputs(\"cpu\"))", eager),
+    return [*_call("entry(<ARGS>)", eager),
             "    expected = torch.is_grad_enabled()",
             "    torch.set_grad_enabled(True)  # both calls start from the default",
-            *_call(f"{compiled}(*make_inputs(\"cpu\"))", eager),
+            *_call(f"{compiled}(<ARGS>)", eager),
             "    actual = torch.is_grad_enabled()",
             "    # grad mode after the call: torch.compile leaves it other than eager does",
             "    print(f\"grad enabled after the call: eager {expected}, torch.compile {actual}\")",
@@ -138,12 +138,13 @@ def _generator(signature: str, eager: str | None) -> _Generator | None:
 
 
 def check_for(signature: str | None, target: str | None, eager: str | None = None,
-              helpers: bool = False, imports_torch: bool = False) -> str | None:
+              helpers: bool = False, imports_torch: bool = False, inputs: bool = True) -> str | None:
     """The short check for a finding with ``signature`` on ``target`` (eager's outcome ``eager``, e.g.
     ``returned``/``raised:TypeError``, when known); None when its signature class has none. ``helpers``: the
     program makes ``ngb_*`` helper modules, which the check registers in ``sys.modules`` as a user's modules are
     (a module missing there is a known torch crash of its own, not the finding). ``imports_torch``: the program
-    imports torch at the top, so the check does not again."""
+    imports torch at the top, so the check does not again. ``inputs``: the program defines ``make_inputs`` (else
+    ``entry`` is called with no arguments)."""
     generator = _generator(signature or "", eager)
     kind, _, _ = (target or "torch").partition(":")
     if generator is None or kind != "torch":
@@ -175,4 +176,5 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
            "torch {torch.__version__}\")",
            "    raise SystemExit(0 if same else 1)"]),
     ]
-    return "\n".join(lines) + "\n"
+    args = "*make_inputs(\"cpu\")" if inputs else ""
+    return "\n".join(line.replace("<ARGS>", args) for line in lines) + "\n"

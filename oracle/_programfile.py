@@ -89,6 +89,17 @@ def _imports_torch(code: str) -> bool:
     return any(isinstance(s, ast.Import) and any(a.name == "torch" and not a.asname for a in s.names) for s in body)
 
 
+def _defines(code: str, name: str) -> bool:
+    """The module defines ``name`` at top level (a syntax error: assume it does)."""
+    try:
+        body = ast.parse(code).body
+    except SyntaxError:
+        return True
+    return any(isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == name
+               or isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in s.targets)
+               for s in body)
+
+
 def with_footer(source: str) -> str:
     """``source`` with its standalone check (if any) replaced by the current one, two blank lines above it: the
     short check for its header's ``# signature:`` on its ``# target:`` when that class has one, else the
@@ -101,7 +112,7 @@ def with_footer(source: str) -> str:
     helpers = "types.ModuleType(\"ngb_" in code or "ModuleType('ngb_" in code
     imports_torch = _imports_torch(code)
     check = check_for(fields.get("signature"), fields.get("target"), fields.get("eager"), helpers=helpers,
-                      imports_torch=imports_torch) or standalone_footer()
+                      imports_torch=imports_torch, inputs=_defines(code, "make_inputs")) or standalone_footer()
     return source.split(FOOTER_MARKER)[0].rstrip("\n") + "\n\n\n" + check
 
 

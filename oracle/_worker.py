@@ -83,10 +83,16 @@ def load_program(source: str) -> types.ModuleType:
         exec(compile(source, PROGRAM_FILE, "exec"), module.__dict__)
     except SystemExit as exc:  # sys.exit()/exit() at import: the program does not load (the worker lives on)
         raise RuntimeError(f"the program exits at import (SystemExit: {exc.code!r})") from None
-    for name in ("entry", "make_inputs"):
-        if not hasattr(module, name):
-            raise AttributeError(f"program defines no {name!r} (see docs/program-format.md)")
+    if not hasattr(module, "entry"):
+        raise AttributeError("program defines no 'entry' (see docs/program-format.md)")
     return module
+
+
+def make_inputs(module: types.ModuleType, device: str) -> tuple:
+    """The program's inputs for one call: ``make_inputs(device)``, or none when the program defines no
+    ``make_inputs`` (an ``entry`` that takes no arguments)."""
+    maker = vars(module).get("make_inputs")
+    return () if maker is None else tuple(maker(device))
 
 
 def effect_log(module: types.ModuleType) -> list:
@@ -306,7 +312,7 @@ def run_call(fn, context, module, device: str) -> dict:
     inputs = ()
     try:
         # Inside the try: a compiler that poisoned the process on the first call makes even this fail.
-        inputs = tuple(module.make_inputs(device))
+        inputs = make_inputs(module, device)
         with context():
             value = fn(*inputs)
         record["value"] = obs.observe(value)

@@ -103,7 +103,7 @@ def read_program(path: str | Path) -> str:
 
 
 def program_problem(source: str) -> str | None:
-    """Why ``source`` cannot load as a program (syntax error, no top-level entry/make_inputs), or None."""
+    """Why ``source`` cannot load as a program (syntax error, no top-level ``entry``), or None."""
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:
@@ -111,9 +111,8 @@ def program_problem(source: str) -> str | None:
     defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
     defined |= {t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets
                 if isinstance(t, ast.Name)}
-    missing = [name for name in ("entry", "make_inputs") if name not in defined]
-    if missing:
-        return f"it defines no {' and no '.join(missing)} at top level (see docs/program-format.md)"
+    if "entry" not in defined:
+        return "it defines no entry at top level (see docs/program-format.md)"
     return None
 
 

@@ -15,7 +15,7 @@ from ._common import check_timeout, parse_targets, program_problem, read_program
 EXIT_OK, EXIT_FINDING, EXIT_USAGE, EXIT_NO_LOAD, EXIT_EAGER_FAILED = 0, 1, 2, 3, 4
 EXIT_CODES = """exit codes: 0 the program ran and matched eager on every target; 1 a finding (mismatch, crash or hang);
 2 a usage error (bad option, no such file, not a text file); 3 the program does not load (syntax error, no
-top-level entry/make_inputs, raises or exits at import); 4 its eager run failed, hung or disagrees with itself
+top-level entry, raises or exits at import); 4 its eager run failed, hung or disagrees with itself
 (flaky): nothing could be compared."""
 
 

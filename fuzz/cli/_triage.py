@@ -46,9 +46,8 @@ def triage(args) -> int:
     if not path.is_file():
         raise UsageError(f"no such file: {path}")
     source = path.read_text()
-    if "def entry(" not in source or "def make_inputs(" not in source:
-        raise UsageError(f"{path} is not a program file: it needs entry() and make_inputs() "
-                         "(see docs/program-format.md)")
+    if "def entry(" not in source:
+        raise UsageError(f"{path} is not a program file: it needs an entry() (see docs/program-format.md)")
     interpreters = pythons(args)
     backends = tuple(dict.fromkeys(args.backend or ("eager", "aot_eager", "inductor")))
 

@@ -249,14 +249,27 @@ class Program:
         if any(issubclass(w.category, SyntaxWarning) for w in caught):
             return False
         defined = _top_level_names(self.tree)
-        return (all(name in defined for name in self.required) and (not self.tensor_inputs or _tensor_inputs(self.tree))
+        required = [n for n in self.required if n != "make_inputs" or _entry_takes_arguments(self.tree)]
+        return (all(name in defined for name in required) and (not self.tensor_inputs or _tensor_inputs(self.tree))
                 and not any(isinstance(n, ast.While) and _endless(n) for n in iter_nodes(self.tree)))
+
+
+def _entry_takes_arguments(tree: ast.Module) -> bool:
+    """``entry`` has parameters, so the program needs ``make_inputs`` (one without takes no inputs)."""
+    fn = next((s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == "entry"), None)
+    if fn is None:
+        return True
+    a = fn.args
+    return bool(a.posonlyargs or a.args or a.vararg or a.kwonlyargs or a.kwarg)
 
 
 def _tensor_inputs(tree: ast.Module) -> bool:
     """``make_inputs`` returns a tuple (or list) whose every item is made by a ``torch`` call: a repro's inputs are
-    tensors built where a reader looks for them, never a device string or a number standing in for one."""
+    tensors built where a reader looks for them, never a device string or a number standing in for one. A program
+    whose ``entry`` takes no arguments may define no ``make_inputs``."""
     fn = next((s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == "make_inputs"), None)
+    if fn is None and not _entry_takes_arguments(tree):
+        return True  # no inputs at all
     returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)] if fn is not None else []
     if len(returns) != 1 or not isinstance(returns[0].value, ast.Tuple | ast.List):
         return False

@@ -25,7 +25,7 @@ def files(tmp_path):
 @pytest.mark.parametrize("name, code, says", [
     ("binary.py", 2, "not a program file"),
     ("syntax.py", 3, "does not load: syntax error at line 1"),
-    ("comments.py", 3, "does not load: it defines no entry and no make_inputs"),
+    ("comments.py", 3, "does not load: it defines no entry at top level"),
 ])
 def test_repro_of_a_file_that_is_no_program_never_exits_0(files, capsys, name, code, says):
     assert main(["repro", str(files / name), "--target", "eager"]) == code

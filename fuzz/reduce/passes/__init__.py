@@ -22,6 +22,7 @@ from fuzz.reduce.passes._edits import Edit, ReductionPass, reduction_pass
 from fuzz.reduce.passes._expressions import inline_variables, rename, shrink_tensors, simplify_expressions
 from fuzz.reduce.passes._fold import fold_constants
 from fuzz.reduce.passes._inline import inline_calls
+from fuzz.reduce.passes._inputs import drop_inputs
 from fuzz.reduce.passes._ir import IR_PASSES
 from fuzz.reduce.passes._loops import shrink_loops
 from fuzz.reduce.passes._modules import inline_helper_modules
@@ -63,6 +64,8 @@ PASSES: list[ReductionPass] = [
     # short by its budget spent its checks where more lines go
     delete_single_statements,
     drop_arguments,
+    # after drop-arguments, which takes entry's last parameter with its input
+    drop_inputs,
     simplify_expressions,
     inline_variables,
     shrink_tensors,
