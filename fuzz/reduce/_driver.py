@@ -292,11 +292,15 @@ def _run(stage: _Stage, program, predicate, passes: Sequence[ReductionPass], *, 
             run.invocations += 1
             if not run.check(stage.source(program) or ""):
                 raise ReduceError("the original program is not interesting")
+        tidy = [p for p in passes if p.tidy]
         changed = True
         while changed:
             changed = False
             for p in passes:
-                changed |= run.run_pass(p)
+                if run.run_pass(p):
+                    changed = True
+                    for t in tidy if not p.tidy else ():
+                        run.run_pass(t)
     except _OutOfTime:
         stopped = "budget"
     except KeyboardInterrupt:

@@ -326,10 +326,11 @@ def test_inputs_stay_tensors_made_in_make_inputs():
 
 
 def test_unread_definitions_go_first_then_the_cheap_cuts_and_ddmin_bypasses_after():
-    # remove-unused is one check that removes many lines, which a reduction cut short in the cuts kept; the cuts'
-    # candidates are small (cheap checks), before the ddmin chunks, each a check of a program about as large
+    # remove-unused and remove-dead-stores are one check each that removes many lines, which a reduction cut
+    # short in the cuts kept; the cuts' candidates are small (cheap checks), before the ddmin chunks, each a
+    # check of a program about as large
     names = pass_names()
-    assert names[:2] == ["remove-unused", "cut-call-graph"]
+    assert names[:3] == ["remove-unused", "remove-dead-stores", "cut-call-graph"]
     assert names.index("remove-unused") < names.index("bypass-definitions") < names.index("delete-statements")
 
 

@@ -17,6 +17,7 @@ docs/reducer.md.
 
 from fuzz.reduce.passes._canonical import canonical_forms
 from fuzz.reduce.passes._classes import inline_classes
+from fuzz.reduce.passes._dead import remove_dead_stores
 from fuzz.reduce.passes._definitions import bypass_definitions, cut_call_graph
 from fuzz.reduce.passes._edits import Edit, ReductionPass, reduction_pass
 from fuzz.reduce.passes._expressions import inline_variables, rename, shrink_tensors, simplify_expressions
@@ -43,6 +44,8 @@ PASSES: list[ReductionPass] = [
     # first: one check removes everything nothing reads (50 to 80 lines of a generated finding), which a
     # reduction cut short by its budget in the cuts below (a 900-line finding: 16 checks in 60 s) kept
     remove_unused,
+    # one check: the stores nothing reads, which delete-statements would take a chunk at a time
+    remove_dead_stores,
     cut_call_graph,
     strip_observations,
     inline_helper_modules,

@@ -23,14 +23,16 @@ class ReductionPass:
     name: str
     edits: Callable[[object], Iterator[Callable[[], object]]]  # program (source or IR) -> edit thunks
     doc: str
+    tidy: bool = False  # also run after every other pass that kept an edit (a clean-up its edits make possible)
 
 
-def reduction_pass(name: str) -> Callable[[Callable[[Program], Iterator[Edit]]], ReductionPass]:
+def reduction_pass(name: str, *, tidy: bool = False) -> Callable[[Callable[[Program], Iterator[Edit]]], ReductionPass]:
     """Make a function yielding edits into a named pass (its docstring's first line is the pass's doc).
-    Registering nothing: the order of passes is the one list in ``fuzz.reduce.passes``."""
+    Registering nothing: the order of passes is the one list in ``fuzz.reduce.passes``. ``tidy``: the driver
+    also runs the pass right after any other pass that kept an edit, not only at its place in the order."""
 
     def make(fn: Callable[[Program], Iterator[Edit]]) -> ReductionPass:
-        return ReductionPass(name, fn, (fn.__doc__ or "").strip().splitlines()[0])
+        return ReductionPass(name, fn, ((fn.__doc__ or "").strip().splitlines() or [""])[0], tidy)
 
     return make
 
