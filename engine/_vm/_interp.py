@@ -194,8 +194,8 @@ class VM:
         if not u.forced:
             self.ctx.record_break(BreakRecord(u.gb_id, u.explanation, u.where, depth, u.hint))
             on_break(self, u, depth)  # error_on_graph_break / disable_nested_graph_breaks regions
-        if self.ctx.nested is False and depth > 0:
-            raise Restart(self.frames[1].call_no, "classic")
+        if self.ctx.nested is False and depth > 0 and self.frames[1].call_no > 0:
+            raise Restart(self.frames[1].call_no, "classic")  # (a resumed generator's frame: a break in it)
         if u.eager is None:
             if depth > 0 and frame.call_no > 0:
                 raise Restart(frame.call_no, "eager")

@@ -315,3 +315,22 @@ def test_generators_other_code_can_reach_are_made_real():
     check(cm_object_kept_by_name, x1, restarts=1)
     check(loop_generator_kept_by_name, x1, restarts=1)
     check(loop_generator_with_finally, x1, restarts=1)
+
+
+def loop_generator_breaking_on_a_later_step(x):
+    def gen():
+        yield x + 1
+        gb()
+        yield x * 2
+
+    out = []
+    for v in gen():
+        gb()
+        out.append(v)
+    return out
+
+
+def test_classic_mode_break_in_a_resumed_generator():
+    """nested=False too: a break inside a loop's generator resumed from a snapshot (no call of that trace
+    made it, so it cannot become a classic call) is a break in its frame, not a restart without end."""
+    check(loop_generator_breaking_on_a_later_step, x1)
