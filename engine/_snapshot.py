@@ -69,8 +69,8 @@ class _Persist:
             return None  # (see _yields_once)
         if g.state == "running":
             index = self.running.get(id(g), -1)
-            if index < 0:
-                return None
+            if index < 0 or (g.mode == "next" and g.default is None and not _returns_constants(g.frame.info)):
+                return None  # (its return raises StopIteration with the value: _generators._stop)
         elif g.state != "suspended":
             return None
         else:
@@ -84,6 +84,8 @@ class _Persist:
             gs.caller_exc = self.value(g.caller_exc)
         if g.mode == "collect":
             gs.acc, gs.acc_tuple = self.value(g.acc), g.acc_tuple
+        if g.default is not None:
+            gs.default = self.value(g.default)
         if index < 0:
             gs.frame = self.frame(g.frame, 0)
         return gs
@@ -105,6 +107,14 @@ class _Persist:
             _corrupt_top_slot(self.vm, f, st, locs)
         return FrameShape(f.info, f.fglobals, f.builtins, f.ip, tuple(locs), tuple(st), None, f.exit_grad,
                           f.call_index, f.call_no, f.name, ret)
+
+
+def _returns_constants(info) -> bool:
+    """Every return of the code returns a constant (so next()'s StopIteration is one the VM can make)."""
+    ins = info.instrs
+    targets = {i.target for i in ins if i.target is not None} | {h[0] for h in info.handlers if h is not None}
+    return all(k > 0 and ins[k - 1].opname == "LOAD_CONST" and k not in targets
+               for k, i in enumerate(ins) if i.opname == "RETURN_VALUE")
 
 
 def _yields_once(g: GenVar) -> bool:
@@ -145,7 +155,7 @@ def env_len(shapes: list[FrameShape]) -> int:
 
     def gen(gs: GenShape) -> None:
         nonlocal top
-        top = max(top, gs.thrown, gs.thrown_tb, gs.exc_state, gs.caller_exc, gs.acc)
+        top = max(top, gs.thrown, gs.thrown_tb, gs.exc_state, gs.caller_exc, gs.acc, gs.default)
         if gs.frame is not None:
             shape(gs.frame)
 
@@ -197,6 +207,8 @@ def restore(vm: VM, shapes: list[FrameShape]) -> list[Frame]:
                 g.caller_exc = LazyVar(gs.caller_exc)
             if gs.acc >= 0:
                 g.acc, g.acc_tuple = LazyVar(gs.acc), gs.acc_tuple
+            if gs.default >= 0:
+                g.default = LazyVar(gs.default)
         if gs.mode in ("for", "send") and owner is not None:
             g.owner = owner
         return g

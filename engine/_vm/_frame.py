@@ -64,6 +64,7 @@ class GenShape:
     caller_exc: int = -1  # while it runs: env index of the caller's handled exception
     acc: int = -1  # mode "collect": env index of the list being filled
     acc_tuple: bool = False
+    default: int = -1  # mode "next": env index of next()'s default (-1: none)
 
 
 @dataclass(slots=True, eq=False)

@@ -16,8 +16,9 @@ if TYPE_CHECKING:
 GenState = Literal["created", "suspended", "running", "done"]
 # resumed by FOR_ITER in the caller / stepped by a builtin (drive) / a @contextmanager block's enter, normal
 # exit, or exit by an exception thrown in (the caller gets the block's value or __exit__'s result)
-# send: the delegate of `yield from`; collect: consumed by list()/tuple() as a frame (not a nested run)
-GenMode = Literal["for", "drive", "send", "collect", "enter", "exit", "throw"]
+# send: the delegate of `yield from`; collect: consumed by list()/tuple() as a frame (not a nested run);
+# next: stepped by next(g[, default]) or g.send(v) as a frame above the call
+GenMode = Literal["for", "drive", "send", "collect", "next", "enter", "exit", "throw"]
 DictViewKind = Literal["keys", "values", "items"]  # the dict method that made the view
 
 
@@ -336,7 +337,7 @@ class GenVar(Var):
     in the snapshot instead (see _generators.py); `call_no` is then -1 (no call of this trace made it)."""
 
     __slots__ = ("frame", "call_no", "state", "mode", "target", "retval", "cm", "thrown", "thrown_tb", "owner",
-                 "for_at", "for_depth", "exc_state", "caller_exc", "acc", "acc_tuple")
+                 "for_at", "for_depth", "exc_state", "caller_exc", "acc", "acc_tuple", "default")
 
     def __init__(self, frame: Frame, call_no, cm: bool = False) -> None:
         self.frame = frame
@@ -355,6 +356,7 @@ class GenVar(Var):
         self.caller_exc: Var | None = None  # while it runs: the caller's handled exception, back on leaving
         self.acc: Var | None = None  # mode "collect": the list list()/tuple() is filling (`acc_tuple`: tuple())
         self.acc_tuple = False
+        self.default: Var | None = None  # mode "next": next()'s default, what the call gives if it returns
 
 
 class SuperVar(Var):

@@ -209,7 +209,7 @@ SCENARIOS = [
     Scenario(generator_suspended_across_break, x1, 1, restarts=1),
     Scenario(generator_break_inside, x1, 2),  # list() runs the generator as a frame: resumed inside it
     Scenario(generator_exhausted, x1, 0, restarts=1),
-    Scenario(generator_return_value, x1, 1, restarts=1),
+    Scenario(generator_return_value, x1, 1),
     Scenario(yield_from_delegation, x1, 1),
     Scenario(yield_from_across_break, x1, 1),  # the delegating generator is persisted in the snapshot
     Scenario(generator_with_try_finally, x1, 1),

@@ -334,3 +334,31 @@ def test_classic_mode_break_in_a_resumed_generator():
     """nested=False too: a break inside a loop's generator resumed from a snapshot (no call of that trace
     made it, so it cannot become a classic call) is a break in its frame, not a restart without end."""
     check(loop_generator_breaking_on_a_later_step, x1)
+
+
+def next_steps_a_generator_that_breaks(x):
+    log = []
+
+    def gen(v):
+        log.append("start")
+        gb()
+        yield v + 1
+        log.append("never")
+
+    def returns():
+        log.append("returns")
+        gb()
+        return
+        yield
+
+    try:
+        next(returns())
+    except StopIteration as e:
+        log.append(("stop", e.args))
+    return next(gen(x)) * 2, next(returns(), "default"), log
+
+
+def test_next_runs_the_generator_as_a_frame():
+    """next() steps a generator as a frame above the call, as a for-loop does: a break inside it resumes
+    there (no restart), its return raises StopIteration at the call or gives next()'s default."""
+    check(next_steps_a_generator_that_breaks, x1, restarts=0)
