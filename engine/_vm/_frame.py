@@ -70,7 +70,8 @@ class GenShape:
 @dataclass(slots=True, eq=False)
 class GenRef:
     """A snapshot slot (in place of an env index) holding a persisted generator, or with `exit` the exit
-    of a @contextmanager block over one."""
+    of a @contextmanager block over one, or with `send` its `send` method loaded for a call."""
 
     gen: GenShape
     exit: bool
+    send: bool = False

@@ -10,10 +10,10 @@ __exit__ returned False, a return means suppressed, anything else propagates), w
 RuntimeErrors and its traceback entries.
 
 Across a break, a generator only the VM's frames reach (a with-block's exit, a for-loop's iterator, a
-`yield from` delegate, one next()/send() runs) is persisted in the snapshot, suspended or running
-(engine/_snapshot.py), and resumes where it was. Anything else that must make a generator real (a break
-while a builtin drives it, a generator reachable as a value) restarts the segment's trace with its
-creation as an eager call, after which it is a real generator.
+`yield from` delegate, locals whose code ahead only steps it: _gen_uses.py) is persisted in the snapshot,
+created, suspended, running or finished (engine/_snapshot.py), and resumes where it was. Anything else
+that must make a generator real (a break while a builtin drives it, a generator reachable as a value)
+restarts the segment's trace with its creation as an eager call, after which it is a real generator.
 
 A generator with try/with blocks runs code when it is abandoned while suspended (close() throws
 GeneratorExit into it when its last reference goes, which may be mid-segment or later, held by a

@@ -164,7 +164,8 @@ def _load_method(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
     if type(v) is GenVar and ins.argval == "send":
         # g.send(a) (_generators.step). Only LOAD_METHOD makes this value, and only its call consumes it
-        # (`g.send` read as a value is eager: the generator is made real).
+        # (`g.send` read as a value is eager: the generator is made real), so a break while the argument is
+        # computed may persist it (engine/_snapshot.py).
         frame.stack[-1] = NULL
         frame.stack.append(MethodVar(v, "send"))
         frame.ip += 1

@@ -333,8 +333,9 @@ class TracebackVar(Var):
 class GenVar(Var):
     """A generator created by traced code: its frame is suspended between steps. It never becomes a real
     object: if it must, the trace restarts with its creation as an eager call. Where only the VM's own
-    frames can reach it (a @contextmanager block's exit, a for-loop's iterator), a break persists its frame
-    in the snapshot instead (see _generators.py); `call_no` is then -1 (no call of this trace made it)."""
+    frames can reach it (a @contextmanager block's exit, a for-loop's iterator, locals whose code ahead
+    only steps it: see _gen_uses.py), a break persists its frame in the snapshot instead (see
+    _generators.py); `call_no` is then -1 (no call of this trace made it)."""
 
     __slots__ = ("frame", "call_no", "state", "mode", "target", "retval", "cm", "thrown", "thrown_tb", "owner",
                  "for_at", "for_depth", "exc_state", "caller_exc", "acc", "acc_tuple", "default")

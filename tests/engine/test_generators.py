@@ -286,7 +286,7 @@ def loop_generator_kept_by_name(x):
     for v in g:
         gb()
         out.append(v)
-    return out, next(g, "end"), log, x * 2  # the generator is read after the loop: it must be real
+    return out, next(g, "end"), log, x * 2, g.gi_frame is None  # read as an object after the loop: real
 
 
 def loop_generator_with_finally(x):
@@ -310,8 +310,9 @@ def loop_generator_with_finally(x):
 
 def test_generators_other_code_can_reach_are_made_real():
     """Only what the VM's frames alone reach is persisted in a snapshot (a @contextmanager block's exit, a
-    for-loop's iterator): a generator or context manager object also held by a local that is read later, or
-    one with try/with blocks a loop may abandon, restarts with its creation eager, as before."""
+    for-loop's iterator, locals the code ahead only steps it from): a generator or context manager object
+    also held by a local that is read later as an object, or one with try/with blocks a loop may abandon,
+    restarts with its creation eager, as before."""
     check(cm_object_kept_by_name, x1, restarts=1)
     check(loop_generator_kept_by_name, x1, restarts=1)
     check(loop_generator_with_finally, x1, restarts=1)
