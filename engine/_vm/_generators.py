@@ -145,8 +145,8 @@ def send(vm: VM, frame: Frame, ins: Instr) -> None:
         frame.call_index = frame.ip - 1
         vm.frames.append(gen_frame)
         return
-    if type(receiver) is GenVar:
-        x, done = None, receiver.retval or ConstVar(None)
+    if type(receiver) is GenVar:  # finished already: SEND's next() gives nothing, `yield from` is None
+        x, done = None, ConstVar(None)
     elif type(receiver) is IterVar:
         try:
             x = iter_next(vm, receiver)
@@ -236,7 +236,6 @@ def on_return(vm: VM, frame: Frame, value: Var):
     exit gives __exit__'s result, an enter contextlib's RuntimeError."""
     gen = frame.gen
     gen.state = "done"
-    gen.retval = value
     leave_exc_state(vm, gen, False)
     if gen.mode == "drive":
         return Ending(EndKind.RETURN, value=ConstVar(None))

@@ -337,7 +337,7 @@ class GenVar(Var):
     only steps it: see _gen_uses.py), a break persists its frame in the snapshot instead (see
     _generators.py); `call_no` is then -1 (no call of this trace made it)."""
 
-    __slots__ = ("frame", "call_no", "state", "mode", "target", "retval", "cm", "thrown", "thrown_tb", "owner",
+    __slots__ = ("frame", "call_no", "state", "mode", "target", "cm", "thrown", "thrown_tb", "owner",
                  "for_at", "for_depth", "exc_state", "caller_exc", "acc", "acc_tuple", "default")
 
     def __init__(self, frame: Frame, call_no, cm: bool = False) -> None:
@@ -346,7 +346,6 @@ class GenVar(Var):
         self.state: GenState = "created"
         self.mode: GenMode | None = None
         self.target = None  # FOR_ITER's jump target in the caller
-        self.retval = None  # the value it returned (what `yield from` it evaluates to)
         self.cm = cm  # the generator of a @contextmanager object
         self.thrown = None  # mode "throw": the exception thrown in, and the traceback __exit__ got
         self.thrown_tb = None

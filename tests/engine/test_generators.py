@@ -363,3 +363,23 @@ def test_next_runs_the_generator_as_a_frame():
     """next() steps a generator as a frame above the call, as a for-loop does: a break inside it resumes
     there (no restart), its return raises StopIteration at the call or gives next()'s default."""
     check(next_steps_a_generator_that_breaks, x1, restarts=0)
+
+
+def yield_from_a_finished_generator(x):
+    def leaf():
+        yield x
+        return "ret"
+
+    def outer(g):
+        r = yield from g
+        yield r
+
+    g = leaf()
+    done = list(g)
+    return done, list(outer(g)), x + 1
+
+
+def test_yield_from_a_finished_generator_is_none():
+    """`yield from` a traced generator that already returned gives None (its StopIteration carried the value
+    once), not the value it returned back then."""
+    check(yield_from_a_finished_generator, x1)
