@@ -72,8 +72,8 @@ class ZipView:
 
 class DictPart:
     """A dict (its keys, values or items) as enumerate()/zip() view it: live, as eager's dict iterator --
-    a change of size or keys since it was made makes the step an eager op (which raises eager's
-    RuntimeError, see _runtime.DictIter), values are read as they are now."""
+    a change of size or keys since it was made makes the step an eager op (over eager's own iterator, see
+    _runtime.dict_iter_at), values are read as they are now."""
 
     __slots__ = ("dict_var", "kind", "keys")
 
@@ -192,8 +192,8 @@ def _dict_items(vm: VM, dv: DictVar) -> dict:
 
 def dict_next(vm: VM, it: IterVar):
     """next() of an iterator over a dict, as dict_keyiterator: it fails once the dict changed size (an
-    eager op then raises eager's RuntimeError, see engine/_runtime.DictIter) and reads values live. An index
-    past the keys means it raised StopIteration (it does forever after)."""
+    eager op then raises eager's RuntimeError, over eager's own iterator: see engine/_runtime.dict_iter_at)
+    and reads values live. An index past the keys means it raised StopIteration (it does forever after)."""
     dv, kind, keys = it.over
     k = it.index
     if k > len(keys):
@@ -266,3 +266,45 @@ def iter_remaining(vm: VM, v: Var):
         if x is None:
             return out
         out.append(x)
+
+
+def reached_iters(vm: VM) -> tuple[dict[int, IterVar], dict[int, IterVar]]:
+    """The iterator values the VM's state reaches: (those reached other than as a for-loop's own stack slot,
+    the dict iterators made by traced code in such a slot -- the loop `loop` recorded, still running). Every
+    value's parts are followed (frames' locals and stacks, generators' frames, effects, written-back
+    containers, stored globals): conservative, anything found elsewhere counts."""
+    from ._frame import Frame
+
+    reached: dict[int, IterVar] = {}
+    loops: dict[int, IterVar] = {}
+    seen: set[int] = set()
+    todo: list[object] = [vm.cur_exc, *vm.effects, *vm.writeback, *vm.gover.values(), *vm.frames]
+    while todo:
+        x = todo.pop()
+        if x is None or id(x) in seen:
+            continue
+        t = type(x)
+        if t in (list, tuple, set, frozenset):
+            todo.extend(x)
+            continue
+        if t is dict:
+            todo.extend(x.values())
+            continue
+        if not t.__module__.startswith("engine.") or not hasattr(t, "__slots__"):
+            continue
+        seen.add(id(x))
+        if t is IterVar:
+            reached[id(x)] = x
+        if t is not Frame:
+            todo.extend(getattr(x, n, None) for c in t.__mro__ for n in getattr(c, "__slots__", ()))
+            continue
+        at = x.call_index if x.call_index >= 0 else x.ip
+        for k, y in enumerate(x.stack):
+            if type(y) is IterVar and y.over is not None and y.real is None and y.loop is not None and \
+                    y.loop[0] is x and y.loop[2] == k and y.loop[1] <= at < x.info.instrs[y.loop[1]].target:
+                loops[id(y)] = y
+                todo.extend(getattr(y, n, None) for n in IterVar.__slots__)  # its parts, not the slot's
+            else:
+                todo.append(y)
+        todo += [*x.locals, x.ret_override, x.gen]
+    return reached, loops

@@ -222,9 +222,10 @@ class IterVar(Var):
     DictVar, the view kind, its keys when the iterator was made): eager iterates the live dict (see
     _iters.dict_next). `done`: it has raised StopIteration (eager's list/tuple/str iterator then drops its
     sequence: a list that grows later yields nothing more). `rev`: made by `reversed(rev)` (`seq` holds the
-    items in reverse), so it becomes real as eager's `reversed` object or range_iterator."""
+    items in reverse), so it becomes real as eager's `reversed` object or range_iterator. `loop`: the frame,
+    FOR_ITER index and stack slot of the for-loop that last stepped it (where it is the loop's own)."""
 
-    __slots__ = ("seq", "index", "real", "src", "start", "over", "done", "rev")
+    __slots__ = ("seq", "index", "real", "src", "start", "over", "done", "rev", "loop")
 
     def __init__(self, seq, index=0, real=None, src: Src | None = None, rev: Var | None = None) -> None:
         self.seq = seq
@@ -235,6 +236,7 @@ class IterVar(Var):
         self.over: tuple[DictVar, DictViewKind, tuple] | None = None
         self.done = False
         self.rev = rev
+        self.loop: tuple[Frame, int, int] | None = None
 
 
 class GradCtxVar(Var):
