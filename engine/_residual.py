@@ -67,9 +67,22 @@ if TYPE_CHECKING:
     from ._vm._values import Var
 
 
-def _dict_replace(d, new) -> None:
-    d.clear()
-    d.update(new)
+def _dict_replace(d: dict, new: dict) -> None:
+    """Writes back a dict traced code mutated, keeping its entries where they are as eager's mutations
+    would (a key that stays keeps its place, a removed one leaves its slot, new ones come after), so an
+    iterator over it alive across the segment goes on as eager's does; where the order says a key was
+    removed and added again, the dict is filled anew in that order."""
+    now = list(dict.items(d))
+    if len(now) == len(new) and all(k is k2 and v is v2 for (k, v), (k2, v2) in zip(now, new.items())):
+        return
+    keep = {id(k) for k in new}
+    for k, _ in now:
+        if id(k) not in keep:
+            dict.__delitem__(d, k)
+    dict.update(d, new)
+    if list(dict.keys(d)) != list(new):
+        dict.clear(d)
+        dict.update(d, new)
 
 
 def _new_object(cls: type) -> object:

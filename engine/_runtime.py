@@ -127,8 +127,9 @@ def dict_iter_at(d: dict, keys: tuple, kind: str, index: int) -> Iterator[Any]:
 
 
 def _real_dict_iter(d: dict, keys: tuple, kind: str, index: int) -> Iterator[Any] | None:
-    """The real iterator of `dict_iter_at`. If `d`'s keys changed since it was made, it is made over those
-    keys (values do not matter to it) and `d` is put back as it is, so a change of size raises at its next
+    """The real iterator of `dict_iter_at`. If `d`'s keys changed since it was made (the VM lets only keys
+    be added then: removing one while an iterator is alive is an eager op), it is made over those keys
+    (values do not matter to it) and `d` is put back as it is, so the change of size raises at its next
     step, as eagerly. None where that would hash again keys with a `__hash__` written in Python."""
     view = _DICT_VIEWS[kind]
     if index > len(keys):

@@ -81,6 +81,7 @@ class VM:
         self.iter_log = {}
         self.eager_ops = False
         self.closing_gens = []  # generators with try/with blocks made by this trace (_generators.check_abandoned)
+        self.dict_iters = []  # iterators over dicts (IterVar, or enumerate/zip's DictPart) (_iters.iterated)
         self.drive_depth = 0  # every graph op runs eagerly (after a graph failed at run time)
         self.guards.grad_mode(grad)
 

@@ -159,6 +159,7 @@ def wrap(vm: VM, value, src: Src, fixed: bool = False):
         d = wrap(vm, value.dict, AttrSrc(src, "dict"))
         var = IterVar(TupleVar([key_var(k) for k in value.keys]), value.index, real=value, src=src)
         var.over = (d, value.kind, value.keys)
+        vm.dict_iters.append(var)
         vm.writeback.append(var)
     elif t is MembersIter:
         from ._members import MemberView

@@ -270,6 +270,36 @@ def dict_iter_looped_by_name(log, x):
     return x, look(it)
 
 
+def dict_key_swapped_while_iterated(log, x):
+    d = {"a": 1, "b": 2, "c": 3}
+    it = iter(d)
+    log.append(next(it))
+    d.pop("a")  # same size again after the next line: eager's iterator goes on over its slots, then raises
+    d["e"] = 5
+    gb()
+    try:
+        for k in it:
+            log.append(k)
+    except RuntimeError as err:
+        log.append(str(err))
+    return x + 1
+
+
+def dict_keys_swapped_in_loop(log, x):
+    d = {"a": 1.0, "b": 2.0, "c": 3.0}
+    try:
+        for k in d:
+            gb()
+            x = x + d[k]
+            log.append(k)
+            if k == "a":
+                d.pop("a")
+                d["e"] = 5.0
+    except RuntimeError as err:
+        log.append(str(err))
+    return x
+
+
 def dict_iter_returned(log, x):
     d = {"a": 1, "b": 2}
     it = iter(d.items())
@@ -299,6 +329,8 @@ SCENARIOS = [
     Scenario(dict_iters_run_out_across_break, x1, 0),
     Scenario(dict_loop_iterator_across_breaks, x1, 3),
     Scenario(dict_iter_looped_by_name, x1, 3),
+    Scenario(dict_key_swapped_while_iterated, x1, 1),
+    Scenario(dict_keys_swapped_in_loop, x1, 3),
     Scenario(dict_iter_returned, x1, 1),
 ]
 
