@@ -383,3 +383,27 @@ def test_yield_from_a_finished_generator_is_none():
     """`yield from` a traced generator that already returned gives None (its StopIteration carried the value
     once), not the value it returned back then."""
     check(yield_from_a_finished_generator, x1)
+
+
+def _stepped(x, log):
+    log.append("start")
+    yield x + 1
+    gb()
+    log.append("middle")
+    yield x * 2
+
+
+def local_generator_across_breaks(x):
+    log = []
+    g = _stepped(x, log)
+    h = g
+    a = next(g)
+    gb()
+    b = next(h)
+    return a + b, next(g, "done"), g is h, log
+
+
+def test_local_generator_in_both_modes():
+    """A generator held by locals that only step it is persisted across breaks (no restart), in classic
+    mode too (a break inside it, resumed from a snapshot, is a break in its frame there as well)."""
+    check(local_generator_across_breaks, x1, restarts=0)
