@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import engine  # noqa: E402
 from tests.engine.conformance import Scenario, difference, run_pair  # noqa: E402
 
-FAMILIES = ["ctx", "closures", "effects", "stack", "control", "data", "classes", "markers", "exc", "gens"]
+FAMILIES = ["ctx", "closures", "effects", "stack", "control", "data", "classes", "markers", "exc", "cms", "gens"]
 
 
 def scenarios() -> list[tuple[str, Scenario]]:

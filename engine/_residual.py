@@ -21,7 +21,7 @@ from ._snapshot import not_real, snapshot
 from ._vm._effects import CallEffect, CellEffect, GlobalEffect, SetAttrEffect, SetItemEffect
 from ._vm._ending import EndKind, Restart
 from ._vm._frame import FrameShape
-from ._vm._iters import DictPart, ZipView
+from ._vm._iters import DictPart, ZipView, reached_iters
 from ._vm._members import MemberView, members_at
 from ._vm._modes import made_real, real_ctx
 from ._vm._values import (
@@ -67,9 +67,22 @@ if TYPE_CHECKING:
     from ._vm._values import Var
 
 
-def _dict_replace(d, new) -> None:
-    d.clear()
-    d.update(new)
+def _dict_replace(d: dict, new: dict) -> None:
+    """Writes back a dict traced code mutated, keeping its entries where they are as eager's mutations
+    would (a key that stays keeps its place, a removed one leaves its slot, new ones come after), so an
+    iterator over it alive across the segment goes on as eager's does; where the order says a key was
+    removed and added again, the dict is filled anew in that order."""
+    now = list(dict.items(d))
+    if len(now) == len(new) and all(k is k2 and v is v2 for (k, v), (k2, v2) in zip(now, new.items())):
+        return
+    keep = {id(k) for k in new}
+    for k, _ in now:
+        if id(k) not in keep:
+            dict.__delitem__(d, k)
+    dict.update(d, new)
+    if list(dict.keys(d)) != list(new):
+        dict.clear(d)
+        dict.update(d, new)
 
 
 def _new_object(cls: type) -> object:
@@ -88,7 +101,7 @@ RUNTIME_GLOBALS = dict(GUARD_GLOBALS)
 RUNTIME_GLOBALS.update({
     "_MISS": R.MISS, "_NULL": R.NULL, "_DISCARD": R.DISCARD, "_EXHAUSTED": R.EXHAUSTED, "_iter_at": R.iter_at,
     "_reversed_at": R.reversed_at, "_position": R.position, "_drained": R.drained,
-    "_DictIter": R.DictIter, "_grad_ctx": R.grad_ctx,
+    "_DictIter": R.DictIter, "_dict_iter_at": R.dict_iter_at, "_grad_ctx": R.grad_ctx,
     "_members_at": members_at, "_mode_ctx": real_ctx, "_mode_made_real": made_real,
     "_GradModeExit": R.GradModeExit, "_GradCtx": R.GradCtx, "_new_cell": R.new_cell,
     "_make_function": R.make_function, "_set_grad": R.set_grad, "_MethodType": types.MethodType,
@@ -115,6 +128,8 @@ class Emitter:
         self.out_nodes = []
         self.out_index = {}
         self.n = 0
+        self.breaking = False  # the segment ends at a break (its frames go on in the next segment)
+        self.hidden: set[int] | None = None  # dict iterators only their for-loop reaches (see _loop_only)
 
     def temp(self, prefix: str = "t") -> str:
         self.n += 1
@@ -297,7 +312,11 @@ class Emitter:
         e = self._named(v, "it")
         if v.over is not None:  # over the live dict, as eager's (see _iters.dict_next)
             dv, kind, keys = v.over
-            self.body.append(f"{e} = _DictIter({self.expr(dv)}, {literal(self.ns, keys)}, {kind!r}, {v.index})")
+            args = f"{self.expr(dv)}, {literal(self.ns, keys)}, {kind!r}, {v.index}"
+            # eager's own (dict_keyiterator...), made over the dict as the segment leaves it; in a DictIter,
+            # whose steps the next segment traces, where only its for-loop holds it
+            make = "_DictIter" if self._loop_only(v) else "_dict_iter_at"
+            self.body.append(_Late(e, f"{e} = {make}({args})"))
         elif type(v.seq) is SetVar:  # a real iterator over the set rebuilt by its history, advanced as far
             self.body.append(f"{e} = iter({self.expr(v.seq)})")
             if v.done:
@@ -307,8 +326,18 @@ class Emitter:
         elif v.rev is not None:  # eager's `reversed` object (a range_iterator for a range)
             self.body.append(f"{e} = _reversed_at({self._seq(v.rev)}, {v.index}, {v.done!r})")
         else:
-            self.body.append(f"{e} = {self._iter_at(v.seq, v.index, v.done)}")
+            line = f"{e} = {self._iter_at(v.seq, v.index, v.done)}"
+            self.body.append(_Late(e, line) if "_dict_iter_at(" in line else line)
         return e
+
+    def _loop_only(self, v: IterVar) -> bool:
+        """`v` is a dict iterator that only its for-loop's own stack slot holds, at a break: no program can
+        see it, so the engine's DictIter may stand in (later segments trace its steps); any other dict
+        iterator becomes eager's own."""
+        if self.hidden is None:
+            elsewhere, loops = reached_iters(self.vm) if self.breaking else ({}, {})
+            self.hidden = {k for k in loops if k not in elsewhere}
+        return id(v) in self.hidden
 
     def _iter_at(self, seq: object, index: int, done: bool = False) -> str:
         """Eager's own iterator over `seq` that has yielded `index` items (`done`: then raised StopIteration)."""
@@ -322,8 +351,8 @@ class Emitter:
             else:  # the parts before the one that ran out each gave one more item, which zip dropped
                 parts = [self._iter_at(s, index + (j < seq.cut), j == seq.cut) for j, s in enumerate(seq.seqs)]
             return f"zip({', '.join(parts)}{', strict=True' if seq.strict else ''})"
-        if type(seq) is DictPart:  # over the live dict, as eager's (an index past the keys: exhausted)
-            return (f"_DictIter({self.expr(seq.dict_var)}, {literal(self.ns, seq.keys)}, {seq.kind!r}, "
+        if type(seq) is DictPart:  # eager's own over the dict (an index past the keys: exhausted)
+            return (f"_dict_iter_at({self.expr(seq.dict_var)}, {literal(self.ns, seq.keys)}, {seq.kind!r}, "
                     f"{len(seq.keys) + 1 if done else index})")
         if type(seq) is MemberView:  # the real generator, so the rest of the loop is eager's
             it = (f"_members_at({self.expr(seq.module)}, {seq.method!r}, {self.ns.const(seq.kwargs, 'kw')}, "
@@ -370,6 +399,9 @@ class Emitter:
 
     # -- side effects -----------------------------------------------------------------------------------
     def effects(self) -> None:
+        for c in self.vm.writeback:  # steps the trace took over a loop's DictIter: before the dict changes
+            if type(c) is IterVar and type(c.real) is R.DictIter and c.index != c.start:
+                self.body.append(f"{self.expr(c)}.index = {c.index}")
         for eff in self.vm.effects:
             match eff:
                 case CallEffect(target, name, args):
@@ -402,8 +434,36 @@ class Emitter:
             elif type(c) is IterVar and type(c.real) in R.POSITIONED_TYPES:
                 if c.index != c.start or c.done:  # eager's own iterator: put where the trace left it
                     self.body.append(f"_position({self.expr(c)}, {c.index}, {c.done!r})")
-            elif type(c) is IterVar and c.index != c.start:
+            elif type(c) is IterVar and c.index != c.start and type(c.real) is not R.DictIter:
                 self.body.append(f"{self.expr(c)}.index = {c.index}")
+
+
+class _Late(str):
+    """A body line that makes an iterator over a dict (`name`, see _runtime.dict_iter_at): placed as late as
+    the lines reading it allow (`_place_late`), after the effects that bring the dict to the state the
+    segment leaves it in."""
+
+    name: str
+
+    def __new__(cls, name: str, line: str) -> _Late:
+        obj = super().__new__(cls, line)
+        obj.name = name
+        return obj
+
+
+def _place_late(body: list[str]) -> list[str]:
+    out: list[str] = []
+    pending: list[_Late] = []
+    for line in body:
+        if isinstance(line, _Late):
+            pending.append(line)
+            continue
+        if pending:
+            due = [d for d in pending if re.search(rf"\b{d.name}\b", line)]
+            out += due
+            pending = [d for d in pending if d not in due]
+        out.append(line)
+    return out + pending
 
 
 # How each value kind with an identity becomes real in the segment's body (Emitter.expr memoises the result).
@@ -422,6 +482,7 @@ _REBUILD: dict[type, Callable[[Emitter, Any], str]] = {
 def generate(vm: VM, ending: Ending, env_len: int) -> tuple[str, Emitter, list[FrameShape] | None, bool]:
     """Source text, namespace and (for breaks) frame shapes of the segment ending in `ending`."""
     em = Emitter(vm)
+    em.breaking = ending.kind is EndKind.BREAK
     em.enter_modes()
     shapes = None
     if ending.kind is EndKind.BREAK:
@@ -450,7 +511,7 @@ def generate(vm: VM, ending: Ending, env_len: int) -> tuple[str, Emitter, list[F
     if vm.grad != vm.grad0 or vm.grad_set_in_graph:
         flip = ending.kind is EndKind.RETURN and vm.grad_set_in_graph and fault(vm.ctx, "leave-grad-changed")
         body.append(f"_set_grad({(vm.grad != flip)!r})")
-    body += em.body
+    body += _place_late(em.body)
     body.append(tail)
     text = "\n".join(body)
     used = sorted({int(m) for m in _ENV_REF.findall(text)})

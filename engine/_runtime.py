@@ -114,27 +114,99 @@ def drained(it: Iterator[Any]) -> Iterator[Any]:
     return it
 
 
-class DictIter:
-    """An iterator over a dict's keys, values or items at a known position, as the engine rebuilds one made
-    by traced code: like dict_keyiterator it reads the live dict, raises once its size changed, and after
-    StopIteration (an index past the keys) raises StopIteration for good."""
+_DICT_VIEWS: dict[str, Callable[[dict], Any]] = {"keys": dict.keys, "values": dict.values, "items": dict.items}
 
-    __slots__ = ("dict", "keys", "kind", "index")
+
+def dict_iter_at(d: dict, keys: tuple, kind: str, index: int) -> Iterator[Any]:
+    """Eager's own iterator over `d`'s keys, values or items (dict_keyiterator, dict_valueiterator,
+    dict_itemiterator), as made when `d` held `keys` (in that order) and after yielding `index` items (an
+    index past the keys: it raised StopIteration, and so dropped its dict). See `_real_dict_iter`; where
+    that cannot be made, the engine's DictIter stands in."""
+    it = _real_dict_iter(d, keys, kind, index)
+    return it if it is not None else DictIter(d, keys, kind, index)
+
+
+def _real_dict_iter(d: dict, keys: tuple, kind: str, index: int) -> Iterator[Any] | None:
+    """The real iterator of `dict_iter_at`. If `d`'s keys changed since it was made (the VM lets only keys
+    be added then: removing one while an iterator is alive is an eager op), it is made over those keys
+    (values do not matter to it) and `d` is put back as it is, so the change of size raises at its next
+    step, as eagerly. None where that would hash again keys with a `__hash__` written in Python."""
+    view = _DICT_VIEWS[kind]
+    if index > len(keys):
+        it = iter(view({}))
+        next(it, None)
+        return it
+    if tuple(dict.keys(d)) == keys:
+        it = iter(view(d))
+        for _ in range(index):
+            next(it)
+        return it
+    now = list(dict.items(d))
+    if not all(_builtin_hash(k) for k in (*keys, *dict.keys(d))):
+        return None
+    dict.clear(d)
+    dict.update(d, dict.fromkeys(keys))
+    try:
+        it = iter(view(d))
+        for _ in range(index):
+            next(it)
+    finally:
+        dict.clear(d)
+        dict.update(d, now)
+    return it
+
+
+def _builtin_hash(k: object) -> bool:
+    return not isinstance(type(k).__hash__, types.FunctionType)
+
+
+class DictIter:
+    """A dict iterator made by traced code where no program can see it (a for-loop's own, see
+    `dict_iter_at`): eager's own iterator inside (`_it`), which every step goes through, plus what a later
+    segment needs to trace its steps over the live dict -- the dict, the keys it was made over, the view
+    kind and `index`, the items it yielded (past the keys: it raised StopIteration). Setting `index` takes
+    the steps a trace took. `broken`: a step raised RuntimeError (the dict changed), and every later one
+    will. Without an `_it` (keys hashed in Python) it reads the live dict itself."""
+
+    __slots__ = ("dict", "keys", "kind", "_index", "_it", "broken")
 
     def __init__(self, d: dict, keys: tuple, kind: str, index: int) -> None:
-        self.dict, self.keys, self.kind, self.index = d, keys, kind, index
+        self.dict, self.keys, self.kind, self._index = d, keys, kind, index
+        self._it = _real_dict_iter(d, keys, kind, index)
+        self.broken = False
+
+    @property
+    def index(self) -> int:
+        return self._index
+
+    @index.setter
+    def index(self, n: int) -> None:
+        if self._it is not None:
+            for _ in range(n - self._index):
+                next(self._it, None)
+        self._index = n
 
     def __iter__(self) -> DictIter:
         return self
 
     def __next__(self) -> Any:
-        keys, k = self.keys, self.index
+        try:
+            x = next(self._it) if self._it is not None else self._read()
+        except StopIteration:
+            self._index = len(self.keys) + 1
+            raise
+        except RuntimeError:
+            self.broken = True
+            raise
+        self._index += 1
+        return x
+
+    def _read(self) -> Any:
+        keys, k, d = self.keys, self._index, self.dict
         if k > len(keys):
             raise StopIteration
-        d = self.dict
-        if len(d) != len(keys):
+        if self.broken or len(d) != len(keys):
             raise RuntimeError("dictionary changed size during iteration")
-        self.index = k + 1
         if k == len(keys):
             raise StopIteration
         key = keys[k]
@@ -143,7 +215,9 @@ class DictIter:
         return key if self.kind == "keys" else d[key] if self.kind == "values" else (key, d[key])
 
     def __length_hint__(self) -> int:
-        return max(len(self.keys) - self.index, 0)
+        if self._it is not None:
+            return self._it.__length_hint__()
+        return max(len(self.keys) - self._index, 0)
 
 
 class GradModeExit:

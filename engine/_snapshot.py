@@ -4,15 +4,20 @@ building the frames of the next segment from them.
 Every live local and stack slot becomes one env entry (a real value), except a generator made by traced
 code that only the VM's own frames can reach: the exit of a `@contextmanager` block (the with-block's
 stack slot; nothing else can name it), a for-loop's iterator (the loop's stack slot; only FOR_ITER uses
-it) and the delegate of `yield from` (the delegating frame's stack slot; only SEND uses it). Such a generator is more data in the snapshot: its suspended frame is persisted like any other
-(a `GenShape` in a `GenRef` slot), or, while it runs, its frame is in the frame list. So a break inside a
-`@contextmanager` block or a generator's loop, at any depth, resumes without making anything eager. A
-generator reachable any other way must become a real object: the trace restarts with its creation
-eager (as one with try/with blocks iterated by a loop must, see _vm/_generators.py).
+it), the delegate of `yield from` (the delegating frame's stack slot; only SEND uses it), and one held by
+locals whose code ahead only steps it (next(), send(), a for-loop, list()...: _vm/_gen_uses.py; it has
+no try/with blocks and returns constants). Such a generator is more data in the snapshot: its frame is
+persisted like any other (a `GenShape` in a `GenRef` slot; one per generator, whichever slots hold it),
+created, suspended or finished, or, while it runs, its frame is in the frame list. So a break inside a
+`@contextmanager` block, a generator's loop or a generator that next() steps, at any depth, resumes
+without making anything eager. A generator reachable any other way must become a real object: the trace
+restarts with its creation eager (as one with try/with blocks iterated by a loop must, see
+_vm/_generators.py).
 """
 
 from __future__ import annotations
 
+import builtins
 from typing import TYPE_CHECKING
 
 from ._errors import Unsupported
@@ -21,7 +26,8 @@ from ._vm._code import is_live
 from ._vm._ending import Fatal, Restart
 from ._vm._frame import Frame, FrameShape, GenRef, GenShape
 from ._vm._frame_readers import keeps_locals
-from ._vm._values import CMExitVar, ConstVar, GenVar, LazyVar, TensorVar
+from ._vm._gen_uses import returns_constants, uses_ahead
+from ._vm._values import CMExitVar, ConstVar, GenVar, LazyVar, MethodVar, TensorVar
 
 if TYPE_CHECKING:
     from ._residual import Emitter
@@ -47,19 +53,27 @@ class _Persist:
 
     def slot(self, f: Frame, k: int | None, v: Var, operand: bool) -> Slot:
         """Stack slot `k` of `f` (None: a local) holding `v`; the eager op's operands are plain values."""
-        if not operand and k is not None:
-            if type(v) is CMExitVar and v.gen.cm and (not v.gen.frame.info.gen_handlers or _yields_once(v.gen)):
+        t = type(v)
+        gs = None
+        if operand:
+            pass
+        elif k is None:
+            if t is GenVar and _held_ok(self.vm, f, v):
+                gs = self.gen(v)
+        elif t is CMExitVar:
+            if v.gen.cm and (not v.gen.frame.info.gen_handlers or _yields_once(v.gen)):
                 gs = self.gen(v.gen)
-                if gs is not None:
-                    return GenRef(gs, True)
-            if type(v) is GenVar and v.mode in ("for", "send") and v.owner is f and v.for_depth == k and \
-                    not v.frame.info.gen_handlers:
-                at = f.call_index if f.call_index >= 0 else f.ip
-                if v.for_at <= at < v.target:
-                    gs = self.gen(v)
-                    if gs is not None:
-                        return GenRef(gs, False)
-        return self.value(v)
+            if gs is not None:
+                return GenRef(gs, True)
+        elif t is GenVar:  # a for-loop's iterator, a `yield from` delegate (see _loop_slot)
+            if _loop_slot(f, k, v):
+                gs = self.gen(v)
+        elif t is MethodVar and v.name == "send" and type(v.self_var) is GenVar:
+            if _gen_ok(v.self_var):  # g.send(...) loaded for its call (only that call consumes it)
+                gs = self.gen(v.self_var)
+            if gs is not None:
+                return GenRef(gs, False, True)
+        return GenRef(gs, False) if gs is not None else self.value(v)
 
     def gen(self, g: GenVar) -> GenShape | None:
         gs = self.gens.get(id(g))
@@ -69,10 +83,8 @@ class _Persist:
             return None  # (see _yields_once)
         if g.state == "running":
             index = self.running.get(id(g), -1)
-            if index < 0:
-                return None
-        elif g.state != "suspended":
-            return None
+            if index < 0 or (g.mode == "next" and g.default is None and not returns_constants(g.frame.info)):
+                return None  # (its return raises StopIteration with the value: _generators._stop)
         else:
             index = -1
         gs = self.gens[id(g)] = GenShape(None, index, g.state, g.mode, g.target, g.cm, g.for_at, g.for_depth)
@@ -84,7 +96,12 @@ class _Persist:
             gs.caller_exc = self.value(g.caller_exc)
         if g.mode == "collect":
             gs.acc, gs.acc_tuple = self.value(g.acc), g.acc_tuple
-        if index < 0:
+        if g.default is not None:
+            gs.default = self.value(g.default)
+        if g.state == "done":  # its frame is gone, as eager's (which has dropped its locals)
+            f = g.frame
+            gs.frame = FrameShape(f.info, f.fglobals, f.builtins, f.ip, (), (), None, None, -1, -1, f.name)
+        elif index < 0:
             gs.frame = self.frame(g.frame, 0)
         return gs
 
@@ -105,6 +122,41 @@ class _Persist:
             _corrupt_top_slot(self.vm, f, st, locs)
         return FrameShape(f.info, f.fglobals, f.builtins, f.ip, tuple(locs), tuple(st), None, f.exit_grad,
                           f.call_index, f.call_no, f.name, ret)
+
+
+def _loop_slot(f: Frame, k: int, g: GenVar) -> bool:
+    """Stack slot `k` of `f` is the iterator of the for-loop (or the delegate of the `yield from`) that
+    `f` is in: FOR_ITER (SEND) is its only user. (Its record stays while next() steps it in the loop.)"""
+    at = f.call_index if f.call_index >= 0 else f.ip
+    return g.owner is f and g.for_depth == k and not g.frame.info.gen_handlers and g.for_at <= at < g.target
+
+
+def _gen_ok(g: GenVar, stepped: bool = True) -> bool:
+    """`g` itself may stay VM data: no try/with blocks to run when it is abandoned (unless finished, see
+    _generators.check_abandoned), and, if next()/send() may step it, constant returns (the StopIteration
+    they raise: _generators._stop)."""
+    info = g.frame.info
+    return not g.cm and (not info.gen_handlers or g.state == "done") and (not stepped or returns_constants(info))
+
+
+def _held_ok(vm: VM, f: Frame, g: GenVar) -> bool:
+    """Generator `g`, in locals of `f`, may stay VM data as far as `f` goes: its code ahead only steps it
+    (builtins it calls for that are the builtins: guarded) and `f` cannot read its namespace."""
+    if not _gen_ok(g, False) or keeps_locals(vm, f.info.code):
+        return False
+    at = f.call_index if f.call_index >= 0 else f.ip
+    names = uses_ahead(f.info, at, frozenset(k for k, x in enumerate(f.locals) if x is g))
+    if names is None or not _gen_ok(g, bool(names & {"next", "send"})):
+        return False
+    glob, b = f.fglobals, f.builtins
+    names = names - {"send"}
+    for name in names:
+        if (id(glob), name) in vm.gover or name in glob or b.get(name) is not getattr(builtins, name):
+            return False
+    for name in sorted(names):
+        vm.guards.global_absent(glob, name)
+        vm.guards.global_identity(b, name, b[name])
+    return True
 
 
 def _yields_once(g: GenVar) -> bool:
@@ -145,7 +197,7 @@ def env_len(shapes: list[FrameShape]) -> int:
 
     def gen(gs: GenShape) -> None:
         nonlocal top
-        top = max(top, gs.thrown, gs.thrown_tb, gs.exc_state, gs.caller_exc, gs.acc)
+        top = max(top, gs.thrown, gs.thrown_tb, gs.exc_state, gs.caller_exc, gs.acc, gs.default)
         if gs.frame is not None:
             shape(gs.frame)
 
@@ -177,7 +229,7 @@ def restore(vm: VM, shapes: list[FrameShape]) -> list[Frame]:
     frames = [_new_frame(sh) for sh in shapes]
     gens: dict[int, GenVar] = {}
 
-    def gen(gs: GenShape, owner: Frame) -> GenVar:
+    def gen(gs: GenShape) -> GenVar:
         g = gens.get(id(gs))
         if g is None:
             if gs.frame is not None:
@@ -197,26 +249,28 @@ def restore(vm: VM, shapes: list[FrameShape]) -> list[Frame]:
                 g.caller_exc = LazyVar(gs.caller_exc)
             if gs.acc >= 0:
                 g.acc, g.acc_tuple = LazyVar(gs.acc), gs.acc_tuple
-        if gs.mode in ("for", "send") and owner is not None:
-            g.owner = owner
+            if gs.default >= 0:
+                g.default = LazyVar(gs.default)
         return g
 
-    def value(s: Slot, owner: Frame | None) -> Var:
+    def value(s: Slot, owner: Frame | None = None, k: int = -1) -> Var:
         if isinstance(s, GenRef):
-            g = gen(s.gen, owner)
-            return CMExitVar(g) if s.exit else g
+            g = gen(s.gen)
+            if owner is not None and k == s.gen.for_depth and not s.exit and not s.send:
+                g.owner = owner  # (a loop's iterator: see _loop_slot)
+            return CMExitVar(g) if s.exit else MethodVar(g, "send") if s.send else g
         return LazyVar(s)
 
     def fill(f: Frame, sh: FrameShape) -> None:
         for li, s in sh.locals:
-            f.locals[li] = value(s, None)
-        f.stack.extend(value(s, f) for s in sh.stack)
+            f.locals[li] = value(s)
+        f.stack.extend(value(s, f, k) for k, s in enumerate(sh.stack))
 
     for f, sh in zip(frames, shapes):
         fill(f, sh)
     for sh in shapes:
         if sh.gen is not None:
-            gen(sh.gen, None)
+            gen(sh.gen)
     return frames
 
 

@@ -60,6 +60,15 @@ class Inline:
         self.grad = grad
 
 
+class Raise(Exception):
+    """A modeled call raises `exc` (an exception value made by traced code) in the calling frame: CALL
+    raises it there (any other instruction that meets it runs eagerly, as for a gap in the VM)."""
+
+    def __init__(self, exc: Var) -> None:
+        super().__init__()
+        self.exc = exc
+
+
 def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inline:
     """Returns a Var (the call was modeled) or an Inline (a frame to push)."""
     t = type(fn)
@@ -68,6 +77,10 @@ def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inli
     if t is BoundMethodVar:
         return call(vm, fn.func, [fn.self_var, *args], kwargs)
     if t is MethodVar:
+        if type(fn.self_var) is GenVar and fn.name == "send":
+            from ._generators import send_call
+
+            return send_call(vm, fn.self_var, args, kwargs)
         from ._methods import call_method
 
         return call_method(vm, fn.self_var, fn.name, args, kwargs)

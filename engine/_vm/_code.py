@@ -90,7 +90,7 @@ for _name in (list(V.CONDITIONAL_POP_JUMPS) + list(V.UNCONDITIONAL_JUMPS) + list
     _JUMP_OPCODES.add(_dis.opmap[_name])
 
 
-def _successors(info: CodeInfo, k: int) -> list[int]:
+def successors(info: CodeInfo, k: int) -> list[int]:
     ins = info.instrs[k]
     out = []
     if ins.opname not in V.TERMINATORS:
@@ -125,7 +125,7 @@ def _liveness(info: CodeInfo) -> list[int]:
             kill[k] = 1 << ins.arg
         elif ins.opname == "DELETE_FAST":  # reads whether it is bound (UnboundLocalError), then unbinds;
             use[k] = kill[k] = 1 << ins.arg  # live up to it, as eager keeps the value until the `del`
-    succ = [_successors(info, k) for k in range(n)]
+    succ = [successors(info, k) for k in range(n)]
     live = [0] * n
     changed = True
     while changed:

@@ -64,12 +64,14 @@ class GenShape:
     caller_exc: int = -1  # while it runs: env index of the caller's handled exception
     acc: int = -1  # mode "collect": env index of the list being filled
     acc_tuple: bool = False
+    default: int = -1  # mode "next": env index of next()'s default (-1: none)
 
 
 @dataclass(slots=True, eq=False)
 class GenRef:
     """A snapshot slot (in place of an env index) holding a persisted generator, or with `exit` the exit
-    of a @contextmanager block over one."""
+    of a @contextmanager block over one, or with `send` its `send` method loaded for a call."""
 
     gen: GenShape
     exit: bool
+    send: bool = False

@@ -1,18 +1,18 @@
 """Generators created by traced code, run as suspendable frames of the same VM.
 
 FOR_ITER resumes a generator's frame on the frame stack (YIELD_VALUE hands the value back to the loop), and
-so does SEND for the delegate of `yield from`, and list()/tuple() consuming one (`collect`); other builtins
-that consume one (sum, all, next, ...) step it with `drive`, a nested run of the VM on a frame list holding
-just the generator. A `@contextmanager` block is contextlib's protocol on a generator
-frame: entering pushes it until its yield ("enter"), a normal exit resumes it and it must return ("exit"),
-an exception leaving the block is thrown in at its yield ("throw": back out means __exit__ returned
-False, a return means suppressed, anything else propagates), with contextlib's RuntimeErrors and its
-traceback entries.
+so does SEND for the delegate of `yield from`, list()/tuple() consuming one (`collect`), and next(g[, d]) /
+g.send(v) stepping one (`step`); other builtins that consume one (sum, all, ...) step it with `drive`, a
+nested run of the VM on a frame list holding just the generator. A `@contextmanager` block is contextlib's
+protocol on a generator frame: entering pushes it until its yield ("enter"), a normal exit resumes it and
+it must return ("exit"), an exception leaving the block is thrown in at its yield ("throw": back out means
+__exit__ returned False, a return means suppressed, anything else propagates), with contextlib's
+RuntimeErrors and its traceback entries.
 
 Across a break, a generator only the VM's frames reach (a with-block's exit, a for-loop's iterator, a
-`yield from` delegate) is
-persisted in the snapshot, suspended or running (engine/_snapshot.py), and resumes where it was. Anything
-else that must make a generator real (a break while a builtin drives it, a generator reachable as a value)
+`yield from` delegate, locals whose code ahead only steps it: _gen_uses.py) is persisted in the snapshot,
+created, suspended, running or finished (engine/_snapshot.py), and resumes where it was. Anything else
+that must make a generator real (a break while a builtin drives it, a generator reachable as a value)
 restarts the segment's trace with its creation as an eager call, after which it is a real generator.
 
 A generator with try/with blocks runs code when it is abandoned while suspended (close() throws
@@ -37,6 +37,7 @@ from ._ending import Ending, EndKind, Fatal, Restart
 from ._values import CMExitVar, ConstVar, ExcVar, ObjVar
 
 if TYPE_CHECKING:
+    from ._calls import Inline
     from ._code import Instr
     from ._frame import Frame
     from ._interp import VM
@@ -68,6 +69,37 @@ def drive(vm: VM, gen: GenVar):
         gen.state = "done"
         return None
     raise Restart(gen.call_no, "eager")
+
+
+def step(vm: VM, gen: GenVar, sent: Var, default: Var | None) -> Inline | Var:
+    """next(gen[, default]) / gen.send(sent): the generator runs as a frame above the call (mode "next"), so
+    a break inside it resumes there; what it yields is the call's value, and its return raises
+    StopIteration in the caller (or gives `default`). A finished generator raises StopIteration at once
+    (or gives `default`); a value sent into one not started yet raises CPython's TypeError."""
+    from ._calls import Inline, Raise
+
+    if gen.state == "done":
+        if default is not None:
+            return default
+        raise Raise(ExcVar(StopIteration, ()))
+    if gen.state == "created":
+        v = vm.resolve(sent)
+        if type(v) is not ConstVar or v.value is not None:
+            raise Raise(ExcVar(TypeError, ("can't send non-None value to a just-started generator",)))
+    frame = _resume(vm, gen, "next", sent)
+    gen.default = default
+    return Inline(frame)
+
+
+def send_call(vm: VM, gen: GenVar, args: list[Var], kwargs: dict[str, Var]) -> Inline | Var:
+    """gen.send(...): one argument, none by keyword (CPython's TypeErrors otherwise)."""
+    from ._calls import Raise
+
+    if kwargs:
+        raise Raise(ExcVar(TypeError, ("generator.send() takes no keyword arguments",)))
+    if len(args) != 1:
+        raise Raise(ExcVar(TypeError, (f"generator.send() takes exactly one argument ({len(args)} given)",)))
+    return step(vm, gen, args[0], None)
 
 
 class Returned:
@@ -113,8 +145,8 @@ def send(vm: VM, frame: Frame, ins: Instr) -> None:
         frame.call_index = frame.ip - 1
         vm.frames.append(gen_frame)
         return
-    if type(receiver) is GenVar:
-        x, done = None, receiver.retval or ConstVar(None)
+    if type(receiver) is GenVar:  # finished already: SEND's next() gives nothing, `yield from` is None
+        x, done = None, ConstVar(None)
     elif type(receiver) is IterVar:
         try:
             x = iter_next(vm, receiver)
@@ -194,7 +226,8 @@ def on_yield(vm: VM, frame: Frame, value: Var):
         msg = "generator didn't stop" if gen.mode == "exit" else "generator didn't stop after throw()"
         return _raise_in(vm, caller, ExcVar(RuntimeError, (msg,)))
     caller.call_index = -1
-    caller.stack.append(value)  # the loop's next value, or the value of the with-block (`as v`)
+    gen.default = None
+    caller.stack.append(value)  # the loop's next value, next()'s, or the value of the with-block (`as v`)
     return None
 
 
@@ -203,7 +236,6 @@ def on_return(vm: VM, frame: Frame, value: Var):
     exit gives __exit__'s result, an enter contextlib's RuntimeError."""
     gen = frame.gen
     gen.state = "done"
-    gen.retval = value
     leave_exc_state(vm, gen, False)
     if gen.mode == "drive":
         return Ending(EndKind.RETURN, value=ConstVar(None))
@@ -215,6 +247,8 @@ def on_return(vm: VM, frame: Frame, value: Var):
             return _raise_in(vm, caller, ExcVar(RuntimeError, ("generator didn't yield",)), ConstVar(None))
         finally:
             vm.cur_exc = saved
+    if gen.mode == "next":
+        return _stop(vm, gen, caller, value)
     caller.call_index = -1
     if gen.mode in ("exit", "throw"):  # a normal exit: False; a thrown exception caught there: suppressed
         caller.stack.append(ConstVar(gen.mode == "throw"))
@@ -236,6 +270,24 @@ def on_return(vm: VM, frame: Frame, value: Var):
     return None
 
 
+def _stop(vm: VM, gen: GenVar, caller: Frame, value: Var):
+    """next()/send() of a generator that returned `value`: the default, else StopIteration raised at the
+    call (StopIteration() for None, else StopIteration(value), as CPython's gen_send_ex makes it)."""
+    default, gen.default = gen.default, None
+    if default is not None:
+        caller.call_index = -1
+        caller.stack.append(default)
+        return None
+    v = vm.resolve(value)
+    if type(v) is not ConstVar:  # (_gen_uses persists only generators whose returns are constants)
+        if gen.call_no > 0:
+            raise Restart(gen.call_no, "eager")
+        raise Fatal(Unsupported("generator", "StopIteration of a value made by traced code"))
+    from ._exceptions import raise_new
+
+    return raise_new(vm, caller, ExcVar(StopIteration, () if v.value is None else (v.value,)))
+
+
 def on_raise(vm: VM, frame: Frame, exc: Var) -> Var | None:
     """An exception left generator frame `frame` (popped): what goes on unwinding into the caller, or None
     when the caller goes on normally -- the exception thrown into a @contextmanager block came back out, so
@@ -243,6 +295,7 @@ def on_raise(vm: VM, frame: Frame, exc: Var) -> Var | None:
     re-raises it. A StopIteration leaving a generator becomes RuntimeError (PEP 479)."""
     gen = frame.gen
     gen.state = "done"
+    gen.default = None
     leave_exc_state(vm, gen, False)
     if gen.mode == "drive":
         return exc
@@ -312,11 +365,11 @@ def _contextlib_entry(vm: VM, exc: Var, key: str) -> None:
         tb_entry(vm, exc, *site)
 
 
-def _resume(vm: VM, gen: GenVar, mode: GenMode) -> Frame:
-    """Make `gen`'s frame the next to run, resumed from its yield (the value sent in is None)."""
+def _resume(vm: VM, gen: GenVar, mode: GenMode, sent: Var | None = None) -> Frame:
+    """Make `gen`'s frame the next to run, resumed from its yield (the value sent in: None by default)."""
     if gen.state == "running":
         raise Unsupported("generator-running", "generator already executing")
-    gen.frame.stack.append(ConstVar(None))
+    gen.frame.stack.append(sent if sent is not None else ConstVar(None))
     gen.state = "running"
     enter_exc_state(vm, gen)
     gen.mode = mode

@@ -81,6 +81,7 @@ class VM:
         self.iter_log = {}
         self.eager_ops = False
         self.closing_gens = []  # generators with try/with blocks made by this trace (_generators.check_abandoned)
+        self.dict_iters = []  # iterators over dicts (IterVar, or enumerate/zip's DictPart) (_iters.iterated)
         self.drive_depth = 0  # every graph op runs eagerly (after a graph failed at run time)
         self.guards.grad_mode(grad)
 
@@ -194,8 +195,8 @@ class VM:
         if not u.forced:
             self.ctx.record_break(BreakRecord(u.gb_id, u.explanation, u.where, depth, u.hint))
             on_break(self, u, depth)  # error_on_graph_break / disable_nested_graph_breaks regions
-        if self.ctx.nested is False and depth > 0:
-            raise Restart(self.frames[1].call_no, "classic")
+        if self.ctx.nested is False and depth > 0 and self.frames[1].call_no > 0:
+            raise Restart(self.frames[1].call_no, "classic")  # (a resumed generator's frame: a break in it)
         if u.eager is None:
             if depth > 0 and frame.call_no > 0:
                 raise Restart(frame.call_no, "eager")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 from typing import TYPE_CHECKING
 
+from .. import _runtime as R
 from .._errors import Unsupported
 from ._members import MemberView, container_items
 from ._methods import list_items, view_items
@@ -14,6 +16,7 @@ from ._values import (
     DictViewVar,
     GenVar,
     IterVar,
+    LazyVar,
     ListVar,
     ObjVar,
     SetVar,
@@ -45,6 +48,7 @@ def get_iter(vm: VM, v: Var):
         it = IterVar(TupleVar(seq_items(vm, v)))
         dv = v if t is DictVar else v.dict_var
         it.over = (dv, "keys" if t is DictVar else v.kind, tuple(_dict_items(vm, dv)))
+        vm.dict_iters.append(it)
         return it
     if t is TensorVar:
         from ._calls import seq_items
@@ -72,8 +76,8 @@ class ZipView:
 
 class DictPart:
     """A dict (its keys, values or items) as enumerate()/zip() view it: live, as eager's dict iterator --
-    a change of size or keys since it was made makes the step an eager op (which raises eager's
-    RuntimeError, see _runtime.DictIter), values are read as they are now."""
+    a change of its keys since it was made makes the step an eager op (over eager's own iterator, see
+    _runtime.dict_iter_at), values are read as they are now."""
 
     __slots__ = ("dict_var", "kind", "keys")
 
@@ -84,8 +88,8 @@ class DictPart:
         from ._methods import key_var
 
         d = _dict_items(vm, self.dict_var)
-        if len(d) != len(self.keys) or any(k not in d for k in self.keys):
-            raise Unsupported("dict-iter", "a dict changed size (or keys) while enumerate/zip iterate it")
+        if tuple(d) != self.keys:
+            raise Unsupported("dict-iter", "a dict's keys changed while enumerate/zip iterate it")
         if self.kind == "keys":
             return [key_var(k) for k in self.keys]
         if self.kind == "values":
@@ -102,7 +106,9 @@ def as_sequence(vm: VM, v: Var):
         return v
     if t is DictVar or t is DictViewVar:
         dv = v if t is DictVar else v.dict_var
-        return DictPart(dv, "keys" if t is DictVar else v.kind, tuple(_dict_items(vm, dv)))
+        part = DictPart(dv, "keys" if t is DictVar else v.kind, tuple(_dict_items(vm, dv)))
+        vm.dict_iters.append(part)
+        return part
     if t is TensorVar:
         from ._calls import seq_items
 
@@ -191,16 +197,17 @@ def _dict_items(vm: VM, dv: DictVar) -> dict:
 
 
 def dict_next(vm: VM, it: IterVar):
-    """next() of an iterator over a dict, as dict_keyiterator: it fails once the dict changed size (an
-    eager op then raises eager's RuntimeError, see engine/_runtime.DictIter) and reads values live. An index
-    past the keys means it raised StopIteration (it does forever after)."""
+    """next() of an iterator over a dict, as dict_keyiterator, while the dict's keys are those it was made
+    over (else the step is an eager op over eager's own iterator, which raises eager's RuntimeError or goes
+    on as eager's does, see engine/_runtime.dict_iter_at); values are read live. An index past the keys
+    means it raised StopIteration (it does forever after)."""
     dv, kind, keys = it.over
     k = it.index
     if k > len(keys):
         return None
     items = _dict_items(vm, dv)
-    if len(items) != len(keys) or (k < len(keys) and keys[k] not in items):
-        raise Unsupported("dict-iter", "a dict changed size (or keys) while an iterator over it is alive")
+    if tuple(items) != keys:
+        raise Unsupported("dict-iter", "a dict's keys changed while an iterator over it is alive")
     _log(vm, it)
     it.index = k + 1
     if k == len(keys):
@@ -266,3 +273,78 @@ def iter_remaining(vm: VM, v: Var):
         if x is None:
             return out
         out.append(x)
+
+
+def iterated(vm: VM, dv: DictVar) -> bool:
+    """Whether an iterator over dict `dv` that has not run out may still be stepped (the program or a
+    for-loop reaches it; a real one the segment got in its env: a loop's DictIter, or eager's own held by a
+    local). Removing a key then is an eager op: eager's iterator goes on over the dict's entries as they
+    are laid out, which only the real dict reproduces (_methods._dict_method)."""
+    if dv.real is not None:
+        for k, x in enumerate(vm.env):
+            if type(x) is R.DictIter and x.dict is dv.real:
+                vm.resolve(LazyVar(k))  # (an IterVar in vm.dict_iters, or opaque if it is broken)
+            elif type(x).__name__ in _DICT_ITERS and type(x).__module__ == "builtins" and \
+                    any(y is dv.real for y in gc.get_referents(x)):
+                return True  # (one that ran out has dropped its dict)
+    mine = [x for x in vm.dict_iters if (x.over[0] if type(x) is IterVar else x.dict_var) is dv]
+    if not mine:
+        return False
+    elsewhere, loops = reached_iters(vm)
+    live = {**elsewhere, **loops}
+    for x in mine:
+        if type(x) is IterVar:
+            if id(x) in live and x.index <= len(x.over[2]):
+                return True
+        elif any(not it.done and _has_part(it.seq, x) for it in live.values() if type(it.seq) is ZipView):
+            return True
+    return False
+
+
+_DICT_ITERS = ("dict_keyiterator", "dict_valueiterator", "dict_itemiterator")
+
+
+def _has_part(view: ZipView, part: DictPart) -> bool:
+    return any(s is part or (type(s) is ZipView and _has_part(s, part)) for s in view.seqs)
+
+
+def reached_iters(vm: VM) -> tuple[dict[int, IterVar], dict[int, IterVar]]:
+    """The iterator values the VM's state reaches: (those reached other than as a for-loop's own stack slot,
+    the dict iterators made by traced code in such a slot -- the loop `loop` recorded, still running). Every
+    value's parts are followed (frames' locals and stacks, generators' frames, effects, written-back
+    containers, stored globals): conservative, anything found elsewhere counts."""
+    from ._frame import Frame
+
+    reached: dict[int, IterVar] = {}
+    loops: dict[int, IterVar] = {}
+    seen: set[int] = set()
+    todo: list[object] = [vm.cur_exc, *vm.effects, *vm.writeback, *vm.gover.values(), *vm.frames]
+    while todo:
+        x = todo.pop()
+        if x is None or id(x) in seen:
+            continue
+        t = type(x)
+        if t in (list, tuple, set, frozenset):
+            todo.extend(x)
+            continue
+        if t is dict:
+            todo.extend(x.values())
+            continue
+        if not t.__module__.startswith("engine.") or not hasattr(t, "__slots__"):
+            continue
+        seen.add(id(x))
+        if t is IterVar:
+            reached[id(x)] = x
+        if t is not Frame:
+            todo.extend(getattr(x, n, None) for c in t.__mro__ for n in getattr(c, "__slots__", ()))
+            continue
+        at = x.call_index if x.call_index >= 0 else x.ip
+        for k, y in enumerate(x.stack):
+            if type(y) is IterVar and y.over is not None and y.real is None and y.loop is not None and \
+                    y.loop[0] is x and y.loop[2] == k and y.loop[1] <= at < x.info.instrs[y.loop[1]].target:
+                loops[id(y)] = y
+                todo.extend(getattr(y, n, None) for n in IterVar.__slots__)  # its parts, not the slot's
+            else:
+                todo.append(y)
+        todo += [*x.locals, x.ret_override, x.gen]
+    return reached, loops

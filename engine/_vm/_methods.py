@@ -237,6 +237,7 @@ def _dict_method(vm: VM, dv: DictVar, name: str, args: list[Var], kwargs: dict[s
     if name == "pop" and 1 <= len(args) <= 2:
         k = key_of(args[0])
         if k in items:
+            _no_iterator(vm, dv)
             _touch(vm, dv)
             return items.pop(k)
         if len(args) == 2:
@@ -260,10 +261,20 @@ def _dict_method(vm: VM, dv: DictVar, name: str, args: list[Var], kwargs: dict[s
         items.update(new)
         return ConstVar(None)
     if name == "clear" and not args:
+        if items:
+            _no_iterator(vm, dv)
         _touch(vm, dv)
         items.clear()
         return ConstVar(None)
     raise Unsupported("dict-method", f"dict.{name} is not modeled")
+
+
+def _no_iterator(vm: VM, dv: DictVar) -> None:
+    """A key leaves `dv`: an eager op if an iterator over it may still be stepped (_iters.iterated)."""
+    from ._iters import iterated
+
+    if iterated(vm, dv):
+        raise Unsupported("dict-iter", "a key removed from a dict an iterator over it is still iterating")
 
 
 def set_item(vm: VM, container: Var, key: Var, value: Var) -> None:

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from .. import _runtime as R
 from .._errors import FrameBound, Unsupported
 from . import _version as V
-from ._calls import Inline, call, seq_items
+from ._calls import Inline, Raise, call, seq_items
+from ._exceptions import raise_new
 from ._methods import dict_view
 from ._opcodes import EagerSpec, handles
 from ._values import NULL, DictVar, FuncVar, ObjVar, TupleVar
@@ -84,7 +85,7 @@ def _call_eager_form(frame: Frame, ins: Instr) -> EagerSpec | None:
 
 
 @handles("CALL", eager=_call_eager_form)
-def _call(vm: VM, frame: Frame, ins: Instr) -> None:
+def _call(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
     argc = ins.arg
     items = vm.peek(argc + 2)
     kw = frame.kw_names or ()
@@ -101,6 +102,14 @@ def _call(vm: VM, frame: Frame, ins: Instr) -> None:
         if u.eager is None and not isinstance(u, FrameBound):
             u.eager = _call_eager(frame, ins, vm.ctx if u.classic else None)
         raise
+    except Raise as r:  # (unwinding drops the call's stack items)
+        try:
+            ending = raise_new(vm, frame, r.exc)
+        except Unsupported as u:
+            u.eager = u.eager or _call_eager(frame, ins)
+            raise
+        frame.kw_names = None
+        return ending
     _commit_call(vm, frame, res, argc + 2)
 
 

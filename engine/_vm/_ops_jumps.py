@@ -132,6 +132,7 @@ def _for_iter(vm: VM, frame: Frame, ins: Instr) -> None:
     if type(it) is not IterVar:
         raise Unsupported("for-iter", f"iterating a {type(it).__name__}",
                           eager=_for_iter_eager(frame, ins))
+    it.loop = (frame, frame.ip, len(frame.stack) - 1)
     try:
         x = iter_next(vm, it)
     except Unsupported as u:  # (a dict that changed while iterated: eager's next raises)

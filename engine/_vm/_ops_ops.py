@@ -12,7 +12,7 @@ from ._arith import binary, compare, contains, is_same, unary
 from ._attrs import get_item, load_attr, store_attr, store_item
 from ._calls import Inline
 from ._opcodes import EagerSpec, Resume, handles
-from ._values import NULL, ConstVar
+from ._values import NULL, ConstVar, GenVar, MethodVar
 
 if TYPE_CHECKING:
     from ._code import Instr
@@ -162,6 +162,14 @@ def _load_method_eager(frame: Frame, ins: Instr) -> EagerSpec:
 @handles("LOAD_METHOD", eager=_load_method_eager)
 def _load_method(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
+    if type(v) is GenVar and ins.argval == "send":
+        # g.send(a) (_generators.step). Only LOAD_METHOD makes this value, and only its call consumes it
+        # (`g.send` read as a value is eager: the generator is made real), so a break while the argument is
+        # computed may persist it (engine/_snapshot.py).
+        frame.stack[-1] = NULL
+        frame.stack.append(MethodVar(v, "send"))
+        frame.ip += 1
+        return
     try:
         r = load_attr(vm, v, ins.argval)
     except Unsupported as u:

@@ -16,8 +16,9 @@ if TYPE_CHECKING:
 GenState = Literal["created", "suspended", "running", "done"]
 # resumed by FOR_ITER in the caller / stepped by a builtin (drive) / a @contextmanager block's enter, normal
 # exit, or exit by an exception thrown in (the caller gets the block's value or __exit__'s result)
-# send: the delegate of `yield from`; collect: consumed by list()/tuple() as a frame (not a nested run)
-GenMode = Literal["for", "drive", "send", "collect", "enter", "exit", "throw"]
+# send: the delegate of `yield from`; collect: consumed by list()/tuple() as a frame (not a nested run);
+# next: stepped by next(g[, default]) or g.send(v) as a frame above the call
+GenMode = Literal["for", "drive", "send", "collect", "next", "enter", "exit", "throw"]
 DictViewKind = Literal["keys", "values", "items"]  # the dict method that made the view
 
 
@@ -221,9 +222,10 @@ class IterVar(Var):
     DictVar, the view kind, its keys when the iterator was made): eager iterates the live dict (see
     _iters.dict_next). `done`: it has raised StopIteration (eager's list/tuple/str iterator then drops its
     sequence: a list that grows later yields nothing more). `rev`: made by `reversed(rev)` (`seq` holds the
-    items in reverse), so it becomes real as eager's `reversed` object or range_iterator."""
+    items in reverse), so it becomes real as eager's `reversed` object or range_iterator. `loop`: the frame,
+    FOR_ITER index and stack slot of the for-loop that last stepped it (where it is the loop's own)."""
 
-    __slots__ = ("seq", "index", "real", "src", "start", "over", "done", "rev")
+    __slots__ = ("seq", "index", "real", "src", "start", "over", "done", "rev", "loop")
 
     def __init__(self, seq, index=0, real=None, src: Src | None = None, rev: Var | None = None) -> None:
         self.seq = seq
@@ -234,6 +236,7 @@ class IterVar(Var):
         self.over: tuple[DictVar, DictViewKind, tuple] | None = None
         self.done = False
         self.rev = rev
+        self.loop: tuple[Frame, int, int] | None = None
 
 
 class GradCtxVar(Var):
@@ -332,11 +335,12 @@ class TracebackVar(Var):
 class GenVar(Var):
     """A generator created by traced code: its frame is suspended between steps. It never becomes a real
     object: if it must, the trace restarts with its creation as an eager call. Where only the VM's own
-    frames can reach it (a @contextmanager block's exit, a for-loop's iterator), a break persists its frame
-    in the snapshot instead (see _generators.py); `call_no` is then -1 (no call of this trace made it)."""
+    frames can reach it (a @contextmanager block's exit, a for-loop's iterator, locals whose code ahead
+    only steps it: see _gen_uses.py), a break persists its frame in the snapshot instead (see
+    _generators.py); `call_no` is then -1 (no call of this trace made it)."""
 
-    __slots__ = ("frame", "call_no", "state", "mode", "target", "retval", "cm", "thrown", "thrown_tb", "owner",
-                 "for_at", "for_depth", "exc_state", "caller_exc", "acc", "acc_tuple")
+    __slots__ = ("frame", "call_no", "state", "mode", "target", "cm", "thrown", "thrown_tb", "owner",
+                 "for_at", "for_depth", "exc_state", "caller_exc", "acc", "acc_tuple", "default")
 
     def __init__(self, frame: Frame, call_no, cm: bool = False) -> None:
         self.frame = frame
@@ -344,7 +348,6 @@ class GenVar(Var):
         self.state: GenState = "created"
         self.mode: GenMode | None = None
         self.target = None  # FOR_ITER's jump target in the caller
-        self.retval = None  # the value it returned (what `yield from` it evaluates to)
         self.cm = cm  # the generator of a @contextmanager object
         self.thrown = None  # mode "throw": the exception thrown in, and the traceback __exit__ got
         self.thrown_tb = None
@@ -355,6 +358,7 @@ class GenVar(Var):
         self.caller_exc: Var | None = None  # while it runs: the caller's handled exception, back on leaving
         self.acc: Var | None = None  # mode "collect": the list list()/tuple() is filling (`acc_tuple`: tuple())
         self.acc_tuple = False
+        self.default: Var | None = None  # mode "next": next()'s default, what the call gives if it returns
 
 
 class SuperVar(Var):

@@ -149,16 +149,17 @@ def wrap(vm: VM, value, src: Src, fixed: bool = False):
         return GradCtxVar(value.target, value.prev)
     elif t in R.POSITIONED_TYPES and (var := _wrap_seq_iter(vm, value, src)) is not None:
         pass
-    elif t is R.DictIter:
+    elif t is R.DictIter and not value.broken:  # (a broken one raises at every step: opaque, stepped eagerly)
         from ._methods import key_var
 
         e = src.expr(vm.ns)
         g.type_is(src, t)
-        g.add(f"{e}.index == {value.index!r} and {e}.kind == {value.kind!r} and {e}.keys == "
-              f"{vm.ns.const(value.keys, 'k')}")
+        g.add(f"{e}.index == {value.index!r} and {e}.broken is False and {e}.kind == {value.kind!r} and "
+              f"{e}.keys == {vm.ns.const(value.keys, 'k')}")
         d = wrap(vm, value.dict, AttrSrc(src, "dict"))
         var = IterVar(TupleVar([key_var(k) for k in value.keys]), value.index, real=value, src=src)
         var.over = (d, value.kind, value.keys)
+        vm.dict_iters.append(var)
         vm.writeback.append(var)
     elif t is MembersIter:
         from ._members import MemberView

@@ -83,6 +83,8 @@ def same(a, b):
             same(a[k], b[k])
     elif type(a).__module__ == "builtins" and hasattr(type(a), "__next__") and hasattr(type(a), "__setstate__"):
         same(a.__reduce__(), b.__reduce__())  # a sequence iterator (list_iterator, reversed...): its position
+    elif type(a).__name__ in ("dict_keyiterator", "dict_valueiterator", "dict_itemiterator"):
+        same(_reduced(a), _reduced(b))  # what is left to yield (or the RuntimeError once the dict changed)
     elif type(a).__eq__ is object.__eq__ and hasattr(a, "__dict__") and not isinstance(a, type):
         same(vars(a), vars(b))  # a user object: its attributes are what a call could have changed
     elif isinstance(a, float):
@@ -90,6 +92,13 @@ def same(a, b):
             f"{a!r} != {b!r}"
     else:
         assert a == b, f"{a!r} != {b!r}"
+
+
+def _reduced(it):
+    try:
+        return it.__reduce__()
+    except RuntimeError as e:
+        return repr(e)
 
 
 def exception_state(e: BaseException | None, depth: int = 3):

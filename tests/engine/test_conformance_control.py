@@ -206,10 +206,10 @@ SCENARIOS = [
     Scenario(list_comprehension_with_break, x1, 2),
     Scenario(dict_comprehension_with_break, x1, 2),
     Scenario(generator_consumed_by_for, x1, 1),
-    Scenario(generator_suspended_across_break, x1, 1, restarts=1),
+    Scenario(generator_suspended_across_break, x1, 2),
     Scenario(generator_break_inside, x1, 2),  # list() runs the generator as a frame: resumed inside it
-    Scenario(generator_exhausted, x1, 0, restarts=1),
-    Scenario(generator_return_value, x1, 1, restarts=1),
+    Scenario(generator_exhausted, x1, 1),
+    Scenario(generator_return_value, x1, 1),
     Scenario(yield_from_delegation, x1, 1),
     Scenario(yield_from_across_break, x1, 1),  # the delegating generator is persisted in the snapshot
     Scenario(generator_with_try_finally, x1, 1),

@@ -1,7 +1,8 @@
-"""Conformance: iterators over a list, tuple, range, str or bytes (and `reversed()`, `enumerate()`, `zip()`
-over them) alive across a break are eager's own objects there: the same type, position, length hint,
+"""Conformance: iterators over a list, tuple, range, str, bytes or dict (and `reversed()`, `enumerate()`,
+`zip()` over them) alive across a break are eager's own objects there: the same type, position, length hint,
 `__reduce__` (so pickling) and exhaustion -- in a deeper frame, in a loop whose body breaks, after `next()`,
-once exhausted, and over a list that shrinks or grows under them."""
+once exhausted, and over a list that shrinks or grows under them or a dict that changes size. (A dict
+iterator only its for-loop holds stays the engine's, whose steps stay traced.)"""
 
 from __future__ import annotations
 
@@ -182,6 +183,130 @@ def xit():
     return t(3), it, lst
 
 
+def dict_iters_held_across_break(log, x):
+    d = {"a": 1, "b": 2, "c": 3}
+    its = [iter(d), iter(d.values()), iter(d.items())]  # dict_keyiterator, dict_valueiterator...
+    for it in its:
+        log.append(next(it))
+    gb()
+    d["b"] = 20  # a value changed (not the size): read as it is now
+    return x + 1, [look(it) for it in its], [next(it) for it in its]
+
+
+def dict_iter_made_in_callee(log, x, d):
+    def first_two(m):
+        it = iter(m.items())
+        log.append(next(it))
+        gb()
+        log.append(next(it))
+        return it
+
+    it = first_two(d)
+    return x * 2, look(it), list(it)
+
+
+def xdict():
+    return t(3), {"p": 1, "q": 2, "r": 3}
+
+
+def dict_changed_size_before_break(log, x):
+    d = {"a": 1, "b": 2}
+    it = iter(d)
+    e = enumerate(d.values(), 1)
+    log.append(next(it))
+    log.append(next(e))
+    d["c"] = 3  # the iterators were made over two keys: their next step raises, as eagerly
+    gb()
+    out = [it.__length_hint__()]
+    for i in (it, it, e):
+        try:
+            out.append(next(i))
+        except RuntimeError as err:
+            out.append(str(err))
+    return x + 1, out
+
+
+def dict_changed_size_after_break(log, x):
+    d = {"a": 1, "b": 2}
+    it = iter(d.items())
+    log.append(next(it))
+    gb()
+    del d["b"]
+    try:
+        next(it)
+    except RuntimeError as err:
+        log.append(str(err))
+    return x - 1, it.__length_hint__()
+
+
+def dict_iters_run_out_across_break(log, x):
+    d = {"a": 1}
+    it = iter(d)
+    z = zip(d.items(), (5, 6))
+    for k in it:
+        log.append(k)
+    log.append(list(z))
+    gb()
+    d["b"] = 2  # an iterator that ran out dropped its dict: it yields nothing more, and raises nothing
+    return x, look(it), look(z), next(it, "none"), next(z, "none")
+
+
+def dict_loop_iterator_across_breaks(log, x):
+    d = {"a": 1.0, "b": 2.0, "c": 3.0}
+    for k, v in d.items():  # the loop's own iterator: no program sees it, so its steps stay traced
+        gb()
+        x = x + v
+        log.append(k)
+    return x
+
+
+def dict_iter_looped_by_name(log, x):
+    d = {"a": 1.0, "b": 2.0, "c": 3.0}
+    it = iter(d.values())
+    for v in it:  # the local sees it: eager's own after the break (each later step is an eager op)
+        gb()
+        x = x * v
+        log.append(type(it).__name__)
+    return x, look(it)
+
+
+def dict_key_swapped_while_iterated(log, x):
+    d = {"a": 1, "b": 2, "c": 3}
+    it = iter(d)
+    log.append(next(it))
+    d.pop("a")  # same size again after the next line: eager's iterator goes on over its slots, then raises
+    d["e"] = 5
+    gb()
+    try:
+        for k in it:
+            log.append(k)
+    except RuntimeError as err:
+        log.append(str(err))
+    return x + 1
+
+
+def dict_keys_swapped_in_loop(log, x):
+    d = {"a": 1.0, "b": 2.0, "c": 3.0}
+    try:
+        for k in d:
+            gb()
+            x = x + d[k]
+            log.append(k)
+            if k == "a":
+                d.pop("a")
+                d["e"] = 5.0
+    except RuntimeError as err:
+        log.append(str(err))
+    return x
+
+
+def dict_iter_returned(log, x):
+    d = {"a": 1, "b": 2}
+    it = iter(d.items())
+    log.append(next(it))
+    return x + 1, it
+
+
 SCENARIOS = [
     Scenario(iter_made_in_callee_before_break, x1, 1),
     Scenario(iter_stepped_after_break_in_callee, x1, 1),
@@ -197,6 +322,16 @@ SCENARIOS = [
     Scenario(zip_runs_out_across_break, x1, 1),
     Scenario(set_iter_run_out_across_break, x1, 1),
     Scenario(iterator_passed_in, xit, 5),
+    Scenario(dict_iters_held_across_break, x1, 1),
+    Scenario(dict_iter_made_in_callee, xdict, 1),
+    Scenario(dict_changed_size_before_break, x1, 2),
+    Scenario(dict_changed_size_after_break, x1, 1),
+    Scenario(dict_iters_run_out_across_break, x1, 0),
+    Scenario(dict_loop_iterator_across_breaks, x1, 3),
+    Scenario(dict_iter_looped_by_name, x1, 3),
+    Scenario(dict_key_swapped_while_iterated, x1, 1),
+    Scenario(dict_keys_swapped_in_loop, x1, 3),
+    Scenario(dict_iter_returned, x1, 1),
 ]
 
 

@@ -286,7 +286,7 @@ def loop_generator_kept_by_name(x):
     for v in g:
         gb()
         out.append(v)
-    return out, next(g, "end"), log, x * 2  # the generator is read after the loop: it must be real
+    return out, next(g, "end"), log, x * 2, g.gi_frame is None  # read as an object after the loop: real
 
 
 def loop_generator_with_finally(x):
@@ -310,8 +310,100 @@ def loop_generator_with_finally(x):
 
 def test_generators_other_code_can_reach_are_made_real():
     """Only what the VM's frames alone reach is persisted in a snapshot (a @contextmanager block's exit, a
-    for-loop's iterator): a generator or context manager object also held by a local that is read later, or
-    one with try/with blocks a loop may abandon, restarts with its creation eager, as before."""
+    for-loop's iterator, locals the code ahead only steps it from): a generator or context manager object
+    also held by a local that is read later as an object, or one with try/with blocks a loop may abandon,
+    restarts with its creation eager, as before."""
     check(cm_object_kept_by_name, x1, restarts=1)
     check(loop_generator_kept_by_name, x1, restarts=1)
     check(loop_generator_with_finally, x1, restarts=1)
+
+
+def loop_generator_breaking_on_a_later_step(x):
+    def gen():
+        yield x + 1
+        gb()
+        yield x * 2
+
+    out = []
+    for v in gen():
+        gb()
+        out.append(v)
+    return out
+
+
+def test_classic_mode_break_in_a_resumed_generator():
+    """nested=False too: a break inside a loop's generator resumed from a snapshot (no call of that trace
+    made it, so it cannot become a classic call) is a break in its frame, not a restart without end."""
+    check(loop_generator_breaking_on_a_later_step, x1)
+
+
+def next_steps_a_generator_that_breaks(x):
+    log = []
+
+    def gen(v):
+        log.append("start")
+        gb()
+        yield v + 1
+        log.append("never")
+
+    def returns():
+        log.append("returns")
+        gb()
+        return
+        yield
+
+    try:
+        next(returns())
+    except StopIteration as e:
+        log.append(("stop", e.args))
+    return next(gen(x)) * 2, next(returns(), "default"), log
+
+
+def test_next_runs_the_generator_as_a_frame():
+    """next() steps a generator as a frame above the call, as a for-loop does: a break inside it resumes
+    there (no restart), its return raises StopIteration at the call or gives next()'s default."""
+    check(next_steps_a_generator_that_breaks, x1, restarts=0)
+
+
+def yield_from_a_finished_generator(x):
+    def leaf():
+        yield x
+        return "ret"
+
+    def outer(g):
+        r = yield from g
+        yield r
+
+    g = leaf()
+    done = list(g)
+    return done, list(outer(g)), x + 1
+
+
+def test_yield_from_a_finished_generator_is_none():
+    """`yield from` a traced generator that already returned gives None (its StopIteration carried the value
+    once), not the value it returned back then."""
+    check(yield_from_a_finished_generator, x1)
+
+
+def _stepped(x, log):
+    log.append("start")
+    yield x + 1
+    gb()
+    log.append("middle")
+    yield x * 2
+
+
+def local_generator_across_breaks(x):
+    log = []
+    g = _stepped(x, log)
+    h = g
+    a = next(g)
+    gb()
+    b = next(h)
+    return a + b, next(g, "done"), g is h, log
+
+
+def test_local_generator_in_both_modes():
+    """A generator held by locals that only step it is persisted across breaks (no restart), in classic
+    mode too (a break inside it, resumed from a snapshot, is a break in its frame there as well)."""
+    check(local_generator_across_breaks, x1, restarts=0)
