@@ -1,0 +1,39 @@
+# ngb-fuzz program
+# signature: crash:AttributeError@torch._dynamo.eval_frame:compile_wrapper
+# target: torch
+# found-by: benchmarks/conformance_table.py (scenario send_across_break); upstream pytorch/pytorch#198190
+import torch
+
+
+def acc(x):
+    total = yield x
+    yield total
+
+
+def entry(x):
+    g = acc(x)
+    next(g)
+    torch._dynamo.graph_break()
+    return g.send(x * 2)
+
+
+def make_inputs(device):
+    return (torch.ones(2).to(device),)
+
+
+# ---- ngb-fuzz standalone check (generated; do not edit below) ----
+if __name__ == "__main__":
+    torch._dynamo.config.nested_graph_breaks = True
+    def outcome(fn):  # 'returned', or the type and message of what the call raised
+        try:
+            fn(*make_inputs("cpu"))
+        except Exception as e:
+            return f"{type(e).__name__}: {str(e)[:200]}"
+        return "returned"
+
+    expected, actual = outcome(entry), outcome(torch.compile(entry, backend="eager"))
+    # eager (see output); torch.compile raised AttributeError (in torch._dynamo.eval_frame.compile_wrapper)
+    print(f"eager:         {expected}\ntorch.compile: {actual}")
+    same = actual.split(":")[0] == expected.split(":")[0]
+    print(f"{'match' if same else 'MISMATCH'}: eager vs torch.compile(backend='eager'), torch {torch.__version__}")
+    raise SystemExit(0 if same else 1)
