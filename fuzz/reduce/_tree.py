@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import copy
 import hashlib
+import io
+import tokenize
 import warnings
 from collections.abc import Iterator
 
@@ -185,7 +187,30 @@ def _unparse_spaced(module: ast.Module) -> str:
             out.append("\n\n\n" if is_def or prev_def else "\n\n" if prev_import and not is_import else "\n")
         out.append(ast.unparse(stmt))
         prev_def, prev_import = is_def, is_import
-    return "".join(out)
+    return _tight_blocks("".join(out))
+
+
+def _tight_blocks(text: str) -> str:
+    """``text`` without the blank line ``ast.unparse`` writes before a nested ``def`` or ``class`` (or its
+    decorators) that opens a block: ``def f1(x):`` then ``def f2():`` on the next line, as a reader writes it.
+    Blank lines are found as tokens, so a string's own lines are never touched."""
+    if ":\n\n" not in text:
+        return text
+    blank: set[int] = set()
+    opened = False  # after the NEWLINE of a line that ends with ``:``, before the block's first token
+    last = ""
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type == tokenize.NEWLINE:
+            opened = last == ":"
+        elif tok.type == tokenize.NL:
+            if opened and not tok.line.strip():
+                blank.add(tok.start[0])
+        elif tok.type not in (tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT):
+            opened, last = False, tok.string if tok.type == tokenize.OP else ""
+    if not blank:
+        return text
+    lines = text.splitlines(keepends=True)
+    return "".join(line for k, line in enumerate(lines, start=1) if k not in blank)
 
 
 class Program:
