@@ -354,11 +354,13 @@ def test_a_module_whose_forward_returns_one_expression_is_collapsed_into_it():
     result = _one_pass("inline-classes", MODULE, lambda s: not isinstance(_run(s), Exception))
     assert "return (x * torch.nn.Parameter(torch.full((), 2.0))).sum()" in result.source
     assert "class" not in result.source and _run(result.source) == expected
-    # forward needing its instance (a method call) stays a module call; so does an argument evaluated after
-    # the parameter was built (eager's order)
-    for kept in (MODULE.replace("return y * self.by", "return y * self.by + self.other()"),
-                 MODULE.replace("Scale(2.0)(x)", "Scale(2.0)(x * 2)")):
-        assert pass_candidates("inline-classes", kept) == []
+    # forward needing its instance (a method call) stays a module call; an argument evaluated after the
+    # parameter was built (eager's order) keeps that order: forward becomes a function, the parameter its argument
+    assert pass_candidates("inline-classes", MODULE.replace("return y * self.by",
+                                                            "return y * self.by + self.other()")) == []
+    (function,) = pass_candidates("inline-classes", MODULE.replace("Scale(2.0)(x)", "Scale(2.0)(x * 2)"))
+    assert "def Scale_forward(by, y):\n    return y * by" in function
+    assert "Scale_forward(torch.nn.Parameter(torch.full((), 2.0)), x * 2).sum()" in function
 
 
 def test_a_method_that_needs_its_instance_is_not_inlined():
