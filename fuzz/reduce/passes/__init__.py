@@ -15,6 +15,7 @@ its budget in the bypasses kept (the bypasses' clean-up takes only what their ed
 docs/reducer.md.
 """
 
+from fuzz.reduce.passes._arguments import drop_arguments
 from fuzz.reduce.passes._canonical import canonical_forms
 from fuzz.reduce.passes._classes import inline_classes
 from fuzz.reduce.passes._dead import remove_dead_stores
@@ -32,7 +33,6 @@ from fuzz.reduce.passes._params import plain_parameters
 from fuzz.reduce.passes._statements import (
     delete_single_statements,
     delete_statements,
-    drop_arguments,
     remove_unused,
     unwrap_blocks,
 )
