@@ -5,6 +5,7 @@ programs where it must build none."""
 
 from __future__ import annotations
 
+import ast
 import types
 
 from fuzz.reduce._tree import Program
@@ -151,3 +152,79 @@ def entry(x):
     shadowed = in_order.replace("self.b = b", "self.b = b + K").replace(
         "    return C1(", "    K = 5\n    return C1(").replace("def g(v):", "K = 1\n\n\ndef g(v):")
     assert not any("C1_call" in c for c in pass_candidates("inline-classes", shadowed))
+
+
+# ---- drop-arguments: constructors -------------------------------------------------------------------------------
+
+BUILT = HEAD + '''class C1:
+    def __init__(self, a, b=2):
+        self.b = b
+        EFFECTS.append(a)
+
+    def get(self, y):
+        return y + self.b
+
+
+def entry(x):
+    return C1(1, b=3).get(x) + C1(x, 4).get(0)
+''' + TAIL
+
+
+def _constructor(source: str, cls: str) -> tuple[str, list[str]]:
+    """A class's ``__init__`` (as source, or "") and its constructions."""
+    tree = ast.parse(source)
+    init = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == cls
+            for m in n.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"]
+    calls = [ast.unparse(n) for n in ast.walk(tree)
+             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == cls]
+    return (init or [""])[0], calls
+
+
+def _init_edits(source: str, cls: str = "C1") -> list[str]:
+    """drop-arguments' candidates that changed a class's ``__init__`` (a keyword dropped at one call is not one)."""
+    return [c for c in pass_candidates("drop-arguments", source)
+            if _constructor(c, cls)[0] != _constructor(source, cls)[0]]
+
+
+def test_an_init_parameter_goes_with_its_argument_at_every_construction():
+    dropped_a, dropped_b = _init_edits(BUILT)
+    assert "def __init__(self, b=2):" in dropped_a and "return C1(b=3).get(x) + C1(4).get(0)" in dropped_a
+    assert "def __init__(self, a):" in dropped_b and "return C1(1).get(x) + C1(x).get(0)" in dropped_b
+
+
+def test_an_init_that_does_nothing_goes_with_every_constructions_arguments():
+    trivial = BUILT.replace("        self.b = b\n        EFFECTS.append(a)\n", "        pass\n").replace(
+        "y + self.b", "y + 2")
+    (dropped,) = [c for c in _init_edits(trivial) if "__init__" not in c]
+    assert "class C1:\n    def get(self, y):" in dropped and "return C1().get(x) + C1().get(0)" in dropped
+    _same_outcome(trivial, [dropped])
+    module = "import torch\n" + HEAD + '''class M(torch.nn.Module):
+    def __init__(self, k):
+        super().__init__()
+
+    def forward(self, y):
+        return y * 2
+
+
+def entry(x):
+    return M(3)(x)
+''' + TAIL
+    (dropped,) = [c for c in _init_edits(module, "M") if "__init__" not in c]
+    assert "class M(torch.nn.Module):\n    def forward" in dropped and "return M()(x)" in dropped
+    _same_outcome(module, [dropped])
+
+
+def test_constructor_arguments_stay_where_the_constructions_are_not_all_known_or_init_works():
+    trivial = BUILT.replace("        self.b = b\n        EFFECTS.append(a)\n", "        pass\n").replace(
+        "y + self.b", "y + 2")
+    subclassed = trivial.replace("def entry(x):", "class D(C1):\n    pass\n\n\ndef entry(x):")
+    aliased = trivial.replace("def entry(x):", "make = C1\n\n\ndef entry(x):")
+    for source in (subclassed, aliased):
+        assert _init_edits(source) == [], source
+    # an __init__ that does work stays (its parameters may go); so does one whose base's own __init__ would run
+    assert all("def __init__" in c for c in _init_edits(BUILT))
+    based = trivial.replace("class C1:", "class Base:\n    def __init__(self):\n        EFFECTS.append(0)\n\n\n"
+                                         "class C1(Base):")
+    assert all("def __init__(self, " in c for c in _init_edits(based))
+    # another method's parameters are not a constructor's
+    assert not any("def get(self):" in c for c in pass_candidates("drop-arguments", BUILT))
