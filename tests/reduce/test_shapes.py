@@ -228,3 +228,57 @@ def test_constructor_arguments_stay_where_the_constructions_are_not_all_known_or
     assert all("def __init__(self, " in c for c in _init_edits(based))
     # another method's parameters are not a constructor's
     assert not any("def get(self):" in c for c in pass_candidates("drop-arguments", BUILT))
+
+
+# ---- merge-entry ------------------------------------------------------------------------------------------------
+
+CALLEE = "import functools\n" + HEAD + '''def twice(fn):
+    @functools.wraps(fn)
+    def wrapped(*args):
+        return fn(*args) * 2
+    return wrapped
+
+
+@twice
+def f3(x, y):
+    EFFECTS.append(x)
+    return x + y
+
+
+def other(x):
+    return f3(x, 1)
+
+
+def entry(x, y):
+    return f3(x, y)
+''' + TAIL.replace("(2,)", "(2, 3)")
+
+
+def test_entry_that_only_calls_a_function_with_its_parameters_becomes_that_function():
+    (merged,) = pass_candidates("merge-entry", CALLEE)
+    assert "@twice\ndef entry(x, y):\n    EFFECTS.append(x)\n    return x + y" in merged
+    assert "return entry(x, 1)" in merged and "f3" not in merged  # every use renamed
+    _same_outcome(CALLEE, [merged])
+    for statement in ("    f3(x, y)\n", "    x = f3(x, y)\n"):  # the value thrown away: the predicate's call
+        (merged,) = pass_candidates("merge-entry", CALLEE.replace("    return f3(x, y)\n", statement))
+        assert "def entry(x, y):\n    EFFECTS.append(x)" in merged
+    starred = CALLEE.replace("def entry(x, y):\n    return f3(x, y)", "def entry(*inputs):\n    return f3(*inputs)")
+    (merged,) = pass_candidates("merge-entry", starred)
+    _same_outcome(starred, [merged])
+
+
+def test_entry_stays_when_it_does_more_than_pass_its_parameters_on():
+    changed = [
+        CALLEE.replace("return f3(x, y)", "return f3(y, x)"),  # another order
+        CALLEE.replace("return f3(x, y)", "return f3(x, 1)"),  # another argument
+        CALLEE.replace("return f3(x, y)", "return f3(x, y=y)"),  # a keyword
+        CALLEE.replace("def f3(x, y):", "def f3(x, y=0):"),  # a default
+        CALLEE.replace("def f3(x, y):", "def f3(x, y, *z):"),
+        CALLEE.replace("    return f3(x, y)\n", "    z = x\n    return f3(x, y)\n"),  # a second statement
+        CALLEE.replace("    return f3(x, 1)", "    return entry(x, 1)"),  # entry named elsewhere
+        CALLEE.replace("def other(x):", "def other(x, f3=1):"),  # the name a parameter
+        CALLEE.replace("def other(x):", "f3 = twice(other)\n\n\ndef other(x):"),  # bound twice
+        CALLEE.replace("def entry(x, y):", "@twice\ndef entry(x, y):"),
+    ]
+    for source in changed:
+        assert pass_candidates("merge-entry", source) == [], source

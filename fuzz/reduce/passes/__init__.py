@@ -6,7 +6,7 @@ removes what nothing reads, then tries the aggressive bypasses whose candidates 
 ``entry`` calling a deep function directly), removes every effect-log write in one check, folds helper modules into the main module, bypasses definitions in ddmin chunks, deletes statements
 top-down in halving chunks down to two, unwraps blocks and shrinks loops, rewrites spots into their canonical
 forms (so that inlining can take them and reductions of one bug end at one program), folds constants, inlines
-wrappers, calls and classes, and only then deletes single statements (a check per line), before touching
+wrappers and calls, makes ``entry``'s only callee ``entry``, inlines classes, and only then deletes single statements (a check per line), before touching
 expressions; it renames last.
 
 remove-unused comes first, before even the cheap bypasses: an unread definition is never compiled, so removing
@@ -21,6 +21,7 @@ from fuzz.reduce.passes._classes import inline_classes
 from fuzz.reduce.passes._dead import remove_dead_stores
 from fuzz.reduce.passes._definitions import bypass_definitions, cut_call_graph
 from fuzz.reduce.passes._edits import Edit, ReductionPass, reduction_pass
+from fuzz.reduce.passes._entry import merge_entry
 from fuzz.reduce.passes._expressions import inline_variables, rename, shrink_tensors, simplify_expressions
 from fuzz.reduce.passes._fold import fold_constants
 from fuzz.reduce.passes._inline import inline_calls
@@ -62,6 +63,9 @@ PASSES: list[ReductionPass] = [
     inline_wrappers,
     plain_parameters,
     inline_calls,
+    # after inline-calls, which takes an undecorated callee called once into entry: this one keeps a decorated
+    # callee's decorators (or one called from elsewhere too) by making it entry
+    merge_entry,
     inline_classes,
     # a check per line: after the passes that take a definition or a block per check, so that a reduction cut
     # short by its budget spent its checks where more lines go
