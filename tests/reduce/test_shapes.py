@@ -282,3 +282,37 @@ def test_entry_stays_when_it_does_more_than_pass_its_parameters_on():
     ]
     for source in changed:
         assert pass_candidates("merge-entry", source) == [], source
+
+
+# ---- shrink-loops: a comprehension over one item ----------------------------------------------------------------
+
+
+def test_a_comprehension_over_one_literal_item_becomes_the_display_of_its_element():
+    source = HEAD + '''def f1(x):
+    EFFECTS.append(x)
+    return x
+
+
+def entry(x):
+    a = [f1(x + c) for c in (0.5,)]
+    b = {k: f1(k) for k in [x]}
+    return a[0] + b[x] + sum({f1(x) for _ in range(1)})
+''' + TAIL
+    candidates = pass_candidates("shrink-loops", source)
+    assert [c.split("def entry(x):\n")[1].split("\n")[:3] for c in candidates] == [
+        ["    a = [f1(x + 0.5)]", "    b = {k: f1(k) for k in [x]}", "    return a[0] + b[x] + sum({f1(x) for _ in range(1)})"],
+        ["    a = [f1(x + c) for c in (0.5,)]", "    b = {x: f1(x)}", "    return a[0] + b[x] + sum({f1(x) for _ in range(1)})"],
+        ["    a = [f1(x + c) for c in (0.5,)]", "    b = {k: f1(k) for k in [x]}", "    return a[0] + b[x] + sum({f1(x)})"],
+    ]
+    _same_outcome(source, candidates)
+    kept = [
+        source.replace("(0.5,)", "(0.5, 1.0)"),  # two items
+        source.replace("(0.5,)", "(f1(x),)"),  # an item that does something
+        source.replace("for c in (0.5,)", "for c in (0.5,) if c"),
+        source.replace("f1(x + c) for", "(y := f1(x + c)) for"),  # an element that binds a name
+    ]
+    for changed in kept:
+        assert len(pass_candidates("shrink-loops", changed)) == 2, changed
+    # in a class body, the element would see the class's names, which the comprehension does not
+    in_class = source.replace("def entry(x):\n", "def entry(x):\n    class K:\n        c = 1\n        v = [c for c in (2,)]\n")
+    assert all("v = [c for c in (2,)]" in c for c in pass_candidates("shrink-loops", in_class))

@@ -9,7 +9,9 @@ what matters not. unwrap-blocks replaces a loop by its body without binding the 
 - else the loop over its first two values (``range(2)``, ``range(a, a + 2 * step, step)``).
 
 The range's arguments must be int literals: the count is known, and nothing is evaluated that could do
-something.
+something. A list, set or dict comprehension over one literal item (``[f10(x + c) for c in (0.5,)]``, a frame
+the generator adds) becomes the display of its element, the variable replaced by the item when that is a name
+or a literal (``[f10(x + 0.5)]``): the comprehension's own frame goes, which is the predicate's call.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import Program
-from fuzz.reduce.passes._edits import Edit, _fill, _list_of, _stmt_sites, reduction_pass
+from fuzz.reduce._tree import Program, iter_nodes, replace_node
+from fuzz.reduce.passes._edits import Edit, _edit_at, _fill, _indexed, _list_of, _stmt_sites, reduction_pass
+from fuzz.reduce.passes._statements import _one_item
+from fuzz.reduce.passes._wrappers import _is_simple, _substituted
 
 __all__ = ["shrink_loops"]
 
@@ -91,9 +95,46 @@ def _twice(prog: Program, owner: int, field: str, pos: int) -> Edit:
     return build
 
 
+_SCOPED = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr)
+
+
+def _single_comprehension(node: ast.AST) -> bool:
+    """``[e for v in (a,)]`` (a set or dict comprehension too): one generator over one literal item that is a
+    name or a literal, no condition, an element that binds nothing of its own."""
+    if not isinstance(node, ast.ListComp | ast.SetComp | ast.DictComp) or len(node.generators) != 1:
+        return False
+    gen = node.generators[0]
+    item = _one_item(gen.iter)
+    parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+    return (not gen.ifs and not gen.is_async and isinstance(gen.target, ast.Name) and item is not None
+            and _is_simple(item) and not any(isinstance(n, _SCOPED) for p in parts for n in ast.walk(p)))
+
+
+def _comprehension_once(tree: ast.Module, node: ast.ListComp | ast.SetComp | ast.DictComp) -> bool | None:
+    parents = {id(c): n for n in iter_nodes(tree) for c in ast.iter_child_nodes(n)}
+    up = parents.get(id(node))
+    while up is not None and not isinstance(up, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.Module):
+        if isinstance(up, ast.ClassDef):
+            return False  # a class body's names, which the comprehension does not see, would be seen
+        up = parents.get(id(up))
+    gen = node.generators[0]
+    bind = ([gen.target.id], [_one_item(gen.iter)])
+    if isinstance(node, ast.DictComp):
+        display: ast.expr = ast.Dict([_substituted(node.key, *bind)], [_substituted(node.value, *bind)])
+    elif isinstance(node, ast.ListComp):
+        display = ast.List([_substituted(node.elt, *bind)], ast.Load())
+    else:
+        display = ast.Set([_substituted(node.elt, *bind)])
+    return None if replace_node(tree, node, display) else False
+
+
 @reduction_pass("shrink-loops")
 def shrink_loops(prog: Program) -> Iterator[Edit]:
-    """A ``for`` over a literal ``range`` unrolled to its first iteration (variable bound), else run twice."""
+    """A ``for`` over a literal ``range`` unrolled to its first iteration (variable bound), else run twice; a
+    comprehension over one literal item made the display of its element."""
+    for i, node in _indexed(prog.tree):
+        if _single_comprehension(node):
+            yield _edit_at(prog, i, _comprehension_once)
     for owner, field, body in _stmt_sites(prog):
         for pos, stmt in enumerate(body):
             if not isinstance(stmt, ast.For):
