@@ -209,6 +209,7 @@ class _FakeRunner:
 
 def test_predicate_keeps_eager_outcome_and_compiles_only_what_eager_cannot_reject(monkeypatch):
     import oracle
+    import oracle._runner  # noqa: F401 - bound to the real judge before the patch, or it keeps the fake for good
     import oracle._verdict
     from fuzz.reduce._oracle import oracle_predicate
 
