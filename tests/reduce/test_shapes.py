@@ -316,3 +316,11 @@ def entry(x):
     # in a class body, the element would see the class's names, which the comprehension does not
     in_class = source.replace("def entry(x):\n", "def entry(x):\n    class K:\n        c = 1\n        v = [c for c in (2,)]\n")
     assert all("v = [c for c in (2,)]" in c for c in pass_candidates("shrink-loops", in_class))
+
+
+def test_an_unread_star_parameter_is_dropped_and_a_read_one_is_kept():
+    source = HEAD + "import torch\n\n\ndef f1(*a, **y):\n    return torch.ones(1)\n\n\ndef f2(**kw):\n" \
+                    "    return kw\n\n\ndef entry(x):\n    return f1(), f2()\n" + TAIL
+    candidates = pass_candidates("drop-arguments", source)
+    assert any("def f1(**y):" in c for c in candidates) and any("def f1(*a):" in c for c in candidates)
+    assert not any("def f2():" in c for c in candidates)  # kw is read

@@ -22,8 +22,9 @@ __all__ = ["drop_arguments"]
 @reduction_pass("drop-arguments")
 def drop_arguments(prog: Program) -> Iterator[Edit]:
     """Drop a parameter with its argument at every call (for ``entry``, also its input; for ``__init__``, at every
-    construction); drop an ``__init__`` that does nothing with every construction's arguments; drop keywords,
-    items and a class's bases (an empty base class left behind is then unused)."""
+    construction); drop an ``__init__`` that does nothing with every construction's arguments; drop an unread
+    ``*args``/``**kw``; drop keywords, items and a class's bases (an empty base class left behind is then
+    unused)."""
     for i, node in _indexed(prog.tree):
         if isinstance(node, ast.ClassDef) and any(isinstance(s, ast.FunctionDef) and s.name == "__init__"
                                                   for s in node.body):
@@ -31,6 +32,9 @@ def drop_arguments(prog: Program) -> Iterator[Edit]:
         if isinstance(node, ast.FunctionDef) and not (node.args.vararg or node.args.kwarg):
             for k in range(len(node.args.args)):
                 yield _edit_at(prog, i, lambda tree, n, k=k: _drop_param(tree, n, k))
+        elif isinstance(node, ast.FunctionDef):
+            for star in ("vararg", "kwarg"):
+                yield _edit_at(prog, i, lambda tree, n, star=star: _drop_unread_star(n, star))
     for i, node in _indexed(prog.tree):
         if isinstance(node, ast.ClassDef):
             for k in range(len(node.bases)):
@@ -69,6 +73,16 @@ def _drop_param(tree: ast.Module, fn: ast.FunctionDef, k: int) -> bool | None:
             node.keywords = [kw for kw in node.keywords if kw.arg != name]
     if cls is None and fn.name == "entry":
         return _drop_input(tree, k)
+    return None
+
+
+def _drop_unread_star(fn: ast.FunctionDef, star: str) -> bool | None:
+    """``*args`` (``star="vararg"``) or ``**kw`` (``"kwarg"``) that nothing in ``fn`` reads, dropped (a call that
+    still passes it something then raises TypeError, which the predicate's eager run rejects)."""
+    param = getattr(fn.args, star)
+    if param is None or any(isinstance(n, ast.Name) and n.id == param.arg for n in ast.walk(fn)):
+        return False
+    setattr(fn.args, star, None)
     return None
 
 
