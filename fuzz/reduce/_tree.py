@@ -26,8 +26,10 @@ __all__ = [
     "code_lines",
     "iter_nodes",
     "replace_node",
+    "simple_signature",
     "size",
     "stmt_lists",
+    "takes_arguments",
 ]
 
 # Top-level names a program file must keep defining (when the original defined them). ``torch`` too, so a repro
@@ -279,13 +281,20 @@ class Program:
                 and not any(isinstance(n, ast.While) and _endless(n) for n in iter_nodes(self.tree)))
 
 
+def takes_arguments(args: ast.arguments) -> bool:
+    """A function with these parameters can be called with arguments (it has any parameter at all)."""
+    return bool(args.posonlyargs or args.args or args.vararg or args.kwonlyargs or args.kwarg)
+
+
+def simple_signature(args: ast.arguments) -> bool:
+    """Only plain positional parameters: no ``*args``/``**kw``, keyword-only or positional-only ones, no defaults."""
+    return not (args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs or args.defaults)
+
+
 def _entry_takes_arguments(tree: ast.Module) -> bool:
     """``entry`` has parameters, so the program needs ``make_inputs`` (one without takes no inputs)."""
     fn = next((s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == "entry"), None)
-    if fn is None:
-        return True
-    a = fn.args
-    return bool(a.posonlyargs or a.args or a.vararg or a.kwonlyargs or a.kwarg)
+    return fn is None or takes_arguments(fn.args)
 
 
 def _tensor_inputs(tree: ast.Module) -> bool:

@@ -20,7 +20,7 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import Program, iter_nodes, replace_node
+from fuzz.reduce._tree import Program, iter_nodes, replace_node, simple_signature
 from fuzz.reduce.passes._edits import Edit, _edit_at, _indexed, reduction_pass
 from fuzz.reduce.passes._expressions import _replace
 from fuzz.reduce.passes._wrappers import _arguments, _in_order, _shadowed, _substituted
@@ -61,8 +61,7 @@ def _method(cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
     fn = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == name), None)
     if fn is None or fn.decorator_list:
         return None
-    a = fn.args
-    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults or not a.args:
+    if not simple_signature(fn.args) or not fn.args.args:
         return None
     return fn
 

@@ -14,14 +14,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import REQUIRED_NAMES, Program
+from fuzz.reduce._tree import REQUIRED_NAMES, Program, simple_signature
 from fuzz.reduce.passes._edits import Edit, reduction_pass
 
 __all__ = ["merge_entry"]
-
-
-def _plain(args: ast.arguments) -> bool:
-    return not (args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs or args.defaults)
 
 
 def _entry(tree: ast.Module) -> ast.FunctionDef | None:
@@ -46,7 +42,7 @@ def _only_callee(tree: ast.Module) -> str | None:
     if name in REQUIRED_NAMES or len(binders) != 1 or not isinstance(binders[0], ast.FunctionDef):
         return None
     callee = binders[0]
-    if not _plain(callee.args) or entry.args.vararg is None and len(callee.args.args) != len(entry.args.args):
+    if not simple_signature(callee.args) or entry.args.vararg is None and len(callee.args.args) != len(entry.args.args):
         return None
     return name
 

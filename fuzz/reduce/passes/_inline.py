@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, replace_node, stmt_lists
+from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, replace_node, simple_signature, stmt_lists
 from fuzz.reduce.passes._edits import Edit, _fill, _list_of, _stmt_sites, reduction_pass
 
 __all__ = ["inline_calls"]
@@ -36,8 +36,7 @@ def inline_calls(prog: Program) -> Iterator[Edit]:
 def _inlinable(stmt: ast.stmt) -> bool:
     if not isinstance(stmt, ast.FunctionDef) or stmt.decorator_list or stmt.name in REQUIRED_NAMES:
         return False
-    a = stmt.args
-    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults:
+    if not simple_signature(stmt.args):
         return False
     returns = [n for n in ast.walk(stmt) if isinstance(n, ast.Return | ast.Yield | ast.YieldFrom)]
     last = stmt.body[-1]

@@ -12,15 +12,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import Program, iter_nodes
+from fuzz.reduce._tree import Program, iter_nodes, takes_arguments
 from fuzz.reduce.passes._edits import Edit, reduction_pass
 
 __all__ = ["drop_inputs"]
-
-
-def _takes_no_arguments(fn: ast.FunctionDef) -> bool:
-    a = fn.args
-    return not (a.posonlyargs or a.args or a.vararg or a.kwonlyargs or a.kwarg)
 
 
 def _read_elsewhere(tree: ast.Module, name: str, definition: ast.stmt) -> bool:
@@ -33,7 +28,7 @@ def drop_inputs(prog: Program) -> Iterator[Edit]:
     """``make_inputs`` removed when ``entry`` takes no arguments (the program then has no inputs)."""
     top = {s.name: s for s in prog.tree.body if isinstance(s, ast.FunctionDef)}
     entry, maker = top.get("entry"), top.get("make_inputs")
-    if entry is None or maker is None or not _takes_no_arguments(entry):
+    if entry is None or maker is None or takes_arguments(entry.args):
         return
     if _read_elsewhere(prog.tree, "make_inputs", maker):
         return

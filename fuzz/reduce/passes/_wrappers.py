@@ -21,7 +21,7 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import REQUIRED_NAMES, Program, bind_arguments, replace_node
+from fuzz.reduce._tree import REQUIRED_NAMES, Program, bind_arguments, replace_node, simple_signature
 from fuzz.reduce.passes._edits import Edit, _edit_at, _indexed, reduction_pass
 
 __all__ = ["inline_wrappers"]
@@ -32,9 +32,7 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 def _plain_params(args: ast.arguments) -> list[str] | None:
-    if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs or args.defaults:
-        return None
-    return [a.arg for a in args.args]
+    return [a.arg for a in args.args] if simple_signature(args) else None
 
 
 def _wrapper(stmt: ast.stmt) -> tuple[str, list[str], ast.expr] | None:
