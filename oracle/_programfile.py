@@ -26,6 +26,7 @@ __all__ = [
     "set_header",
     "slug",
     "split_source",
+    "top_level_names",
     "with_footer",
 ]
 
@@ -89,15 +90,19 @@ def _imports_torch(code: str) -> bool:
     return any(isinstance(s, ast.Import) and any(a.name == "torch" and not a.asname for a in s.names) for s in body)
 
 
+def top_level_names(module: ast.Module) -> set[str]:
+    """The functions a program module defines and the names it assigns at top level (``entry``,
+    ``make_inputs``...)."""
+    names = {s.name for s in module.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)}
+    return names | {t.id for s in module.body if isinstance(s, ast.Assign) for t in s.targets if isinstance(t, ast.Name)}
+
+
 def _defines(code: str, name: str) -> bool:
     """The module defines ``name`` at top level (a syntax error: assume it does)."""
     try:
-        body = ast.parse(code).body
+        return name in top_level_names(ast.parse(code))
     except SyntaxError:
         return True
-    return any(isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == name
-               or isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in s.targets)
-               for s in body)
 
 
 def with_footer(source: str) -> str:

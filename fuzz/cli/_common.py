@@ -108,10 +108,9 @@ def program_problem(source: str) -> str | None:
         tree = ast.parse(source)
     except SyntaxError as exc:
         return f"syntax error at line {exc.lineno}: {exc.msg}"
-    defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
-    defined |= {t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets
-                if isinstance(t, ast.Name)}
-    if "entry" not in defined:
+    from oracle import top_level_names
+
+    if "entry" not in top_level_names(tree):
         return "it defines no entry at top level (see docs/program-format.md)"
     return None
 
