@@ -5,7 +5,9 @@
 about (the outcome of a crash, the returned value, the effect log, grad mode after the call), print both sides
 and ``MISMATCH``/``match``, and exit 1 while the bug is there, 0 once fixed. A compiler crash where eager
 returns is the shortest: the two calls, and the crash re-raised with its own traceback (exit 1). A comment says what the finding
-was. Signatures without a short check (globals, gradients, second-call differences, a dying process, a hang,
+was. When the values compared are plain data (``# compare: plain`` in the header: eager's value or effect log holds
+only None, bools, ints, strings and bytes in lists and tuples), they are compared as printed, with no ``equal``
+helper. Signatures without a short check (globals, gradients, second-call differences, a dying process, a hang,
 ``ok``) keep the generic footer (``oracle._footer``), which observes everything; ``ngb-fuzz repro FILE`` shows
 the oracle's full observation for any file.
 """
@@ -16,9 +18,34 @@ from collections.abc import Callable
 
 from oracle._programfile import FOOTER_MARKER
 
-__all__ = ["check_for"]
+__all__ = ["PLAIN_SIGNATURES", "check_for", "compares_plain"]
 
-_Generator = Callable[[str, str, str, str], list[str]]  # (signature, compile expr, describe, eager) -> body lines
+_Generator = Callable[[str, str, str, str, bool], list[str]]  # (signature, compile, target, eager, plain) -> lines
+_PLAIN_LEAVES = ("NoneType", "bool", "int", "str", "bytes")  # floats are not: -0.0 and 0.0 print apart
+
+
+def _plain(observed) -> bool:
+    """An observed value (``oracle._observe``) holding only plain leaves in lists and tuples: ``repr`` tells two
+    such values apart exactly when the oracle does (types included, so ``True`` is not ``1``)."""
+    if not isinstance(observed, tuple) or not observed:
+        return False
+    if observed[0] in _PLAIN_LEAVES:
+        return True
+    return observed[0] in ("list", "tuple") and len(observed) == 2 and all(_plain(v) for v in observed[1])
+
+
+PLAIN_SIGNATURES = ("mismatch:value:", "mismatch:effects:")  # the signature classes whose check compares values
+
+
+def compares_plain(signature: str, eager_call: dict) -> bool:
+    """Whether the short check for ``signature`` compares plain data, given eager's first call record (the
+    worker's): the returned value for a value mismatch, the effect log for an effects mismatch."""
+    if signature.startswith("mismatch:value:"):
+        return eager_call.get("exception") is None and _plain(eager_call.get("value"))
+    if signature.startswith("mismatch:effects:"):
+        return _plain(eager_call.get("effects"))
+    return False
+
 
 def _same(target: str) -> list[str]:
     """``equal(a, b)``: what the oracle calls equal (exact for backend=eager, else float tolerances)."""
@@ -45,7 +72,7 @@ def _call(expr: str, eager: str) -> list[str]:
             f"        {expr}"]
 
 
-def _outcome(signature: str, compiled: str, target: str, eager: str) -> list[str]:
+def _outcome(signature: str, compiled: str, target: str, eager: str, plain: bool) -> list[str]:
     """A crash (or another exception): what each side raises, by type."""
     second = ":second_call" in signature
     raised = signature.split("@")[0].split(":")[-1] if signature.startswith("crash") else "another exception"
@@ -67,7 +94,7 @@ def _outcome(signature: str, compiled: str, target: str, eager: str) -> list[str
     ]
 
 
-def _crash(signature: str, compiled: str, target: str, eager: str) -> list[str]:
+def _crash(signature: str, compiled: str, target: str, eager: str, plain: bool) -> list[str]:
     """The compiler crashes on the first call where eager returns: the bug report's two calls, and the crash's
     own traceback (re-raised, which exits 1) under a MISMATCH line."""
     raised = signature.split("@")[0].split(":")[-1]
@@ -83,28 +110,28 @@ def _crash(signature: str, compiled: str, target: str, eager: str) -> list[str]:
     ]
 
 
-def _value(signature: str, compiled: str, target: str, eager: str) -> list[str]:
+def _value(signature: str, compiled: str, target: str, eager: str, plain: bool) -> list[str]:
     """A returned value that differs (values, dtype, shape, requires_grad, ...)."""
-    return [*_same(target),
+    return [*([] if plain else _same(target)),
             "    expected = entry(<ARGS>)",
             f"    actual = {compiled}(<ARGS>)",
             f"    # eager and torch.compile return different values ({signature})",
             "    print(f\"eager:         {expected!r}\\ntorch.compile: {actual!r}\")",
-            "    same = equal(actual, expected)"]
+            "    same = repr(actual) == repr(expected)" if plain else "    same = equal(actual, expected)"]
 
 
-def _effects(signature: str, compiled: str, target: str, eager: str) -> list[str]:
+def _effects(signature: str, compiled: str, target: str, eager: str, plain: bool) -> list[str]:
     """The effect log (EFFECTS, appended to by the program as it runs) differs."""
-    return [*_same(target),
+    return [*([] if plain else _same(target)),
             *_call("entry(<ARGS>)", eager),
             "    expected, EFFECTS[:] = EFFECTS[:], []",
             *_call(f"{compiled}(<ARGS>)", eager),
             f"    # the program's side effects (EFFECTS) differ between eager and torch.compile ({signature})",
             "    print(f\"eager:         {expected}\\ntorch.compile: {EFFECTS}\")",
-            "    same = equal(EFFECTS, expected)"]
+            "    same = repr(EFFECTS) == repr(expected)" if plain else "    same = equal(EFFECTS, expected)"]
 
 
-def _grad_mode(signature: str, compiled: str, target: str, eager: str) -> list[str]:
+def _grad_mode(signature: str, compiled: str, target: str, eager: str, plain: bool) -> list[str]:
     """Grad mode after the call differs: a context manager's state leaked out of (or into) the compiled code."""
     return [*_call("entry(<ARGS>)", eager),
             "    expected = torch.is_grad_enabled()",
@@ -138,13 +165,15 @@ def _generator(signature: str, eager: str | None) -> _Generator | None:
 
 
 def check_for(signature: str | None, target: str | None, eager: str | None = None,
-              helpers: bool = False, imports_torch: bool = False, inputs: bool = True) -> str | None:
+              helpers: bool = False, imports_torch: bool = False, inputs: bool = True,
+              plain: bool = False) -> str | None:
     """The short check for a finding with ``signature`` on ``target`` (eager's outcome ``eager``, e.g.
     ``returned``/``raised:TypeError``, when known); None when its signature class has none. ``helpers``: the
     program makes ``ngb_*`` helper modules, which the check registers in ``sys.modules`` as a user's modules are
     (a module missing there is a known torch crash of its own, not the finding). ``imports_torch``: the program
     imports torch at the top, so the check does not again. ``inputs``: the program defines ``make_inputs`` (else
-    ``entry`` is called with no arguments)."""
+    ``entry`` is called with no arguments). ``plain``: the values compared are plain data (``compares_plain``),
+    compared as printed."""
     generator = _generator(signature or "", eager)
     kind, _, _ = (target or "torch").partition(":")
     if generator is None or kind != "torch":
@@ -154,7 +183,7 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
     ngb = options.get("ngb", "on") == "on"
     said = {"returned": "returned", None: "", "": ""}.get(eager, f"raised {eager.partition(':')[2]}" if eager else "")
     body = generator(signature or "", f"torch.compile(entry, backend=\"{backend}\")", target or "torch",
-                     said or "(see output)")
+                     said or "(see output)", plain)
     preamble = [
         *(["    import contextlib"] if any("contextlib." in ln for ln in body) else []),
         *([] if imports_torch else ["    import torch  # the program may not import it at the top"]),

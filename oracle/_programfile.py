@@ -52,13 +52,13 @@ def header_fields(source: str) -> dict[str, str]:
 def set_header(source: str, *, drop: tuple[str, ...] = (), **fields: str | None) -> str:
     """Return ``source`` with header fields set (``found_by`` writes ``found-by``; None leaves a field as it is)
     and the fields named in ``drop`` removed. Known fields come first in a fixed order (signature, target,
-    eager, found-by, features), then other fields and comment lines as they were."""
+    eager, compare, found-by, features), then other fields and comment lines as they were."""
     head, body = _split(source)
     wanted = {k.replace("_", "-"): str(v) for k, v in fields.items() if v is not None}
     present = {m.group(1): m.group(2).strip() for line in head if (m := _FIELD.match(line))}
     merged = {k: v for k, v in {**present, **wanted}.items() if k not in drop}
     others = [line for line in head if line != HEADER_FIRST_LINE and not _FIELD.match(line)]
-    order = ("signature", "target", "eager", "found-by", "features")
+    order = ("signature", "target", "eager", "compare", "found-by", "features")
     known = [f"# {k}: {merged[k]}" for k in order if k in merged]
     rest = [f"# {k}: {v}" for k, v in merged.items() if k not in order]
     return "\n".join([HEADER_FIRST_LINE, *known, *rest, *others, *body]) + "\n"
@@ -107,8 +107,8 @@ def _defines(code: str, name: str) -> bool:
 
 def with_footer(source: str) -> str:
     """``source`` with its standalone check (if any) replaced by the current one, two blank lines above it: the
-    short check for its header's ``# signature:`` on its ``# target:`` when that class has one, else the
-    generic footer."""
+    short check for its header's ``# signature:`` on its ``# target:`` when that class has one (comparing as
+    printed under ``# compare: plain``), else the generic footer."""
     from oracle._checks import check_for
     from oracle._footer import standalone_footer
 
@@ -117,7 +117,8 @@ def with_footer(source: str) -> str:
     helpers = "types.ModuleType(\"ngb_" in code or "ModuleType('ngb_" in code
     imports_torch = _imports_torch(code)
     check = check_for(fields.get("signature"), fields.get("target"), fields.get("eager"), helpers=helpers,
-                      imports_torch=imports_torch, inputs=_defines(code, "make_inputs")) or standalone_footer()
+                      imports_torch=imports_torch, inputs=_defines(code, "make_inputs"),
+                      plain=fields.get("compare") == "plain") or standalone_footer()
     return source.split(FOOTER_MARKER)[0].rstrip("\n") + "\n\n\n" + check
 
 
