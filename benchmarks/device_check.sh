@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The checks that need a GPU, as one call on a lent CUDA machine (run from the repository root there):
+#   1. the CUDA tests (pytest -m cuda: the oracle's device=cuda paths);
+#   2. the corpus against torch.compile on CUDA (--ngb-corpus; OPEN entries are strict xfails, so an entry whose
+#      bug does not show on CUDA, or on that machine's torch, reads XPASS);
+#   3. a short campaign against inductor on CUDA, its directory packed as $OUT/campaign.tgz.
+# That machine's python3 holds a CUDA torch and reaches no registry: the wheels it lacks (libcst, hypothesmith,
+# lark) travel in an ignored .whl/ folder (see the device notes in docs/).
+#     bash benchmarks/device_check.sh [CAMPAIGN_BUDGET (default 4m)] [WORKERS (default 12)]
+set -uo pipefail
+OUT=${OUT:-/tmp/ngb-device-check}
+BUDGET=${1:-4m}
+WORKERS=${2:-12}
+mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD"
+if compgen -G ".whl/*.whl" >/dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
+        || { echo "installing .whl/ failed"; exit 1; }
+    export PYTHONPATH="/tmp/site:$PWD"
+fi
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+python3 -c "import sys, torch; print('python', sys.version.split()[0], 'torch', torch.__version__, torch.cuda.get_device_name(0))" \
+    || exit 1
+start=$SECONDS
+
+echo "== 1. CUDA tests"
+timeout 300 python3 -m pytest -q -n 4 -m cuda -rs tests 2>&1 | tee "$OUT/cuda-tests.log" | tail -15
+echo "   ($((SECONDS - start)) s)"
+
+echo "== 2. corpus on CUDA (torch.compile, backend=eager)"
+timeout 300 python3 -m pytest -q -n 8 -p fuzz.pytest_plugin --ngb-corpus corpus --ngb-target torch:device=cuda \
+    -rfxX corpus 2>&1 | tee "$OUT/corpus-cuda.log" | grep -E "^(XFAIL|XPASS|FAILED|ERROR)|passed|failed" | cut -c1-220
+echo "   ($((SECONDS - start)) s)"
+
+echo "== 3. campaign: inductor on CUDA, $BUDGET, $WORKERS workers"
+timeout 600 python3 -m fuzz.cli run --target torch:device=cuda,backend=inductor --budget "$BUDGET" \
+    --workers "$WORKERS" --out "$OUT/campaign" --corpus corpus 2>&1 | tail -25
+tar czf "$OUT/campaign.tgz" -C "$OUT" campaign && rm -rf "$OUT/campaign"
+echo "   ($((SECONDS - start)) s)"
