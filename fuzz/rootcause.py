@@ -70,6 +70,8 @@ class _Normalize(ast.NodeTransformer):
         return super().generic_visit(node)
 
     def visit_Call(self, node: ast.Call):
+        if _made_from_literals(node):  # a tensor made from literals is data, as an input is
+            return ast.Name("N", ast.Load())
         # Helper modules are sources run by exec/compile: their code is part of the shape, not a string constant.
         if isinstance(node.func, ast.Name) and node.func.id in ("exec", "compile") and node.args:
             first = node.args[0]
@@ -106,6 +108,25 @@ class _Normalize(ast.NodeTransformer):
         return ast.Constant(type(node.value).__name__)
 
 
+_TENSOR_FACTORIES = frozenset({"randn", "rand", "ones", "zeros", "empty", "full", "randint", "tensor", "arange"})
+
+
+def _made_from_literals(node: ast.AST) -> bool:
+    """``torch.ones(3, 4)``, ``torch.tensor([1.0, 2.0])``, ``torch.full((), 0.5, dtype=torch.float64)``: a
+    tensor factory whose arguments are literals (or torch names such as a dtype)."""
+    if not (isinstance(node, ast.Call) and _dotted(node.func)[:1] == ["torch"]
+            and _dotted(node.func)[-1] in _TENSOR_FACTORIES and len(_dotted(node.func)) == 2):
+        return False
+    for arg in [*node.args, *(k.value for k in node.keywords)]:
+        for part in ast.walk(arg):
+            if not isinstance(part, ast.Constant | ast.Tuple | ast.List | ast.UnaryOp | ast.unaryop
+                              | ast.expr_context | ast.Attribute | ast.Name):
+                return False
+            if isinstance(part, ast.Name) and part.id != "torch":
+                return False
+    return True
+
+
 def _dump(tree: ast.AST) -> str:
     return ast.dump(_Normalize().visit(tree))
 
@@ -120,6 +141,9 @@ def _code(module: ast.Module) -> ast.Module:
         # what entry takes and returns is observed, like the effect log: inputs and the value returned make a
         # symptom visible (a leaked grad mode as the output's requires_grad), they are not the behaviour
         entry.args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+        # inputs made where entry starts (``x = torch.ones(3)``, as a reduction may leave them) are inputs still
+        while len(entry.body) > 1 and isinstance(entry.body[0], ast.Assign) and _made_from_literals(entry.body[0].value):
+            entry.body.pop(0)
         if len(entry.body) > 1 and isinstance(entry.body[-1], ast.Return):
             entry.body.pop()
     definitions = sorted((s for s in body if isinstance(s, ast.FunctionDef | ast.ClassDef)), key=_dump_copy)

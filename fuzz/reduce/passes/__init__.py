@@ -27,6 +27,7 @@ from fuzz.reduce.passes._fold import fold_constants
 from fuzz.reduce.passes._inline import inline_calls
 from fuzz.reduce.passes._inputs import drop_inputs
 from fuzz.reduce.passes._ir import IR_PASSES
+from fuzz.reduce.passes._local_inputs import local_inputs
 from fuzz.reduce.passes._loops import shrink_loops
 from fuzz.reduce.passes._modules import inline_helper_modules
 from fuzz.reduce.passes._observations import strip_observations
@@ -71,6 +72,9 @@ PASSES: list[ReductionPass] = [
     # short by its budget spent its checks where more lines go
     delete_single_statements,
     drop_arguments,
+    # after drop-arguments (an unread input goes with its parameter): an input the bug does not need from outside
+    # becomes a tensor made in entry, and make_inputs goes with the last one
+    local_inputs,
     # after drop-arguments, which takes entry's last parameter with its input
     drop_inputs,
     simplify_expressions,
