@@ -20,32 +20,12 @@ from oracle import set_header, slug, with_footer
 
 from .bias import Bias, weights_header
 from .campaign_dir import CampaignDir, CampaignError, IndexSet, StorageError
+from .campaign_reduce import Reductions
 from .rootcause import root_cause
 
 __all__ = ["CampaignConfig", "Campaign", "Bucket", "CampaignError", "StorageError", "root_cause"]
 
 SNAPSHOT_EVERY = 1000  # journal lines between snapshots: bounds the journal a resume replays
-
-
-class _StoppableRunner:
-    """The campaign's runner as the reducer sees it: once the campaign stops (Ctrl-C, budget), every further check
-    interrupts the reduction, which then returns its best so far at once instead of running out its budget."""
-
-    def __init__(self, runner, stop: threading.Event):
-        self._runner, self._stop = runner, stop
-
-    def check(self, *args, **kwargs):
-        if self._stop.is_set():
-            raise KeyboardInterrupt
-        return self._runner.check(*args, **kwargs)
-
-    def run(self, *args, **kwargs):  # the reducer's cheap checks run eager and the target one by one
-        if self._stop.is_set():
-            raise KeyboardInterrupt
-        return self._runner.run(*args, **kwargs)
-
-    def __getattr__(self, name):
-        return getattr(self._runner, name)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,7 +86,7 @@ class Bucket:
         return bool(self.known) and not self.regression
 
 
-class Campaign:
+class Campaign(Reductions):
     def __init__(self, config: CampaignConfig, runner, generate: Callable | None = None,
                  on_progress: Callable[[Campaign], None] | None = None,
                  on_new_bucket: Callable[[Bucket, str], None] | None = None,
@@ -319,17 +299,6 @@ class Campaign:
             return True
         return self.config.seconds is not None and self.seconds >= self.config.seconds - self.reduce_reserve
 
-    @property
-    def reduce_reserve(self) -> float:
-        """Seconds of a time budget kept for reducing the buckets after fuzzing: ``reduce_seconds`` for each bucket
-        that needs a reduction of its own (at least three's worth), a third of the budget at most. Fuzzing stops
-        once only that much is left, so the buckets found get their full reduction budget, not a share of what
-        remains (a 6-minute campaign with 17 buckets had left 8 s each, and most stayed unreduced)."""
-        if self.config.seconds is None or self.config.reduce_seconds <= 0:
-            return 0.0
-        own = sum(1 for b in self.buckets.values() if b.reduction == "pending" and b.same_as is None)
-        return min(self.config.seconds / 3, max(3, own) * self.config.reduce_seconds)
-
     def _worker_loop(self) -> None:
         while (index := self._take_index()) is not None:
             program = None
@@ -413,108 +382,18 @@ class Campaign:
         if self.on_progress:
             self.on_progress(self)
 
-    def _reduce_all(self) -> None:
-        """After fuzzing (and for ``reduce --campaign``): reduce every bucket still "pending" — new ones, and those
-        an earlier run left unreduced — each within ``reduce_seconds`` and, under a time budget, within an even
-        share of what is left of it. A bucket whose root cause an earlier bucket already has is not reduced
-        again: its file becomes that bucket's reduced repro, pointing at it."""
-        if self.config.reduce_seconds <= 0:
-            return
-        with self._lock:
-            pending = sorted((b for b in self.buckets.values() if b.reduction == "pending"),
-                             key=lambda b: (b.same_as is not None, b.first_program))
-        by_repro = {b.repro: b for b in self.buckets.values()}
-        for left, bucket in zip(range(len(pending), 0, -1), pending):
-            if self._stop.is_set():
-                return  # the rest stay "pending": the next run reduces them
-            budget = self.config.reduce_seconds
-            if self.config.seconds is not None:
-                budget = min(budget, max(0.0, self.config.seconds - self.seconds) / left)
-            primary = by_repro.get(bucket.same_as or "")
-            if primary is not None and primary.reduction in ("done", "cut short"):
-                self._point_at(bucket, primary)
-            elif primary is not None and primary.reduction == "pending":
-                continue  # it waits for its root cause's first bucket (interrupted: the next run does both)
-            elif budget >= 1.0:  # its own bucket, or the first one's reduction failed: a chance of its own
-                self._reduce(bucket, self._regenerated_ir(bucket), budget)
+    def _guarded(self, loop: Callable[[], None], stop_all: bool = False) -> Callable[[], None]:
+        """``loop`` for a thread: what it raises is kept for the main thread to raise (``_raise_errors``);
+        ``stop_all`` also stops the campaign, as the same error raised in the main thread would."""
+        def run() -> None:
+            try:
+                loop()
+            except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
+                self._errors.append(exc)
+                if stop_all:
+                    self._stop.set()
 
-    def _point_at(self, bucket: Bucket, primary: Bucket) -> None:
-        """A bucket sharing ``primary``'s root cause gets its reduced repro (the original stays as ``*.orig.py``)."""
-        path = self.dir.root / bucket.repro
-        with self._lock:
-            if self._stop.is_set():
-                return
-            text = set_header((self.dir.root / primary.repro).read_text(), same_root_cause_as=primary.repro)
-            orig = path.name.removesuffix(".py") + ".orig.py"
-            if not (self.dir.root / orig).exists():
-                self._storing(self.dir.write_text, orig, path.read_text())
-            self._storing(self.dir.write_text, bucket.repro, text)
-            self._storing(self._journal, {"k": "reduced", "repro": bucket.repro, "reduction": primary.reduction,
-                                          "lines": primary.lines})
-        if self.on_reduced:
-            self.on_reduced(bucket)
-
-    def reduce_pending(self) -> dict:
-        """Reduce every bucket not reduced yet (``ngb-fuzz reduce --campaign DIR``); the summary after."""
-        try:
-            self._reduce_all()
-        finally:
-            self.finish()
-        return self.summary()
-
-    def _regenerated_ir(self, bucket: Bucket):
-        if self.bias is not None:
-            return None  # a biased program depends on the weights of its moment: reduce its source alone
-        try:
-            return getattr(self.generate(self.config.seed, bucket.first_program), "ir", None)
-        except Exception:  # noqa: BLE001 - the IR only speeds reduction up; the source stage does without it
-            return None
-
-    def _reduce(self, bucket: Bucket, ir=None, budget: float | None = None) -> None:
-        """Shrink a bucket's repro in place (the original stays as ``*.orig.py``) and find its root cause."""
-        from .reduce import ReduceError, reduce_program
-        from .rootcause import behaviour_shape
-
-        budget = self.config.reduce_seconds if budget is None else budget
-        path = self.config.out / bucket.repro
-        try:
-            source = path.read_text()
-            result = reduce_program(source, bucket.target, signature=bucket.signature,
-                                    runner=_StoppableRunner(self.runner, self._stop), workers=self.config.workers,
-                                    budget_s=budget, rechecks=1, timeout=self.config.timeout, ir=ir)
-        except ReduceError:
-            result = None
-        except (KeyboardInterrupt, OSError):
-            return  # stopped (or the repro is unreadable): the bucket stays "not reduced" for the next run
-        if self._stop.is_set() or (result is not None and result.stopped == "interrupted"):
-            return  # interrupted: stays pending, the next run reduces it again
-        with self._lock:
-            if self._stop.is_set():
-                return
-            if result is None or result.reproduced < 1 or result.lines >= result.original_lines:
-                # nothing smaller reproduces in a fresh process (or the budget ran out first): the original stays
-                cut = result is not None and result.stopped != "fixpoint"
-                self._storing(self._journal, {"k": "reduced", "repro": bucket.repro,
-                                              "reduction": "cut short" if cut else "failed"})
-                return
-            reduction = "done" if result.stopped == "fixpoint" else "cut short"
-            note = "" if reduction == "done" else (f"; cut short ({result.stopped}) after {result.elapsed_s:.0f}s "
-                                                   f"at {result.lines} lines: smaller, not minimal")
-            header = dict(found_by=f"{self.config.found_by} (program {bucket.first_program}), "
-                                   f"reduced {result.original_lines} -> {result.lines} lines{note}")
-            reduced = set_header(result.source, **header)
-            orig = path.name.removesuffix(".py") + ".orig.py"
-            if not (self.dir.root / orig).exists():  # a reduction redone after a crash keeps the first original
-                self._storing(self.dir.write_text, orig, source)
-            self._storing(self.dir.write_text, bucket.repro, reduced)
-            shape = behaviour_shape(reduced, minimal=reduction == "done")
-            match = self.known.match(bucket.signature, shape) if self.known else None
-            self._storing(self._journal, {"k": "reduced", "repro": bucket.repro, "reduction": reduction,
-                                          "lines": result.lines, "root_cause": root_cause(bucket.signature, shape),
-                                          "known": match.file if match else None,
-                                          "regression": bool(match and match.fixed)})
-        if self.on_reduced:
-            self.on_reduced(bucket)
+        return run
 
     def _repro_source(self, program, spec: str, verdict, index: int) -> str:
         source = set_header(
@@ -551,16 +430,20 @@ class Campaign:
         finally:
             self._stop.set()
             self.finish()
+        self._raise_errors()
+        return self.summary()
+
+    def _raise_errors(self) -> None:
+        """What a worker or reduction thread raised, in the caller's thread (a failed write last)."""
         errors = [e for e in self._errors if not isinstance(e, StorageError)]
         if errors:
             raise errors[0]
         if self.storage_error is not None:
             raise self.storage_error
-        return self.summary()
 
     def _add_threads(self, threads: list[threading.Thread], count: int) -> None:
         for _ in range(max(0, count)):
-            thread = threading.Thread(target=self._guarded_loop, daemon=True, name=f"campaign-{len(threads)}")
+            thread = threading.Thread(target=self._guarded(self._worker_loop), daemon=True, name=f"campaign-{len(threads)}")
             threads.append(thread)
             thread.start()
 
@@ -569,12 +452,6 @@ class Campaign:
             return int(self.slots())
         except Exception:  # noqa: BLE001 - a figure asked of a cluster; a failed ask keeps what runs
             return 0
-
-    def _guarded_loop(self) -> None:
-        try:
-            self._worker_loop()
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread by run()
-            self._errors.append(exc)
 
     def close(self) -> None:
         """Release the directory without running (``run()`` and ``finish()`` release it themselves)."""

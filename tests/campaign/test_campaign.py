@@ -116,7 +116,7 @@ def test_a_crash_already_bucketed_on_another_target_is_not_reduced_again(tmp_pat
 
     reduced = []
 
-    def fake_reduce(bucket, ir=None, budget=None):  # what a finished reduction leaves behind
+    def fake_reduce(bucket, ir=None, budget=None, workers=None):  # what a finished reduction leaves behind
         reduced.append(bucket.target)
         (tmp_path / bucket.repro).write_text("# ngb-fuzz program\n# signature: " + bucket.signature + "\nx = 1\n")
         bucket.lines, bucket.reduction = 1, "done"
@@ -181,7 +181,7 @@ def test_a_stopping_campaign_interrupts_the_reduction_in_progress(runner):
     # Ctrl-C must not wait for a reduction to spend its budget: the reducer's next check is interrupted
     import threading
 
-    from fuzz.campaign import _StoppableRunner
+    from fuzz.campaign_reduce import _StoppableRunner
     from fuzz.reduce import reduce_program
 
     stop = threading.Event()

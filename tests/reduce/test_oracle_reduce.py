@@ -239,7 +239,7 @@ def test_predicate_keeps_eager_outcome_and_compiles_only_what_eager_cannot_rejec
 def test_a_stopping_campaign_interrupts_the_next_cheap_check():
     import threading
 
-    from fuzz.campaign import _StoppableRunner
+    from fuzz.campaign_reduce import _StoppableRunner
     from fuzz.reduce._oracle import oracle_predicate
 
     stop = threading.Event()

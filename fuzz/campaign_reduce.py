@@ -1,0 +1,217 @@
+"""A campaign's second half: reducing its buckets once fuzzing is over (and ``ngb-fuzz reduce --campaign``).
+
+Every bucket still "pending" is reduced, ``reduction_slots`` at a time with two of the runner's workers each; a
+bucket sharing an earlier bucket's root cause gets that one's reduced repro instead of a reduction of its own. A
+time budget keeps a reserve for this while fuzzing (``reduce_reserve``). A stop (signal, budget) interrupts the
+reductions in flight, which leave their buckets "pending" for the next run. ``Reductions`` is a part of
+``fuzz.campaign.Campaign`` and works on its state, lock and runner.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+from typing import TYPE_CHECKING
+
+from oracle import set_header
+
+from .rootcause import root_cause
+
+if TYPE_CHECKING:
+    from .campaign import Bucket
+
+__all__ = ["REDUCTION_WORKERS", "Reductions"]
+
+# Checks one reduction keeps in flight: it takes the first candidate that keeps the bug, so a third or fourth check
+# in flight is mostly wasted; more workers reduce more buckets at once instead (12 workers: 6 buckets).
+REDUCTION_WORKERS = 2
+
+
+class _StoppableRunner:
+    """The campaign's runner as the reducer sees it: once the campaign stops (Ctrl-C, budget), every further check
+    interrupts the reduction, which then returns its best so far at once instead of running out its budget."""
+
+    def __init__(self, runner, stop: threading.Event):
+        self._runner, self._stop = runner, stop
+
+    def check(self, *args, **kwargs):
+        if self._stop.is_set():
+            raise KeyboardInterrupt
+        return self._runner.check(*args, **kwargs)
+
+    def run(self, *args, **kwargs):  # the reducer's cheap checks run eager and the target one by one
+        if self._stop.is_set():
+            raise KeyboardInterrupt
+        return self._runner.run(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._runner, name)
+
+
+class Reductions:
+    """The reduction of a campaign's buckets (a part of ``Campaign``)."""
+
+    @property
+    def reduce_reserve(self) -> float:
+        """Seconds of a time budget kept for reducing the buckets after fuzzing: ``reduce_seconds`` for each bucket
+        that needs a reduction of its own (at least three's worth), a third of the budget at most. Fuzzing stops
+        once only that much is left, so the buckets found get their full reduction budget, not a share of what
+        remains (a 6-minute campaign with 17 buckets had left 8 s each, and most stayed unreduced)."""
+        if self.config.seconds is None or self.config.reduce_seconds <= 0:
+            return 0.0
+        own = sum(1 for b in self.buckets.values() if b.reduction == "pending" and b.same_as is None)
+        rounds = -(-max(3, own) // self.reduction_slots)  # buckets are reduced ``reduction_slots`` at a time
+        return min(self.config.seconds / 3, rounds * self.config.reduce_seconds)
+
+    @property
+    def reduction_slots(self) -> int:
+        """Buckets reduced at once: one per ``REDUCTION_WORKERS`` of the runner's worker processes (at least one)."""
+        workers = getattr(self.runner, "workers", None) or self.config.workers
+        return max(1, min(self.config.workers, workers) // REDUCTION_WORKERS)
+
+    def _reduce_all(self) -> None:
+        """After fuzzing (and for ``reduce --campaign``): reduce every bucket still "pending" — new ones, and those
+        an earlier run left unreduced — ``reduction_slots`` at a time, each within ``reduce_seconds`` and, under a
+        time budget, within its share of what is left of it. A bucket whose root cause an earlier bucket already
+        has is not reduced again: once that one is, its file becomes that bucket's reduced repro, pointing at it."""
+        if self.config.reduce_seconds <= 0:
+            return
+        with self._lock:
+            pending = sorted((b for b in self.buckets.values() if b.reduction == "pending"),
+                             key=lambda b: (b.same_as is not None, b.first_program))
+        by_repro = {b.repro: b for b in self.buckets.values()}
+
+        def waits(bucket: Bucket) -> bool:  # for its root cause's first bucket, reduced (or pointed at) first
+            primary = by_repro.get(bucket.same_as or "")
+            return primary is not None and primary.reduction in ("pending", "done", "cut short")
+
+        own = [b for b in pending if not waits(b)]
+        self._reduce_concurrently(own)
+        for bucket in (b for b in pending if waits(b)):
+            if self._stop.is_set():
+                return  # the rest stay "pending": the next run reduces them
+            primary = by_repro[bucket.same_as or ""]
+            if primary.reduction in ("done", "cut short"):
+                self._point_at(bucket, primary)
+            elif primary.reduction != "pending":  # the first one's reduction failed: a chance of its own
+                self._reduce_concurrently([bucket])
+            # else it waits for its root cause's first bucket (interrupted: the next run does both)
+
+    def _reduce_concurrently(self, buckets: list[Bucket]) -> None:
+        """Reduce ``buckets`` in order, ``reduction_slots`` at once, each with its share of the runner's workers.
+        Under a time budget a reduction gets, when it starts, what is left of the budget over the rounds of
+        ``reduction_slots`` still to start (never more than ``reduce_seconds``); one with under a second left is
+        not started and stays "pending"."""
+        if not buckets:
+            return
+        slots = min(self.reduction_slots, len(buckets))
+        workers = max(1, self.config.workers // slots)
+        queue = collections.deque(buckets)
+        taking = threading.Lock()
+
+        def reduce_next() -> None:
+            while not self._stop.is_set():
+                with taking:
+                    if not queue:
+                        return
+                    rounds = -(-len(queue) // slots)
+                    bucket = queue.popleft()
+                    budget = self.config.reduce_seconds
+                    if self.config.seconds is not None:
+                        budget = min(budget, max(0.0, self.config.seconds - self.seconds) / rounds)
+                if budget >= 1.0:
+                    self._reduce(bucket, self._regenerated_ir(bucket), budget, workers)
+
+        if slots == 1:
+            reduce_next()
+            return
+        threads = [threading.Thread(target=self._guarded(reduce_next, stop_all=True), daemon=True, name=f"reduce-{k}")
+                   for k in range(slots)]
+        for thread in threads:
+            thread.start()
+        while any(t.is_alive() for t in threads):  # joined in steps: a signal handler still runs in between
+            for thread in threads:
+                thread.join(timeout=0.2)
+            if self.on_progress:
+                self.on_progress(self)
+
+    def _point_at(self, bucket: Bucket, primary: Bucket) -> None:
+        """A bucket sharing ``primary``'s root cause gets its reduced repro (the original stays as ``*.orig.py``)."""
+        path = self.dir.root / bucket.repro
+        with self._lock:
+            if self._stop.is_set():
+                return
+            text = set_header((self.dir.root / primary.repro).read_text(), same_root_cause_as=primary.repro)
+            orig = path.name.removesuffix(".py") + ".orig.py"
+            if not (self.dir.root / orig).exists():
+                self._storing(self.dir.write_text, orig, path.read_text())
+            self._storing(self.dir.write_text, bucket.repro, text)
+            self._storing(self._journal, {"k": "reduced", "repro": bucket.repro, "reduction": primary.reduction,
+                                          "lines": primary.lines})
+        if self.on_reduced:
+            self.on_reduced(bucket)
+
+    def reduce_pending(self) -> dict:
+        """Reduce every bucket not reduced yet (``ngb-fuzz reduce --campaign DIR``); the summary after."""
+        try:
+            self._reduce_all()
+        finally:
+            self.finish()
+        self._raise_errors()
+        return self.summary()
+
+    def _regenerated_ir(self, bucket: Bucket):
+        if self.bias is not None:
+            return None  # a biased program depends on the weights of its moment: reduce its source alone
+        try:
+            return getattr(self.generate(self.config.seed, bucket.first_program), "ir", None)
+        except Exception:  # noqa: BLE001 - the IR only speeds reduction up; the source stage does without it
+            return None
+
+    def _reduce(self, bucket: Bucket, ir=None, budget: float | None = None, workers: int | None = None) -> None:
+        """Shrink a bucket's repro in place (the original stays as ``*.orig.py``) and find its root cause."""
+        from .reduce import ReduceError, reduce_program
+        from .rootcause import behaviour_shape
+
+        budget = self.config.reduce_seconds if budget is None else budget
+        path = self.config.out / bucket.repro
+        try:
+            source = path.read_text()
+            result = reduce_program(source, bucket.target, signature=bucket.signature,
+                                    runner=_StoppableRunner(self.runner, self._stop),
+                                    workers=workers or self.config.workers,
+                                    budget_s=budget, rechecks=1, timeout=self.config.timeout, ir=ir)
+        except ReduceError:
+            result = None
+        except (KeyboardInterrupt, OSError):
+            return  # stopped (or the repro is unreadable): the bucket stays "not reduced" for the next run
+        if self._stop.is_set() or (result is not None and result.stopped == "interrupted"):
+            return  # interrupted: stays pending, the next run reduces it again
+        with self._lock:
+            if self._stop.is_set():
+                return
+            if result is None or result.reproduced < 1 or result.lines >= result.original_lines:
+                # nothing smaller reproduces in a fresh process (or the budget ran out first): the original stays
+                cut = result is not None and result.stopped != "fixpoint"
+                self._storing(self._journal, {"k": "reduced", "repro": bucket.repro,
+                                              "reduction": "cut short" if cut else "failed"})
+                return
+            reduction = "done" if result.stopped == "fixpoint" else "cut short"
+            note = "" if reduction == "done" else (f"; cut short ({result.stopped}) after {result.elapsed_s:.0f}s "
+                                                   f"at {result.lines} lines: smaller, not minimal")
+            header = dict(found_by=f"{self.config.found_by} (program {bucket.first_program}), "
+                                   f"reduced {result.original_lines} -> {result.lines} lines{note}")
+            reduced = set_header(result.source, **header)
+            orig = path.name.removesuffix(".py") + ".orig.py"
+            if not (self.dir.root / orig).exists():  # a reduction redone after a crash keeps the first original
+                self._storing(self.dir.write_text, orig, source)
+            self._storing(self.dir.write_text, bucket.repro, reduced)
+            shape = behaviour_shape(reduced, minimal=reduction == "done")
+            match = self.known.match(bucket.signature, shape) if self.known else None
+            self._storing(self._journal, {"k": "reduced", "repro": bucket.repro, "reduction": reduction,
+                                          "lines": result.lines, "root_cause": root_cause(bucket.signature, shape),
+                                          "known": match.file if match else None,
+                                          "regression": bool(match and match.fixed)})
+        if self.on_reduced:
+            self.on_reduced(bucket)
+

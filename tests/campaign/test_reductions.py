@@ -1,0 +1,78 @@
+"""After fuzzing, a campaign reduces its buckets several at once, two of its workers each, so that a campaign with
+many workers (a GPU machine's) reduces every bucket instead of leaving most "not reduced". A scripted runner
+stands in for the oracle and a fake reducer records what each reduction was given."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from fuzz.campaign import Bucket, Campaign
+from tests.campaign.test_state import ScriptedRunner, config, generate
+
+
+class _RecordingReducer:
+    """Stands in for ``reduce_program``: takes 0.3 s and records its arguments and how many ran at once."""
+
+    def __init__(self):
+        self.lock, self.running, self.peak, self.calls = threading.Lock(), 0, 0, []
+
+    def __call__(self, source, target, **kwargs):
+        with self.lock:
+            self.running += 1
+            self.peak = max(self.peak, self.running)
+            self.calls.append((target, kwargs["workers"], kwargs["budget_s"]))
+        time.sleep(0.3)
+        with self.lock:
+            self.running -= 1
+        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 2, "original_lines": 9,
+                              "elapsed_s": 0.3, "source": "import torch\n\ndef entry(x):\n    return x\n"})()
+
+
+def _run(tmp_path, monkeypatch, workers: int, programs: int = 20):
+    import fuzz.reduce as reduce_module
+
+    reducer = _RecordingReducer()
+    monkeypatch.setattr(reduce_module, "reduce_program", reducer)
+    summary = Campaign(config(tmp_path, programs=programs, workers=workers, reduce_seconds=600), ScriptedRunner(),
+                       generate=generate).run()
+    return summary, reducer
+
+
+def test_with_four_workers_two_buckets_are_reduced_at_once_with_two_workers_each(tmp_path, monkeypatch):
+    summary, reducer = _run(tmp_path, monkeypatch, workers=4)
+    # the crash on torch and the value mismatch have a reduction of their own; the ngb=off crash shares the first's
+    assert sorted(c[0] for c in reducer.calls) == ["torch", "torch"]
+    assert reducer.peak == 2 and {c[1] for c in reducer.calls} == {2}
+    assert summary["not_reduced"] == 0 and {b["reduction"] for b in summary["buckets"]} == {"done"}
+    pointed = next(b for b in summary["buckets"] if b["same_as"])  # pointed at its root cause's reduced repro
+    assert f"# same-root-cause-as: {pointed['same_as']}" in (tmp_path / pointed["repro"]).read_text()
+
+
+def test_with_two_workers_one_bucket_is_reduced_at_a_time_with_both(tmp_path, monkeypatch):
+    summary, reducer = _run(tmp_path, monkeypatch, workers=2)
+    assert reducer.peak == 1 and [c[1] for c in reducer.calls] == [2, 2]
+    assert summary["not_reduced"] == 0
+
+
+def test_the_reserve_counts_rounds_of_concurrent_reductions(tmp_path):
+    campaign = Campaign(config(tmp_path, programs=None, seconds=600.0, reduce_seconds=10.0, workers=6),
+                        ScriptedRunner(), generate=generate)
+    try:
+        assert campaign.reduction_slots == 3
+        assert campaign.reduce_reserve == 10.0  # three buckets' room, reduced at once
+        for i in range(7):
+            campaign.buckets["torch", f"sig{i}"] = Bucket("torch", f"sig{i}", 1, f"{i:03d}.py", i)
+        assert campaign.reduce_reserve == 30.0  # seven buckets: three rounds of three
+    finally:
+        campaign.close()
+
+
+def test_a_runner_with_fewer_processes_than_campaign_workers_bounds_the_slots(tmp_path):
+    runner = ScriptedRunner()
+    runner.workers = 1  # a cluster campaign: many tasks in flight, one local process for reductions
+    campaign = Campaign(config(tmp_path, programs=4, workers=8), runner, generate=generate)
+    try:
+        assert campaign.reduction_slots == 1
+    finally:
+        campaign.close()
