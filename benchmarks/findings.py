@@ -8,7 +8,7 @@ Prints one row per finding and: median and p90 program lines after reduction, wh
 check included), reduction wall time, checks, signature kept %, eager outcome kept %, and buckets per root
 cause (distinct campaign root causes, ``fuzz.campaign.root_cause`` on the reduced repro, per labeled cause).
 
-    nice -n 10 python benchmarks/findings.py --budget 60 --workers 2 [--only GLOB,...] [--json OUT] [--save DIR]
+    nice -n 10 python benchmarks/findings.py --budget 60 --workers 2 [--only GLOB,...] [--json OUT] [--save DIR] [--no-ir]
 
 Only the public reducer API is used, so the same script measures an older checkout (PYTHONPATH=that tree).
 Timings on a shared machine are noisy.
@@ -45,6 +45,7 @@ def main() -> int:
     parser.add_argument("--only", default="*", help="glob on file names; several separated by commas")
     parser.add_argument("--json", help="write the rows here")
     parser.add_argument("--save", metavar="DIR", help="write every reduced repro into DIR")
+    parser.add_argument("--no-ir", action="store_true", help="skip the IR stage (reduce the source alone)")
     args = parser.parse_args()
 
     import oracle
@@ -62,7 +63,8 @@ def main() -> int:
             started = time.monotonic()
             try:
                 result = reduce_program(source, target, signature=signature, budget_s=args.budget,
-                                        workers=args.workers, runner=runner, rechecks=0, ir=generator_ir(source))
+                                        workers=args.workers, runner=runner, rechecks=0,
+                                        ir=None if args.no_ir else generator_ir(source))
             except Exception as exc:  # noqa: BLE001 - a finding the reducer refuses counts as not kept
                 print(f"{name:18} reducer refused: {type(exc).__name__}: {exc}", flush=True)
                 rows.append({"file": name, "root_cause": label["root_cause"], "failed": str(exc)})
