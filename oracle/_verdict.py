@@ -13,7 +13,7 @@ import signal
 from ._compare import TOLERANCES, Difference, compare_calls
 from ._targets import Target
 
-__all__ = ["Verdict", "ProgramReport", "judge", "KINDS", "FINDING_KINDS"]
+__all__ = ["Verdict", "ProgramReport", "judge", "tolerance_for", "KINDS", "FINDING_KINDS"]
 
 KINDS = ("ok", "mismatch", "crash", "hang", "skip", "flaky")
 FINDING_KINDS = ("mismatch", "crash", "hang")
@@ -63,7 +63,7 @@ def judge(target: Target, eager: dict, result: dict) -> Verdict:
     if "load_error" in result:
         etype = result["load_error"][0]
         return Verdict("crash", "", f"crash:load:{etype}", f"program failed to load under target: {result['load_error']}")
-    tolerance = None if target.exact else TOLERANCES.get(dict(target.options).get("backend"), TOLERANCES["inductor"])
+    tolerance = tolerance_for(target)
     for call, (ref, act) in enumerate(zip(eager["calls"], result["calls"])):
         if act["exception"] is not None and (ref["exception"] is None or _compiler_error(ref, act)):
             return _crash(call, act, ref["exception"])
@@ -74,6 +74,11 @@ def judge(target: Target, eager: dict, result: dict) -> Verdict:
     what = first.aspect if first.call == 0 else "second_call"
     signature = f"mismatch:{what}:{first.cls}" if first.call == 0 else f"mismatch:second_call:{first.aspect}"
     return Verdict("mismatch", what, signature, _describe(differences))
+
+
+def tolerance_for(target: Target) -> dict | None:
+    """Per-dtype (rtol, atol) a target's results are compared with; None: bitwise (``Target.exact``)."""
+    return None if target.exact else TOLERANCES.get(dict(target.options).get("backend"), TOLERANCES["inductor"])
 
 
 def _compiler_error(ref: dict, act: dict) -> bool:

@@ -306,13 +306,32 @@ def observe_grads(value, inputs):
     return obs.observe([t.grad for t in flat_tensors(inputs, []) if t.requires_grad])
 
 
-def run_call(fn, context, module, device: str) -> dict:
+# Relative size of the nudge ``perturb`` gives each floating-point input element: a few units in the last place of
+# float32, far below every tolerance of oracle._compare.TOLERANCES
+PERTURBATION = 2.0 ** -20
+
+
+def perturb(inputs: tuple, seed: int) -> None:
+    """Nudge every floating-point input element in place by up to ``PERTURBATION`` of itself, seeded: an eager
+    run on such inputs tells a program whose result hangs on rounding (a branch on a sum that is only rounding
+    noise) from one a compiler got wrong (``Runner.check``)."""
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for t in flat_tensors(inputs, []):
+            if t.is_floating_point() and t.numel():
+                noise = torch.rand(t.shape, generator=generator, dtype=torch.float64) * 2 - 1
+                t.mul_((1 + PERTURBATION * noise).to(t.device, t.dtype))
+
+
+def run_call(fn, context, module, device: str, perturbed: int | None = None) -> dict:
     first_effect = len(effect_log(module))
     record = {"exception": None, "compiler_frame": None, "value": None}
     inputs = ()
     try:
         # Inside the try: a compiler that poisoned the process on the first call makes even this fail.
         inputs = make_inputs(module, device)
+        if perturbed is not None:
+            perturb(inputs, perturbed)
         with context():
             value = fn(*inputs)
         record["value"] = obs.observe(value)
@@ -340,7 +359,8 @@ def run_job(job: dict, default_state: dict, default_dispatch) -> dict:
         fn, context, stats = build(job["target"], module)
         calls = []
         for _ in range(job.get("calls", 2)):
-            calls.append(unalias(run_call(fn, context, module, job.get("device", "cpu")), aliases))
+            calls.append(unalias(run_call(fn, context, module, job.get("device", "cpu"), job.get("perturb")),
+                                 aliases))
             # The next call starts from the state eager would leave, which is what the record holds.
         result = {"calls": calls, "stats": unalias(stats(), aliases)}
     for m in program_modules(module):

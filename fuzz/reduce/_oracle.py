@@ -54,6 +54,7 @@ def oracle_predicate(runner, target: str, signature: str,
 
     calls = 2 if "second_call" in signature else 1
     parsed = oracle.parse_target(target)
+    mismatch = signature.startswith("mismatch:") and not parsed.exact
     eager = oracle.Target("eager", (), parsed.python, parsed.device)
 
     if not callable(getattr(runner, "run", None)):  # a runner that only judges whole programs: full checks
@@ -72,7 +73,11 @@ def oracle_predicate(runner, target: str, signature: str,
         if judge(parsed, first, runner.run(source, parsed, calls)).signature != signature:
             return False
         second = runner.run(source, eager, calls)
-        return "calls" in second and not compare_calls(first["calls"], second["calls"], None)
+        if "calls" not in second or compare_calls(first["calls"], second["calls"], None):
+            return False
+        # a mismatch under a backend compared with tolerances must not drift into a program whose result hangs on
+        # rounding (the oracle calls such a program flaky): the check runs on kept candidates only
+        return not (mismatch and runner.ill_conditioned(source, parsed, first, calls))
 
     return is_interesting
 
