@@ -141,3 +141,18 @@ def parse_targets(specs: list[str] | None, default: str = "torch", check: bool =
         return list(dict.fromkeys(oracle.parse_target(spec).spec for spec in specs))
     except oracle.TargetError as exc:
         raise UsageError(str(exc)) from None
+
+
+def known_bugs(corpus: str):
+    """The known bugs of ``--corpus`` (None for 'none', or the default directory where there is none)."""
+    from ..corpus import CorpusError
+    from ..known import KnownBugs
+
+    if corpus.strip().lower() == "none" or (corpus == "corpus" and not Path(corpus).is_dir()):
+        return None
+    if not Path(corpus).is_dir():
+        raise UsageError(f"--corpus {corpus}: no such directory")
+    try:
+        return KnownBugs.from_corpus(corpus)
+    except CorpusError as exc:
+        raise UsageError(str(exc)) from None

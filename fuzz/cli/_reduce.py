@@ -10,7 +10,14 @@ import time
 from pathlib import Path
 
 from . import UsageError
-from ._common import add_workers_option, check_output_file, check_workers, program_problem, read_program
+from ._common import (
+    add_workers_option,
+    check_output_file,
+    check_workers,
+    known_bugs,
+    program_problem,
+    read_program,
+)
 
 
 def register(subparsers) -> None:
@@ -19,7 +26,8 @@ def register(subparsers) -> None:
     p.add_argument("--target", metavar="SPEC", help="target it fails on, e.g. torch:ngb=off (required with FILE)")
     p.add_argument("--campaign", metavar="DIR",
                    help="instead of FILE: reduce every bucket of the campaign in DIR not reduced yet (the budget "
-                        "is per bucket)")
+                        "is per bucket; several at once with --workers 4 or more; a reduced bucket with the root "
+                        "cause of a bug in ./corpus is KNOWN)")
     p.add_argument("--signature", help="signature to keep (default: the file's verdict on the target)")
     p.add_argument("--budget", default="60s", help="time budget, e.g. 60s, 5m (default 60s)")
     add_workers_option(p, 1, "oracle worker processes (default 1)")
@@ -122,9 +130,10 @@ def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
                                 reduce_seconds=budget, bias=bool(identity.get("bias")))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"{out} holds no campaign state ngb-fuzz can read ({type(exc).__name__})") from None
+    known = known_bugs("corpus")  # as ``run`` by default: a reduced bucket with a corpus bug's root cause is KNOWN
     with oracle.Runner(workers=workers) as runner:
         try:
-            campaign = Campaign(config, runner)
+            campaign = Campaign(config, runner, known=known)
         except CampaignError as exc:
             raise UsageError(str(exc)) from None
         before = campaign.not_reduced

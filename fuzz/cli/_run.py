@@ -14,6 +14,7 @@ from ._common import (
     add_workers_option,
     check_timeout,
     check_workers,
+    known_bugs,
     parse_budget,
     parse_duration,
     parse_targets,
@@ -94,7 +95,7 @@ def run(args) -> int:
     config = CampaignConfig(tuple(targets), Path(args.out), programs, seconds, slots, args.seed,
                             args.timeout, reduce_seconds, args.bias)
     view = _Progress(config)
-    known = _known_bugs(args.corpus)
+    known = known_bugs(args.corpus)
     try:  # the directory is locked and writable (state written) before any worker starts
         campaign = Campaign(config, None, on_new_bucket=view.new_bucket, on_reduced=view.reduced,
                             on_notice=view.notice, known=known)
@@ -147,21 +148,6 @@ def _signal_name(signum: int) -> str:
     import signal
 
     return signal.Signals(signum).name
-
-
-def _known_bugs(corpus: str):
-    """The known bugs of ``--corpus`` (None for 'none', or the default directory where there is none)."""
-    from ..corpus import CorpusError
-    from ..known import KnownBugs
-
-    if corpus.strip().lower() == "none" or (corpus == "corpus" and not Path(corpus).is_dir()):
-        return None
-    if not Path(corpus).is_dir():
-        raise UsageError(f"--corpus {corpus}: no such directory")
-    try:
-        return KnownBugs.from_corpus(corpus)
-    except CorpusError as exc:
-        raise UsageError(str(exc)) from None
 
 
 class _LiveReport:

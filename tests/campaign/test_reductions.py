@@ -76,3 +76,30 @@ def test_a_runner_with_fewer_processes_than_campaign_workers_bounds_the_slots(tm
         assert campaign.reduction_slots == 1
     finally:
         campaign.close()
+
+
+def test_reduce_campaign_names_a_bucket_whose_reduction_is_a_corpus_bug_known(tmp_path, monkeypatch):
+    import json
+    import shutil
+    from pathlib import Path
+
+    import fuzz.reduce as reduce_module
+    from fuzz.cli import main
+
+    root = Path(__file__).parent.parent.parent
+    known = "torch-grad-ctx-object-entered-after-break.py"
+    shutil.copytree(root / "corpus", tmp_path / "corpus")
+    camp = tmp_path / "camp"
+    Campaign(config(camp, programs=20, reduce_seconds=0), ScriptedRunner(), generate=generate).run()
+
+    def fake_reduce(source, target, **kwargs):  # every bucket reduces to the corpus's grad-object bug
+        text = (root / "corpus" / known).read_text()
+        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 9, "original_lines": 30,
+                              "elapsed_s": 1.0, "source": text})()
+
+    monkeypatch.setattr(reduce_module, "reduce_program", fake_reduce)
+    monkeypatch.chdir(tmp_path)
+    assert main(["reduce", "--campaign", str(camp), "--workers", "1", "--budget", "30s"]) == 0
+    buckets = json.loads((camp / "summary.json").read_text())["buckets"]
+    mismatch = next(b for b in buckets if b["signature"].startswith("mismatch:"))
+    assert mismatch["status"] == "KNOWN" and mismatch["known"] == known
