@@ -40,12 +40,21 @@ def test_every_input_at_once_then_each_from_the_last_and_make_inputs_goes_with_t
 
 @pytest.mark.parametrize("maker", [
     "    n = 3\n    return (torch.randn(n).to(device),)",  # sizes not literal
-    "    return (torch.randn(3).requires_grad_().to(device),)",  # more than a factory
+    "    return (torch.randn(3).abs().to(device),)",  # more than a factory
+    "    return (torch.randn(3).to(torch.float64),)",  # a dtype, not the device
+    "    return (torch.randint(0, 5, (3,)),)",  # an integer tensor
     "    return (make_weight(device),)",  # not a torch factory
 ])
 def test_an_input_whose_construction_cannot_be_read_stays(maker):
     source = f"import torch\n\n\ndef entry(x):\n    return x + 1\n\n\ndef make_inputs(device):\n{maker}\n"
     assert pass_candidates("local-inputs", source) == []
+
+
+def test_an_input_that_requires_grad_keeps_requiring_it():
+    source = ("import torch\n\n\ndef entry(x):\n    return x * 2\n\n\ndef make_inputs(device):\n"
+              "    return (torch.randn(2, generator=torch.Generator().manual_seed(1)).to(device).requires_grad_(),)\n")
+    (moved,) = pass_candidates("local-inputs", source)
+    assert "def entry():\n    x = torch.ones(2, requires_grad=True)\n    return x * 2" in moved
 
 
 def test_nothing_moves_when_make_inputs_is_used_elsewhere_or_entry_takes_star_args():

@@ -7,8 +7,8 @@ inputs at once, then one at a time from the last; with the last one goes ``make_
 lets an ``entry`` that takes nothing go without one). inline-variables may then put the tensor where it is read.
 
 Only an input whose construction can be read statically is moved: a ``torch`` factory with literal sizes
-(``torch.randn(3, 4, generator=g)``, ``torch.ones((2,))``), possibly through one local of ``make_inputs`` and a
-trailing ``.to(device)``. Its sizes, ``dtype`` and ``requires_grad`` are kept; its values become ones, which a
+(``torch.randn(3, 4, generator=g)``, ``torch.ones((2,))``), possibly through one local of ``make_inputs``, a
+trailing ``.to(device)`` and ``.requires_grad_()``. Its sizes, ``dtype`` and ``requires_grad`` are kept; its values become ones, which a
 data-dependent bug notices (the predicate then refuses the candidate, as for any edit). A tensor made inside the
 compiled function is traced where an input was not: whether the bug survives is the predicate's call.
 """
@@ -23,7 +23,7 @@ from fuzz.reduce.passes._edits import Edit, reduction_pass
 
 __all__ = ["local_inputs"]
 
-_FACTORIES = frozenset({"randn", "rand", "ones", "zeros", "empty", "full", "randint", "tensor"})
+_FACTORIES = frozenset({"randn", "rand", "ones", "zeros", "empty", "full", "tensor"})  # floating, or as given
 _KEPT_KEYWORDS = ("dtype", "requires_grad")
 
 
@@ -34,10 +34,7 @@ def _is_torch_attr(node: ast.expr, names: frozenset[str]) -> bool:
 
 def _sizes(call: ast.Call) -> list[ast.expr] | None:
     """The literal sizes of a factory call, as positional arguments (``randn(3, 4)``, ``ones((3, 4))``)."""
-    name = call.func.attr  # type: ignore[attr-defined]
-    args = call.args[:-1] if name == "full" else call.args[1:] if name == "randint" else call.args
-    if name == "randint" and len(call.args) == 3:
-        args = call.args[2:]
+    args = call.args[:-1] if call.func.attr == "full" else call.args  # type: ignore[attr-defined]
     if len(args) == 1 and isinstance(args[0], ast.Tuple | ast.List):
         args = args[0].elts
     if not all(isinstance(a, ast.Constant) and type(a.value) is int and 0 <= a.value <= 64 for a in args):
@@ -45,11 +42,19 @@ def _sizes(call: ast.Call) -> list[ast.expr] | None:
     return list(args)
 
 
+def _method(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == name
+
+
 def _local_value(element: ast.expr, maker: ast.FunctionDef) -> ast.expr | None:
     """``torch.ones(sizes, dtype=..., requires_grad=...)`` standing for one returned input, or None."""
-    if (isinstance(element, ast.Call) and isinstance(element.func, ast.Attribute) and element.func.attr == "to"
-            and len(element.args) + len(element.keywords) == 1):
-        element = element.func.value  # ``.to(device)``: the repro's input lives on the check's device anyway
+    grad = _method(element, "requires_grad_") and not element.args and not element.keywords  # type: ignore
+    if grad:
+        element = element.func.value  # type: ignore[attr-defined]
+    device = maker.args.args[0].arg if maker.args.args else None
+    if (_method(element, "to") and not element.keywords and len(element.args) == 1  # type: ignore[attr-defined]
+            and isinstance(element.args[0], ast.Name) and element.args[0].id == device):  # type: ignore
+        element = element.func.value  # type: ignore[attr-defined]  # ``.to(device)``: where the check runs anyway
     if isinstance(element, ast.Name):  # one local of make_inputs: ``x = torch.randn(...); return (x.to(d),)``
         stores = [s for s in ast.walk(maker) if isinstance(s, ast.Assign) and len(s.targets) == 1
                   and isinstance(s.targets[0], ast.Name) and s.targets[0].id == element.id]
@@ -58,16 +63,17 @@ def _local_value(element: ast.expr, maker: ast.FunctionDef) -> ast.expr | None:
         element = stores[0].value
     if not (isinstance(element, ast.Call) and _is_torch_attr(element.func, _FACTORIES)):
         return None
+    keywords = [k for k in element.keywords if k.arg in _KEPT_KEYWORDS and not (grad and k.arg == "requires_grad")]
+    if grad:
+        keywords.append(ast.keyword("requires_grad", ast.Constant(True)))
     if element.func.attr == "tensor":  # type: ignore[attr-defined]
         if element.args and all(isinstance(n, ast.Constant | ast.List | ast.Tuple | ast.UnaryOp | ast.expr_context
                                            | ast.unaryop) for n in ast.walk(element.args[0])):
-            kept = [k for k in element.keywords if k.arg in _KEPT_KEYWORDS]
-            return ast.Call(element.func, element.args[:1], kept)
+            return ast.Call(element.func, element.args[:1], keywords)
         return None
     sizes = _sizes(element)
     if sizes is None:
         return None
-    keywords = [k for k in element.keywords if k.arg in _KEPT_KEYWORDS]
     return ast.Call(ast.Attribute(ast.Name("torch", ast.Load()), "ones", ast.Load()), sizes, keywords)
 
 
