@@ -29,7 +29,7 @@ import ast
 import copy
 import hashlib
 
-__all__ = ["root_cause", "behaviour_shape", "unentered_state_objects"]
+__all__ = ["root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects"]
 
 _KEEP_NAMES = frozenset({"torch", "entry", "make_inputs", "types", "contextlib", "functools", "self"})
 _OBSERVERS = frozenset({"_effect"})  # program-format helpers that only record what happened
@@ -70,7 +70,7 @@ class _Normalize(ast.NodeTransformer):
         return super().generic_visit(node)
 
     def visit_Call(self, node: ast.Call):
-        if _made_from_literals(node):  # a tensor made from literals is data, as an input is
+        if made_from_literals(node):  # a tensor made from literals is data, as an input is
             return ast.Name("N", ast.Load())
         # Helper modules are sources run by exec/compile: their code is part of the shape, not a string constant.
         if isinstance(node.func, ast.Name) and node.func.id in ("exec", "compile") and node.args:
@@ -111,7 +111,7 @@ class _Normalize(ast.NodeTransformer):
 _TENSOR_FACTORIES = frozenset({"randn", "rand", "ones", "zeros", "empty", "full", "randint", "tensor", "arange"})
 
 
-def _made_from_literals(node: ast.AST) -> bool:
+def made_from_literals(node: ast.AST) -> bool:
     """``torch.ones(3, 4)``, ``torch.tensor([1.0, 2.0])``, ``torch.full((), 0.5, dtype=torch.float64)``: a
     tensor factory whose arguments are literals (or torch names such as a dtype)."""
     if not (isinstance(node, ast.Call) and _dotted(node.func)[:1] == ["torch"]
@@ -142,7 +142,7 @@ def _code(module: ast.Module) -> ast.Module:
         # symptom visible (a leaked grad mode as the output's requires_grad), they are not the behaviour
         entry.args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
         # inputs made where entry starts (``x = torch.ones(3)``, as a reduction may leave them) are inputs still
-        while len(entry.body) > 1 and isinstance(entry.body[0], ast.Assign) and _made_from_literals(entry.body[0].value):
+        while len(entry.body) > 1 and isinstance(entry.body[0], ast.Assign) and made_from_literals(entry.body[0].value):
             entry.body.pop(0)
         if len(entry.body) > 1 and isinstance(entry.body[-1], ast.Return):
             entry.body.pop()

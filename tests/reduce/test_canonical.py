@@ -161,3 +161,12 @@ def test_nested_with_blocks_become_one():
     assert ("    with contextlib.nullcontext(), contextlib.nullcontext(), contextlib.suppress(KeyError):\n"
             "        x = x / 0\n") in merged
     assert _divides_by_zero(merged)
+
+
+def test_a_data_dependent_branch_on_a_tensor_made_from_literals_is_a_break():
+    # what local-inputs leaves of ``if x.sum(): pass`` once x is made in entry: inert, it only breaks the graph
+    source = HEAD + "def entry():\n    if torch.ones(2).sum() > 0:\n        pass\n    return 1\n"
+    assert any("    torch._dynamo.graph_break()\n    return 1" in c
+               for c in pass_candidates("canonical-forms", "import torch\n" + source))
+    kept = HEAD + "def entry():\n    if torch.ones(2).add_(1).sum():\n        pass\n    return 1\n"  # add_ does work
+    assert not any("graph_break" in c for c in pass_candidates("canonical-forms", "import torch\n" + kept))

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 
 from fuzz.reduce._tree import Program, iter_nodes
 from fuzz.reduce.passes._edits import Edit, _edit_at, _indexed, _list_of, _stmt_sites, reduction_pass
+from fuzz.rootcause import made_from_literals
 
 __all__ = ["canonical_forms"]
 
@@ -148,13 +149,26 @@ def _breaks(prog: Program) -> list[tuple[int, str, int]]:
                     and not call.keywords and isinstance(call.func.value, ast.Name))):
                 found.append((owner, field, pos))
             elif isinstance(stmt, ast.If | ast.For | ast.While) and not any(
-                    isinstance(n, _NOT_INERT) for n in ast.walk(stmt)):
+                    isinstance(n, _NOT_INERT) and not _pure_tensor_call(n) for n in ast.walk(stmt)):
                 found.append((owner, field, pos))
             elif (isinstance(stmt, ast.ClassDef) and stmt.name not in read and not stmt.decorator_list
                   and not stmt.bases and not stmt.keywords
                   and all(isinstance(s, ast.Pass) or _is_doc(s) for s in stmt.body)):
                 found.append((owner, field, pos))  # ``class C1: pass`` in a function: building a class breaks
     return found
+
+
+_PURE_METHODS = frozenset({"sum", "mean", "any", "all", "abs", "item", "max", "min"})
+
+
+def _pure_tensor_call(node: ast.AST) -> bool:
+    """``torch.ones(3)`` (a tensor made from literals) or a reduction of one (``torch.ones(0).sum()``): a call that
+    does nothing but make a value, so a loop or branch on it (a data-dependent one) is as inert as on a name."""
+    if made_from_literals(node):
+        return True
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _PURE_METHODS
+            and all(isinstance(a, ast.Constant) for a in node.args) and not node.keywords
+            and _pure_tensor_call(node.func.value))
 
 
 def _is_doc(stmt: ast.stmt) -> bool:
