@@ -85,7 +85,7 @@ def test_a_known_finding_is_reported_known_not_reduced_and_not_news_for_bias(tmp
                             reduce_seconds=5, bias=True)
     campaign = Campaign(config, CrashingRunner(), generate=generate, known=known)
     reduced = []
-    campaign._reduce = lambda bucket, ir=None, budget=None: reduced.append(bucket.target)
+    campaign._reduce = lambda bucket, ir=None, budget=None, workers=None: reduced.append(bucket.target)
     summary = campaign.run()
     by_target = {b["target"]: b for b in summary["buckets"]}
     assert by_target["torch"]["status"] == "KNOWN"
@@ -118,7 +118,7 @@ def test_a_fixed_bug_seen_again_is_a_regression_reduced_and_news(tmp_path):
     config = CampaignConfig(("torch",), tmp_path / "run", programs=2, seed=1, reduce_seconds=5, bias=True)
     campaign = Campaign(config, CrashingRunner(), generate=generate, known=known)
     reduced = []
-    campaign._reduce = lambda bucket, ir=None, budget=None: reduced.append(bucket.target)
+    campaign._reduce = lambda bucket, ir=None, budget=None, workers=None: reduced.append(bucket.target)
     summary = campaign.run()
     (bucket,) = summary["buckets"]
     assert (bucket["status"], bucket["known"], bucket["regression"]) == \
