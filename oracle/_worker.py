@@ -316,11 +316,17 @@ def perturb(inputs: tuple, seed: int) -> None:
     run on such inputs tells a program whose result hangs on rounding (a branch on a sum that is only rounding
     noise) from one a compiler got wrong (``Runner.check``)."""
     generator = torch.Generator().manual_seed(seed)
-    with torch.no_grad():
-        for t in flat_tensors(inputs, []):
-            if t.is_floating_point() and t.numel():
-                noise = torch.rand(t.shape, generator=generator, dtype=torch.float64) * 2 - 1
-                t.mul_((1 + PERTURBATION * noise).to(t.device, t.dtype))
+    for t in flat_tensors(inputs, []):
+        if t.is_floating_point() and t.numel():
+            factor = (1 + PERTURBATION * (torch.rand(t.shape, generator=generator, dtype=torch.float64) * 2 - 1))
+            # an inference tensor takes an in-place update only in inference mode; one that takes none stays
+            for mode in (torch.no_grad, torch.inference_mode):
+                try:
+                    with mode():
+                        t.mul_(factor.to(t.device, t.dtype))
+                    break
+                except RuntimeError:
+                    continue
 
 
 def run_call(fn, context, module, device: str, perturbed: int | None = None) -> dict:

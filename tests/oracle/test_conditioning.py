@@ -65,3 +65,17 @@ def test_the_reducer_never_keeps_a_candidate_whose_mismatch_is_rounding(runner, 
     assert not predicate(ILL)
     monkeypatch.setattr(runner_module, "CONDITIONING_SEEDS", ())
     assert predicate(ILL)  # what a candidate drifting into a tie would have been taken for
+
+
+def test_inference_tensor_inputs_are_nudged_too():
+    import torch
+
+    from oracle._worker import perturb
+
+    with torch.inference_mode():
+        inference = torch.ones(4)
+    plain, leaf = torch.ones(4), torch.ones(4, requires_grad=True)
+    perturb((inference, [plain], {"w": leaf}, torch.arange(3)), seed=1)
+    for t in (inference, plain, leaf):
+        assert not torch.equal(t, torch.ones(4)) and torch.allclose(t, torch.ones(4), rtol=2 ** -19, atol=0)
+    assert leaf.requires_grad and leaf.is_leaf
