@@ -6,8 +6,8 @@ removes what nothing reads, then tries the aggressive bypasses whose candidates 
 ``entry`` calling a deep function directly), removes every effect-log write in one check, folds helper modules into the main module, bypasses definitions in ddmin chunks, deletes statements
 top-down in halving chunks down to two, unwraps blocks and shrinks loops, rewrites spots into their canonical
 forms (so that inlining can take them and reductions of one bug end at one program), folds constants, inlines
-wrappers and calls, makes ``entry``'s only callee ``entry``, inlines classes, and only then deletes single statements (a check per line), before touching
-expressions; it renames last.
+wrappers and calls, makes ``entry``'s only callee ``entry``, inlines classes, and only then deletes single statements (a check per line), drops parameters
+and moves the inputs the bug does not need into ``entry``, before touching expressions; it renames last.
 
 remove-unused comes first, before even the cheap bypasses: an unread definition is never compiled, so removing
 those makes no later check cheaper, but it is one check that removes many lines, which a reduction cut short by
