@@ -252,9 +252,9 @@ def oracle_check(runner) -> Callable[[str, str], tuple[str, str]]:
 
     def check(source: str, target: str) -> tuple[str, str]:
         report = runner.check(source, [target])
-        if report.flaky:
-            return "flaky", "eager runs disagree"
         verdict = report.verdicts[target]
+        if report.flaky:
+            return "flaky", verdict.detail or "eager runs disagree"
         return verdict.signature, verdict.detail
 
     return check

@@ -150,9 +150,9 @@ def _check(config, source: str, target: str, replay: str, expect: str = "ok", st
     __tracebackhide__ = True
     report = _runner(config).check(source, [target])
     skip = (lambda reason: pytest.fail(reason, pytrace=False)) if strict else pytest.skip
-    if report.flaky:
-        skip("flaky program: two eager runs disagree")
     verdict = report.verdicts[target]
+    if report.flaky:
+        skip(f"flaky program: {verdict.detail or 'two eager runs disagree'}")
     if verdict.kind == "skip":
         skip(f"{target} could not check the program: {verdict.detail}")
     if verdict.kind != "ok":
@@ -239,8 +239,9 @@ def ngb_check(request, tmp_path):
         path.write_text(source)
         report = _runner(request.config).check(source, specs)
         if report.flaky:
-            pytest.fail(f"ngb_check: two eager runs of {fn.__name__} disagree (non-deterministic); program: {path}",
-                        pytrace=False)
+            why = next((v.detail for v in report.verdicts.values() if v.kind == "flaky" and v.detail),
+                       "two eager runs disagree (non-deterministic)")
+            pytest.fail(f"ngb_check: {fn.__name__} is flaky: {why}; program: {path}", pytrace=False)
         bad = {t: v for t, v in report.verdicts.items() if v.kind not in ("ok", "skip")}
         if bad:
             text = "\n".join(f"{v.kind} on {t}: {v.signature}\n{v.detail}" for t, v in bad.items())

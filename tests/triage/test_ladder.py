@@ -98,3 +98,28 @@ def test_corpus_matrix_is_kept_in_the_manifest(tmp_path):
     entry = json.loads((corpus / "manifest.json").read_text())["files"][0]
     assert entry["matrix"]["rungs"] == {"2.13.0 ngb=on eager": BUG, "2.13.0 ngb=off eager": "ok"}
     assert entry["matrix"]["conclusion"].startswith("NGB-specific")
+
+
+class _OneFlakyBackend:
+    """A runner whose check calls the inductor rungs ill-conditioned (flaky) and finds a crash on the others."""
+
+    def warm_up(self, python=None):
+        return {"torch": "2.13.0+cpu"}
+
+    def check(self, source, targets):
+        from oracle import ProgramReport, Verdict
+
+        verdicts = {t: Verdict("flaky", "ill-conditioned", "flaky") if "inductor" in t
+                    else Verdict("crash", "", "crash:KeyError@torch._dynamo.x:step") for t in targets}
+        return ProgramReport(verdicts, True, {}, 0.0, "returned")
+
+
+def test_a_rung_that_hangs_on_rounding_leaves_the_exact_rungs_their_own_verdicts(monkeypatch):
+    import fuzz.triage
+
+    monkeypatch.setattr(fuzz.triage, "inductor_skip_reason", lambda: None)
+    result = triage("x", _OneFlakyBackend(), [None], backends=("eager", "inductor"))
+    by_backend = {(r.ngb, r.backend): r.signature for r in result.rungs}
+    assert by_backend[("on", "eager")] == "crash:KeyError@torch._dynamo.x:step"
+    assert by_backend[("on", "inductor")] == "flaky"
+    assert conclude(result).startswith("not NGB-specific")
