@@ -18,8 +18,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import Program, iter_nodes, simple_signature
+from fuzz.reduce._tree import Program, simple_signature
 from fuzz.reduce.passes._edits import Edit, reduction_pass
+from fuzz.reduce.passes._inputs import _read_elsewhere
 
 __all__ = ["local_inputs"]
 
@@ -77,7 +78,11 @@ def _local_value(element: ast.expr, maker: ast.FunctionDef) -> ast.expr | None:
     return ast.Call(ast.Attribute(ast.Name("torch", ast.Load()), "ones", ast.Load()), sizes, keywords)
 
 
-def _inputs(prog: Program) -> tuple[ast.FunctionDef, ast.FunctionDef, list[ast.expr | None]] | None:
+_Inputs = tuple[ast.FunctionDef, ast.FunctionDef, list[ast.expr], list["ast.expr | None"]]
+
+
+def _inputs(prog: Program) -> _Inputs | None:
+    """``entry``, ``make_inputs``, the items of the tuple it returns, and each item's stand-in (or None)."""
     top = {s.name: s for s in prog.tree.body if isinstance(s, ast.FunctionDef)}
     entry, maker = top.get("entry"), top.get("make_inputs")
     if entry is None or maker is None or not entry.args.args or not simple_signature(entry.args):
@@ -88,10 +93,9 @@ def _inputs(prog: Program) -> tuple[ast.FunctionDef, ast.FunctionDef, list[ast.e
     elements = returns[0].value.elts
     if len(elements) != len(entry.args.args) or any(isinstance(e, ast.Starred) for e in elements):
         return None
-    inside = {id(n) for n in ast.walk(maker)}
-    if any(isinstance(n, ast.Name) and n.id == "make_inputs" and id(n) not in inside for n in iter_nodes(prog.tree)):
+    if _read_elsewhere(prog.tree, "make_inputs", maker):
         return None  # something else calls make_inputs: it stays whole
-    return entry, maker, [_local_value(e, maker) for e in elements]
+    return entry, maker, elements, [_local_value(e, maker) for e in elements]
 
 
 def _move(prog: Program, positions: list[int]) -> Edit:
@@ -100,15 +104,13 @@ def _move(prog: Program, positions: list[int]) -> Edit:
         found = _inputs(new)
         if found is None:
             return None
-        entry, maker, values = found
+        entry, maker, returned, values = found
         body_start = 1 if (entry.body and isinstance(entry.body[0], ast.Expr)
                            and isinstance(entry.body[0].value, ast.Constant)) else 0
         for k in sorted(positions, reverse=True):
             name = entry.args.args.pop(k).arg
-            store = ast.Assign([ast.Name(name, ast.Store())], values[k], lineno=0)
-            entry.body.insert(body_start, store)
-            returned = next(n for n in ast.walk(maker) if isinstance(n, ast.Return))
-            returned.value.elts.pop(k)  # type: ignore[union-attr]
+            entry.body.insert(body_start, ast.Assign([ast.Name(name, ast.Store())], values[k], lineno=0))
+            returned.pop(k)  # make_inputs' returned tuple, in place
         if not entry.args.args:
             new.tree.body.remove(maker)
         ast.fix_missing_locations(new.tree)
@@ -123,7 +125,7 @@ def local_inputs(prog: Program) -> Iterator[Edit]:
     found = _inputs(prog)
     if found is None:
         return
-    movable = [k for k, value in enumerate(found[2]) if value is not None]
+    movable = [k for k, value in enumerate(found[3]) if value is not None]
     if len(movable) > 1:
         yield _move(prog, movable)
     for k in reversed(movable):
