@@ -7,7 +7,8 @@ removes what nothing reads, then tries the aggressive bypasses whose candidates 
 top-down in halving chunks down to two, unwraps blocks and shrinks loops, rewrites spots into their canonical
 forms (so that inlining can take them and reductions of one bug end at one program), folds constants, inlines
 wrappers and calls, makes ``entry``'s only callee ``entry``, inlines classes, and only then deletes single statements (a check per line), drops parameters
-and moves the inputs the bug does not need into ``entry``, before touching expressions; it renames last.
+and moves the inputs the bug does not need into ``entry``, before touching expressions (then a temporary the bug
+does not need reads another variable); it renames last.
 
 remove-unused comes first, before even the cheap bypasses: an unread definition is never compiled, so removing
 those makes no later check cheaper, but it is one check that removes many lines, which a reduction cut short by
@@ -38,6 +39,7 @@ from fuzz.reduce.passes._statements import (
     remove_unused,
     unwrap_blocks,
 )
+from fuzz.reduce.passes._variables import merge_variables
 from fuzz.reduce.passes._wrappers import inline_wrappers
 
 __all__ = ["IR_PASSES", "PASSES", "Edit", "ReductionPass", "pass_names", "reduction_pass"]
@@ -78,6 +80,9 @@ PASSES: list[ReductionPass] = [
     # after drop-arguments, which takes entry's last parameter with its input
     drop_inputs,
     simplify_expressions,
+    # after simplify-expressions (an operand that went may have been a variable's only read): a temporary the
+    # bug does not need reads as another variable, and its store goes
+    merge_variables,
     inline_variables,
     shrink_tensors,
     rename,

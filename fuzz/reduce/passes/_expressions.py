@@ -27,7 +27,8 @@ _SIMPLE_INTS = (0, 1)
 
 @reduction_pass("simplify-expressions")
 def simplify_expressions(prog: Program) -> Iterator[Edit]:
-    """Replace an expression by one of its operands, and constants by simpler ones (0, 1, 1.0, '').
+    """Replace an expression by one of its operands (``yield x`` by ``yield``), and constants by simpler ones
+    (0, 1, 1.0, '').
 
     Not inside ``make_inputs``: its inputs stay tensors (shrink-tensors makes them small), never a device
     string or a number standing in for one."""
@@ -50,6 +51,8 @@ def _operand_choices(node: ast.AST) -> list[Callable[[ast.AST], ast.AST]]:
         return [lambda n, k=k: n.values[k] for k in range(len(node.values))]
     if isinstance(node, ast.IfExp):
         return [lambda n: n.body, lambda n: n.orelse]
+    if isinstance(node, ast.Yield) and node.value is not None:
+        return [lambda n: ast.Yield(value=None)]
     if isinstance(node, ast.Compare):
         return [lambda n: n.left, lambda n: ast.Constant(True), lambda n: ast.Constant(False)]
     if isinstance(node, ast.Call):
