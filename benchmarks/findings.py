@@ -9,6 +9,12 @@ check included), reduction wall time, checks, signature kept %, eager outcome ke
 cause (distinct campaign root causes, ``fuzz.campaign.root_cause`` on the reduced repro, per labeled cause).
 
     nice -n 10 python benchmarks/findings.py --budget 60 --workers 2 [--only GLOB,...] [--json OUT] [--save DIR] [--no-ir]
+        [--python 2.15=/venv215/bin/python]
+
+A finding from another torch installation names it in its label's target as ``python=@NAME``; ``--python
+NAME=PATH`` says where that interpreter is here, and a finding whose interpreter is not given is skipped (and
+said so). The medians are printed for the whole set and for each source (the file name's prefix: ``torch``,
+``aot``, ``t215``, ``fault``).
 
 Only the public reducer API is used, so the same script measures an older checkout (PYTHONPATH=that tree).
 Timings on a shared machine are noisy.
@@ -38,6 +44,14 @@ def _p90(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
 
 
+def _resolved(target: str, pythons: dict[str, str]) -> str | None:
+    """``target`` with ``python=@NAME`` replaced by the path given for NAME; None when it is not given."""
+    if "python=@" not in target:
+        return target
+    name = target.split("python=@", 1)[1].split(",", 1)[0]
+    return target.replace(f"python=@{name}", f"python={pythons[name]}") if name in pythons else None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=60.0, help="seconds per finding (default 60)")
@@ -46,7 +60,10 @@ def main() -> int:
     parser.add_argument("--json", help="write the rows here")
     parser.add_argument("--save", metavar="DIR", help="write every reduced repro into DIR")
     parser.add_argument("--no-ir", action="store_true", help="skip the IR stage (reduce the source alone)")
+    parser.add_argument("--python", action="append", default=[], metavar="NAME=PATH",
+                        help="the interpreter a label's python=@NAME stands for (repeatable)")
     args = parser.parse_args()
+    pythons = dict(item.split("=", 1) for item in args.python)
 
     import oracle
     from fuzz.reduce import code_lines, reduce_program
@@ -54,11 +71,15 @@ def main() -> int:
     from fuzz.rootcause import behaviour_shape, root_cause
 
     labels = json.loads((HERE / "labels.json").read_text())
-    rows = []
+    rows, skipped = [], []
     with oracle.Runner(workers=args.workers, timeout=60) as runner:
         for name in sorted(n for n in labels if any(fnmatch.fnmatch(n, g) for g in args.only.split(","))):
             label, source = labels[name], (HERE / name).read_text()
-            target, signature = label["target"], label["signature"]
+            target, signature = _resolved(label["target"], pythons), label["signature"]
+            if target is None:
+                print(f"{name:18} skipped: its target {label['target']} needs --python NAME=PATH", flush=True)
+                skipped.append(name)
+                continue
             before = _eager_outcome(runner, source)
             started = time.monotonic()
             try:
@@ -97,9 +118,14 @@ def main() -> int:
     per_cause = collections.defaultdict(set)
     for r in done:
         per_cause[r["root_cause"]].add(r["bucket"])
-    print(f"\nfindings: {len(rows)} ({len(rows) - len(done)} refused), budget {args.budget:.0f}s, "
-          f"{args.workers} workers")
+    print(f"\nfindings: {len(rows)} ({len(rows) - len(done)} refused, {len(skipped)} skipped), "
+          f"budget {args.budget:.0f}s, {args.workers} workers")
     print(f"program lines after reduction: median {statistics.median(lines):.0f}, p90 {_p90(lines):.0f}")
+    groups = collections.defaultdict(list)
+    for r in done:
+        groups[r["file"].split("-")[0]].append(r["lines"])
+    print("  by source:                   " + ", ".join(
+        f"{g} median {statistics.median(v):.0f} (n={len(v)})" for g, v in sorted(groups.items())))
     print(f"whole-file lines:              median {statistics.median(files):.0f}, p90 {_p90(files):.0f}")
     print(f"reduction wall time:           median {statistics.median(secs):.1f}s, p90 {_p90(secs):.1f}s")
     print(f"checks:                        median {statistics.median(checks):.0f}, p90 {_p90(checks):.0f}")
