@@ -84,3 +84,28 @@ def test_the_reducer_merges_a_temporary_only_when_the_outcome_survives():
 def test_yield_loses_its_value_when_the_bug_does_not_need_it():
     with_value = [c for c in pass_candidates("simplify-expressions", GENERATOR) if "        yield\n" in c]
     assert len(with_value) == 1 and "        return x\n" in with_value[0]
+
+
+def _inlined(body: str) -> list[str]:
+    source = f"def entry(a):\n{body}\n\n\ndef make_inputs(device):\n    return (1,)\n"
+    return [_body(c, "entry") for c in pass_candidates("inline-variables", source)]
+
+
+def test_inline_variables_takes_a_store_read_once_after_it_though_the_name_is_stored_before():
+    assert "a):\n    x = a + 1\n    return f(x)" in _inlined("    x = a + 1\n    x = f(x)\n    return x")
+
+
+def test_inline_variables_leaves_a_store_read_again_later_in_a_loop_or_a_closure_or_rebound_otherwise():
+    # read twice after the store
+    assert not any("return f(x) + x" in c for c in _inlined("    x = f(a)\n    y = x\n    return y + x"))
+    # read on every turn of the loop, stored again in it: x = a stays; y (read once, after it) goes
+    assert _inlined("    x = a\n    for i in range(2):\n        y = x\n        x = y + 1\n    return x") == [
+        "a):\n    x = a\n    for i in range(2):\n        x = x + 1\n    return x"]
+    # in a loop, a store that an earlier statement of the body reads on the next turn stays
+    assert _inlined("    for i in range(2):\n        y = f(x)\n        x = g(a)\n        h(x)\n    return y") == []
+    # a closure defined before the store reads it when called
+    loop = _inlined("    def g():\n        return x\n    x = f(a)\n    return x + g()")
+    assert not any("return f(a) + g()" in c for c in loop)
+    # an except-clause name rebinds it between the store and the read
+    rebound = _inlined("    x = f(a)\n    try:\n        pass\n    except E as x:\n        pass\n    return x")
+    assert not any("return f(a)" in c for c in rebound)

@@ -107,7 +107,11 @@ def _replace(tree: ast.AST, old: ast.AST, new: ast.AST) -> bool | None:
 
 @reduction_pass("inline-variables")
 def inline_variables(prog: Program) -> Iterator[Edit]:
-    """Replace a variable assigned once and read once later in the same block by its value."""
+    """Replace a variable's store by its value where it is read once after it in the same block.
+
+    The name may be stored elsewhere too (``x = torch.ones(1)`` ... ``x = f1(x)`` / ``return x`` becomes
+    ``return f1(x)``), as long as nothing after the store but that one read mentions it, no loop around the
+    block could read the store again on its next turn, and no nested function reads it."""
     for owner, field, body in _stmt_sites(prog):
         for pos, stmt in enumerate(body):
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
@@ -120,20 +124,77 @@ def _propagate(prog: Program, owner: int, field: str, pos: int) -> Edit:
         body = _list_of(new.tree, owner, field)
         stmt = body[pos]
         name = stmt.targets[0].id
-        scope = _nth(new.tree, owner)
-        # Inside a function its locals are all in its subtree; at module level anything may read the global.
-        nodes = ast.walk(scope) if isinstance(scope, ast.FunctionDef) else iter_nodes(new.tree)
-        uses = [n for n in nodes if isinstance(n, ast.Name) and n.id == name and n is not stmt.targets[0]]
-        later = [n for s in body[pos + 1 :] for n in ast.walk(s) if n in uses]
-        if len(uses) != 1 or len(later) != 1 or not isinstance(later[0].ctx, ast.Load):
-            return None
-        if _replace(new.tree, later[0], stmt.value) is False:
+        scope = _scope_of(new.tree, _nth(new.tree, owner))
+        if scope is None:  # module level: anything may read a global, so its one read in the whole program
+            uses = [n for n in iter_nodes(new.tree) if isinstance(n, ast.Name) and n.id == name
+                    and n is not stmt.targets[0]]
+            following = [n for s in body[pos + 1:] for n in ast.walk(s) if n in uses]
+            if len(uses) != 1 or len(following) != 1:
+                return None
+        else:
+            ordered = _scope_nodes(scope)
+            start = next(k for k, n in enumerate(ordered) if n is stmt)
+            end = start + sum(1 for _ in ast.walk(stmt))  # pre-order: the statement's nodes are contiguous
+            uses = [(k, n) for k, n in enumerate(ordered) if isinstance(n, ast.Name) and n.id == name
+                    and not start <= k < end]
+            following = [n for k, n in uses if k >= end]
+            later = {id(n) for s in body[pos + 1:] for n in ast.walk(s)}
+            if (len(following) != 1 or id(following[0]) not in later or _nested_reads(scope, name)
+                    or (len(uses) > 1 and _in_loop(scope, stmt))):
+                return None
+        if not isinstance(following[0].ctx, ast.Load) or _replace(new.tree, following[0], stmt.value) is False:
             return None
         del body[pos]
         _fill(body)
         return new
 
     return build
+
+
+def _scope_of(tree: ast.Module, node: ast.AST) -> ast.AST | None:
+    """The innermost function holding ``node`` (``node`` itself when it is one), else None at module level."""
+    found = None
+    for fn in iter_nodes(tree):
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and any(n is node for n in ast.walk(fn)):
+            found = fn  # outer before inner: the last one holding it is the innermost
+    return found
+
+
+def _scope_nodes(scope: ast.AST) -> list[ast.AST]:
+    """The nodes of a function's own scope in source order (pre-order, fields in order), each nested function,
+    lambda or class as its one node."""
+    own: list[ast.AST] = []
+
+    def visit(node: ast.AST) -> None:
+        own.append(node)
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            for child in ast.iter_child_nodes(node):
+                visit(child)
+
+    for child in ast.iter_child_nodes(scope):
+        visit(child)
+    return own
+
+
+def _nested_reads(scope: ast.AST, name: str) -> bool:
+    """Whether a function, lambda or class nested in ``scope`` mentions ``name`` (it may read the store
+    whenever it is called), ``scope`` declares it global/nonlocal, or binds it otherwise than by a plain name."""
+    for node in _scope_nodes(scope):
+        if isinstance(node, ast.Global | ast.Nonlocal) and name in node.names:
+            return True
+        # bound by something other than a Name node (def, class, except ... as, import): not followed here
+        if getattr(node, "name", None) == name or (isinstance(node, ast.alias) and (node.asname or node.name) == name):
+            return True
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef) and any(
+                isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)):
+            return True
+    return False
+
+
+def _in_loop(scope: ast.AST, stmt: ast.stmt) -> bool:
+    """Whether ``stmt`` lies in a loop of ``scope`` (a comprehension cannot hold a statement)."""
+    return any(isinstance(n, ast.For | ast.AsyncFor | ast.While) and any(m is stmt for m in ast.walk(n))
+               for n in _scope_nodes(scope))
 
 
 _FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "arange", "randperm", "eye", "linspace"}
