@@ -11,10 +11,14 @@ grouped again into root causes:
   constants abstracted, helper-module sources included, ``make_inputs`` left out and definitions in one order.
   Two reduced repros that do the same thing to the compiler are one bug even where the oracle saw different
   symptoms. Before reduction a mismatch has no root cause.
+- a gate that runs part of the program on every other call (``global N; N = N + 1; if N % 2 == 1: pass
+  else: ...``, the generator's way to make the second call differ) is read as what it gates: a bug seen on the
+  second call is the bug seen on the first, and a reduction cannot drop the gate (the signature says which call).
 - one exception to the shape: a reduced repro that makes one of torch's global-state context managers
   (``no_grad``/``enable_grad``/``set_grad_enabled``, ``inference_mode``, ``autocast``) and does *not* enter it
-  where it makes it (not a ``with`` item, not a decorator), with a graph break reachable from ``entry``, is
-  named by that state alone (``state-object:grad``). A reduction keeps such an object only because the bug
+  where it makes it (not a ``with`` item, not a decorator), with a graph break reachable from ``entry`` or the
+  object escaping the call (into the effect log or another container, an attribute, a global, ``entry``'s
+  return value: the compiler must rebuild it afterwards), is named by that state alone (``state-object:grad``). A reduction keeps such an object only because the bug
   needs it alive across the break, and the compiler code at fault is the one that carries an un-entered mode
   object over a break; the rest of the program (entered later or never, passed to a callee, under which outer
   mode) is what the generator happened to wrap it in, and reductions of one such bug end in different shapes.
@@ -170,9 +174,9 @@ def behaviour_shape(source: str, minimal: bool = True) -> str:
     except SyntaxError:
         return hashlib.sha1(code.encode()).hexdigest()[:16]
     families = unentered_state_objects(tree)
-    if minimal and families and _breaks_from_entry(tree):
+    if minimal and families and (_breaks_from_entry(tree) or _state_object_escapes(tree)):
         return "state-object:" + "+".join(sorted(families))
-    return hashlib.sha1(_dump(_code(tree)).encode()).hexdigest()[:16]
+    return hashlib.sha1(_dump(_code(_ungated(tree))).encode()).hexdigest()[:16]
 
 
 # torch's global-state context managers, by the state they set: the one place the state-object rule names them
@@ -228,6 +232,101 @@ def unentered_state_objects(tree: ast.AST) -> set[str]:
             if path and path[0] == "torch" and path[-1] in _STATE_CONTEXTS and assigned.get(id(node)) not in entered_names:
                 families.add(_STATE_CONTEXTS[path[-1]])
     return families
+
+
+def _state_object_escapes(tree: ast.Module) -> bool:
+    """Whether an un-entered state object (a ``torch.<state context>(...)`` call, or a name bound to one) is put
+    where it outlives the call: an argument of an ``append``/``add``/``extend`` or of ``_effect``, a value stored
+    into an attribute, an item or a global, or ``entry``'s return value."""
+    made = {id(n) for n in ast.walk(tree) if isinstance(n, ast.Call) and _dotted(n.func)[:1] == ["torch"]
+            and _dotted(n.func)[-1] in _STATE_CONTEXTS}
+    bound = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and id(n.value) in made
+             for t in n.targets if isinstance(t, ast.Name)}
+    declared = {name for n in ast.walk(tree) if isinstance(n, ast.Global) for name in n.names}
+    sites: list[ast.AST] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and (_dotted(node.func) or [""])[-1] in ("append", "add", "extend", *_OBSERVERS):
+            sites.extend(node.args)
+        elif isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Attribute | ast.Subscript) or (isinstance(t, ast.Name) and t.id in declared)
+                for t in node.targets):
+            sites.append(node.value)
+        elif isinstance(node, ast.FunctionDef) and node.name == "entry":
+            sites.extend(r.value for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None)
+    return any(id(n) in made or (isinstance(n, ast.Name) and n.id in bound) for site in sites for n in ast.walk(site))
+
+
+def _parity_test(test: ast.expr) -> str | None:
+    """The counter of ``N % 2``, ``N % 2 == k`` or ``N % 2 != k`` (k an int); None for any other test."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq | ast.NotEq) and (
+            isinstance(test.comparators[0], ast.Constant) and type(test.comparators[0].value) is int):
+        test = test.left
+    if (isinstance(test, ast.BinOp) and isinstance(test.op, ast.Mod) and isinstance(test.left, ast.Name)
+            and isinstance(test.right, ast.Constant) and test.right.value == 2):
+        return test.left.id
+    return None
+
+
+def _only_pass(body: list[ast.stmt]) -> bool:
+    return all(isinstance(s, ast.Pass) for s in body)
+
+
+def _ungated(module: ast.Module) -> ast.Module:
+    """``module`` with every-other-call gates on a global counter replaced by what they gate (see the module
+    docstring): only a counter whose every mention is its module-level ``N = <int>``, ``global N``, ``N = N + 1``
+    (or ``N += 1``) and gate tests, and only gates with one branch that does nothing."""
+    counters = {t.id for s in module.body if isinstance(s, ast.Assign) and isinstance(s.value, ast.Constant)
+                and type(s.value.value) is int for t in s.targets if isinstance(t, ast.Name)}
+    gates = [n for n in ast.walk(module) if isinstance(n, ast.If) and _parity_test(n.test) in counters
+             and (_only_pass(n.body) or _only_pass(n.orelse)) and not (_only_pass(n.body) and _only_pass(n.orelse))]
+    names = {_parity_test(g.test) for g in gates}
+    if not names:
+        return module
+
+    def counting(stmt: ast.AST, name: str) -> bool:
+        """``N = <int>``, ``N = N + <int>`` or ``N += <int>``."""
+        if isinstance(stmt, ast.AugAssign):
+            target, value = stmt.target, stmt.value
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target, value = stmt.targets[0], stmt.value
+            if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add) and isinstance(value.left, ast.Name) \
+                    and value.left.id == name:
+                value = value.right
+        else:
+            return False
+        return (isinstance(target, ast.Name) and target.id == name and isinstance(value, ast.Constant)
+                and type(value.value) is int)
+
+    for name in list(names):  # every mention of the counter must be one of the gate's own
+        allowed: set[int] = set()
+        for node in ast.walk(module):
+            if counting(node, name) or (isinstance(node, ast.If) and node in gates and _parity_test(node.test) == name):
+                allowed.update(id(n) for n in ast.walk(node.test if isinstance(node, ast.If) else node))
+            elif isinstance(node, ast.Global) and name in node.names:
+                allowed.add(id(node))
+        if any(isinstance(n, ast.Name) and n.id == name and id(n) not in allowed for n in ast.walk(module)):
+            names.discard(name)
+    if not names:
+        return module
+    module = copy.deepcopy(module)
+    for node in ast.walk(module):
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, field, None)
+            if not (isinstance(stmts, list) and stmts and isinstance(stmts[0], ast.stmt)):
+                continue
+            kept: list[ast.stmt] = []
+            for stmt in stmts:
+                if isinstance(stmt, ast.If) and _parity_test(stmt.test) in names and (
+                        _only_pass(stmt.body) != _only_pass(stmt.orelse)):
+                    kept.extend(stmt.orelse if _only_pass(stmt.body) else stmt.body)
+                elif any(counting(stmt, n) for n in names):
+                    continue
+                elif isinstance(stmt, ast.Global) and set(stmt.names) <= names:
+                    continue
+                else:
+                    kept.append(stmt)
+            setattr(node, field, kept or ([ast.Pass()] if field == "body" else []))
+    return module
 
 
 def _breaks_from_entry(tree: ast.Module) -> bool:

@@ -122,3 +122,57 @@ def test_a_break_reached_through_a_class_counts():
     through_class = through_class.replace("    f1(1)\n", "    C1(1)\n")
     assert "class C1" in through_class and behaviour_shape(through_class) == "state-object:grad"
     assert not behaviour_shape(through_class.replace("    C1(1)\n", "")).startswith("state-object")
+
+
+ESCAPES = [  # no break anywhere: the un-entered object outlives the call, so the compiler rebuilds it afterwards
+    "import torch\n\nEFFECTS = []\n\n\ndef entry():\n    EFFECTS.append((torch.no_grad(),))\n",
+    "import torch\n\nEFFECTS = []\n\n\ndef entry():\n    y = torch.no_grad()\n    EFFECTS.append((y,))\n"
+    "    with y:\n        pass\n",
+    "import torch\n\nHOLD = {}\n\n\ndef entry():\n    HOLD['cm'] = torch.enable_grad()\n",
+    "import torch\n\n\ndef entry():\n    return torch.set_grad_enabled(False)\n",
+]
+
+
+def test_an_unentered_state_object_escaping_the_call_is_the_state_object_root_cause():
+    assert {behaviour_shape(s) for s in ESCAPES} == {"state-object:grad"}
+    kept_inside = ["import torch\n\n\ndef entry():\n    y = torch.no_grad()\n    with y:\n        pass\n",
+                   "import torch\n\nEFFECTS = []\n\n\ndef entry():\n    y = torch.no_grad()\n"
+                   "    EFFECTS.append((torch.is_grad_enabled(),))\n    with y:\n        pass\n"]
+    for source in kept_inside:
+        assert not behaviour_shape(source).startswith("state-object"), source
+
+
+GATED = '''import torch
+
+EFFECTS = []
+COUNTER = 0
+
+
+def entry():
+    global COUNTER
+    COUNTER = COUNTER + 1
+    if COUNTER % 2 == 1:
+        pass
+    else:
+        with torch.no_grad():
+            EFFECTS.append((torch.is_grad_enabled(),))
+'''
+
+
+def test_a_bug_behind_an_every_other_call_gate_is_the_bug_without_it():
+    ungated = "import torch\n\nEFFECTS = []\n\n\ndef entry():\n    with torch.no_grad():\n        pass\n"
+    assert behaviour_shape(GATED) == behaviour_shape(ungated)
+    renamed = GATED.replace("COUNTER", "y").replace("if y % 2 == 1:", "if y % 2:")  # as rename leaves it
+    assert behaviour_shape(renamed) == behaviour_shape(ungated)
+    # both branches do something: a real branch, kept
+    both = GATED.replace("        pass\n    else:\n", "        with torch.no_grad():\n            pass\n    else:\n")
+    assert behaviour_shape(both) != behaviour_shape(ungated)
+
+
+def test_a_counter_read_elsewhere_is_not_a_gate():
+    read = GATED.replace("            EFFECTS.append((torch.is_grad_enabled(),))\n",
+                         "            EFFECTS.append((COUNTER,))\n")
+    assert behaviour_shape(read) != behaviour_shape(read.replace("(COUNTER,)", "(1,)"))
+    ungated = "import torch\n\nEFFECTS = []\n\n\ndef entry():\n    with torch.no_grad():\n        pass\n"
+    assert behaviour_shape(GATED.replace("COUNTER = COUNTER + 1", "COUNTER = COUNTER * 3")) != \
+        behaviour_shape(ungated)
