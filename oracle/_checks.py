@@ -9,7 +9,8 @@ was. When the values compared are plain data (``# compare: plain`` in the header
 only None, bools, ints, strings and bytes in lists and tuples), they are compared as printed, with no ``equal``
 helper. Signatures without a short check (globals, gradients, second-call differences, a dying process, a hang,
 ``ok``) keep the generic footer (``oracle._footer``), which observes everything; ``ngb-fuzz repro FILE`` shows
-the oracle's full observation for any file.
+the oracle's full observation for any file. A finding of ngb-fuzz's own compiler (``engine``, ``engine-classic``,
+a fault switch) gets the same check through ``engine.compile(entry, ...)``, which needs ngb-fuzz installed.
 """
 
 from __future__ import annotations
@@ -143,6 +144,17 @@ def _grad_mode(signature: str, compiled: str, target: str, eager: str, plain: bo
             "    same = actual == expected"]
 
 
+_ENGINES = ("engine", "engine-classic")  # targets compiled by ngb-fuzz's engine (engine-classic: top frame only)
+
+
+def _engine_call(kind: str, backend: str, fault: str | None) -> tuple[str, str]:
+    """The engine's compile call for a target, and how the check's messages name it."""
+    options = [*([] if kind == "engine" else ["nested=False"]), *([] if backend == "eager" else [f"backend={backend!r}"]),
+               *([f"fault={fault!r}"] if fault and fault != "none" else [])]
+    name = f"engine.compile({', '.join(options)})"
+    return f"engine.compile(entry{''.join(', ' + o for o in options)})", name.replace("'", "")
+
+
 def _backend(target: str) -> str:
     options = dict(kv.split("=", 1) for kv in target.partition(":")[2].split(",") if "=" in kv)
     return options.get("backend", "eager")
@@ -176,15 +188,22 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
     compared as printed."""
     generator = _generator(signature or "", eager)
     kind, _, _ = (target or "torch").partition(":")
-    if generator is None or kind != "torch":
+    if generator is None or kind not in ("torch", *_ENGINES):
         return None
     options = dict(kv.split("=", 1) for kv in (target or "").partition(":")[2].split(",") if "=" in kv)
     backend = _backend(target or "torch")
     ngb = options.get("ngb", "on") == "on"
     said = {"returned": "returned", None: "", "": ""}.get(eager, f"raised {eager.partition(':')[2]}" if eager else "")
-    body = generator(signature or "", f"torch.compile(entry, backend=\"{backend}\")", target or "torch",
-                     said or "(see output)", plain)
+    compiled = f"torch.compile(entry, backend=\"{backend}\")"
+    body = generator(signature or "", compiled, target or "torch", said or "(see output)", plain)
+    config = [f"    torch._dynamo.config.nested_graph_breaks = {ngb}"]
+    if kind in _ENGINES:  # ngb-fuzz's own compiler: the same check, through engine.compile
+        engine_call, name = _engine_call(kind, backend, options.get("fault"))
+        body = [ln.replace(compiled, engine_call).replace(f"torch.compile(backend='{backend}')", name)
+                .replace("torch.compile", "engine.compile") for ln in body]
+        config = []
     preamble = [
+        *(["    import engine  # ngb-fuzz's own compiler (pip install ngb-fuzz)"] if kind in _ENGINES else []),
         *(["    import contextlib"] if any("contextlib." in ln for ln in body) else []),
         *([] if imports_torch else ["    import torch  # the program may not import it at the top"]),
         *(["    import sys",
@@ -197,7 +216,7 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
         "if __name__ == \"__main__\":",
         *preamble,
         *([""] if preamble else []),
-        f"    torch._dynamo.config.nested_graph_breaks = {ngb}",
+        *config,
         *body,
         *([f"    print(f\"match: eager vs torch.compile(backend='{backend}'), torch {{torch.__version__}}\")"]
           if generator is _crash else  # the crash re-raised exits 1; getting here is the fix
@@ -205,5 +224,7 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
            "torch {torch.__version__}\")",
            "    raise SystemExit(0 if same else 1)"]),
     ]
+    if kind in _ENGINES:
+        lines[-3:] = [ln.replace(f"torch.compile(backend='{backend}')", name) for ln in lines[-3:]]
     args = "*make_inputs(\"cpu\")" if inputs else ""
     return "\n".join(line.replace("<ARGS>", args) for line in lines) + "\n"

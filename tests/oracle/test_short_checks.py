@@ -30,3 +30,33 @@ def test_imports_torch_when_the_program_does_not_and_registers_helper_modules():
 def test_an_import_of_torch_inside_a_helper_module_string_does_not_count():
     program = PROGRAM.replace("import torch\n", "import types\n_h = types.ModuleType('n')\nexec('''\nimport torch\n''')\n")
     assert "    import torch  # the program may not import it at the top" in _footer(HEADER + program)
+
+
+ENGINE_FINDING = ("# ngb-fuzz program\n# signature: mismatch:effects:length\n# target: engine:fault=replay-effect-twice\n"
+                  "# eager: returned\nimport torch\n\nEFFECTS = []\n\n\ndef entry():\n    EFFECTS.append(())\n")
+
+
+def _run(tmp_path, source: str):
+    import subprocess
+    import sys
+
+    path = tmp_path / "finding.py"
+    path.write_text(with_footer(source))
+    return subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300)
+
+
+def test_an_engine_finding_gets_the_short_check_through_engine_compile(tmp_path):
+    footer = _footer(ENGINE_FINDING)
+    assert "    import engine  # ngb-fuzz's own compiler (pip install ngb-fuzz)" in footer
+    assert "engine.compile(entry, fault='replay-effect-twice')()" in footer
+    assert "torch.compile" not in footer and "nested_graph_breaks" not in footer
+    found = _run(tmp_path, ENGINE_FINDING)
+    assert found.returncode == 1, found.stdout + found.stderr
+    assert "MISMATCH: eager vs engine.compile(fault=replay-effect-twice)" in found.stdout
+    fixed = _run(tmp_path, ENGINE_FINDING.replace("engine:fault=replay-effect-twice", "engine"))
+    assert fixed.returncode == 0 and "match: eager vs engine.compile()" in fixed.stdout, fixed.stdout + fixed.stderr
+
+
+def test_engine_classic_and_backend_options_reach_the_call():
+    footer = _footer(ENGINE_FINDING.replace("engine:fault=replay-effect-twice", "engine-classic:backend=aot_eager"))
+    assert "engine.compile(entry, nested=False, backend='aot_eager')()" in footer
