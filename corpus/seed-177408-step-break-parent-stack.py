@@ -32,7 +32,8 @@ if __name__ == "__main__":
         src = open(__file__).read().split("# ---- ngb-fuzz standalone check")[0]
         spec = next((ln[10:].strip() for ln in src.splitlines() if ln.startswith("# target: ")), "torch")
         spec = _sys.argv[1] if len(_sys.argv) > 1 else spec
-        opts = dict(kv.split("=", 1) for kv in spec.partition(":")[2].split(",") if "=" in kv)
+        kind, opts = spec.partition(":")[0], dict(kv.split("=", 1) for kv in spec.partition(":")[2].split(",") if "=" in kv)
+        name = "engine.compile" if kind in ("engine", "engine-classic") else "torch.compile"
         backend = opts.get("backend", "eager")
         torch._dynamo.config.nested_graph_breaks = opts.get("ngb", "on") == "on"
 
@@ -56,6 +57,9 @@ if __name__ == "__main__":
                                   if isinstance(m, types.ModuleType) and m.__name__.startswith("ngb_")]
             _sys.modules.update({m.__name__: m for _, m in mods})  # importable, as a user's are (else a torch crash)
             fn = torch.compile(mod.entry, backend=backend) if compiled else mod.entry
+            if compiled and name == "engine.compile":  # ngb-fuzz's own compiler (needs ngb-fuzz)
+                import engine
+                fn = engine.compile(mod.entry, nested=kind == "engine", backend=backend, fault=opts.get("fault"))
             calls = []
             for _ in range(2):
                 log = vars(mod).get("EFFECTS", [])  # optional: a program may record no effects
@@ -89,12 +93,12 @@ if __name__ == "__main__":
             compiled = run(True)
         except Exception as e:  # noqa: BLE001 - e.g. a compiler error that left torch unusable in this process
             print(f"compiled run broke the process: {type(e).__name__}: {str(e).splitlines()[0][:200]}")
-            print(f"MISMATCH: eager vs torch.compile ({spec}), torch {torch.__version__}")
+            print(f"MISMATCH: eager vs {name} ({spec}), torch {torch.__version__}")
             return 1
         bad = [(i, k) for i in range(2) for k in eager[i] if not same(eager[i][k], compiled[i][k])]
         for i, k in bad:
             print(f"call {i + 1}: {k} differs\n  eager:    {eager[i][k]}\n  compiled: {compiled[i][k]}")
-        print(f"{'MISMATCH' if bad else 'match'}: eager vs torch.compile ({spec}), torch {torch.__version__}")
+        print(f"{'MISMATCH' if bad else 'match'}: eager vs {name} ({spec}), torch {torch.__version__}")
         return 1 if bad else 0
 
     import types

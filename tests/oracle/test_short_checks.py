@@ -60,3 +60,15 @@ def test_an_engine_finding_gets_the_short_check_through_engine_compile(tmp_path)
 def test_engine_classic_and_backend_options_reach_the_call():
     footer = _footer(ENGINE_FINDING.replace("engine:fault=replay-effect-twice", "engine-classic:backend=aot_eager"))
     assert "engine.compile(entry, nested=False, backend='aot_eager')()" in footer
+
+
+def test_the_generic_footer_of_an_engine_finding_runs_the_engine(tmp_path):
+    # a second-call finding has no short check: the generic footer must compile with the engine, not torch
+    gated = ENGINE_FINDING.replace("mismatch:effects:length", "mismatch:second_call:effects").replace(
+        "EFFECTS = []\n", "EFFECTS = []\nN = 0\n").replace(
+        "    EFFECTS.append(())\n", "    global N\n    N = N + 1\n    if N % 2 == 0:\n        EFFECTS.append(())\n")
+    assert "import engine" in _footer(gated) and "_ngb_check" in _footer(gated)
+    found = _run(tmp_path, gated)
+    assert found.returncode == 1 and "MISMATCH: eager vs engine.compile (engine:fault=" in found.stdout, found.stdout
+    fixed = _run(tmp_path, gated.replace("engine:fault=replay-effect-twice", "engine"))
+    assert fixed.returncode == 0 and "match: eager vs engine.compile (engine)" in fixed.stdout, fixed.stdout
