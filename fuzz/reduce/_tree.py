@@ -26,6 +26,7 @@ __all__ = [
     "code_lines",
     "iter_nodes",
     "replace_node",
+    "scope_nodes",
     "simple_signature",
     "size",
     "stmt_lists",
@@ -138,6 +139,22 @@ def bind_arguments(call: ast.Call, params: list[str]) -> dict[str, ast.expr] | N
             return None
         given[kw.arg] = kw.value
     return given
+
+
+def scope_nodes(scope: ast.AST) -> list[ast.AST]:
+    """The nodes of a function's own scope in source order (pre-order, fields in order), each nested function,
+    lambda or class as its one node."""
+    own: list[ast.AST] = []
+
+    def visit(node: ast.AST) -> None:
+        own.append(node)
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            for child in ast.iter_child_nodes(node):
+                visit(child)
+
+    for child in ast.iter_child_nodes(scope):
+        visit(child)
+    return own
 
 
 def stmt_lists(tree: ast.AST) -> list[tuple[ast.AST, str]]:

@@ -8,7 +8,7 @@ import keyword
 import operator
 from collections.abc import Callable, Iterator
 
-from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, replace_node
+from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, replace_node, scope_nodes
 from fuzz.reduce.passes._edits import (
     Edit,
     _edit_at,
@@ -132,7 +132,7 @@ def _propagate(prog: Program, owner: int, field: str, pos: int) -> Edit:
             if len(uses) != 1 or len(following) != 1:
                 return None
         else:
-            ordered = _scope_nodes(scope)
+            ordered = scope_nodes(scope)
             start = next(k for k, n in enumerate(ordered) if n is stmt)
             end = start + sum(1 for _ in ast.walk(stmt))  # pre-order: the statement's nodes are contiguous
             uses = [(k, n) for k, n in enumerate(ordered) if isinstance(n, ast.Name) and n.id == name
@@ -160,26 +160,10 @@ def _scope_of(tree: ast.Module, node: ast.AST) -> ast.AST | None:
     return found
 
 
-def _scope_nodes(scope: ast.AST) -> list[ast.AST]:
-    """The nodes of a function's own scope in source order (pre-order, fields in order), each nested function,
-    lambda or class as its one node."""
-    own: list[ast.AST] = []
-
-    def visit(node: ast.AST) -> None:
-        own.append(node)
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-            for child in ast.iter_child_nodes(node):
-                visit(child)
-
-    for child in ast.iter_child_nodes(scope):
-        visit(child)
-    return own
-
-
 def _nested_reads(scope: ast.AST, name: str) -> bool:
     """Whether a function, lambda or class nested in ``scope`` mentions ``name`` (it may read the store
     whenever it is called), ``scope`` declares it global/nonlocal, or binds it otherwise than by a plain name."""
-    for node in _scope_nodes(scope):
+    for node in scope_nodes(scope):
         if isinstance(node, ast.Global | ast.Nonlocal) and name in node.names:
             return True
         # bound by something other than a Name node (def, class, except ... as, import): not followed here
@@ -194,7 +178,7 @@ def _nested_reads(scope: ast.AST, name: str) -> bool:
 def _in_loop(scope: ast.AST, stmt: ast.stmt) -> bool:
     """Whether ``stmt`` lies in a loop of ``scope`` (a comprehension cannot hold a statement)."""
     return any(isinstance(n, ast.For | ast.AsyncFor | ast.While) and any(m is stmt for m in ast.walk(n))
-               for n in _scope_nodes(scope))
+               for n in scope_nodes(scope))
 
 
 _FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "arange", "randperm", "eye", "linspace"}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import Program
+from fuzz.reduce._tree import Program, scope_nodes
 from fuzz.reduce.passes._canonical import _functions
 from fuzz.reduce.passes._edits import Edit, _fill, _indexed, _nth, reduction_pass
 
@@ -25,20 +25,9 @@ _PLAIN = (ast.Name, ast.Constant)
 
 
 def _own_nodes(fn: ast.AST) -> tuple[list[ast.AST], set[str]]:
-    """The nodes of ``fn``'s own scope (not inside a nested function, class or lambda, whose headers' defaults
-    and decorators are fn's), and the names that nested scopes mention at all."""
-    own: list[ast.AST] = []
-    nested: set[str] = set()
-    stack = list(ast.iter_child_nodes(fn))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, _SCOPES):
-            nested.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                own.append(node)  # it binds its name here
-            continue
-        own.append(node)
-        stack.extend(ast.iter_child_nodes(node))
+    """The nodes of ``fn``'s own scope (``scope_nodes``), and the names that nested scopes mention at all."""
+    own = scope_nodes(fn)
+    nested = {n.id for node in own if isinstance(node, _SCOPES) for n in ast.walk(node) if isinstance(n, ast.Name)}
     return own, nested
 
 
