@@ -1,16 +1,17 @@
 """Short standalone checks, one small generator per signature class, that read like a hand-written bug report.
 
 ``python FILE`` with only torch installed: set nested graph breaks as the target has them, make the inputs, call
-``entry`` eagerly and through ``torch.compile(entry, backend=...)``, compare what the finding's signature is
-about (the outcome of a crash, the returned value, the effect log, grad mode after the call), print both sides
-and ``MISMATCH``/``match``, and exit 1 while the bug is there, 0 once fixed. A compiler crash where eager
-returns is the shortest: the two calls, and the crash re-raised with its own traceback (exit 1). A comment says what the finding
+``entry`` eagerly and through ``torch.compile(entry, backend=...)``, compare what the finding's signature is about
+(the outcome of a crash, the returned value, the effect log, grad mode after the call), print both sides and
+``MISMATCH``/``match``, and exit 1 while the bug is there, 0 once fixed. A compiler crash where eager returns is the
+shortest: the two calls, and the crash re-raised with its own traceback (exit 1). A comment says what the finding
 was. When the values compared are plain data (``# compare: plain`` in the header: eager's value or effect log holds
 only None, bools, ints, strings and bytes in lists and tuples), they are compared as printed, with no ``equal``
-helper. Signatures without a short check (globals, gradients, second-call differences, a dying process, a hang,
-``ok``) keep the generic footer (``oracle._footer``), which observes everything; ``ngb-fuzz repro FILE`` shows
-the oracle's full observation for any file. A finding of ngb-fuzz's own compiler (``engine``, ``engine-classic``,
-a fault switch) gets the same check through ``engine.compile(entry, ...)``, which needs ngb-fuzz installed.
+helper. A second call that differs is checked on the program run afresh on each side, ``entry`` called twice.
+Signatures without a short check (globals, gradients, inputs, a dying process, a hang, ``ok``) keep the generic
+footer (``oracle._footer``), which observes everything; ``ngb-fuzz repro FILE`` shows the oracle's full observation
+for any file. A finding of ngb-fuzz's own compiler (``engine``, ``engine-classic``, a fault switch) gets the same
+check through ``engine.compile(entry, ...)``, which needs ngb-fuzz installed.
 """
 
 from __future__ import annotations
@@ -155,6 +156,39 @@ def _engine_call(kind: str, backend: str, fault: str | None) -> tuple[str, str]:
     return f"engine.compile(entry{''.join(', ' + o for o in options)})", name.replace("'", "")
 
 
+_SECOND_CALL_ASPECTS = ("value", "exception", "effects", "torch_state")  # those a second-call check compares
+
+
+def _second_call(signature: str, compiled: str, target: str, eager: str, plain: bool) -> list[str]:
+    """The second call differs: each side runs the program afresh (its globals, counters and effect log new, as
+    the oracle's run is) and calls ``entry`` twice; what the second call did is compared."""
+    aspect = signature.split(":")[2]
+    state = aspect == "torch_state"  # a pair of bools, compared as they are
+    return [*([] if state else _same(target)),
+            "    def second_call(compiled):  # the program run afresh, entry called twice: what the second call did",
+            "        import sys",
+            "        mod = type(sys)(\"repro\")",
+            f"        exec(compile(open(__file__).read().split(\"{FOOTER_MARKER}\")[0], __file__, \"exec\"), vars(mod))",
+            "        sys.modules.update({m.__name__: m for m in list(vars(mod).values())",
+            "                            if isinstance(m, type(sys)) and m.__name__.startswith(\"ngb_\")})",
+            "        entry, log = mod.entry, vars(mod).get(\"EFFECTS\", [])",
+            f"        fn = {compiled} if compiled else entry",
+            "        torch.set_grad_enabled(True)",
+            "        for _ in range(2):",
+            "            first, inputs = len(log), mod.make_inputs(\"cpu\") if hasattr(mod, \"make_inputs\") else ()",
+            "            try:",
+            "                value, exception = fn(*inputs), None",
+            "            except Exception as e:",
+            "                value, exception = None, f\"{type(e).__name__}: {str(e)[:200]}\"",
+            "        return {\"value\": value, \"exception\": exception, \"effects\": log[first:],",
+            "                \"torch_state\": (torch.is_grad_enabled(), torch.is_inference_mode_enabled())}",
+            "",
+            f"    expected, actual = second_call(False)[\"{aspect}\"], second_call(True)[\"{aspect}\"]",
+            f"    # eager and torch.compile differ in what the second call did ({signature})",
+            "    print(f\"eager:         {expected!r}\\ntorch.compile: {actual!r}\")",
+            "    same = actual == expected" if state else "    same = equal(actual, expected)"]
+
+
 def _backend(target: str) -> str:
     options = dict(kv.split("=", 1) for kv in target.partition(":")[2].split(",") if "=" in kv)
     return options.get("backend", "eager")
@@ -173,6 +207,8 @@ def _generator(signature: str, eager: str | None) -> _Generator | None:
         return _effects
     if signature == "mismatch:torch_state:grad_enabled":
         return _grad_mode
+    if signature.startswith("mismatch:second_call:") and signature.split(":")[2] in _SECOND_CALL_ASPECTS:
+        return _second_call
     return None
 
 

@@ -63,8 +63,8 @@ def test_engine_classic_and_backend_options_reach_the_call():
 
 
 def test_the_generic_footer_of_an_engine_finding_runs_the_engine(tmp_path):
-    # a second-call finding has no short check: the generic footer must compile with the engine, not torch
-    gated = ENGINE_FINDING.replace("mismatch:effects:length", "mismatch:second_call:effects").replace(
+    # a second call's globals have no short check: the generic footer must compile with the engine, not torch
+    gated = ENGINE_FINDING.replace("mismatch:effects:length", "mismatch:second_call:globals").replace(
         "EFFECTS = []\n", "EFFECTS = []\nN = 0\n").replace(
         "    EFFECTS.append(())\n", "    global N\n    N = N + 1\n    if N % 2 == 0:\n        EFFECTS.append(())\n")
     assert "import engine" in _footer(gated) and "_ngb_check" in _footer(gated)
@@ -72,3 +72,44 @@ def test_the_generic_footer_of_an_engine_finding_runs_the_engine(tmp_path):
     assert found.returncode == 1 and "MISMATCH: eager vs engine.compile (engine:fault=" in found.stdout, found.stdout
     fixed = _run(tmp_path, gated.replace("engine:fault=replay-effect-twice", "engine"))
     assert fixed.returncode == 0 and "match: eager vs engine.compile (engine)" in fixed.stdout, fixed.stdout
+
+
+GATED = ENGINE_FINDING.replace("mismatch:effects:length", "mismatch:second_call:effects").replace(
+    "EFFECTS = []\n", "EFFECTS = []\nN = 0\n").replace(
+    "    EFFECTS.append(())\n", "    global N\n    N = N + 1\n    if N % 2 == 0:\n        EFFECTS.append(())\n")
+
+
+def test_a_second_call_finding_gets_a_short_check_on_a_fresh_run_of_each_side(tmp_path):
+    footer = _footer(GATED)
+    assert "def second_call(compiled):" in footer and "_ngb_check" not in footer
+    assert "fn = engine.compile(entry, fault='replay-effect-twice') if compiled else entry" in footer
+    found = _run(tmp_path, GATED)  # the counter starts afresh on each side, so only the replayed effect differs
+    assert found.returncode == 1, found.stdout + found.stderr
+    assert "eager:         [()]\nengine.compile: [(), ()]" in found.stdout
+    fixed = _run(tmp_path, GATED.replace("engine:fault=replay-effect-twice", "engine"))
+    assert fixed.returncode == 0 and "match: eager vs engine.compile()" in fixed.stdout, fixed.stdout + fixed.stderr
+
+
+def test_a_second_call_grad_mode_check_compares_the_state_without_equal(tmp_path):
+    leak = ENGINE_FINDING.replace("mismatch:effects:length", "mismatch:second_call:torch_state").replace(
+        "replay-effect-twice", "leave-grad-changed").replace(
+        "    EFFECTS.append(())\n", "    with torch.no_grad():\n        torch._dynamo.graph_break()\n")
+    footer = _footer(leak)
+    assert "def equal" not in footer and "    same = actual == expected" in footer
+    found = _run(tmp_path, leak)
+    assert found.returncode == 1 and "engine.compile: (False, False)" in found.stdout, found.stdout + found.stderr
+    fixed = _run(tmp_path, leak.replace("engine:fault=leave-grad-changed", "engine"))
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+
+
+def test_a_torch_second_call_check_makes_inputs_and_registers_helper_modules_of_the_fresh_run(tmp_path):
+    program = ("# ngb-fuzz program\n# signature: mismatch:second_call:value\n# target: torch:backend=eager\n"
+               "# eager: returned\nimport types\n\nimport torch\n\n"
+               "ngb_h = types.ModuleType(\"ngb_h\")\nexec(\"def twice(x):\\n    return x * 2\\n\", vars(ngb_h))\n\n\n"
+               "def entry(x):\n    return ngb_h.twice(x) + 1\n\n\ndef make_inputs(device):\n"
+               "    return (torch.arange(3.0).to(device),)\n")
+    footer = _footer(program)
+    assert "torch.compile(entry, backend=\"eager\") if compiled else entry" in footer
+    checked = _run(tmp_path, program)  # no bug here: both sides' second calls return the same
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "eager:         tensor([1., 3., 5.])" in checked.stdout
