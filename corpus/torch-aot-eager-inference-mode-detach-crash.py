@@ -1,5 +1,5 @@
 # ngb-fuzz program
-# signature: crash:BackendCompilerFailed@torch.fx.interpreter:call_method
+# signature: crash:BackendCompilerFailed@torch.fx.interpreter:run_node
 # target: torch:backend=aot_eager
 # found-by: ngb-fuzz run --seed 1 (programs 148, 316; buckets 011, 015 of the 25-minute campaign), reduced by ngb-fuzz reduce and by hand
 import torch
@@ -28,7 +28,7 @@ if __name__ == "__main__":
         return "returned"
 
     expected, actual = outcome(entry), outcome(torch.compile(entry, backend="aot_eager"))
-    # eager (see output); torch.compile raised BackendCompilerFailed (in torch.fx.interpreter.call_method)
+    # eager (see output); torch.compile raised BackendCompilerFailed (in torch.fx.interpreter.run_node)
     print(f"eager:         {expected}\ntorch.compile: {actual}")
     same = actual.split(":")[0] == expected.split(":")[0]
     print(f"{'match' if same else 'MISMATCH'}: eager vs torch.compile(backend='aot_eager'), torch {torch.__version__}")

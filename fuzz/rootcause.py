@@ -15,14 +15,15 @@ grouped again into root causes:
   else: ...``, the generator's way to make the second call differ) is read as what it gates: a bug seen on the
   second call is the bug seen on the first, and a reduction cannot drop the gate (the signature says which call).
 - one exception to the shape: a reduced repro that makes one of torch's global-state context managers
-  (``no_grad``/``enable_grad``/``set_grad_enabled``, ``inference_mode``, ``autocast``) and does *not* enter it
-  where it makes it (not a ``with`` item, not a decorator), with a graph break reachable from ``entry`` or the
-  object escaping the call (into the effect log or another container, an attribute, a global, ``entry``'s
-  return value: the compiler must rebuild it afterwards), is named by that state alone (``state-object:grad``). A reduction keeps such an object only because the bug
-  needs it alive across the break, and the compiler code at fault is the one that carries an un-entered mode
-  object over a break; the rest of the program (entered later or never, passed to a callee, under which outer
-  mode) is what the generator happened to wrap it in, and reductions of one such bug end in different shapes.
-  Only for a reduction that reached its fixpoint: a repro cut short may keep a mode object the bug does not need.
+  (``no_grad``/``enable_grad``/``set_grad_enabled``, ``inference_mode``, ``autocast``) and does *not* enter it where
+  it makes it (not a ``with`` item, not a decorator), with a graph break reachable from ``entry`` or the object
+  escaping the call (into the effect log or another container, an attribute, a global, ``entry``'s return value: the
+  compiler must rebuild it afterwards), is named by that state alone (``state-object:grad``). A reduction keeps such
+  an object only because the bug needs it alive across the break, and the compiler code at fault is the one that
+  carries an un-entered mode object over a break; the rest of the program (entered later or never, passed to a
+  callee, under which outer mode) is what the generator happened to wrap it in, and reductions of one such bug end
+  in different shapes. Only for a reduction that reached its fixpoint: a repro cut short may keep a mode object the
+  bug does not need.
 
 ``benchmarks/rootcause.py`` measures the rule on hand-labeled findings (buckets per root cause, wrong merges).
 """

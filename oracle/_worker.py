@@ -211,8 +211,14 @@ def compiler_frame(exc: BaseException) -> str | None:
                 at = path.find(part)
                 if at >= 0:
                     dotted = path[at:].lstrip("/").removesuffix(".py").replace("/", ".")
-                    return f"{dotted}:{_stable_frame_name(frame.name)}"
+                    return f"{dotted}:{_DISPATCHERS.get(dotted) or _stable_frame_name(frame.name)}"
     return None
+
+
+# Modules whose innermost frame only dispatches to the code that failed, by the spelling of the call: the FX
+# interpreter runs a graph node through call_function, call_method or call_module (``torch.add(x)`` or
+# ``x.add()``), and older releases fail in ``run`` itself. One name for all, so one bug is one signature.
+_DISPATCHERS = {"torch.fx.interpreter": "run_node"}
 
 
 def _stable_frame_name(name: str) -> str:

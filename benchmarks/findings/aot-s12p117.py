@@ -1,5 +1,5 @@
 # ngb-fuzz program
-# signature: crash:BackendCompilerFailed@torch.fx.interpreter:call_method
+# signature: crash:BackendCompilerFailed@torch.fx.interpreter:run_node
 # target: torch:backend=aot_eager
 # found-by: ngb-fuzz run --seed 12 (program 117)
 # features: break.data_if break.disable break.graph_break break.print call.kwargs call.method call.tree class.property class.setattr closure.nonlocal ctx.inference_mode ctx.no_grad ctx.user_class depth.4-9 flow.loop flow.try_except raise.deliberate shape.upper_ctx_break side.dict side.list stack.binop stack.dict_display stack.fstring stack.list_display stack.method stack.plain stack.tuple_display

@@ -1,5 +1,5 @@
 # ngb-fuzz program
-# signature: crash:BackendCompilerFailed@torch.fx.interpreter:call_method
+# signature: crash:BackendCompilerFailed@torch.fx.interpreter:run_node
 # target: torch:backend=aot_eager
 # found-by: ngb-fuzz run --seed 12 (program 159)
 # features: break.builtin break.data_if break.disable break.graph_break break.tolist call.callable call.lambda call.method call.tree call.varargs closure.nonlocal ctx.autocast ctx.contextmanager_disabled ctx.decorator ctx.enable_grad ctx.inference_mode ctx.no_grad ctx.user_class depth.10+ flow.early_return flow.generator flow.loop flow.recompile flow.try_finally nn.module shape.cm_disable_init shape.decorator_ctx_break shape.upper_ctx_break side.attr side.dict side.global stack.binop stack.call_arg stack.comprehension stack.conditional stack.method stack.plain stack.subscript stack.unpack

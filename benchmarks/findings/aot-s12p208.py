@@ -1,5 +1,5 @@
 # ngb-fuzz program
-# signature: crash:BackendCompilerFailed@torch.fx.interpreter:call_method
+# signature: crash:BackendCompilerFailed@torch.fx.interpreter:run_node
 # target: torch:backend=aot_eager
 # found-by: ngb-fuzz run --seed 12 (program 208)
 # features: break.graph_break break.item break.numpy break.step_unsupported call.tree class.property ctx.autocast ctx.contextmanager ctx.decorator ctx.enable_grad ctx.inference_mode ctx.nested_decorators ctx.no_grad depth.2-3 flow.generator flow.try_except flow.try_finally input.rank3 raise.deliberate shape.decorator_ctx_break shape.upper_ctx_break side.global stack.dict_display stack.method stack.plain

@@ -1,5 +1,5 @@
 # ngb-fuzz program
-# signature: crash:second_call:BackendCompilerFailed@torch.fx.interpreter:call_method
+# signature: crash:second_call:BackendCompilerFailed@torch.fx.interpreter:run_node
 # target: torch:backend=aot_eager
 # found-by: ngb-fuzz run --seed 12 (program 25)
 # features: break.builtin break.data_if call.chain call.kwargs class.init ctx.decorator ctx.inference_mode ctx.nested_decorators ctx.no_grad depth.2-3 flow.loop flow.recompile flow.try_finally shape.decorator_ctx_break stack.binop stack.call_arg stack.conditional

@@ -1,5 +1,5 @@
 # ngb-fuzz program
-# signature: crash:BackendCompilerFailed@torch.fx.interpreter:call_method
+# signature: crash:BackendCompilerFailed@torch.fx.interpreter:run_node
 # target: torch:backend=aot_eager,python=/work/venvs/t215/bin/python
 # found-by: ngb-fuzz run --seed 15 (program 27)
 # features: break.builtin break.graph_break break.item break.numpy break.step_unsupported break.tolist call.lambda call.tree class.setattr class.setitem closure.nonlocal ctx.as_value ctx.contextmanager ctx.decorator ctx.enable_grad ctx.inference_mode ctx.nested_decorators ctx.no_grad depth.2-3 flow.try_except module.helper raise.deliberate shape.decorator_ctx_break shape.step_break_stack shape.upper_ctx_break side.global stack.binop stack.dict_display stack.fstring stack.method stack.plain stack.unpack

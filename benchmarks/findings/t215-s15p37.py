@@ -1,5 +1,5 @@
 # ngb-fuzz program
-# signature: crash:BackendCompilerFailed@torch.fx.interpreter:call_function
+# signature: crash:BackendCompilerFailed@torch.fx.interpreter:run_node
 # target: torch:backend=aot_eager,python=/work/venvs/t215/bin/python
 # found-by: ngb-fuzz run --seed 15 (program 37)
 # features: break.data_if break.item break.tolist call.chain call.kwargs call.method class.new ctx.decorator ctx.disable_ngb ctx.inference_mode depth.2-3 flow.tensor_loop flow.try_except raise.deliberate shape.decorator_ctx_break shape.upper_ctx_break side.global stack.call_arg stack.dict_display stack.unpack

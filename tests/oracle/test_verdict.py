@@ -189,3 +189,21 @@ def test_a_crash_in_a_generated_resume_function_has_one_signature_whatever_its_l
     with pytest.raises(TypeError) as info:
         namespace[name](1)
     assert compiler_frame(info.value) == "torch._dynamo.external_utils:torch_dynamo_resume"
+
+
+def test_a_crash_in_an_fx_graph_node_has_one_signature_however_the_op_was_spelled():
+    import torch
+    import torch.fx
+
+    from oracle._worker import compiler_frame
+
+    # The same failing op as a method (call_method node) and as a function (call_function node): the FX
+    # interpreter's innermost frame differs by spelling only, so the crash must not.
+    frames = set()
+    for spelled in (lambda x: x.view(7), lambda x: torch.reshape(x, (7,))):
+        graph = torch.fx.symbolic_trace(spelled)
+        assert {n.op for n in graph.graph.nodes} & {"call_method", "call_function"}
+        with pytest.raises(RuntimeError) as info:
+            torch.fx.Interpreter(graph).run(torch.ones(3))
+        frames.add(compiler_frame(info.value))
+    assert frames == {"torch.fx.interpreter:run_node"}
