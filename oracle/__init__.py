@@ -9,7 +9,7 @@ import importlib
 
 _EXPORTS = {
     "OracleError": "_errors", "TargetError": "_errors", "WorkerError": "_errors",
-    "PLAIN_SIGNATURES": "_checks", "compares_plain": "_checks",
+    "PLAIN_SIGNATURES": "_checks", "compare_kinds": "_checks",
     "standalone_footer": "_footer",
     "FOOTER_MARKER": "_programfile", "HEADER_FIRST_LINE": "_programfile", "ProgramWriteError": "_programfile",
     "header_fields": "_programfile", "program_for": "_programfile", "set_header": "_programfile",

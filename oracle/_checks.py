@@ -7,7 +7,7 @@
 shortest: the two calls, and the crash re-raised with its own traceback (exit 1). A comment says what the finding
 was. When the values compared are plain data (``# compare: plain`` in the header: eager's value or effect log holds
 only None, bools, ints, strings and bytes in lists and tuples), they are compared as printed, with no ``equal``
-helper. A second call that differs is checked on the program run afresh on each side, ``entry`` called twice.
+helper; otherwise ``# compare: tensors,containers,objects`` (some of them) says which branches the helper needs. A second call that differs is checked on the program run afresh on each side, ``entry`` called twice.
 Signatures without a short check (globals, gradients, inputs, a dying process, a hang, ``ok``) keep the generic
 footer (``oracle._footer``), which observes everything; ``ngb-fuzz repro FILE`` shows the oracle's full observation
 for any file. A finding of ngb-fuzz's own compiler (``engine``, ``engine-classic``, a fault switch) gets the same
@@ -20,9 +20,9 @@ from collections.abc import Callable
 
 from oracle._programfile import FOOTER_MARKER
 
-__all__ = ["PLAIN_SIGNATURES", "check_for", "compares_plain"]
+__all__ = ["PLAIN_SIGNATURES", "check_for", "compare_kinds"]
 
-_Generator = Callable[[str, str, str, str, bool], list[str]]  # (signature, compile, target, eager, plain) -> lines
+_Generator = Callable[[str, str, str, str, str | None], list[str]]  # (signature, compile, target, eager, compare)
 _PLAIN_LEAVES = ("NoneType", "bool", "int", "str", "bytes")  # floats are not: -0.0 and 0.0 print apart
 
 
@@ -37,30 +37,70 @@ def _plain(observed) -> bool:
 
 
 PLAIN_SIGNATURES = ("mismatch:value:", "mismatch:effects:")  # the signature classes whose check compares values
+_KINDS = ("tensors", "containers", "objects")  # what an ``equal`` helper may need branches for, in this order
 
 
-def compares_plain(signature: str, eager_call: dict) -> bool:
-    """Whether the short check for ``signature`` compares plain data, given eager's first call record (the
-    worker's): the returned value for a value mismatch, the effect log for an effects mismatch."""
+def _kinds(observed, found: set[str]) -> None:
+    """The kinds of values in an observed value (``oracle._observe``) that ``equal`` needs branches for."""
+    if not isinstance(observed, tuple) or not observed or observed[0] in _PLAIN_LEAVES + ("float", "complex"):
+        return
+    tag = observed[0]
+    if tag == "tensor":
+        found.add("tensors")
+    elif tag in ("object", "nn.Module"):  # compared by their fields: a dict, which holds tensors for a module
+        found.update(("objects", "containers", *(("tensors",) if tag == "nn.Module" else ())))
+        _kinds(observed[-1], found)
+    elif len(observed) == 2 and isinstance(observed[1], list):  # lists, tuples, dicts, sets, namedtuples
+        found.add("containers")
+        for child in observed[1]:
+            for item in (child if tag == "dict" else (child,)):
+                _kinds(item, found)
+    elif tag == "size":
+        found.add("containers")
+    elif tag != "torch":  # a function, class, module, opaque object ...: compared as the full helper would
+        found.update(("objects", "containers"))
+
+
+def compare_kinds(signature: str, eager_call: dict) -> str | None:
+    """How the short check for ``signature`` compares, given eager's first call record (the worker's): the
+    returned value for a value mismatch, the effect log for an effects mismatch. ``plain`` (only plain leaves in
+    lists and tuples: compared as printed), else the kinds its ``equal`` helper needs branches for (``tensors``,
+    ``containers``, ``objects``, comma-separated; empty for a float); None for a signature whose check compares
+    no values, or a value mismatch where eager raised."""
     if signature.startswith("mismatch:value:"):
-        return eager_call.get("exception") is None and _plain(eager_call.get("value"))
-    if signature.startswith("mismatch:effects:"):
-        return _plain(eager_call.get("effects"))
-    return False
+        if eager_call.get("exception") is not None:
+            return None
+        observed = eager_call.get("value")
+    elif signature.startswith("mismatch:effects:"):
+        observed = eager_call.get("effects")
+    else:
+        return None
+    if _plain(observed):
+        return "plain"
+    found: set[str] = set()
+    _kinds(observed, found)
+    return ",".join(k for k in _KINDS if k in found) or "scalars"
 
 
-def _same(target: str) -> list[str]:
-    """``equal(a, b)``: what the oracle calls equal (exact for backend=eager, else float tolerances)."""
+def _same(target: str, kinds: str | None = None) -> list[str]:
+    """``equal(a, b)``: what the oracle calls equal (exact for backend=eager, else float tolerances), with the
+    branches for ``kinds`` (``compare_kinds``; None: all). A branch tests ``a`` and ``b`` alike, so a value of a
+    kind eager did not have never reaches a missing branch as equal: it fails the last line's type test."""
+    need = set(_KINDS) if kinds is None else set(kinds.split(","))
     tensors = ("bool(((a == b) | (a != a) & (b != b)).all())" if _backend(target) == "eager"
                else "torch.allclose(a.double(), b.double(), rtol=1e-4, atol=1e-5, equal_nan=True)")
+    said = ["same types" + (" and shapes, tensors equal elementwise" if "tensors" in need else ""),
+            *(["objects by fields"] if "objects" in need else []), "NaN equal to NaN"]
     return [
-        "    def equal(a, b):  # same types and shapes, tensors equal elementwise (NaN equal to NaN), objects by fields",
-        "        if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):",
-        f"            return (a.dtype, a.shape, a.requires_grad) == (b.dtype, b.shape, b.requires_grad) and {tensors}",
-        "        if isinstance(a, (list, tuple, dict)) and type(a) is type(b) and len(a) == len(b):",
-        "            return all(map(equal, a, b)) if not isinstance(a, dict) else all(equal(a[k], b.get(k)) for k in a)",
-        "        if hasattr(a, \"__dict__\") and type(a) is type(b):",
-        "            return equal(vars(a), vars(b))",
+        f"    def equal(a, b):  # {', '.join(said)}",
+        *(["        if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):",
+           f"            return (a.dtype, a.shape, a.requires_grad) == (b.dtype, b.shape, b.requires_grad) and {tensors}"]
+          if "tensors" in need else []),
+        *(["        if isinstance(a, (list, tuple, dict)) and type(a) is type(b) and len(a) == len(b):",
+           "            return all(map(equal, a, b)) if not isinstance(a, dict) else all(equal(a[k], b.get(k)) for k in a)"]
+          if "containers" in need else []),
+        *(["        if hasattr(a, \"__dict__\") and type(a) is type(b):",
+           "            return equal(vars(a), vars(b))"] if "objects" in need else []),
         "        return type(a) is type(b) and (a == b or a != a and b != b)",
         "",
     ]
@@ -74,7 +114,7 @@ def _call(expr: str, eager: str) -> list[str]:
             f"        {expr}"]
 
 
-def _outcome(signature: str, compiled: str, target: str, eager: str, plain: bool) -> list[str]:
+def _outcome(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
     """A crash (or another exception): what each side raises, by type."""
     second = ":second_call" in signature
     raised = signature.split("@")[0].split(":")[-1] if signature.startswith("crash") else "another exception"
@@ -96,7 +136,7 @@ def _outcome(signature: str, compiled: str, target: str, eager: str, plain: bool
     ]
 
 
-def _crash(signature: str, compiled: str, target: str, eager: str, plain: bool) -> list[str]:
+def _crash(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
     """The compiler crashes on the first call where eager returns: the bug report's two calls, and the crash's
     own traceback (re-raised, which exits 1) under a MISMATCH line."""
     raised = signature.split("@")[0].split(":")[-1]
@@ -112,9 +152,10 @@ def _crash(signature: str, compiled: str, target: str, eager: str, plain: bool) 
     ]
 
 
-def _value(signature: str, compiled: str, target: str, eager: str, plain: bool) -> list[str]:
+def _value(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
     """A returned value that differs (values, dtype, shape, requires_grad, ...)."""
-    return [*([] if plain else _same(target)),
+    plain = compare == "plain"
+    return [*([] if plain else _same(target, compare)),
             "    expected = entry(<ARGS>)",
             f"    actual = {compiled}(<ARGS>)",
             f"    # eager and torch.compile return different values ({signature})",
@@ -122,9 +163,10 @@ def _value(signature: str, compiled: str, target: str, eager: str, plain: bool) 
             "    same = repr(actual) == repr(expected)" if plain else "    same = equal(actual, expected)"]
 
 
-def _effects(signature: str, compiled: str, target: str, eager: str, plain: bool) -> list[str]:
+def _effects(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
     """The effect log (EFFECTS, appended to by the program as it runs) differs."""
-    return [*([] if plain else _same(target)),
+    plain = compare == "plain"
+    return [*([] if plain else _same(target, compare)),
             *_call("entry(<ARGS>)", eager),
             "    expected, EFFECTS[:] = EFFECTS[:], []",
             *_call(f"{compiled}(<ARGS>)", eager),
@@ -133,7 +175,7 @@ def _effects(signature: str, compiled: str, target: str, eager: str, plain: bool
             "    same = repr(EFFECTS) == repr(expected)" if plain else "    same = equal(EFFECTS, expected)"]
 
 
-def _grad_mode(signature: str, compiled: str, target: str, eager: str, plain: bool) -> list[str]:
+def _grad_mode(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
     """Grad mode after the call differs: a context manager's state leaked out of (or into) the compiled code."""
     return [*_call("entry(<ARGS>)", eager),
             "    expected = torch.is_grad_enabled()",
@@ -159,7 +201,7 @@ def _engine_call(kind: str, backend: str, fault: str | None) -> tuple[str, str]:
 _SECOND_CALL_ASPECTS = ("value", "exception", "effects", "torch_state")  # those a second-call check compares
 
 
-def _second_call(signature: str, compiled: str, target: str, eager: str, plain: bool) -> list[str]:
+def _second_call(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
     """The second call differs: each side runs the program afresh (its globals, counters and effect log new, as
     the oracle's run is) and calls ``entry`` twice; what the second call did is compared."""
     aspect = signature.split(":")[2]
@@ -214,14 +256,16 @@ def _generator(signature: str, eager: str | None) -> _Generator | None:
 
 def check_for(signature: str | None, target: str | None, eager: str | None = None,
               helpers: bool = False, imports_torch: bool = False, inputs: bool = True,
-              plain: bool = False) -> str | None:
+              compare: str | None = None) -> str | None:
     """The short check for a finding with ``signature`` on ``target`` (eager's outcome ``eager``, e.g.
     ``returned``/``raised:TypeError``, when known); None when its signature class has none. ``helpers``: the
     program makes ``ngb_*`` helper modules, which the check registers in ``sys.modules`` as a user's modules are
     (a module missing there is a known torch crash of its own, not the finding). ``imports_torch``: the program
     imports torch at the top, so the check does not again. ``inputs``: the program defines ``make_inputs`` (else
-    ``entry`` is called with no arguments). ``plain``: the values compared are plain data (``compares_plain``),
-    compared as printed."""
+    ``entry`` is called with no arguments). ``compare``: how the values are compared (``compare_kinds``; a value it never gives: the full ``equal``
+    helper)."""
+    if compare != "plain" and not set((compare or "?").split(",")) <= {*_KINDS, "scalars"}:
+        compare = None
     generator = _generator(signature or "", eager)
     kind, _, _ = (target or "torch").partition(":")
     if generator is None or kind not in ("torch", *_ENGINES):
@@ -231,7 +275,7 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
     ngb = options.get("ngb", "on") == "on"
     said = {"returned": "returned", None: "", "": ""}.get(eager, f"raised {eager.partition(':')[2]}" if eager else "")
     compiled = f"torch.compile(entry, backend=\"{backend}\")"
-    body = generator(signature or "", compiled, target or "torch", said or "(see output)", plain)
+    body = generator(signature or "", compiled, target or "torch", said or "(see output)", compare)
     config = [f"    torch._dynamo.config.nested_graph_breaks = {ngb}"]
     if kind in _ENGINES:  # ngb-fuzz's own compiler: the same check, through engine.compile
         engine_call, name = _engine_call(kind, backend, options.get("fault"))

@@ -118,7 +118,7 @@ def with_footer(source: str) -> str:
     imports_torch = _imports_torch(code)
     check = check_for(fields.get("signature"), fields.get("target"), fields.get("eager"), helpers=helpers,
                       imports_torch=imports_torch, inputs=_defines(code, "make_inputs"),
-                      plain=fields.get("compare") == "plain") or standalone_footer()
+                      compare=fields.get("compare")) or standalone_footer()
     return source.split(FOOTER_MARKER)[0].rstrip("\n") + "\n\n\n" + check
 
 

@@ -150,7 +150,7 @@ def reduce_program(
         )
         if interrupted:  # Ctrl-C in the IR stage: no source stage, best-so-far from the IR
             result = dataclasses.replace(result, stopped="interrupted")
-        plain = result.stopped != "interrupted" and _compares_plain(runner, result.source, spec, signature)
+        compare = None if result.stopped == "interrupted" else _compare_kinds(runner, result.source, spec, signature)
     if ir_result is not None:
         result = dataclasses.replace(
             result,
@@ -161,7 +161,7 @@ def reduce_program(
     # The full check of the original counts as a check, and the wall time is the whole reduction's.
     result = dataclasses.replace(result, invocations=result.invocations + 1, elapsed_s=time.monotonic() - started)
     final = with_footer(set_header(with_header(result.source, spec, signature), eager=eager_outcome or None,
-                                   compare="plain" if plain else None, drop=() if plain else ("compare",)))
+                                   compare=compare, drop=() if compare else ("compare",)))
     if result.stopped == "interrupted":  # Ctrl-C (or a stopping campaign): no fresh-process re-checks
         rechecks = 0
     try:
@@ -176,19 +176,19 @@ def reduce_program(
     )
 
 
-def _compares_plain(runner, source: str, target: str, signature: str) -> bool:
-    """Whether the repro's short check may compare as printed (``oracle.compares_plain``): one eager run of the
-    reduced program, only for the signatures whose check compares values."""
+def _compare_kinds(runner, source: str, target: str, signature: str) -> str | None:
+    """How the repro's short check compares (``oracle.compare_kinds``: as printed, or the ``equal`` branches it
+    needs): one eager run of the reduced program, only for the signatures whose check compares values."""
     import oracle
 
     if not signature.startswith(oracle.PLAIN_SIGNATURES) or not callable(getattr(runner, "run", None)):
-        return False
+        return None
     parsed = oracle.parse_target(target)
     try:
         run = runner.run(source, oracle.Target("eager", (), parsed.python, parsed.device), 1)
     except oracle.OracleError:
-        return False
-    return bool(run.get("calls")) and oracle.compares_plain(signature, run["calls"][0])
+        return None
+    return oracle.compare_kinds(signature, run["calls"][0]) if run.get("calls") else None
 
 
 def recheck(source: str, target: str, signature: str, times: int, *, timeout: float = 30.0, workers: int = 1,

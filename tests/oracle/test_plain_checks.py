@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from oracle import compares_plain, set_header, split_source, with_footer
+from oracle import compare_kinds, set_header, split_source, with_footer
 from oracle._observe import observe
 
 # Logs grad mode after a break; DIFFERS logs whether it was compiled, so it differs under torch.compile.
@@ -45,10 +45,11 @@ def _run(tmp_path, source: str) -> subprocess.CompletedProcess:
 def test_plain_means_only_plain_leaves_in_lists_and_tuples(value, plain):
     import torch
 
-    assert compares_plain("mismatch:effects:value", {"effects": observe(value)}) is plain
-    assert compares_plain("mismatch:value:values", {"exception": None, "value": observe(value)}) is plain
-    assert not compares_plain("mismatch:effects:value", {"effects": observe([(torch.ones(1),)])})
-    assert not compares_plain("crash:TypeError@x:y", {"effects": observe(value)})  # no values compared
+    assert (compare_kinds("mismatch:effects:value", {"effects": observe(value)}) == "plain") is plain
+    assert (compare_kinds("mismatch:value:values", {"exception": None, "value": observe(value)}) == "plain") is plain
+    assert compare_kinds("mismatch:effects:value", {"effects": observe([(torch.ones(1),)])}) == "tensors,containers"
+    assert compare_kinds("crash:TypeError@x:y", {"effects": observe(value)}) is None  # no values compared
+    assert compare_kinds("mismatch:value:values", {"exception": ("E", ""), "value": observe(value)}) is None
 
 
 def test_the_plain_check_has_no_helper_and_exits_1_on_the_bug_and_0_without(tmp_path):
@@ -78,7 +79,9 @@ def test_the_reducer_marks_a_plain_log_and_not_a_tensor_one(runner):
     # a dtype that differs: no reduction of the log to plain data keeps that signature
     dtype = LOGS.replace('(LOGGED(), "after")',
                          "torch.ones(1, dtype=torch.float64 if torch.compiler.is_compiling() else torch.float32)")
-    # a reduced plain repro reduced again, now with a log that is not plain, loses the field
+    # a reduced plain repro reduced again, now with a log of tensors, says so: its helper compares tensors
     result = reduce_program(set_header(dtype, compare="plain"), "torch", budget_s=30, runner=runner, rechecks=0)
     assert result.signature == "mismatch:effects:dtype"
-    assert "# compare:" not in result.source and "def equal" in split_source(result.source)[2]
+    assert "# compare: tensors,containers\n" in result.source
+    check = split_source(result.source)[2]
+    assert "def equal" in check and "torch.Tensor" in check and "__dict__" not in check
