@@ -7,11 +7,12 @@
 shortest: the two calls, and the crash re-raised with its own traceback (exit 1). A comment says what the finding
 was. When the values compared are plain data (``# compare: plain`` in the header: eager's value or effect log holds
 only None, bools, ints, strings and bytes in lists and tuples), they are compared as printed, with no ``equal``
-helper; otherwise ``# compare: tensors,containers,objects`` (some of them) says which branches the helper needs. A second call that differs is checked on the program run afresh on each side, ``entry`` called twice.
-Signatures without a short check (globals, gradients, inputs, a dying process, a hang, ``ok``) keep the generic
-footer (``oracle._footer``), which observes everything; ``ngb-fuzz repro FILE`` shows the oracle's full observation
-for any file. A finding of ngb-fuzz's own compiler (``engine``, ``engine-classic``, a fault switch) gets the same
-check through ``engine.compile(entry, ...)``, which needs ngb-fuzz installed.
+helper; otherwise ``# compare: tensors,containers,objects`` (some of them) says which branches the helper needs. A
+second call that differs is checked on the program run afresh on each side, ``entry`` called twice. Signatures
+without a short check (globals, gradients, inputs, a dying process, a hang, ``ok``) keep the generic footer
+(``oracle._footer``), which observes everything; ``ngb-fuzz repro FILE`` shows the oracle's full observation for any
+file. A finding of ngb-fuzz's own compiler (``engine``, ``engine-classic``, a fault switch) gets the same check
+through ``engine.compile(entry, ...)``, which needs ngb-fuzz installed.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def compare_kinds(signature: str, eager_call: dict) -> str | None:
     """How the short check for ``signature`` compares, given eager's first call record (the worker's): the
     returned value for a value mismatch, the effect log for an effects mismatch. ``plain`` (only plain leaves in
     lists and tuples: compared as printed), else the kinds its ``equal`` helper needs branches for (``tensors``,
-    ``containers``, ``objects``, comma-separated; empty for a float); None for a signature whose check compares
+    ``containers``, ``objects``, comma-separated; ``scalars`` for a float); None for a signature whose check compares
     no values, or a value mismatch where eager raised."""
     if signature.startswith("mismatch:value:"):
         if eager_call.get("exception") is not None:
