@@ -242,10 +242,58 @@ def rename(prog: Program) -> Iterator[Edit]:
     mapping = {old: new for old, new in mapping.items() if old != new}
     if mapping:
         yield lambda: _renamed(prog, mapping)
-        if len(mapping) > 1:
+        if len(mapping) > 1:  # one at a time: never to a name the program still has (two f3s, one shadowing)
+            taken = present | {n for n, _ in todo}
             for old, new in mapping.items():
-                yield lambda m={old: new}: _renamed(prog, m)
+                if new not in taken:
+                    yield lambda m={old: new}: _renamed(prog, m)
     yield lambda: _locals_renamed(prog)
+    for index in range(len(_shadows(prog.tree))):
+        yield lambda i=index: _unshadowed(prog, i)
+
+
+def _shadows(tree: ast.AST) -> list[tuple[ast.AST, str]]:
+    """(function, name) for each function or class defined inside a function under a name that the program also
+    binds elsewhere (two ``f3``: a reader, and inline-calls counting calls by name, cannot tell them apart)."""
+    everywhere: dict[str, int] = {}
+    for node in iter_nodes(tree):
+        for name in _binds(node):
+            everywhere[name] = everywhere.get(name, 0) + 1
+    found = []
+    for fn in iter_nodes(tree):
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        own = scope_nodes(fn)
+        declared = {n for node in own if isinstance(node, ast.Global | ast.Nonlocal) for n in node.names}
+        for node in own:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and everywhere[node.name] > 1 \
+                    and node.name not in declared and node.name not in _RESERVED:
+                found.append((fn, node.name))
+    return found
+
+
+def _unshadowed(prog: Program, index: int) -> Program | None:
+    """The ``index``-th shadowing definition (``_shadows``) and every use of it in its function renamed to a
+    fresh ``fN``/``CN``; None where a scope nested in that function binds the name again."""
+    new = prog.copy()
+    fn, name = _shadows(new.tree)[index]
+    inner = [n for s in fn.body for n in ast.walk(s)]
+    definitions = [n for n in scope_nodes(fn) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                   and n.name == name]
+    rebound = [n for n in inner if name in _binds(n) and n not in definitions]
+    args = fn.args
+    if rebound or name in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}:
+        return None
+    present = {n for node in iter_nodes(new.tree) for n in _binds(node)} | {
+        n.id for n in iter_nodes(new.tree) if isinstance(n, ast.Name)}
+    kind = "C" if isinstance(definitions[0], ast.ClassDef) else "f"
+    fresh = next(f"{kind}{k}" for k in range(1, 1000) if f"{kind}{k}" not in present)
+    for node in inner:
+        if isinstance(node, ast.Name) and node.id == name:
+            node.id = fresh
+    for definition in definitions:
+        definition.name = fresh
+    return new
 
 
 def _locals_renamed(prog: Program) -> Program | None:
