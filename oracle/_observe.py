@@ -164,6 +164,50 @@ def healthy(default_dispatch) -> bool:
         return False
 
 
+def _keys(key_set: str) -> set[str]:
+    """The key names in a printed DispatchKeySet, e.g. ``DispatchKeySet(BackendSelect, Python)``."""
+    return set(re.findall(r"\w+", key_set.partition("(")[2]))
+
+
+def repair_dispatch(default) -> bool:
+    """Put the thread's dispatch key sets back to ``default`` (from ``dispatch_state``); True if the process is
+    then healthy and still compiles and differentiates correctly.
+
+    A compiler that raises from inside its own dispatch guards can leave keys such as ``Python`` or
+    ``PythonDispatcher`` included, after which every torch op fails (``tests/oracle/test_poisoned_process.py``).
+    Undoing that here lets the worker go on instead of being replaced, which a reduction of such a crash would
+    otherwise pay for every candidate. Mode stacks, or any other damage, are not repaired: False."""
+    now = dispatch_state()
+    if now is None or default is None or now[2:] != default[2:]:
+        return False
+    try:
+        for (leaked, wanted), setter in zip(zip(now[:2], default[:2]),
+                                            (torch._C._dispatch_tls_set_dispatch_key_included,
+                                             torch._C._dispatch_tls_set_dispatch_key_excluded)):
+            for name, on in [(k, False) for k in _keys(leaked) - _keys(wanted)] + \
+                            [(k, True) for k in _keys(wanted) - _keys(leaked)]:
+                setter(getattr(torch._C.DispatchKey, name), on)
+        return healthy(default) and _compiles_correctly() and healthy(default)
+    except Exception:  # noqa: BLE001 - a repair that fails leaves the worker to be replaced
+        return False
+
+
+def _compiles_correctly() -> bool:
+    """A small aot_eager compile with an in-place op and a backward agrees with eager (gradients included)."""
+    def fn(x):
+        y = x.sin()
+        y.mul_(2)
+        return (y + x).sum()
+
+    grads = []
+    for compiler in (lambda f: f, lambda f: torch.compile(f, backend="aot_eager", fullgraph=True)):
+        x = torch.linspace(-1, 1, 5, requires_grad=True)
+        compiler(fn)(x).backward()
+        grads.append(x.grad)
+    torch._dynamo.reset()
+    return bool(torch.allclose(grads[0], grads[1]))
+
+
 def restore_torch_state(default: dict) -> bool:
     """Put back the global state a program (or a buggy compiler) left behind; False if that failed."""
     torch.set_grad_enabled(default["grad_enabled"])

@@ -377,8 +377,15 @@ def run_job(job: dict, default_state: dict, default_dispatch) -> dict:
         result = {"calls": calls, "stats": unalias(stats(), aliases)}
     for m in program_modules(module):
         forget_program(m)
-    result["clean"] = obs.restore_torch_state(default_state) and obs.healthy(default_dispatch)
+    result["clean"] = clean_up(default_state, default_dispatch)
     return result
+
+
+def clean_up(default_state: dict, default_dispatch) -> bool:
+    """Put back what a job left; False if the process cannot be trusted with another job."""
+    if not obs.restore_torch_state(default_state):
+        return False
+    return obs.healthy(default_dispatch) or obs.repair_dispatch(default_dispatch)
 
 
 def warm_up() -> None:
@@ -411,7 +418,7 @@ def main() -> None:
         except Exception as exc:  # noqa: BLE001 - a failure of the harness itself, reported to the parent
             result = {"harness_error": "".join(traceback.format_exception(exc))[-4000:]}
         if "clean" not in result:  # the program did not load or the harness failed: still check the process
-            result["clean"] = obs.restore_torch_state(default_state) and obs.healthy(default_dispatch)
+            result["clean"] = clean_up(default_state, default_dispatch)
         write_frame(proto_out, result)
         if not result["clean"]:
             return  # state we cannot undo (or a poisoned process): the parent starts a fresh worker
