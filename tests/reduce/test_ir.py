@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from fuzz.generate import generate_program
 from fuzz.reduce import IR_PASSES, code_lines, reduce_ir
 from fuzz.reduce._oracle import generator_ir
@@ -40,3 +42,70 @@ def test_generator_ir_recognizes_unedited_generated_files():
     assert generator_ir(program.source) == program.ir
     assert generator_ir(program.source.replace("graph_break()", "graph_break()  # edited", 1) + "x = 1\n") is None
     assert generator_ir("import torch\n") is None
+
+
+def _deep_leaf_program():
+    """A generated program whose call graph has a leaf three or more calls below the entry, and at least four
+    functions off the way to it."""
+    from fuzz.reduce.passes._ir import _call_graph
+
+    for index in range(200):
+        program = generate_program(3, index).ir
+        calls = _call_graph(program)
+        depth = {0: 0}
+        for k in range(len(calls)):  # callees have larger indices: one pass in index order
+            for c in calls[k]:
+                depth[c] = max(depth.get(c, 0), depth.get(k, 0) + 1)
+        leaves = [k for k in depth if not calls[k] and depth[k] >= 3]
+        if leaves and len(program.functions) >= depth[leaves[0]] + 5:
+            return program, program.functions[leaves[0]].body
+    raise AssertionError("no generated program with a deep leaf and side branches")
+
+
+def _reduce_keeping_leaf(passes):
+    """Reduce with an IR-level predicate: a bug that needs one deep leaf function, reached from the entry."""
+    from fuzz.reduce._driver import _run, _Stage
+    from fuzz.reduce.passes._ir import _call_graph, _reachable
+
+    program, leaf_body = _deep_leaf_program()
+    programs = {}
+
+    def source(p):
+        programs.setdefault(repr(p), p)
+        return repr(p)
+
+    def interesting(text: str) -> bool:
+        p = programs[text]
+        reached = _reachable(_call_graph(p), 0, None)
+        return any(p.functions[k].body == leaf_body for k in reached)
+
+    stage = _Stage(source=source, key=source, cost=lambda p: (len(p.functions), len(repr(p))))
+    run, stopped, _ = _run(stage, program, interesting, passes, budget_s=600, workers=1, progress=None,
+                           check_original=True)
+    assert stopped == "fixpoint"
+    return program, run
+
+
+def test_drop_subtrees_keeps_one_call_chain_and_needs_fewer_checks():
+    from fuzz.reduce.passes._ir import _call_graph
+
+    only_functions = [p for p in IR_PASSES if p.name == "ir-drop-functions"]
+    with_subtrees = [p for p in IR_PASSES if p.name in ("ir-drop-subtrees", "ir-drop-functions")]
+    program, alone = _reduce_keeping_leaf(only_functions)
+    _, both = _reduce_keeping_leaf(with_subtrees)
+    assert len(both.best.functions) == len(alone.best.functions) < len(program.functions)
+    calls = _call_graph(both.best)
+    assert all(len(c) <= 1 for c in calls)  # a chain: every kept function calls at most one other
+    assert all(c > k for k, cs in enumerate(calls) for c in cs)  # callees renumbered, still below their callers
+    assert both.invocations < alone.invocations, (both.invocations, alone.invocations)
+
+
+def test_drop_subtrees_first_drops_what_the_entry_cannot_reach():
+    from fuzz.reduce.passes._ir import _call_graph, _drop_subtrees, _reachable
+
+    program, _ = _deep_leaf_program()
+    extra = dataclasses.replace(program.functions[-1], index=len(program.functions))  # called by nobody
+    orphaned = dataclasses.replace(program, functions=program.functions + (extra,))
+    first = next(iter(_drop_subtrees(orphaned)))()
+    assert first == program
+    assert _reachable(_call_graph(program), 0, None) == set(range(len(program.functions)))

@@ -64,25 +64,72 @@ def _bodies(program) -> list[tuple]:
 
 def _drop_functions(program) -> Iterator[Callable]:
     for k in range(len(program.functions) - 1, 0, -1):
-        yield lambda k=k: _without_function(program, k)
+        yield lambda k=k: _without_functions(program, {k})
 
 
-def _without_function(program, k: int):
+def _drop_subtrees(program) -> Iterator[Callable]:
+    """Top-down: everything the entry cannot reach in one edit, then, nearest the entry first, each function
+    with all the functions only it leads to. One check drops a whole branch of the call graph that a
+    function-at-a-time pass would take one check per function for; where the bug lives in a branch, its
+    children are tried in turn."""
+    calls = _call_graph(program)
+    reachable = _reachable(calls, 0, None)
+    if len(reachable) < len(program.functions):
+        yield lambda: _without_functions(program, set(range(len(program.functions))) - reachable)
+    for k in _breadth_first(calls):
+        branch = reachable - _reachable(calls, 0, k)
+        if len(branch) > 1:  # one function alone is ir-drop-functions' edit
+            yield lambda branch=branch: _without_functions(program, branch)
+
+
+def _call_graph(program) -> list[set[int]]:
     from fuzz import ir
+
+    return [{stmt.callee for stmt, _ in ir.walk(fn.body) if isinstance(stmt, ir.CallSite)}
+            for fn in program.functions]
+
+
+def _reachable(calls: list[set[int]], start: int, avoiding: int | None) -> set[int]:
+    seen, todo = set(), [start]
+    while todo:
+        k = todo.pop()
+        if k not in seen and k != avoiding:
+            seen.add(k)
+            todo.extend(calls[k])
+    return seen
+
+
+def _breadth_first(calls: list[set[int]]) -> list[int]:
+    order, seen = [], {0}
+    frontier = [0]
+    while frontier:
+        frontier = [c for k in frontier for c in sorted(calls[k]) if not (c in seen or seen.add(c))]
+        order.extend(frontier)
+    return order
+
+
+def _without_functions(program, dropped: set[int]):
+    from fuzz import ir
+
+    renumber = {}
+    for i in range(len(program.functions)):
+        if i not in dropped:
+            renumber[i] = len(renumber)
 
     def fix(stmts):
         out = []
         for stmt in stmts:
             if isinstance(stmt, ir.CallSite):
-                if stmt.callee == k:
+                if stmt.callee in dropped:
                     continue
-                if stmt.callee > k:
-                    stmt = dataclasses.replace(stmt, callee=stmt.callee - 1)
+                stmt = dataclasses.replace(stmt, callee=renumber[stmt.callee])
             changes = {f: fix(getattr(stmt, f)) for f in _BODY_FIELDS if isinstance(getattr(stmt, f, None), tuple)}
             out.append(dataclasses.replace(stmt, **changes) if changes else stmt)
         return tuple(out)
 
-    functions = [fn for i, fn in enumerate(program.functions) if i != k]
+    if 0 in dropped:
+        return None
+    functions = [fn for i, fn in enumerate(program.functions) if i not in dropped]
     functions = [dataclasses.replace(fn, index=i, body=fix(fn.body)) for i, fn in enumerate(functions)]
     used = {fn.module for fn in functions}
     modules = tuple(m for m in program.modules if m.name in used)
@@ -136,6 +183,8 @@ def _simplify(program) -> Iterator[Callable]:
 
 
 IR_PASSES = [
+    ReductionPass("ir-drop-subtrees", _drop_subtrees, "Drop a function with all it alone calls, nearest the entry "
+                  "first (and whatever the entry cannot reach)."),
     ReductionPass("ir-drop-functions", _drop_functions, "Drop a function with every call to it (callees renumbered)."),
     ReductionPass("ir-delete-statements", _delete_statements, "Delete chunks of statements, halving the size."),
     ReductionPass("ir-unwrap-blocks", _unwrap, "Replace a compound statement by one of its bodies."),
