@@ -33,10 +33,13 @@ from pathlib import Path
 HERE = Path(__file__).parent / "findings"
 
 
-def _eager_outcome(runner, source: str) -> str:
-    from oracle._runner import eager_outcome
+def _eager_outcome(runner, source: str, target: str) -> tuple[str, ...]:
+    """What eager does on each of two calls, under the finding's interpreter: a repro must not drift on either."""
+    import oracle
+    from oracle._runner import eager_outcomes
 
-    return eager_outcome(runner.run(source, "eager", 1))
+    parsed = oracle.parse_target(target)
+    return eager_outcomes(runner.run(source, oracle.Target("eager", (), parsed.python, parsed.device), 2))
 
 
 def _p90(values: list[float]) -> float:
@@ -80,7 +83,7 @@ def main() -> int:
                 print(f"{name:18} skipped: its target {label['target']} needs --python NAME=PATH", flush=True)
                 skipped.append(name)
                 continue
-            before = _eager_outcome(runner, source)
+            before = _eager_outcome(runner, source, target)
             started = time.monotonic()
             try:
                 result = reduce_program(source, target, signature=signature, budget_s=args.budget,
@@ -100,7 +103,7 @@ def main() -> int:
                    "lines": code_lines(result.source), "file_lines": len(result.source.splitlines()),
                    "seconds": round(wall, 1), "checks": result.invocations, "stopped": result.stopped,
                    "signature_kept": after == signature and not report.flaky,
-                   "eager_kept": _eager_outcome(runner, result.source) == before,
+                   "eager_kept": _eager_outcome(runner, result.source, target) == before,
                    "bucket": root_cause(signature, behaviour_shape(result.source, minimal=result.stopped == "fixpoint"))
                    or f"{target}|{signature}"}  # the campaign's rule
             rows.append(row)

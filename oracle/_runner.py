@@ -440,8 +440,13 @@ class Runner:
 
 def eager_outcome(eager: dict) -> str:
     """What an eager run's first call did: "returned" or "raised:<ExceptionType>" (``Runner.run``'s result)."""
-    exception = eager["calls"][0]["exception"] if eager.get("calls") else None
-    return "returned" if exception is None else f"raised:{exception[0]}"
+    return (eager_outcomes(eager) or ("returned",))[0]
+
+
+def eager_outcomes(eager: dict) -> tuple[str, ...]:
+    """What each call of an eager run did, as ``eager_outcome`` says it for the first."""
+    return tuple("returned" if call["exception"] is None else f"raised:{call['exception'][0]}"
+                 for call in eager.get("calls") or ())
 
 
 def worker_pids(parent: int) -> list[int]:

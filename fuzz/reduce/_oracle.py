@@ -34,10 +34,12 @@ def generator_ir(source: str):
     return program.ir if mine.strip() == theirs.strip() else None
 
 
-def oracle_predicate(runner, target: str, signature: str,
-                     eager_outcome: str | None = None) -> Callable[[str], bool]:
+def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | None = None,
+                     eager_calls: tuple[str, ...] | None = None) -> Callable[[str], bool]:
     """``is_interesting`` for the reducer: same signature on ``target`` and, when given, the same eager outcome
     (returned, or raised the same type) as the original, so a repro cannot drift into another program.
+    ``eager_calls``: that outcome for each call the predicate makes (two for a second-call signature), so a
+    reduction cannot keep a second call that only raises NameError for a definition it deleted either.
 
     Cheap on purpose; what costs is compiling (seconds for a large program, against milliseconds for an eager
     run), so a candidate is compiled only when nothing cheaper can reject it. In order: one eager run, and when
@@ -50,6 +52,7 @@ def oracle_predicate(runner, target: str, signature: str,
     import oracle
     from oracle._compare import compare_calls
     from oracle._runner import eager_outcome as outcome_of
+    from oracle._runner import eager_outcomes
     from oracle._verdict import judge
 
     calls = 2 if "second_call" in signature else 1
@@ -69,6 +72,8 @@ def oracle_predicate(runner, target: str, signature: str,
     def is_interesting(source: str) -> bool:
         first = runner.run(source, eager, calls)
         if "calls" not in first or (eager_outcome is not None and outcome_of(first) != eager_outcome):
+            return False
+        if eager_calls is not None and eager_outcomes(first) != eager_calls[:calls]:
             return False
         if judge(parsed, first, runner.run(source, parsed, calls)).signature != signature:
             return False
@@ -130,7 +135,8 @@ def reduce_program(
         elif verdict.signature != signature:
             raise ReduceError(f"the program gives {verdict.signature} on {spec}, not {signature}")
         eager_outcome = report.eager_outcome
-        predicate = oracle_predicate(runner, spec, signature, eager_outcome)
+        eager_calls = _eager_calls(runner, source, spec, signature)
+        predicate = oracle_predicate(runner, spec, signature, eager_outcome, eager_calls)
         stages: tuple[str, ...] = ()
         ir_result = None
         if ir is not None:
@@ -174,6 +180,19 @@ def reduce_program(
         result, source=final, target=spec, signature=signature, rechecks=rechecks, reproduced=reproduced,
         stages=stages + result.stages,
     )
+
+
+def _eager_calls(runner, source: str, target: str, signature: str) -> tuple[str, ...] | None:
+    """Eager's outcome on each of the original's two calls, for a second-call signature (one eager run); None
+    otherwise, or for a runner that only judges whole programs."""
+    import oracle
+    from oracle._runner import eager_outcomes
+
+    if "second_call" not in signature or not callable(getattr(runner, "run", None)):
+        return None
+    parsed = oracle.parse_target(target)
+    run = runner.run(source, oracle.Target("eager", (), parsed.python, parsed.device), 2)
+    return eager_outcomes(run) if run.get("calls") else None
 
 
 def _compare_kinds(runner, source: str, target: str, signature: str) -> str | None:

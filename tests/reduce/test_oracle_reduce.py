@@ -295,3 +295,47 @@ def test_the_budget_includes_the_full_check_of_the_original(monkeypatch):
               "    return (torch.ones(1),)\n"
     front.reduce_program(program, "torch", signature="crash:X@m:f", budget_s=60.0, runner=SlowCheck(), rechecks=0)
     assert given == [35.0]
+
+
+# A second-call finding of one of the engine's fault switches: the second call loses the caller's no_grad.
+_SECOND_CALL = """import torch
+
+EFFECTS = []
+N = 0
+
+
+def note():
+    EFFECTS.append(torch.is_grad_enabled())
+
+
+def inner():
+    torch._dynamo.graph_break()
+    note()
+
+
+def entry():
+    global N
+    N = N + 1
+    if N % 2 == 0:
+        with torch.no_grad():
+            inner()
+"""
+
+
+def test_a_second_call_signature_keeps_eager_outcome_on_both_calls(runner):
+    """A reduction once kept ``note()(g)`` with ``g`` deleted: the second call raised NameError in eager and
+    the compiled run alike, after the effect the finding is about, and the predicate only asked the first call."""
+    pytest.importorskip("engine")
+    from fuzz.reduce._oracle import _eager_calls, oracle_predicate
+
+    target, signature = "engine:fault=forget-upper-cm", "mismatch:second_call:effects"
+    broken = _SECOND_CALL.replace("    note()\n", "    note()(g)\n")
+    assert runner.check(broken, [target]).verdicts[target].signature == signature  # it does keep the signature
+    calls = _eager_calls(runner, _SECOND_CALL, target, signature)
+    assert calls == ("returned", "returned")
+    assert _eager_calls(runner, broken, target, signature) == ("returned", "raised:NameError")
+    predicate = oracle_predicate(runner, target, signature, "returned", calls)
+    assert predicate(_SECOND_CALL)
+    assert not predicate(broken)
+    assert oracle_predicate(runner, target, signature, "returned")(broken)  # only the first call: drift let in
+    assert _eager_calls(runner, _SECOND_CALL, target, "mismatch:effects:value") is None  # one call is asked
