@@ -261,7 +261,8 @@ class Campaign(Reductions):
                 "buckets": [{"signature": b.signature, "target": b.target, "count": b.count, "repro": b.repro,
                              "first_program": b.first_program, "lines": b.lines, "root_cause": b.root_cause,
                              "same_as": b.same_as, "reduction": b.reduction,
-                             "status": b.status, "known": b.known, "regression": b.regression}
+                             "status": b.status, "known": b.known, "regression": b.regression,
+                             "known_lines": self.known.lines_of(b.known) if self.known and b.known else None}
                             for b in self.buckets.values()],
                 "root_causes": len({b.root_cause or f"{b.target}|{b.signature}" for b in self.buckets.values()}),
                 "not_reduced": self.not_reduced,

@@ -24,6 +24,7 @@ class KnownBug:
     file: str  # corpus file, relative to the corpus directory
     status: str  # the entry's manifest status (NEW, KNOWN, FIXED, REGRESSION)
     root_cause: str
+    lines: int = 0  # program lines of its repro: what a user reads instead of an unreduced KNOWN finding
 
     @property
     def fixed(self) -> bool:
@@ -47,6 +48,7 @@ class KnownBugs:
     def from_corpus(cls, root: str | Path) -> KnownBugs:
         """Every bug entry of the corpus at ``root`` (an empty index where there is none)."""
         from .corpus import Corpus
+        from .reduce import code_lines
 
         corpus = Corpus(root)
         bugs = []
@@ -54,10 +56,15 @@ class KnownBugs:
             path = corpus.root / entry.file
             if entry.signature == "ok" or entry.target.startswith("fault") or not path.is_file():
                 continue
-            cause = root_cause(entry.signature, behaviour_shape(path.read_text()))
+            source = path.read_text()
+            cause = root_cause(entry.signature, behaviour_shape(source))
             if cause:
-                bugs.append(KnownBug(entry.file, entry.status, cause))
+                bugs.append(KnownBug(entry.file, entry.status, cause, code_lines(source)))
         return cls(bugs)
+
+    def lines_of(self, file: str | None) -> int | None:
+        """Program lines of the repro of the entry ``file`` (None for a file it does not hold)."""
+        return next((bug.lines for bug in self.bugs if bug.file == file), None)
 
     def match(self, signature: str, shape: str | None = None) -> KnownBug | None:
         """The known bug with this finding's root cause (``shape``: its reduced repro's shape key), or None."""

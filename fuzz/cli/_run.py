@@ -320,7 +320,9 @@ def _print_summary(summary: dict, out: Path, state: str) -> None:
               f"[{bucket['target']}]{size}")
         if bucket.get("known"):
             what = "regression of the FIXED bug" if bucket.get("regression") else "known bug"
-            print(f"         {what}: corpus/{bucket['known']}")
+            lines = bucket.get("known_lines")
+            print(f"         {what}: corpus/{bucket['known']}" + (f"  ({lines} lines: its repro, "
+                  f"python corpus/{bucket['known']})" if lines and not bucket.get("reduction") else ""))
         if bucket.get("same_as"):
             print(f"         same root cause as {bucket['same_as']} (its reduced repro; not reduced again)")
         elif bucket.get("reduction") == "pending":

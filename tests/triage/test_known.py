@@ -93,6 +93,27 @@ def test_a_known_finding_is_reported_known_not_reduced_and_not_news_for_bias(tmp
     assert by_target["torch:backend=aot_eager"]["status"] == "NEW"
     assert reduced == ["torch:backend=aot_eager"]  # the known one is not reduced
     assert summary["bias"]["events"].get("new_bucket") == 1  # only the unknown bucket was news
+    # what the user reads instead of the unreduced finding: the known repro, and how long it is
+    from fuzz.reduce import code_lines
+
+    entry = (ROOT / "corpus" / "torch-ngb-generator-return-value-lost.py").read_text()
+    assert by_target["torch"]["known_lines"] == code_lines(entry) <= 20
+    assert by_target["torch:backend=aot_eager"]["known_lines"] is None
+
+
+def test_the_summary_points_an_unreduced_known_bucket_at_its_known_repro(tmp_path, capsys):
+    from fuzz.cli._run import _print_summary
+
+    bucket = {"count": 2, "status": "KNOWN", "signature": CRASH, "target": "torch", "repro": "001-x.py",
+              "reduction": None, "lines": None, "known": "torch-ngb-generator-return-value-lost.py",
+              "known_lines": 18}
+    _print_summary({"verdicts": {}, "programs": 2, "seconds": 1.0, "buckets": [bucket], "root_causes": 1},
+                   tmp_path, "done")
+    out = capsys.readouterr().out
+    assert "corpus/torch-ngb-generator-return-value-lost.py  (18 lines: its repro, python corpus/" in out
+    _print_summary({"verdicts": {}, "programs": 2, "seconds": 1.0, "root_causes": 1,
+                    "buckets": [{**bucket, "reduction": "done", "lines": 5}]}, tmp_path, "done")
+    assert "lines: its repro" not in capsys.readouterr().out  # a reduced bucket has its own short repro
 
 
 def test_without_the_corpus_the_same_finding_is_new(tmp_path):
