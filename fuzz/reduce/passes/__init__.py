@@ -6,7 +6,7 @@ removes what nothing reads, then tries the aggressive bypasses whose candidates 
 ``entry`` calling a deep function directly), removes every effect-log write in one check, folds helper modules into the main module, bypasses definitions in ddmin chunks, deletes statements
 top-down in halving chunks down to two, unwraps blocks and shrinks loops, rewrites spots into their canonical
 forms (so that inlining can take them and reductions of one bug end at one program), folds constants, inlines
-wrappers and calls, makes ``entry``'s only callee ``entry``, inlines classes, and only then deletes single statements (a check per line), drops parameters
+wrappers and calls, makes ``entry``'s only callee ``entry``, inlines classes and context-manager classes, and only then deletes single statements (a check per line), drops parameters
 and moves the inputs the bug does not need into ``entry``, before touching expressions (then a temporary the bug
 does not need reads another variable); it renames last.
 
@@ -19,6 +19,7 @@ docs/reducer.md.
 from fuzz.reduce.passes._arguments import drop_arguments
 from fuzz.reduce.passes._canonical import canonical_forms
 from fuzz.reduce.passes._classes import inline_classes
+from fuzz.reduce.passes._context_classes import inline_context_classes
 from fuzz.reduce.passes._dead import remove_dead_stores
 from fuzz.reduce.passes._definitions import bypass_definitions, cut_call_graph
 from fuzz.reduce.passes._edits import Edit, ReductionPass, reduction_pass
@@ -70,6 +71,7 @@ PASSES: list[ReductionPass] = [
     # callee's decorators (or one called from elsewhere too) by making it entry
     merge_entry,
     inline_classes,
+    inline_context_classes,
     # a check per line: after the passes that take a definition or a block per check, so that a reduction cut
     # short by its budget spent its checks where more lines go
     delete_single_statements,
