@@ -123,13 +123,13 @@ def main() -> int:
         per_cause[r["root_cause"]].add(r["bucket"])
     print(f"\nfindings: {len(rows)} ({len(rows) - len(done)} refused, {len(skipped)} skipped), "
           f"budget {args.budget:.0f}s, {args.workers} workers")
-    print(f"program lines after reduction: median {statistics.median(lines):.0f}, p90 {_p90(lines):.0f}")
+    print(f"program lines after reduction: median {statistics.median(lines):g}, p90 {_p90(lines):.0f}")
     groups = collections.defaultdict(list)
     for r in done:
         groups[r["file"].split("-")[0]].append(r["lines"])
     print("  by source:                   " + ", ".join(
-        f"{g} median {statistics.median(v):.0f} (n={len(v)})" for g, v in sorted(groups.items())))
-    print(f"whole-file lines:              median {statistics.median(files):.0f}, p90 {_p90(files):.0f}")
+        f"{g} median {statistics.median(v):g} (n={len(v)})" for g, v in sorted(groups.items())))
+    print(f"whole-file lines:              median {statistics.median(files):g}, p90 {_p90(files):.0f}")
     print(f"reduction wall time:           median {statistics.median(secs):.1f}s, p90 {_p90(secs):.1f}s")
     print(f"checks:                        median {statistics.median(checks):.0f}, p90 {_p90(checks):.0f}")
     print(f"reached a fixpoint:            {sum(r['stopped'] == 'fixpoint' for r in done)}/{len(done)}")

@@ -170,3 +170,12 @@ def test_a_data_dependent_branch_on_a_tensor_made_from_literals_is_a_break():
                for c in pass_candidates("canonical-forms", "import torch\n" + source))
     kept = HEAD + "def entry():\n    if torch.ones(2).add_(1).sum():\n        pass\n    return 1\n"  # add_ does work
     assert not any("graph_break" in c for c in pass_candidates("canonical-forms", "import torch\n" + kept))
+
+
+def test_a_data_dependent_branch_on_a_reduction_of_a_variable_is_a_break():
+    # a torch 2.15 grad-leak repro ended with ``z = torch.ones(0)`` ... ``if z.sum(): pass`` as its break
+    source = HEAD + "def entry(z):\n    if z.sum():\n        pass\n    return 1\n"
+    assert any("    torch._dynamo.graph_break()\n    return 1" in c
+               for c in pass_candidates("canonical-forms", "import torch\n" + source))
+    kept = HEAD + "def entry(z):\n    if z.sum(1, keepdim=f(z)):\n        pass\n    return 1\n"  # calls f
+    assert not any("graph_break" in c for c in pass_candidates("canonical-forms", "import torch\n" + kept))

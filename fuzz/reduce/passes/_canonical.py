@@ -161,14 +161,15 @@ def _breaks(prog: Program) -> list[tuple[int, str, int]]:
 _PURE_METHODS = frozenset({"sum", "mean", "any", "all", "abs", "item", "max", "min"})
 
 
-def _pure_tensor_call(node: ast.AST) -> bool:
-    """``torch.ones(3)`` (a tensor made from literals) or a reduction of one (``torch.ones(0).sum()``): a call that
-    does nothing but make a value, so a loop or branch on it (a data-dependent one) is as inert as on a name."""
-    if made_from_literals(node):
+def _pure_tensor_call(node: ast.AST, reduced: bool = False) -> bool:
+    """``torch.ones(3)`` (a tensor made from literals) or a reduction of one or of a variable (``torch.ones(0).sum()``,
+    ``z.sum()``): a call that does nothing but make a value, so a loop or branch on it (a data-dependent one) is as
+    inert as on a name. Whether the bug needed more than the break is the predicate's call."""
+    if made_from_literals(node) or (reduced and isinstance(node, ast.Name)):
         return True
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _PURE_METHODS
             and all(isinstance(a, ast.Constant) for a in node.args) and not node.keywords
-            and _pure_tensor_call(node.func.value))
+            and _pure_tensor_call(node.func.value, True))
 
 
 def _is_doc(stmt: ast.stmt) -> bool:
