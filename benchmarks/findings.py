@@ -38,8 +38,7 @@ def _eager_outcome(runner, source: str, target: str) -> tuple[str, ...]:
     import oracle
     from oracle._runner import eager_outcomes
 
-    parsed = oracle.parse_target(target)
-    return eager_outcomes(runner.run(source, oracle.Target("eager", (), parsed.python, parsed.device), 2))
+    return eager_outcomes(runner.run(source, oracle.parse_target(target).eager, 2))
 
 
 def _p90(values: list[float]) -> float:

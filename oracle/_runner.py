@@ -413,7 +413,7 @@ class Runner:
         then differs from eager by rounding alone, through a data-dependent branch on a value that is only
         rounding noise, say: a mismatch there is no finding. Asked only of mismatches: a few eager runs each."""
         tolerance = tolerance_for(target)
-        reference = Target("eager", (), target.python, target.device)
+        reference = target.eager
         for seed in CONDITIONING_SEEDS:
             nudged = self.run(source, reference, calls, perturb=seed)
             if "calls" in nudged and compare_calls(eager["calls"], nudged["calls"], tolerance):
@@ -424,7 +424,7 @@ class Runner:
                    repeat: bool = True) -> tuple[dict | None, Verdict | None]:
         """Eager (twice unless not ``repeat``) under the target's interpreter and device; a refusal verdict if
         unusable."""
-        eager = Target("eager", (), like.python, like.device)
+        eager = like.eager
         first = self.run(source, eager, calls)
         if "load_error" in first:
             return None, Verdict("skip", "", "skip:invalid-program", f"program does not load: {first['load_error']}")

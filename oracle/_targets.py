@@ -62,6 +62,11 @@ class Target:
             return options.get("fault") not in ROUNDING_FAULTS
         return options.get("backend", "eager") == "eager" or self.kind == "eager"
 
+    @property
+    def eager(self) -> Target:
+        """Plain eager under this target's interpreter and device: the reference it is compared with."""
+        return Target("eager", (), self.python, self.device)
+
     def payload(self) -> dict:
         """What the worker needs to build the compiled callable."""
         return {"kind": self.kind, "options": dict(self.options), "device": self.device}

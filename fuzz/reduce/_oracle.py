@@ -58,7 +58,7 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
     calls = 2 if "second_call" in signature else 1
     parsed = oracle.parse_target(target)
     mismatch = signature.startswith("mismatch:") and not parsed.exact
-    eager = oracle.Target("eager", (), parsed.python, parsed.device)
+    eager = parsed.eager
 
     if not callable(getattr(runner, "run", None)):  # a runner that only judges whole programs: full checks
         def judged(source: str) -> bool:
@@ -190,8 +190,7 @@ def _eager_calls(runner, source: str, target: str, signature: str) -> tuple[str,
 
     if "second_call" not in signature or not callable(getattr(runner, "run", None)):
         return None
-    parsed = oracle.parse_target(target)
-    run = runner.run(source, oracle.Target("eager", (), parsed.python, parsed.device), 2)
+    run = runner.run(source, oracle.parse_target(target).eager, 2)
     return eager_outcomes(run) if run.get("calls") else None
 
 
@@ -204,7 +203,7 @@ def _compare_kinds(runner, source: str, target: str, signature: str) -> str | No
         return None
     parsed = oracle.parse_target(target)
     try:
-        run = runner.run(source, oracle.Target("eager", (), parsed.python, parsed.device), 1)
+        run = runner.run(source, parsed.eager, 1)
     except oracle.OracleError:
         return None
     return oracle.compare_kinds(signature, run["calls"][0]) if run.get("calls") else None

@@ -1,5 +1,6 @@
 """What the worker observes: comparable data, deterministic, with nothing of one run (addresses, ids, paths)."""
 
+import contextlib
 import types
 
 import torch
@@ -122,11 +123,10 @@ def test_torch_state_is_observed_and_restored():
         torch.set_autocast_enabled("cpu", False)
 
 
-def test_health_check_sees_a_leaked_dispatch_mode():
+@contextlib.contextmanager
+def _leaked_dispatch_mode():
+    """A torch dispatch mode left on the stack, as a compiler that failed half-way could leave one."""
     from torch.utils._python_dispatch import TorchDispatchMode, _pop_mode, _push_mode
-
-    default = obs.dispatch_state()
-    assert obs.healthy(default)
 
     class Spy(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -134,7 +134,22 @@ def test_health_check_sees_a_leaked_dispatch_mode():
 
     _push_mode(Spy())
     try:
-        assert not obs.healthy(default)
+        yield
     finally:
         _pop_mode()
+
+
+def test_health_check_sees_a_leaked_dispatch_mode():
+    default = obs.dispatch_state()
     assert obs.healthy(default)
+    with _leaked_dispatch_mode():
+        assert not obs.healthy(default)
+    assert obs.healthy(default)
+
+
+def test_a_repair_that_cannot_be_made_is_refused():
+    """A leaked dispatch *mode* is not a key set ``repair_dispatch`` may reset: the worker must be replaced."""
+    default = obs.dispatch_state()
+    with _leaked_dispatch_mode():
+        assert not obs.repair_dispatch(default)
+    assert obs.repair_dispatch(default)  # nothing to repair: healthy, and it still compiles correctly

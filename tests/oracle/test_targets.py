@@ -47,3 +47,13 @@ def test_cuda_target_without_cuda_is_refused():
         pytest.skip("this machine has CUDA")
     with pytest.raises(oracle.TargetError, match="needs CUDA"):
         oracle.check_available(oracle.parse_target("torch:device=cuda"))
+
+
+def test_a_targets_eager_reference_keeps_its_interpreter_and_device():
+    import sys
+
+    from oracle import parse_target
+
+    target = parse_target(f"torch:backend=aot_eager,device=cuda,python={sys.executable}")
+    assert target.eager.spec == f"eager:device=cuda,python={sys.executable}"
+    assert parse_target("fault:perturb").eager.spec == "eager"

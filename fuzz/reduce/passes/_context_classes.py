@@ -23,6 +23,7 @@ import copy
 from collections.abc import Iterator
 
 from fuzz.reduce._tree import Program, iter_nodes
+from fuzz.reduce.passes._classes import _init_assignments
 from fuzz.reduce.passes._edits import Edit, _edit_at, _indexed, reduction_pass
 from fuzz.reduce.passes._wrappers import _shadowed
 
@@ -41,23 +42,11 @@ def _method(cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
 
 
 def _plain_init(cls: ast.ClassDef) -> bool:
-    """No ``__init__``, or one of ``self.attr = <parameter or literal>`` statements (and ``pass``)."""
-    init = _method(cls, "__init__")
-    if init is None:
-        return True
-    if init.decorator_list or init.args.vararg or init.args.kwarg or init.args.kwonlyargs or not init.args.args:
-        return False
-    params = {a.arg for a in init.args.args[1:]}
-    self_name = init.args.args[0].arg
-    for stmt in init.body:
-        if isinstance(stmt, ast.Pass):
-            continue
-        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], ast.Attribute) and isinstance(stmt.targets[0].value, ast.Name)
-                and stmt.targets[0].value.id == self_name
-                and (isinstance(stmt.value, ast.Constant) or isinstance(stmt.value, ast.Name) and stmt.value.id in params)):
-            return False
-    return True
+    """No ``__init__``, or one that only stores parameters or literals (``self.attr = <parameter or literal>``)."""
+    found = _init_assignments(cls)
+    return found is not None and all(
+        isinstance(value, ast.Constant) or isinstance(value, ast.Name) and value.id in found[0]
+        for _, value in found[1])
 
 
 def _body_of(fn: ast.FunctionDef | None) -> tuple[list[ast.stmt], ast.expr | None] | None:
