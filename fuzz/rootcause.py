@@ -12,8 +12,9 @@ grouped again into root causes:
   Two reduced repros that do the same thing to the compiler are one bug even where the oracle saw different
   symptoms. Before reduction a mismatch has no root cause.
 - a gate that runs part of the program on every other call (``global N; N = N + 1; if N % 2 == 1: pass
-  else: ...``, the generator's way to make the second call differ) is read as what it gates: a bug seen on the
-  second call is the bug seen on the first, and a reduction cannot drop the gate (the signature says which call).
+  else: ...``, or ``if not N % 2: ...`` once reduced; the generator's way to make the second call differ) is read
+  as what it gates: a bug seen on the second call is the bug seen on the first, and a reduction cannot drop the
+  gate (the signature says which call).
 - one exception to the shape: a reduced repro that makes one of torch's global-state context managers
   (``no_grad``/``enable_grad``/``set_grad_enabled``, ``inference_mode``, ``autocast``) and does *not* enter it where
   it makes it (not a ``with`` item, not a decorator), with a graph break reachable from ``entry`` or the object
@@ -258,7 +259,10 @@ def _state_object_escapes(tree: ast.Module) -> bool:
 
 
 def _parity_test(test: ast.expr) -> str | None:
-    """The counter of ``N % 2``, ``N % 2 == k`` or ``N % 2 != k`` (k an int); None for any other test."""
+    """The counter of ``N % 2``, ``N % 2 == k`` or ``N % 2 != k`` (k an int), or of ``not`` one of those; None
+    for any other test."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq | ast.NotEq) and (
             isinstance(test.comparators[0], ast.Constant) and type(test.comparators[0].value) is int):
         test = test.left

@@ -56,7 +56,9 @@ def size(tree: ast.AST) -> int:
     """A program's size as a reader counts it: its nodes, with a dotted name of the torch API
     (``torch._dynamo.graph_break``) one node, however many attributes it has, a marker statement
     (``torch._dynamo.graph_break()``) one node in all, and no load/store contexts. So a statement that only
-    breaks the graph (``x.item()`` thrown away, ``class C1: pass``) does not weigh less than the marker."""
+    breaks the graph (``x.item()`` thrown away, ``class C1: pass``) does not weigh less than the marker. An
+    operator is part of its expression, not a node of its own: ``if not c: body`` weighs what ``if c: pass`` /
+    ``else: body`` does (and its source is shorter)."""
     dotted: set[int] = set()  # nodes counted with another one
     heads: set[int] = set()  # the outermost attribute of a dotted torch name
     for node in iter_nodes(tree):
@@ -72,7 +74,10 @@ def size(tree: ast.AST) -> int:
         if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and not node.value.args
                 and not node.value.keywords and id(node.value.func) in heads):
             dotted.update((id(node.value), id(node.value.func)))
-    return sum(1 for n in iter_nodes(tree) if id(n) not in dotted and not isinstance(n, ast.expr_context))
+    return sum(1 for n in iter_nodes(tree) if id(n) not in dotted and not isinstance(n, _NOT_COUNTED))
+
+
+_NOT_COUNTED = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
 
 def _is_nested_source(node: ast.AST, parent: ast.AST | None) -> bool:

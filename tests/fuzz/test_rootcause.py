@@ -164,6 +164,8 @@ def test_a_bug_behind_an_every_other_call_gate_is_the_bug_without_it():
     assert behaviour_shape(GATED) == behaviour_shape(ungated)
     renamed = GATED.replace("COUNTER", "y").replace("if y % 2 == 1:", "if y % 2:")  # as rename leaves it
     assert behaviour_shape(renamed) == behaviour_shape(ungated)
+    negated = renamed.replace("    if y % 2:\n        pass\n    else:\n", "    if not y % 2:\n")  # as canonical-forms leaves it
+    assert negated != renamed and behaviour_shape(negated) == behaviour_shape(ungated)
     # both branches do something: a real branch, kept
     both = GATED.replace("        pass\n    else:\n", "        with torch.no_grad():\n            pass\n    else:\n")
     assert behaviour_shape(both) != behaviour_shape(ungated)

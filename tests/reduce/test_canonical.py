@@ -179,3 +179,47 @@ def test_a_data_dependent_branch_on_a_reduction_of_a_variable_is_a_break():
                for c in pass_candidates("canonical-forms", "import torch\n" + source))
     kept = HEAD + "def entry(z):\n    if z.sum(1, keepdim=f(z)):\n        pass\n    return 1\n"  # calls f
     assert not any("graph_break" in c for c in pass_candidates("canonical-forms", "import torch\n" + kept))
+
+
+def test_an_if_with_an_empty_branch_loses_it():
+    # the generator's every-other-call gate, once its first branch is reduced to nothing
+    source = HEAD + '''N = 0
+
+
+def entry(x):
+    global N
+    N = N + 1
+    if N % 2:
+        pass
+    else:
+        x = x / 0
+    if not x:
+        pass
+    else:
+        pass
+    if x > 1:
+        x = x + 1
+    else:
+        pass
+    return x
+''' + TAIL
+    candidates = pass_candidates("canonical-forms", source)
+    (negated,) = [c for c in candidates if "if not N % 2:" in c]
+    assert "    if not N % 2:\n        x = x / 0\n    if not x:" in negated
+    assert [c for c in candidates if "    if x > 1:\n        x = x + 1\n    return x\n" in c]
+    # the if with two empty branches is not folded here (the passes that delete statements take it whole)
+    assert not [c for c in candidates if "    if x:\n" in c or "if not not" in c]
+    # the same program: the second call divides by zero in both
+    for candidate in (source, negated):
+        namespace: dict = {}
+        exec(compile(candidate, "candidate", "exec"), namespace)
+        assert namespace["entry"](2) == 3
+        try:
+            namespace["entry"](2)
+        except ZeroDivisionError:
+            pass
+        else:
+            raise AssertionError("the second call did not divide by zero")
+    # ``if not c: pass / else: body`` becomes ``if c: body``, not ``if not not c``
+    double = HEAD + "def entry(x):\n    if not x:\n        pass\n    else:\n        x = x / 0\n    return x\n" + TAIL
+    assert [c for c in pass_candidates("canonical-forms", double) if "    if x:\n        x = x / 0\n" in c]

@@ -10,6 +10,8 @@ into the plain form, which the later passes (inline-calls above all) can then ta
 - ``name = value`` inside a function, where nothing reads ``name``, becomes the statement ``value``;
 - a statement that is only a display (``[f(x), g(y)]``, ``{'b': f(x)}``) becomes one statement per item;
 - ``with a:`` whose whole body is ``with b:`` becomes ``with a, b:`` (the same bytecode, a line less);
+- ``if c: pass`` / ``else: body`` becomes ``if not c: body``, and ``else: pass`` goes (Python takes the truth
+  of ``c`` once either way);
 - a statement whose only possible effect is a graph break (a call of a ``torch._dynamo.disable`` function,
   ``x.item()`` thrown away, an empty local ``class C1: pass``, a data-dependent ``for z in x: if x: pass``)
   becomes ``torch._dynamo.graph_break()``.
@@ -189,6 +191,24 @@ def _merge_withs(tree: ast.Module, outer: ast.With) -> None:
     outer.body = inner.body
 
 
+def _empty_branches(prog: Program) -> list[int]:
+    """Indices of ``if`` statements with a branch of only ``pass`` next to one that does something."""
+    def empty(body: list[ast.stmt]) -> bool:
+        return bool(body) and all(isinstance(s, ast.Pass) for s in body)
+
+    return [i for i, node in _indexed(prog.tree) if isinstance(node, ast.If) and (
+        (empty(node.body) and node.orelse and not empty(node.orelse)) or (empty(node.orelse) and not empty(node.body)))]
+
+
+def _fold_empty_branch(tree: ast.Module, node: ast.If) -> None:
+    if all(isinstance(s, ast.Pass) for s in node.body):
+        test = node.test
+        node.test = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else ast.UnaryOp(
+            ast.Not(), test)
+        node.body = node.orelse
+    node.orelse = []
+
+
 def _graph_break() -> ast.stmt:
     call = ast.Call(ast.Attribute(ast.Attribute(ast.Name("torch", ast.Load()), "_dynamo", ast.Load()), "graph_break",
                                   ast.Load()), [], [])
@@ -226,7 +246,7 @@ def _rewrite(prog: Program, owner: int, field: str, pos: int) -> Edit:
 def canonical_forms(prog: Program) -> Iterator[Edit]:
     """Rewrite a spot into its plain form: a step break as ``graph_break()``, a store nothing reads as its value,
     a display statement as one statement per item, a statement that can only break the graph as ``graph_break()``,
-    nested ``with`` blocks as one."""
+    nested ``with`` blocks as one, an ``if`` with an empty branch as one without."""
     steps = [i for i, node in _indexed(prog.tree) if _is_step_break(node)]
     if len(steps) > 1:
         def every_step() -> Program:
@@ -245,3 +265,5 @@ def canonical_forms(prog: Program) -> Iterator[Edit]:
         yield _to_break(prog, *site)
     for i in _nested_withs(prog):
         yield _edit_at(prog, i, _merge_withs)
+    for i in _empty_branches(prog):
+        yield _edit_at(prog, i, _fold_empty_branch)
