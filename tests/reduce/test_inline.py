@@ -73,3 +73,66 @@ def entry(x):
     (inlined,) = _candidates(body)
     assert "for k in range(2):\n        y = x\n        x = (y - 1) * 2" in inlined
     assert _value(inlined) == _value(body)
+
+
+CONTEXTS = '''import contextlib
+
+import torch
+
+EFFECTS = []
+
+
+@contextlib.contextmanager
+def cm():
+    EFFECTS.append('enter')
+    yield
+    EFFECTS.append('exit')
+
+
+@torch.no_grad()
+@cm()
+def f1(y):
+    EFFECTS.append(torch.is_grad_enabled())
+    return y * 2
+
+
+@torch.no_grad()
+def f2(y):
+    return y * 3
+
+
+def entry(x):
+    f1(x)
+    return f2(x) + 1
+''' + TAIL
+
+
+def _run(source: str):
+    namespace: dict = {}
+    exec(compile(source, "candidate", "exec"), namespace)
+    return namespace["entry"](*namespace["make_inputs"]("cpu")), namespace["EFFECTS"]
+
+
+def test_a_callee_decorated_only_with_context_managers_is_inlined_in_their_block():
+    candidates = _candidates(CONTEXTS)
+    (inlined,) = candidates  # f1 (a statement of its own); not f2, whose result is computed under no_grad
+    assert "def f1" not in inlined
+    assert ("def entry(x):\n    y = x\n    with torch.no_grad(), cm():\n"
+            "        EFFECTS.append(torch.is_grad_enabled())\n        y * 2\n    return f2(x) + 1\n") in inlined
+    assert _run(inlined) == _run(CONTEXTS) == (7, ['enter', False, 'exit'])
+    # a result that is a name is read after the block: the same value
+    named = CONTEXTS.replace("    return y * 3\n", "    z = y * 3\n    return z\n")
+    (_, by_name) = _candidates(named)
+    assert "    with torch.no_grad():\n        z = y * 3\n    return z + 1\n" in by_name
+    assert _run(by_name) == _run(named)
+
+
+def test_a_decorator_that_is_not_only_a_context_manager_keeps_the_callee():
+    for decorator in ("torch.set_grad_enabled(False)",  # makes the grad mode at the def
+                      "torch.no_grad",  # not called: a different object
+                      "torch.autocast(DEVICE)",  # an argument read at the def
+                      "functools.lru_cache()", "torch._dynamo.disable()", "cm"):
+        source = CONTEXTS.replace("@torch.no_grad()\n@cm()\n", f"@{decorator}\n")
+        assert not [c for c in _candidates(source) if "def f1" not in c], decorator
+    generator = CONTEXTS.replace("    return y * 2\n", "    yield y * 2\n")  # the decorator wraps each step
+    assert not [c for c in _candidates(generator) if "def f1" not in c]

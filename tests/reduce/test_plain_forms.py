@@ -191,6 +191,22 @@ def entry(x):
     assert pass_candidates("plain-parameters", missing) == []
 
 
+def test_kwargs_of_a_function_decorated_only_with_a_context_manager_become_parameters():
+    # a torch grad-mode decorator passes the call's arguments through: the parameters are the calls' own
+    source = "import torch\n" + HEAD + '''@torch.no_grad()
+def f1(**y):
+    return y['x'] * 2
+
+
+def entry(x):
+    return f1(x=x)
+''' + TAIL
+    out = _one_pass("plain-parameters", source)
+    assert "@torch.no_grad()\ndef f1(x):\n    return x * 2" in out and _entry(out) == "    return f1(x)"
+    for other in ("@torch._dynamo.disable()", "@functools.wraps(len)"):  # may read or change the arguments
+        assert pass_candidates("plain-parameters", source.replace("@torch.no_grad()", other)) == []
+
+
 def test_varargs_read_by_index_become_parameters():
     source = HEAD + '''def f1(a, *x):
     y = x[0]

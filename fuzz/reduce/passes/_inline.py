@@ -7,7 +7,9 @@ exactly once in a statement (not in a lambda, a comprehension, a loop condition,
 branch of a conditional expression): its parameters are bound to the arguments, its body runs just before that
 statement, and the call is replaced by what it returned. Operands to the left of the call are then evaluated
 after the callee's body instead of before: whether the bug survives that is the predicate's call, as for any
-other edit.
+other edit. A callee decorated only with context managers (``@torch.no_grad()``, ``@cm()`` for a
+``@contextlib.contextmanager`` function; see ``_decorators``) is inlined as its body in a ``with`` block of
+them, when its call is a statement of its own or it returns a name or a literal.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import ast
 from collections.abc import Iterator
 
 from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, replace_node, simple_signature, stmt_lists
+from fuzz.reduce.passes._decorators import entered_decorators
 from fuzz.reduce.passes._edits import Edit, _fill, _list_of, _stmt_sites, reduction_pass
 
 __all__ = ["inline_calls"]
@@ -29,12 +32,12 @@ def inline_calls(prog: Program) -> Iterator[Edit]:
     """Inline a function called exactly once, where its call is evaluated once in a statement, into its caller."""
     for owner, field, body in _stmt_sites(prog):
         for pos, stmt in enumerate(body):
-            if _inlinable(stmt) and _call_count(prog.tree, stmt.name) == 1:
+            if _inlinable(prog.tree, stmt) and _call_count(prog.tree, stmt.name) == 1:
                 yield _inline(prog, owner, field, pos, stmt.name)
 
 
-def _inlinable(stmt: ast.stmt) -> bool:
-    if not isinstance(stmt, ast.FunctionDef) or stmt.decorator_list or stmt.name in REQUIRED_NAMES:
+def _inlinable(tree: ast.Module, stmt: ast.stmt) -> bool:
+    if not isinstance(stmt, ast.FunctionDef) or stmt.name in REQUIRED_NAMES or entered_decorators(tree, stmt) is None:
         return False
     if not simple_signature(stmt.args):
         return False
@@ -105,13 +108,21 @@ def _inline(prog: Program, owner: int, field: str, pos: int, name: str) -> Edit:
                 result: ast.expr = ast.Constant(None)
                 if inner and isinstance(inner[-1], ast.Return):
                     result = inner.pop().value or ast.Constant(None)
-                if isinstance(stmt, ast.Expr) and stmt.value is call:
+                whole = isinstance(stmt, ast.Expr) and stmt.value is call
+                if whole:
                     # the call was the whole statement: only a result that does something stays
                     tail = [] if isinstance(result, ast.Constant | ast.Name) else [ast.Expr(result)]
                 else:
                     if not replace_node(stmt, call, result):
                         return None
                     tail = [stmt]
+                if fn.decorator_list:  # the body and its result in the decorators' block
+                    if not whole and not isinstance(result, ast.Constant | ast.Name):
+                        return None
+                    block = inner + tail if whole else inner
+                    items = [ast.withitem(context_expr=d, optional_vars=None) for d in fn.decorator_list]
+                    inner = [ast.With(items=items, body=block or [ast.Pass()], type_comment=None, lineno=0)]
+                    tail = [] if whole else tail
                 c_body[k : k + 1] = binds + inner + tail
                 if c_body is body:
                     body.remove(fn)

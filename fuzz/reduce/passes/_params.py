@@ -22,6 +22,7 @@ import ast
 from collections.abc import Iterator
 
 from fuzz.reduce._tree import REQUIRED_NAMES, Program, bind_arguments, replace_node
+from fuzz.reduce.passes._decorators import entered_decorators
 from fuzz.reduce.passes._edits import Edit, reduction_pass
 from fuzz.reduce.passes._wrappers import _is_simple, _local_names
 
@@ -95,8 +96,10 @@ def _calls_of(tree: ast.Module, name: str) -> list[ast.Call] | None:
 
 
 def _functions(tree: ast.Module) -> list[tuple[int, ast.FunctionDef]]:
-    return [(k, s) for k, s in enumerate(tree.body) if isinstance(s, ast.FunctionDef) and not s.decorator_list
-            and s.name not in REQUIRED_NAMES]
+    """The main module's functions whose parameters are the calls' own: undecorated, or decorated only with
+    context managers (``_decorators``)."""
+    return [(k, s) for k, s in enumerate(tree.body) if isinstance(s, ast.FunctionDef)
+            and s.name not in REQUIRED_NAMES and entered_decorators(tree, s) is not None]
 
 
 def _unpack_kwargs(prog: Program, position: int) -> Program | None:
