@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The checks that need a GPU, as one call on a lent CUDA machine (run from the repository root there):
 #   1. the CUDA tests (pytest -m cuda: the oracle's device=cuda paths);
-#   2. the corpus against torch.compile on CUDA (--ngb-corpus; OPEN entries are strict xfails, so an entry whose
-#      bug does not show on CUDA, or on that machine's torch, reads XPASS);
+#   2. the corpus against torch.compile on CUDA (--ngb-corpus; an open entry recorded on the CPU xfails there
+#      while its bug shows with its signature and reads XPASS where it does not; a FIXED entry fails on a torch
+#      that still has its bug, another signature fails);
 #   3. a short campaign against inductor on CUDA, its directory packed as $OUT/campaign.tgz.
 # That machine's python3 holds a CUDA torch and reaches no registry: the wheels it lacks (libcst, hypothesmith,
-# lark) travel in an ignored .whl/ folder (see the device notes in docs/).
+# lark) travel in an ignored .whl/ folder (see the device notes in docs/). The project itself is installed there
+# from the working tree (no build isolation, nothing fetched) so that pytest finds its plugin by the entry point,
+# as on any install; the working tree comes first on the path, so its code is what runs.
 #     bash benchmarks/device_check.sh [CAMPAIGN_BUDGET (default 4m)] [WORKERS (default 12)]
 set -uo pipefail
 OUT=${OUT:-/tmp/ngb-device-check}
@@ -16,19 +19,21 @@ export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD"
 if compgen -G ".whl/*.whl" >/dev/null; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
         || { echo "installing .whl/ failed"; exit 1; }
-    export PYTHONPATH="/tmp/site:$PWD"
 fi
+python3 -m pip install -q --no-index --no-deps --no-build-isolation --no-compile --no-cache-dir --target /tmp/site . \
+    || { echo "installing the project failed"; exit 1; }
+export PYTHONPATH="$PWD:/tmp/site"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 python3 -c "import sys, torch; print('python', sys.version.split()[0], 'torch', torch.__version__, torch.cuda.get_device_name(0))" \
     || exit 1
 start=$SECONDS
 
 echo "== 1. CUDA tests"
-timeout 300 python3 -m pytest -q -n 4 -m cuda -rs tests 2>&1 | tee "$OUT/cuda-tests.log" | tail -15
+timeout 300 python3 -m pytest -q -n 4 -m cuda -rs -p no:cacheprovider tests 2>&1 | tee "$OUT/cuda-tests.log" | tail -15
 echo "   ($((SECONDS - start)) s)"
 
 echo "== 2. corpus on CUDA (torch.compile, backend=eager)"
-timeout 300 python3 -m pytest -q -n 8 -p fuzz.pytest_plugin --ngb-corpus corpus --ngb-target torch:device=cuda \
+timeout 300 python3 -m pytest -q -n 8 -p no:cacheprovider --ngb-corpus corpus --ngb-target torch:device=cuda \
     -rfxX corpus 2>&1 | tee "$OUT/corpus-cuda.log" | grep -E "^(XFAIL|XPASS|FAILED|ERROR)|passed|failed" | cut -c1-220
 echo "   ($((SECONDS - start)) s)"
 

@@ -67,7 +67,7 @@ class Entry:
 
     @property
     def is_open(self) -> bool:
-        """An open bug: the file is expected to fail (pytest: xfail strict)."""
+        """An open bug: the file is expected to fail (pytest: xfail, strict on its own target)."""
         return self.status in OPEN and self.signature != "ok"
 
 

@@ -6,6 +6,9 @@ Thin by design: it registers options and imports the oracle (and with it torch) 
   The test passes when the target's verdict is ``ok``. Files the manifest lists as open bugs (NEW/KNOWN) on that
   target are ``xfail(strict=True)``: they xfail while the bug reproduces with its signature, and the test turns
   red when the bug is fixed (XPASS) until the manifest says FIXED, or when it fails with another signature.
+  On the same target on another device (``torch:device=cuda`` for an entry recorded on ``torch``) the bug is
+  expected too, but not insisted on: it xfails while it shows with its signature, a pass is a plain XPASS (the
+  manifest does not say the bug shows on that device), another signature fails.
   A corpus cannot shrink silently: a manifest entry whose file is gone, a file the manifest lacks, and a file
   that does not load (or whose eager run fails or is flaky) are failing tests, never skips.
 - ``--ngb-fuzz N``: N generated programs (``--ngb-seed``) as tests; each must be ``ok`` on every target.
@@ -124,11 +127,29 @@ class CorpusFile(pytest.File):
         for target in self.targets:
             item = CorpusItem.from_parent(self, name=target, target=target)
             entry = self.entry
-            if entry is not None and entry.is_open and entry.target == target:
+            if _expected_on(entry, target):
+                elsewhere = "" if entry.target == target else f", recorded on {entry.target}"
                 item.add_marker(pytest.mark.xfail(
-                    strict=True, raises=KnownBugReproduced,
-                    reason=f"known bug ({entry.status} in the manifest): {entry.signature}"))
+                    strict=entry.target == target, raises=KnownBugReproduced,
+                    reason=f"known bug ({entry.status} in the manifest{elsewhere}): {entry.signature}"))
             yield item
+
+
+def _expected_on(entry, target: str) -> bool:
+    """Whether ``entry`` is an open bug expected on ``target``: the target it was recorded on, on any device."""
+    if entry is None or not entry.is_open:
+        return False
+    if entry.target == target:
+        return True
+    import dataclasses
+
+    import oracle
+
+    try:
+        recorded = oracle.parse_target(entry.target)
+    except oracle.TargetError:
+        return False  # a manifest target this install does not know: the entry's own target never runs here
+    return dataclasses.replace(recorded, device="cpu") == dataclasses.replace(oracle.parse_target(target), device="cpu")
 
 
 class CorpusProblem(pytest.Item):
@@ -176,7 +197,7 @@ class CorpusItem(_NgbItem):
 
     def runtest(self):
         entry = self.parent.entry
-        expect = entry.signature if entry is not None and entry.is_open and entry.target == self.target else "ok"
+        expect = entry.signature if _expected_on(entry, self.target) else "ok"
         replay = f"ngb-fuzz repro {self.path} --target {self.target}"
         _check(self.config, self.path.read_text(), self.target, replay, expect, strict=True)
 

@@ -80,6 +80,30 @@ def test_corpus_files_become_tests_with_strict_xfail_for_open_bugs(pytester, cor
                                  "*replay: ngb-fuzz repro *fails_differently.py --target fault:perturb*"])
 
 
+def test_an_open_bug_is_expected_on_another_device_of_its_target_only():
+    from fuzz.corpus import Entry
+
+    entry = Entry(**_entry("known_bug.py", _SIG, "KNOWN", target="torch:ngb=off"))
+    assert plugin._expected_on(entry, "torch:ngb=off")
+    assert plugin._expected_on(entry, "torch:device=cuda,ngb=off")  # the same compiler on another device
+    for other in ("torch", "torch:backend=aot_eager,ngb=off", "engine", "fault:perturb"):
+        assert not plugin._expected_on(entry, other), other
+    fixed = Entry(**_entry("fixed.py", "ok", "FIXED", target="torch"))
+    assert not plugin._expected_on(fixed, "torch") and not plugin._expected_on(None, "torch")
+
+
+@pytest.mark.cuda
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device here")
+def test_corpus_recorded_on_cpu_runs_on_cuda(pytester, corpus):
+    # the manifest's targets are fault:perturb (on the CPU): on CUDA the open bug xfails, not strictly
+    result = pytester.runpytest("--ngb-corpus", "corpus", "--ngb-target", "fault:perturb,device=cuda", "-rxXf")
+    result.assert_outcomes(passed=3, xfailed=1, xpassed=1, failed=2)
+    for pattern in ("*XFAIL corpus/known_bug.py::fault:perturb,device=cuda*recorded on fault:perturb*",
+                    "*XPASS corpus/fixed_upstream.py::fault:perturb,device=cuda*",
+                    "*FAILED corpus/fails_differently.py::fault:perturb,device=cuda*"):
+        result.stdout.fnmatch_lines([pattern])
+
+
 def test_a_corpus_that_would_shrink_fails_instead_of_skipping(pytester, corpus):
     (corpus / "known_bug.py").unlink()  # an entry without its file
     (corpus / "regression_ok.py").write_text("def entry(:\n")  # an entry that does not load
