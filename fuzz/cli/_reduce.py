@@ -36,6 +36,10 @@ def register(subparsers) -> None:
     p.add_argument("--corpus", metavar="DIR", help="also add the result to this corpus (status NEW)")
     p.add_argument("--no-ir", action="store_true",
                    help="skip the IR stage (used when FILE is a generated program: found-by 'ngb-fuzz run')")
+    p.add_argument("--same-backend", action="store_true",
+                   help="check every candidate on the target itself, even where the original shows the same "
+                        "signature with the eager backend (by default candidates of an aot_eager or inductor "
+                        "finding are checked there, and the result on the target)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.set_defaults(handler=reduce)
 
@@ -84,7 +88,7 @@ def reduce(args) -> int:
 
     try:
         result = reduce_program(source, target, signature=args.signature, budget_s=budget, workers=args.workers,
-                                rechecks=args.rechecks, progress=progress, ir=ir)
+                                rechecks=args.rechecks, progress=progress, ir=ir, cheaper=not args.same_backend)
     except ReduceError as exc:
         raise UsageError(str(exc)) from None
     if out == "-":

@@ -52,7 +52,7 @@ class ReduceResult:
     signature: str = ""
     rechecks: int = 0  # re-checks of the final program in fresh processes
     reproduced: int = 0  # ... of which kept the signature
-    stages: tuple[str, ...] = field(default=())
+    stages: tuple[str, ...] = field(default=())  # "backend=eager" (checked there), "ir", "target", "source"
 
     def summary(self) -> str:
         lines = [
@@ -61,6 +61,10 @@ class ReduceResult:
         ]
         for p in self.passes:
             lines.append(f"  {p.name:<22} {p.successes:>4} kept / {p.attempts:>5} tried")
+        if "backend=eager" in self.stages:
+            lines.append("candidates checked with the eager backend (the original shows the signature there too), "
+                         + ("the result lost it on the target and was reduced again there" if "target" in self.stages
+                            else "the result on the target"))
         if self.rechecks:
             lines.append(f"re-check in fresh processes: {self.reproduced}/{self.rechecks} reproduced {self.signature}")
         return "\n".join(lines)

@@ -100,6 +100,7 @@ def reduce_program(
     timeout: float = 30.0,
     progress=None,
     ir=None,
+    cheaper: bool = True,
 ) -> ReduceResult:
     """Reduce a failing program file for ``target`` keeping its verdict signature.
 
@@ -108,6 +109,11 @@ def reduce_program(
     ``ir`` (the generator's program IR, when the program came from it) enables the IR stage first. The
     final program is re-checked ``rechecks`` times, each in a fresh process (``oracle.check_source``); the
     counts are in the result. The result's source carries ``# signature:`` / ``# target:`` header lines.
+
+    ``cheaper``: when the original shows the same signature with torch.compile's eager backend in place of the
+    target's (``_cheaper_target``), the candidates are checked there, and the result once on ``target``; a
+    result that lost the bug there is reduced again on ``target``, from the original, in what is left of the
+    budget. The stages say which (``backend=eager``, then ``target`` for the second reduction).
     """
     import oracle
 
@@ -136,8 +142,10 @@ def reduce_program(
             raise ReduceError(f"the program gives {verdict.signature} on {spec}, not {signature}")
         eager_outcome = report.eager_outcome
         eager_calls = _eager_calls(runner, source, spec, signature)
-        predicate = oracle_predicate(runner, spec, signature, eager_outcome, eager_calls)
-        stages: tuple[str, ...] = ()
+        original = source
+        proxy = _cheaper_target(runner, source, spec, signature, calls) if cheaper else None
+        predicate = oracle_predicate(runner, proxy or spec, signature, eager_outcome, eager_calls)
+        stages: tuple[str, ...] = ("backend=eager",) if proxy else ()
         ir_result = None
         if ir is not None:
             found_by = next((line[len("# found-by:"):].strip() for line in split_source(source)[0].splitlines()
@@ -145,7 +153,7 @@ def reduce_program(
             ir_result = reduce_ir(ir, predicate, budget_s=budget_s / 3, workers=workers, found_by=found_by,
                                   progress=progress)
             if ir_result is not None:
-                source, stages = ir_result.source, ("ir",)
+                source, stages = ir_result.source, stages + ("ir",)
         # The budget is the whole reduction's wall time: the full check of the original (tens of seconds for a
         # large program on a loaded machine) and the IR stage come out of it.
         left = budget_s - (time.monotonic() - started)
@@ -156,6 +164,13 @@ def reduce_program(
         )
         if interrupted:  # Ctrl-C in the IR stage: no source stage, best-so-far from the IR
             result = dataclasses.replace(result, stopped="interrupted")
+        elif proxy and not oracle_predicate(runner, spec, signature, eager_outcome, eager_calls)(result.source):
+            # what the target's own backend needs went with a candidate the eager backend took: again, on the target
+            again = reduce_source(original, oracle_predicate(runner, spec, signature, eager_outcome, eager_calls),
+                                  budget_s=max(budget_s - (time.monotonic() - started), 1.0), workers=workers,
+                                  progress=progress, check_original=False)
+            result = dataclasses.replace(again, invocations=again.invocations + result.invocations + 1,
+                                         passes=result.passes + again.passes, stages=("target",))
         compare = None if result.stopped == "interrupted" else _compare_kinds(runner, result.source, spec, signature)
     if ir_result is not None:
         result = dataclasses.replace(
@@ -180,6 +195,26 @@ def reduce_program(
         result, source=final, target=spec, signature=signature, rechecks=rechecks, reproduced=reproduced,
         stages=stages + result.stages,
     )
+
+
+def _cheaper_target(runner, source: str, target: str, signature: str, calls: int) -> str | None:
+    """``target`` with torch.compile's eager backend in place of aot_eager or inductor (same device, interpreter and
+    nested-graph-break setting), when the original shows ``signature`` there too: a bug in what Dynamo captures,
+    not in the backend, is reduced as well there, without a backend compile per candidate (seconds each under
+    inductor). None otherwise: another target kind, already the eager backend, or another verdict there."""
+    import oracle
+
+    parsed = oracle.parse_target(target)
+    options = dict(parsed.options)
+    if parsed.kind != "torch" or options.get("backend", "eager") == "eager":
+        return None
+    proxy = dataclasses.replace(parsed, options=tuple(sorted({**options, "backend": "eager"}.items()))).spec
+    try:
+        report = runner.check(source, [proxy], calls=calls)
+    except oracle.OracleError:
+        return None
+    verdict = report.verdicts.get(proxy)
+    return proxy if not report.flaky and verdict is not None and verdict.signature == signature else None
 
 
 def _eager_calls(runner, source: str, target: str, signature: str) -> tuple[str, ...] | None:

@@ -339,3 +339,64 @@ def test_a_second_call_signature_keeps_eager_outcome_on_both_calls(runner):
     assert not predicate(broken)
     assert oracle_predicate(runner, target, signature, "returned")(broken)  # only the first call: drift let in
     assert _eager_calls(runner, _SECOND_CALL, target, "mismatch:effects:value") is None  # one call is asked
+
+
+class _BackendRunner:
+    """Full checks only: the bug shows with the eager backend where the source has ``BUG``; under inductor also
+    where it has ``KEEP`` when ``needs_keep`` (a part only the backend's compile needs)."""
+
+    def __init__(self, needs_keep: bool):
+        self.needs_keep, self.asked = needs_keep, []
+
+    def check(self, source, targets, *, calls=2, repeat_eager=True):
+        import oracle
+
+        (target,) = targets
+        self.asked.append(target)
+        shows = "'BUG'" in source and (target == "torch" or not self.needs_keep or "'KEEP'" in source)
+        verdict = oracle.Verdict("crash", "", "crash:X@m:f" if shows else "ok")
+        return oracle.ProgramReport({target: verdict}, False, {}, 0.0, "returned")
+
+
+_TWO_PARTS = """import torch
+
+EFFECTS = []
+
+
+def entry(x):
+    y = x + 1
+    EFFECTS.append('BUG')
+    z = y * 2
+    EFFECTS.append('KEEP')
+    return z
+
+
+def make_inputs(device):
+    return (torch.ones(1),)
+"""
+
+
+@pytest.mark.parametrize("needs_keep", [False, True])
+def test_a_backend_finding_is_reduced_with_the_eager_backend_and_confirmed_on_its_target(needs_keep):
+    from fuzz.reduce import reduce_program
+
+    runner = _BackendRunner(needs_keep)
+    result = reduce_program(_TWO_PARTS, "torch:backend=inductor", budget_s=30.0, runner=runner, rechecks=0)
+    assert result.stages[0] == "backend=eager" and "'BUG'" in result.source
+    # the original on its target, then on the eager backend; candidates there; the result once on the target
+    assert runner.asked[:2] == ["torch:backend=inductor", "torch"]
+    if not needs_keep:
+        assert "target" not in result.stages and "'KEEP'" not in result.source
+        assert runner.asked[2:].count("torch:backend=inductor") == 1 and runner.asked[-1] == "torch:backend=inductor"
+    else:  # the eager backend let KEEP go: reduced again on the target, from the original, and KEEP stays
+        assert result.stages == ("backend=eager", "target") and "'KEEP'" in result.source
+        assert "y = x + 1" not in result.source
+    assert "the result" in result.summary()
+    same = _BackendRunner(needs_keep)
+    exact = reduce_program(_TWO_PARTS, "torch:backend=inductor", budget_s=30.0, runner=same, rechecks=0, cheaper=False)
+    assert set(same.asked) == {"torch:backend=inductor"} and "backend=eager" not in exact.stages
+    for target in ("torch", "engine"):  # the eager backend already, or not torch.compile: nothing cheaper to try
+        other = _BackendRunner(False)
+        assert "backend=eager" not in reduce_program(_TWO_PARTS, target, budget_s=30.0, runner=other,
+                                                     rechecks=0).stages
+        assert set(other.asked) == {target}
