@@ -6,9 +6,10 @@ Thin by design: it registers options and imports the oracle (and with it torch) 
   The test passes when the target's verdict is ``ok``. Files the manifest lists as open bugs (NEW/KNOWN) on that
   target are ``xfail(strict=True)``: they xfail while the bug reproduces with its signature, and the test turns
   red when the bug is fixed (XPASS) until the manifest says FIXED, or when it fails with another signature.
-  On the same target on another device (``torch:device=cuda`` for an entry recorded on ``torch``) the bug is
-  expected too, but not insisted on: it xfails while it shows with its signature, a pass is a plain XPASS (the
-  manifest does not say the bug shows on that device), another signature fails.
+  On the same target on another device or interpreter (``torch:device=cuda`` or ``torch:python=PATH`` for an
+  entry recorded on ``torch``) the bug is expected too, but not insisted on: it xfails while it shows with its
+  signature, a pass is a plain XPASS (the manifest does not say the bug shows there, and another torch may
+  have fixed it), another signature fails.
   A corpus cannot shrink silently: a manifest entry whose file is gone, a file the manifest lacks, and a file
   that does not load (or whose eager run fails or is flaky) are failing tests, never skips.
 - ``--ngb-fuzz N``: N generated programs (``--ngb-seed``) as tests; each must be ``ok`` on every target.
@@ -136,7 +137,8 @@ class CorpusFile(pytest.File):
 
 
 def _expected_on(entry, target: str) -> bool:
-    """Whether ``entry`` is an open bug expected on ``target``: the target it was recorded on, on any device."""
+    """Whether ``entry`` is an open bug expected on ``target``: the target it was recorded on, on any device and
+    interpreter."""
     if entry is None or not entry.is_open:
         return False
     if entry.target == target:
@@ -149,7 +151,10 @@ def _expected_on(entry, target: str) -> bool:
         recorded = oracle.parse_target(entry.target)
     except oracle.TargetError:
         return False  # a manifest target this install does not know: the entry's own target never runs here
-    return dataclasses.replace(recorded, device="cpu") == dataclasses.replace(oracle.parse_target(target), device="cpu")
+    def setup(spec) -> object:  # what the compiler is asked to do, wherever it runs
+        return dataclasses.replace(spec, device="cpu", python=None)
+
+    return setup(recorded) == setup(oracle.parse_target(target))
 
 
 class CorpusProblem(pytest.Item):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import sys
 import textwrap
 import types
 from pathlib import Path
@@ -86,6 +87,7 @@ def test_an_open_bug_is_expected_on_another_device_of_its_target_only():
     entry = Entry(**_entry("known_bug.py", _SIG, "KNOWN", target="torch:ngb=off"))
     assert plugin._expected_on(entry, "torch:ngb=off")
     assert plugin._expected_on(entry, "torch:device=cuda,ngb=off")  # the same compiler on another device
+    assert plugin._expected_on(entry, f"torch:ngb=off,python={sys.executable}")  # ... or another torch
     for other in ("torch", "torch:backend=aot_eager,ngb=off", "engine", "fault:perturb"):
         assert not plugin._expected_on(entry, other), other
     fixed = Entry(**_entry("fixed.py", "ok", "FIXED", target="torch"))
