@@ -201,12 +201,14 @@ def _cheaper_target(runner, source: str, target: str, signature: str, calls: int
     """``target`` with torch.compile's eager backend in place of aot_eager or inductor (same device, interpreter and
     nested-graph-break setting), when the original shows ``signature`` there too: a bug in what Dynamo captures,
     not in the backend, is reduced as well there, without a backend compile per candidate (seconds each under
-    inductor). None otherwise: another target kind, already the eager backend, or another verdict there."""
+    inductor). None otherwise: another target kind, already the eager backend, a crash of the backend's compiler
+    (``BackendCompilerFailed``: the eager backend compiles nothing, so the check is not even made), or another
+    verdict there."""
     import oracle
 
     parsed = oracle.parse_target(target)
     options = dict(parsed.options)
-    if parsed.kind != "torch" or options.get("backend", "eager") == "eager":
+    if parsed.kind != "torch" or options.get("backend", "eager") == "eager" or "BackendCompilerFailed" in signature:
         return None
     proxy = dataclasses.replace(parsed, options=tuple(sorted({**options, "backend": "eager"}.items()))).spec
     try:

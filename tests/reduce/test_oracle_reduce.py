@@ -345,6 +345,8 @@ class _BackendRunner:
     """Full checks only: the bug shows with the eager backend where the source has ``BUG``; under inductor also
     where it has ``KEEP`` when ``needs_keep`` (a part only the backend's compile needs)."""
 
+    signature = "crash:X@m:f"
+
     def __init__(self, needs_keep: bool):
         self.needs_keep, self.asked = needs_keep, []
 
@@ -354,7 +356,7 @@ class _BackendRunner:
         (target,) = targets
         self.asked.append(target)
         shows = "'BUG'" in source and (target == "torch" or not self.needs_keep or "'KEEP'" in source)
-        verdict = oracle.Verdict("crash", "", "crash:X@m:f" if shows else "ok")
+        verdict = oracle.Verdict("crash", "", self.signature if shows else "ok")
         return oracle.ProgramReport({target: verdict}, False, {}, 0.0, "returned")
 
 
@@ -400,3 +402,7 @@ def test_a_backend_finding_is_reduced_with_the_eager_backend_and_confirmed_on_it
         assert "backend=eager" not in reduce_program(_TWO_PARTS, target, budget_s=30.0, runner=other,
                                                      rechecks=0).stages
         assert set(other.asked) == {target}
+    backend = _BackendRunner(False)
+    backend.signature = "crash:BackendCompilerFailed@m:f"  # the backend's own compiler: the eager backend has none
+    reduce_program(_TWO_PARTS, "torch:backend=inductor", budget_s=30.0, runner=backend, rechecks=0)
+    assert set(backend.asked) == {"torch:backend=inductor"}
