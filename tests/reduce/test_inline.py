@@ -10,8 +10,8 @@ HEAD = "EFFECTS = []\n\n\n"
 TAIL = "\n\ndef make_inputs(device):\n    return (2,)\n"
 
 
-def _candidates(source: str) -> list[str]:
-    (chosen,) = [p for p in PASSES if p.name == "inline-calls"]
+def _candidates(source: str, name: str = "inline-calls") -> list[str]:
+    (chosen,) = [p for p in PASSES if p.name == name]
     return [c.source for c in (edit() for edit in chosen.edits(Program.parse(source))) if c is not None]
 
 
@@ -114,7 +114,8 @@ def _run(source: str):
 
 
 def test_a_callee_decorated_only_with_context_managers_is_inlined_in_their_block():
-    candidates = _candidates(CONTEXTS)
+    assert _candidates(CONTEXTS) == []  # inline-calls takes undecorated callees; its late twin these
+    candidates = _candidates(CONTEXTS, "inline-decorated-calls")
     (inlined,) = candidates  # f1 (a statement of its own); not f2, whose result is computed under no_grad
     assert "def f1" not in inlined
     assert ("def entry(x):\n    y = x\n    with torch.no_grad(), cm():\n"
@@ -122,7 +123,7 @@ def test_a_callee_decorated_only_with_context_managers_is_inlined_in_their_block
     assert _run(inlined) == _run(CONTEXTS) == (7, ['enter', False, 'exit'])
     # a result that is a name is read after the block: the same value
     named = CONTEXTS.replace("    return y * 3\n", "    z = y * 3\n    return z\n")
-    (_, by_name) = _candidates(named)
+    (_, by_name) = _candidates(named, "inline-decorated-calls")
     assert "    with torch.no_grad():\n        z = y * 3\n    return z + 1\n" in by_name
     assert _run(by_name) == _run(named)
 
@@ -133,6 +134,6 @@ def test_a_decorator_that_is_not_only_a_context_manager_keeps_the_callee():
                       "torch.autocast(DEVICE)",  # an argument read at the def
                       "functools.lru_cache()", "torch._dynamo.disable()", "cm"):
         source = CONTEXTS.replace("@torch.no_grad()\n@cm()\n", f"@{decorator}\n")
-        assert not [c for c in _candidates(source) if "def f1" not in c], decorator
+        assert not [c for c in _candidates(source, "inline-decorated-calls") if "def f1" not in c], decorator
     generator = CONTEXTS.replace("    return y * 2\n", "    yield y * 2\n")  # the decorator wraps each step
-    assert not [c for c in _candidates(generator) if "def f1" not in c]
+    assert not [c for c in _candidates(generator, "inline-decorated-calls") if "def f1" not in c]

@@ -26,7 +26,7 @@ from fuzz.reduce.passes._edits import Edit, ReductionPass, reduction_pass
 from fuzz.reduce.passes._entry import merge_entry
 from fuzz.reduce.passes._expressions import inline_variables, rename, shrink_tensors, simplify_expressions
 from fuzz.reduce.passes._fold import fold_constants
-from fuzz.reduce.passes._inline import inline_calls
+from fuzz.reduce.passes._inline import inline_calls, inline_decorated_calls
 from fuzz.reduce.passes._inputs import drop_inputs
 from fuzz.reduce.passes._ir import IR_PASSES
 from fuzz.reduce.passes._local_inputs import local_inputs
@@ -86,6 +86,9 @@ PASSES: list[ReductionPass] = [
     # bug does not need reads as another variable, and its store goes
     merge_variables,
     inline_variables,
+    # late: a decorated callee that entry's other statements went from is entry's whole body by now, and
+    # merge-entry (above) makes it entry with its decorators, which keeps the frame the decorator gives
+    inline_decorated_calls,
     shrink_tensors,
     rename,
 ]

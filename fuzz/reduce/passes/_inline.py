@@ -21,7 +21,7 @@ from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, replace_node,
 from fuzz.reduce.passes._decorators import entered_decorators
 from fuzz.reduce.passes._edits import Edit, _fill, _list_of, _stmt_sites, reduction_pass
 
-__all__ = ["inline_calls"]
+__all__ = ["inline_calls", "inline_decorated_calls"]
 
 _DEFERRED = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.FunctionDef,
              ast.AsyncFunctionDef, ast.ClassDef)
@@ -29,10 +29,22 @@ _DEFERRED = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorE
 
 @reduction_pass("inline-calls")
 def inline_calls(prog: Program) -> Iterator[Edit]:
-    """Inline a function called exactly once, where its call is evaluated once in a statement, into its caller."""
+    """Inline an undecorated function called exactly once, where its call is evaluated once in a statement, into
+    its caller."""
+    yield from _inline_calls(prog, decorated=False)
+
+
+@reduction_pass("inline-decorated-calls")
+def inline_decorated_calls(prog: Program) -> Iterator[Edit]:
+    """inline-calls for a callee decorated only with context managers: its body in a ``with`` block of them."""
+    yield from _inline_calls(prog, decorated=True)
+
+
+def _inline_calls(prog: Program, decorated: bool) -> Iterator[Edit]:
     for owner, field, body in _stmt_sites(prog):
         for pos, stmt in enumerate(body):
-            if _inlinable(prog.tree, stmt) and _call_count(prog.tree, stmt.name) == 1:
+            if (_inlinable(prog.tree, stmt) and bool(stmt.decorator_list) == decorated
+                    and _call_count(prog.tree, stmt.name) == 1):
                 yield _inline(prog, owner, field, pos, stmt.name)
 
 
