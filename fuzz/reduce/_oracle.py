@@ -143,7 +143,12 @@ def reduce_program(
         eager_outcome = report.eager_outcome
         eager_calls = _eager_calls(runner, source, spec, signature)
         original = source
-        proxy = _cheaper_target(runner, source, spec, signature, calls) if cheaper else None
+        try:
+            proxy = _cheaper_target(runner, source, spec, signature, calls) if cheaper else None
+        except KeyboardInterrupt:  # a stop before any candidate: nothing to keep but the original
+            lines = code_lines(source)
+            return ReduceResult(source, lines, lines, 1, 0, 0, (), time.monotonic() - started, "interrupted",
+                                target=spec, signature=signature)
         predicate = oracle_predicate(runner, proxy or spec, signature, eager_outcome, eager_calls)
         stages: tuple[str, ...] = ("backend=eager",) if proxy else ()
         ir_result = None
@@ -164,13 +169,18 @@ def reduce_program(
         )
         if interrupted:  # Ctrl-C in the IR stage: no source stage, best-so-far from the IR
             result = dataclasses.replace(result, stopped="interrupted")
-        elif proxy and not oracle_predicate(runner, spec, signature, eager_outcome, eager_calls)(result.source):
-            # what the target's own backend needs went with a candidate the eager backend took: again, on the target
-            again = reduce_source(original, oracle_predicate(runner, spec, signature, eager_outcome, eager_calls),
-                                  budget_s=max(budget_s - (time.monotonic() - started), 1.0), workers=workers,
-                                  progress=progress, check_original=False)
-            result = dataclasses.replace(again, invocations=again.invocations + result.invocations + 1,
-                                         passes=result.passes + again.passes, stages=("target",))
+        elif proxy and result.stopped != "interrupted":
+            on_target = oracle_predicate(runner, spec, signature, eager_outcome, eager_calls)
+            try:
+                held = on_target(result.source)
+            except KeyboardInterrupt:  # a stop during the check on the target: the result kept, unconfirmed
+                held, result = True, dataclasses.replace(result, stopped="interrupted")
+            if not held:
+                # what the target's own backend needs went with a candidate the eager backend took: again, there
+                again = reduce_source(original, on_target, budget_s=max(budget_s - (time.monotonic() - started), 1.0),
+                                      workers=workers, progress=progress, check_original=False)
+                result = dataclasses.replace(again, invocations=again.invocations + result.invocations + 1,
+                                             passes=result.passes + again.passes, stages=("target",))
         compare = None if result.stopped == "interrupted" else _compare_kinds(runner, result.source, spec, signature)
     if ir_result is not None:
         result = dataclasses.replace(

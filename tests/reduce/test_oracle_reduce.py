@@ -406,3 +406,17 @@ def test_a_backend_finding_is_reduced_with_the_eager_backend_and_confirmed_on_it
     backend.signature = "crash:BackendCompilerFailed@m:f"  # the backend's own compiler: the eager backend has none
     reduce_program(_TWO_PARTS, "torch:backend=inductor", budget_s=30.0, runner=backend, rechecks=0)
     assert set(backend.asked) == {"torch:backend=inductor"}
+
+
+def test_a_stop_during_the_check_on_the_target_keeps_the_result_unconfirmed():
+    from fuzz.reduce import reduce_program
+
+    class Stopping(_BackendRunner):
+        def check(self, source, targets, *, calls=2, repeat_eager=True):
+            if targets == ["torch:backend=inductor"] and self.asked:  # the result's check, after the original's
+                raise KeyboardInterrupt
+            return super().check(source, targets, calls=calls, repeat_eager=repeat_eager)
+
+    runner = Stopping(False)
+    result = reduce_program(_TWO_PARTS, "torch:backend=inductor", budget_s=30.0, runner=runner, rechecks=3)
+    assert result.stopped == "interrupted" and result.rechecks == 0 and "'KEEP'" not in result.source
