@@ -35,7 +35,7 @@ import ast
 import copy
 import hashlib
 
-__all__ = ["root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects"]
+__all__ = ["STATE_CONTEXTS", "root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects"]
 
 _KEEP_NAMES = frozenset({"torch", "entry", "make_inputs", "types", "contextlib", "functools", "self"})
 _OBSERVERS = frozenset({"_effect"})  # program-format helpers that only record what happened
@@ -181,9 +181,10 @@ def behaviour_shape(source: str, minimal: bool = True) -> str:
     return hashlib.sha1(_dump(_code(_ungated(tree))).encode()).hexdigest()[:16]
 
 
-# torch's global-state context managers, by the state they set: the one place the state-object rule names them
-_STATE_CONTEXTS = {"no_grad": "grad", "enable_grad": "grad", "set_grad_enabled": "grad",
-                   "inference_mode": "inference_mode", "autocast": "autocast"}
+# torch's global-state context managers, by the state they set: the one place they are named (the state-object
+# rule here, the reducer's context-manager decorators)
+STATE_CONTEXTS = {"no_grad": "grad", "enable_grad": "grad", "set_grad_enabled": "grad",
+                  "inference_mode": "inference_mode", "autocast": "autocast"}
 # calls that graph-break in every compiler the campaigns target (a function disabled for the compiler as well)
 _BREAK_CALLS = frozenset({"graph_break", "step_unsupported", "print", "breakpoint", "item", "tolist", "numpy"})
 _DISABLERS = frozenset({"disable", "_disable_dynamo"})
@@ -205,7 +206,7 @@ def _called(node: ast.expr) -> ast.expr:
 
 
 def unentered_state_objects(tree: ast.AST) -> set[str]:
-    """The state families (``_STATE_CONTEXTS``) of torch context managers the program makes and keeps without
+    """The state families (``STATE_CONTEXTS``) of torch context managers the program makes and keeps without
     entering them there: not a ``with`` item, not a decorator, not called at once (``torch.no_grad()(f)``), not a
     statement of its own (``torch.set_grad_enabled(False)`` used as a function), and not entered by hand later
     (``cm.__enter__()``)."""
@@ -231,8 +232,8 @@ def unentered_state_objects(tree: ast.AST) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and id(node) not in entered_at_once:
             path = _dotted(node.func)
-            if path and path[0] == "torch" and path[-1] in _STATE_CONTEXTS and assigned.get(id(node)) not in entered_names:
-                families.add(_STATE_CONTEXTS[path[-1]])
+            if path and path[0] == "torch" and path[-1] in STATE_CONTEXTS and assigned.get(id(node)) not in entered_names:
+                families.add(STATE_CONTEXTS[path[-1]])
     return families
 
 
@@ -241,7 +242,7 @@ def _state_object_escapes(tree: ast.Module) -> bool:
     where it outlives the call: an argument of an ``append``/``add``/``extend`` or of ``_effect``, a value stored
     into an attribute, an item or a global, or ``entry``'s return value."""
     made = {id(n) for n in ast.walk(tree) if isinstance(n, ast.Call) and _dotted(n.func)[:1] == ["torch"]
-            and _dotted(n.func)[-1] in _STATE_CONTEXTS}
+            and _dotted(n.func)[-1] in STATE_CONTEXTS}
     bound = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and id(n.value) in made
              for t in n.targets if isinstance(t, ast.Name)}
     declared = {name for n in ast.walk(tree) if isinstance(n, ast.Global) for name in n.names}

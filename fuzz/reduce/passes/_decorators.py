@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import ast
 
+from fuzz.rootcause import STATE_CONTEXTS
+
 __all__ = ["entered_decorators"]
 
-# torch's context managers that are safe to make at the ``def`` (they do nothing until entered) and that, as
-# decorators, enter a fresh copy around each call
-_TORCH_MANAGERS = {"no_grad", "enable_grad", "inference_mode", "autocast"}
+# torch's global-state context managers that are safe to make at the ``def`` (they do nothing until entered) and
+# that, as decorators, enter a fresh copy around each call
+_TORCH_MANAGERS = frozenset(STATE_CONTEXTS) - {"set_grad_enabled"}
 _CONTEXTMANAGER = {"contextmanager", "contextlib.contextmanager"}
 
 
