@@ -191,17 +191,19 @@ def _merge_withs(tree: ast.Module, outer: ast.With) -> None:
     outer.body = inner.body
 
 
+def _only_pass(body: list[ast.stmt]) -> bool:
+    return bool(body) and all(isinstance(s, ast.Pass) for s in body)
+
+
 def _empty_branches(prog: Program) -> list[int]:
     """Indices of ``if`` statements with a branch of only ``pass`` next to one that does something."""
-    def empty(body: list[ast.stmt]) -> bool:
-        return bool(body) and all(isinstance(s, ast.Pass) for s in body)
-
     return [i for i, node in _indexed(prog.tree) if isinstance(node, ast.If) and (
-        (empty(node.body) and node.orelse and not empty(node.orelse)) or (empty(node.orelse) and not empty(node.body)))]
+        (_only_pass(node.body) and node.orelse and not _only_pass(node.orelse))
+        or (_only_pass(node.orelse) and not _only_pass(node.body)))]
 
 
 def _fold_empty_branch(tree: ast.Module, node: ast.If) -> None:
-    if all(isinstance(s, ast.Pass) for s in node.body):
+    if _only_pass(node.body):
         test = node.test
         node.test = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else ast.UnaryOp(
             ast.Not(), test)

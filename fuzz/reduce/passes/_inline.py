@@ -121,6 +121,8 @@ def _inline(prog: Program, owner: int, field: str, pos: int, name: str) -> Edit:
                 if inner and isinstance(inner[-1], ast.Return):
                     result = inner.pop().value or ast.Constant(None)
                 whole = isinstance(stmt, ast.Expr) and stmt.value is call
+                if fn.decorator_list and not whole and not isinstance(result, ast.Constant | ast.Name):
+                    return None  # a result computed in the decorators' block cannot be read after it
                 if whole:
                     # the call was the whole statement: only a result that does something stays
                     tail = [] if isinstance(result, ast.Constant | ast.Name) else [ast.Expr(result)]
@@ -128,13 +130,10 @@ def _inline(prog: Program, owner: int, field: str, pos: int, name: str) -> Edit:
                     if not replace_node(stmt, call, result):
                         return None
                     tail = [stmt]
-                if fn.decorator_list:  # the body and its result in the decorators' block
-                    if not whole and not isinstance(result, ast.Constant | ast.Name):
-                        return None
-                    block = inner + tail if whole else inner
+                if fn.decorator_list:  # the body (and a whole statement's result) in the decorators' block
+                    block, tail = (inner + tail, []) if whole else (inner, tail)
                     items = [ast.withitem(context_expr=d, optional_vars=None) for d in fn.decorator_list]
                     inner = [ast.With(items=items, body=block or [ast.Pass()], type_comment=None, lineno=0)]
-                    tail = [] if whole else tail
                 c_body[k : k + 1] = binds + inner + tail
                 if c_body is body:
                     body.remove(fn)
