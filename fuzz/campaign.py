@@ -18,6 +18,7 @@ from pathlib import Path
 
 from oracle import set_header, slug, with_footer
 
+from .avoid import known_shares
 from .bias import Bias, weights_header
 from .campaign_dir import CampaignDir, CampaignError, IndexSet, StorageError
 from .campaign_reduce import Reductions
@@ -94,7 +95,7 @@ class Campaign(Reductions):
                  on_notice: Callable[[str], None] | None = None, known=None,
                  check: Callable | None = None,
                  on_recorded: Callable[[int, object], None] | None = None,
-                 memory: Callable[[], dict] | None = None):
+                 memory: Callable[[], dict] | None = None, avoid=None):
         # check(source, targets) -> ProgramReport is how a program is dispatched: the runner itself by default,
         # or a fuzz.cluster.Dispatcher (a thread pool here, or Dask workers). Reduction always uses ``runner``.
         # on_recorded(index, report) sees each program once it is recorded (the timeline's per-program figures).
@@ -111,12 +112,15 @@ class Campaign(Reductions):
         self.config, self.runner, self.generate = config, runner, generate
         self.on_progress, self.on_new_bucket, self.on_reduced = on_progress, on_new_bucket, on_reduced
         self.known = known  # fuzz.known.KnownBugs: findings with a corpus entry's root cause are KNOWN
+        # fuzz.avoid.Avoidance: draw the shapes of open corpus bugs less (fixed weights, from the corpus alone)
+        self.avoid = avoid if avoid else None
+        self.base_config = avoid.config() if self.avoid else None
         self.verdicts: collections.Counter = collections.Counter()
         self.features: collections.Counter = collections.Counter()  # programs per feature tag
         self.families: collections.Counter = collections.Counter()  # programs per feature family
         self.stats: collections.Counter = collections.Counter()
         self.break_reasons: collections.Counter = collections.Counter()  # "spec: reason" -> programs
-        self.bias = Bias() if config.bias else None
+        self.bias = Bias(self.base_config) if config.bias else None
         self.buckets: dict[tuple[str, str], Bucket] = {}
         self.completed = IndexSet()
         self.previous_seconds = 0.0
@@ -205,6 +209,8 @@ class Campaign(Reductions):
             return []
         features = record["features"]
         self.features.update(features)
+        if self.avoid is not None and self.avoid.matching(features):
+            self.stats["avoid.known_shape"] += 1  # programs drawn with a known bug's shape anyway
         self.families.update({tag.split(".", 1)[0] for tag in features})
         new, repeats = [], 0
         for spec, (verdict_kind, signature) in record["verdicts"].items():
@@ -255,15 +261,17 @@ class Campaign(Reductions):
         memory = self.memory_of_workers or getattr(self.runner, "memory", None)
         memory = memory() if callable(memory) else None
         with self._lock:
+            buckets = [{"signature": b.signature, "target": b.target, "count": b.count, "repro": b.repro,
+                        "first_program": b.first_program, "lines": b.lines, "root_cause": b.root_cause,
+                        "same_as": b.same_as, "reduction": b.reduction,
+                        "status": b.status, "known": b.known, "regression": b.regression,
+                        "known_lines": self.known.lines_of(b.known) if self.known and b.known else None}
+                       for b in self.buckets.values()]
             return {
                 "programs": self.programs,
                 "verdicts": dict(self.verdicts),
-                "buckets": [{"signature": b.signature, "target": b.target, "count": b.count, "repro": b.repro,
-                             "first_program": b.first_program, "lines": b.lines, "root_cause": b.root_cause,
-                             "same_as": b.same_as, "reduction": b.reduction,
-                             "status": b.status, "known": b.known, "regression": b.regression,
-                             "known_lines": self.known.lines_of(b.known) if self.known and b.known else None}
-                            for b in self.buckets.values()],
+                "buckets": buckets,
+                "known_share": known_shares(buckets),  # of findings and of buckets: re-found corpus bugs
                 "root_causes": len({b.root_cause or f"{b.target}|{b.signature}" for b in self.buckets.values()}),
                 "not_reduced": self.not_reduced,
                 "seconds": round(self.seconds, 3),
@@ -273,6 +281,9 @@ class Campaign(Reductions):
                 "break_reasons": dict(self.break_reasons.most_common()),
                 **({"bias": {"events": dict(self.bias.events), "boosted_now": dict(list(self.bias.boosts().items())[:15])}}
                    if self.bias is not None else {}),
+                **({"avoid": {"known_bugs": len(self.avoid), "lowered": self.avoid.multipliers(),
+                              "programs_with_known_shape": self.stats["avoid.known_shape"]}}
+                   if self.avoid is not None else {}),
                 **({"memory": memory} if memory else {}),  # per worker (see memory_of_workers)
                 "seed": self.config.seed,
                 "targets": list(self.config.targets),
@@ -305,7 +316,7 @@ class Campaign(Reductions):
             program = None
             try:
                 if self.bias is None:
-                    program = self.generate(self.config.seed, index)
+                    program = self.generate(self.config.seed, index, *([self.base_config] if self.avoid else []))
                 else:
                     with self._lock:
                         weights = self.bias.config()

@@ -62,6 +62,10 @@ def register(subparsers) -> None:
     p.add_argument("--corpus", default="corpus", metavar="DIR",
                    help="findings with the root cause of a bug in this corpus are KNOWN: not reduced, not news "
                         "for --bias (default: corpus, where it exists; 'none' turns it off)")
+    p.add_argument("--no-avoid-known", dest="avoid_known", action="store_false",
+                   help="draw the shapes of the corpus's open bugs as often as any other (by default their "
+                        "characteristic features get lower weights, recorded in each repro's weights: line; "
+                        "see fuzz/avoid.py)")
     p.set_defaults(handler=run)
 
 
@@ -96,9 +100,14 @@ def run(args) -> int:
                             args.timeout, reduce_seconds, args.bias)
     view = _Progress(config)
     known = known_bugs(args.corpus)
+    avoid = None
+    if known is not None and args.avoid_known:
+        from ..avoid import Avoidance
+
+        avoid = Avoidance.from_corpus(args.corpus)
     try:  # the directory is locked and writable (state written) before any worker starts
         campaign = Campaign(config, None, on_new_bucket=view.new_bucket, on_reduced=view.reduced,
-                            on_notice=view.notice, known=known)
+                            on_notice=view.notice, known=known, avoid=avoid)
     except CampaignError as exc:
         if dispatcher is not None:
             dispatcher.close()
@@ -328,6 +337,16 @@ def _print_summary(summary: dict, out: Path, state: str) -> None:
         elif bucket.get("reduction") == "pending":
             print(f"         not reduced: ngb-fuzz reduce --campaign {out}  (or the next run) reduces it")
         print(f"         replay: ngb-fuzz repro {path} --target '{bucket['target']}'")
+    share = summary.get("known_share")
+    if share and share["buckets"]:
+        print(f"KNOWN: {share['known_findings']} of {share['findings']} findings "
+              f"({share['findings_share']:.0%}), {share['known_buckets']} of {share['buckets']} buckets "
+              f"({share['buckets_share']:.0%})")
+    if "avoid" in summary:
+        avoid = summary["avoid"]
+        print(f"known-bug avoidance: {len(avoid['lowered'])} features drawn less for {avoid['known_bugs']} "
+              f"open corpus bugs; {avoid['programs_with_known_shape']} programs still had a known shape "
+              "(--no-avoid-known turns it off)")
     if "bias" in summary:
         events = " ".join(f"{k}={v}" for k, v in sorted(summary["bias"]["events"].items())) or "none"
         boosted = " ".join(f"{t}x{m:.1f}" for t, m in list(summary["bias"]["boosted_now"].items())[:6]) or "nothing"

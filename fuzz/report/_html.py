@@ -124,6 +124,18 @@ def _findings(data: CampaignData) -> str:
     return f'<table class="findings"><thead><tr>{header}</tr></thead><tbody>{rows}</tbody></table>'
 
 
+def _known_share(summary: dict) -> dict | None:
+    """The summary's KNOWN shares, or computed from its buckets where they carry a status (older summaries);
+    None where the campaign knew no corpus (no bucket has a status) or found nothing."""
+    from ..avoid import known_shares
+
+    buckets = summary.get("buckets") or []
+    if not buckets or not any(isinstance(b, dict) and b.get("status") for b in buckets):
+        return None
+    share = summary.get("known_share")
+    return share if isinstance(share, dict) and "buckets_share" in share else known_shares(buckets)
+
+
 def _cards(data: CampaignData) -> str:
     s = data.summary
     programs, seconds = int(s.get("programs", 0) or 0), float(s.get("seconds", 0) or 0)
@@ -131,6 +143,10 @@ def _cards(data: CampaignData) -> str:
     cards = [("programs", programs), ("programs/s", f"{programs / seconds:.2f}" if seconds else "–"),
              ("elapsed", _duration(seconds)), ("buckets", len(s.get("buckets", []))),
              ("root causes", s.get("root_causes", "–"))]
+    share = _known_share(s)
+    if share is not None:
+        cards += [("KNOWN findings", f"{share['findings_share']:.0%} ({share['known_findings']}/{share['findings']})"),
+                  ("KNOWN buckets", f"{share['buckets_share']:.0%} ({share['known_buckets']}/{share['buckets']})")]
     cards += [(kind, n) for kind, n in sorted(verdicts.items(), key=lambda kv: (kv[0] != "ok", kv[0]))]
     return '<div class="cards">' + "".join(
         f'<div class="card"><div class="n">{_e(n)}</div><div class="l">{_e(label)}</div></div>'

@@ -1,0 +1,134 @@
+"""Known-bug avoidance: programs shaped like an open corpus bug are drawn less; KNOWN shares are reported."""
+
+from pathlib import Path
+
+import pytest
+
+from fuzz.avoid import FLOOR, Avoidance, KnownShape, covers, estimate_features, known_shares, repro_features
+from fuzz.bias import weights_header
+from fuzz.campaign import Campaign, CampaignConfig
+from fuzz.features import CATALOG, GenerationConfig
+from fuzz.generate import generate_program
+from fuzz.known import KnownBug, KnownBugs
+from oracle import header_fields
+from oracle._verdict import ProgramReport, Verdict
+
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
+N = 300
+
+
+def test_features_are_read_off_a_reduced_repro():
+    source = (
+        "import torch\n"
+        "def f(cm):\n"
+        "    torch._dynamo.graph_break()\n"
+        "    with cm:\n"
+        "        pass\n"
+        "def g():\n"
+        "    yield 1\n"
+        "@torch.enable_grad()\n"
+        "def h(x):\n"
+        "    return x\n"
+        "def entry():\n"
+        "    f(torch.no_grad())\n"
+        "def make_inputs(device):\n"
+        "    for _ in range(2):\n"  # make_inputs is not the program
+        "        pass\n"
+        "    return ()\n"
+    )
+    assert estimate_features(source) == {"break.graph_break", "ctx.as_value", "ctx.no_grad", "flow.generator",
+                                         "ctx.decorator", "ctx.enable_grad"}
+    # a @contextmanager over a disabled function is one construct: no generator, no disable-break
+    cm = "import contextlib, torch\n@contextlib.contextmanager\n@torch._disable_dynamo(recursive=False)\n" \
+         "def c():\n    yield\n"
+    assert estimate_features(cm) == {"ctx.contextmanager", "ctx.contextmanager_disabled"}
+    # a campaign repro's features: header wins over the estimate
+    assert repro_features("# ngb-fuzz program\n# features: flow.loop depth.1 shape.upper_ctx_break\n"
+                          "import torch\n") == {"flow.loop", "depth.1"}
+
+
+def test_the_corpus_open_bugs_give_capped_cuts_and_no_feature_goes_to_zero():
+    avoid = Avoidance.from_corpus(CORPUS)
+    files = {s.file for s in avoid.shapes}
+    assert "torch-grad-ctx-object-entered-after-break.py" in files
+    assert not any(f.startswith("seed-") for f in files)  # FIXED regression cases are news, not avoided
+    grad = next(s for s in avoid.shapes if s.file == "torch-grad-ctx-object-entered-after-break.py")
+    assert grad.features == {"ctx.as_value", "ctx.no_grad"}
+    cuts = avoid.multipliers()
+    assert cuts and all(FLOOR <= m < 1 for m in cuts.values())
+    assert "break.graph_break" not in cuts and "call.chain" not in cuts  # generic: characterise nothing
+    config = avoid.config()
+    for f in CATALOG:
+        assert config.weight(f.name) >= f.weight * FLOOR
+        assert (config.weight(f.name) > 0) == (f.weight > 0)
+
+
+def test_programs_with_known_bug_features_are_measurably_rarer():
+    avoid = Avoidance.from_corpus(CORPUS)
+    config = avoid.config()
+    base = [generate_program(0, i) for i in range(N)]
+    avoided = [generate_program(0, i, config) for i in range(N)]
+    base_hits = sum(bool(avoid.matching(p.features)) for p in base)
+    avoided_hits = sum(bool(avoid.matching(p.features)) for p in avoided)
+    assert base_hits > N // 4  # the known shapes are common without avoidance ...
+    assert avoided_hits < 0.75 * base_hits, (base_hits, avoided_hits)  # ... and clearly rarer with it
+    grad = next(s for s in avoid.shapes if s.file == "torch-grad-ctx-object-entered-after-break.py")
+    assert sum(covers(p.features, grad) for p in avoided) < sum(covers(p.features, grad) for p in base)
+
+
+def test_an_avoiding_program_regenerates_from_seed_index_and_its_weights_header():
+    config = Avoidance.from_corpus(CORPUS).config()
+    program = generate_program(3, 11, config)
+    assert generate_program(3, 11, config).source == program.source
+    header = weights_header(program.config)
+    weights = {k: float(v) for k, v in (kv.split("=") for kv in header.split())}
+    assert generate_program(3, 11, GenerationConfig(weights)).source == program.source
+
+
+def test_known_shares_count_findings_and_buckets():
+    buckets = [{"status": "KNOWN", "count": 30}, {"status": "KNOWN", "count": 6}, {"status": "NEW", "count": 3},
+               {"status": "REGRESSION", "count": 1}]
+    assert known_shares(buckets) == {"findings": 40, "known_findings": 36, "findings_share": 0.9,
+                                     "buckets": 4, "known_buckets": 2, "buckets_share": 0.5}
+    assert known_shares([]) == {"findings": 0, "known_findings": 0, "findings_share": 0.0, "buckets": 0,
+                                "known_buckets": 0, "buckets_share": 0.0}
+
+
+class _Runner:
+    """Program 1 shows a known crash (three times over its targets' counts: programs 1 and 4), program 2 a new one."""
+
+    def check(self, source, targets):
+        index = int(source.split("(program ")[1].split(")")[0])
+        signature = {1: "crash:KnownError@torch._dynamo.x:y", 4: "crash:KnownError@torch._dynamo.x:y",
+                     2: "crash:NewError@torch._dynamo.x:z"}.get(index)
+        verdict = Verdict("crash", "c", signature, "x") if signature else Verdict("ok", "", "ok")
+        return ProgramReport({"torch": verdict}, False, {})
+
+
+def test_a_campaign_draws_with_the_avoiding_weights_and_reports_known_shares(tmp_path):
+    known = KnownBugs([KnownBug("known.py", "KNOWN", "crash:KnownError@torch._dynamo.x:y")])
+    avoid = Avoidance([KnownShape("known.py", frozenset({"flow.generator"}))])
+    configs = []
+
+    def generate(seed, index, config=None):
+        configs.append(config)
+        return generate_program(seed, index, config)
+
+    summary = Campaign(CampaignConfig(("torch",), tmp_path, programs=6), _Runner(), generate=generate,
+                       known=known, avoid=avoid).run()
+    assert all(c is not None and c.weight("flow.generator") == pytest.approx(0.3) for c in configs)
+    assert summary["known_share"] == {"findings": 3, "known_findings": 2, "findings_share": 0.6667,
+                                      "buckets": 2, "known_buckets": 1, "buckets_share": 0.5}
+    assert summary["avoid"]["lowered"] == {"flow.generator": 0.5}
+    new = next(b for b in summary["buckets"] if b["status"] == "NEW")
+    assert header_fields((tmp_path / new["repro"]).read_text())["weights"] == "flow.generator=0.3"
+
+
+def test_the_report_shows_the_known_shares(tmp_path):
+    from fuzz.report._data import CampaignData
+    from fuzz.report._html import _cards
+
+    buckets = [{"status": "KNOWN", "count": 3}, {"status": "NEW", "count": 1}]
+    html = _cards(CampaignData(tmp_path, {"programs": 5, "seconds": 2, "buckets": buckets}, [], []))
+    assert "KNOWN findings" in html and "75% (3/4)" in html
+    assert "KNOWN buckets" in html and "50% (1/2)" in html
