@@ -1,0 +1,189 @@
+"""Dynamo line coverage: which lines of torch/_dynamo and torch/_functorch a set of programs executes when each is
+compiled with torch.compile (backend "eager", nested graph breaks on, two calls, Dynamo reset between programs).
+
+Sets, side by side (any of them):
+- ``gen``: K programs of the current generator (``--programs``, default 500; ``--families ctx,flow`` keeps only
+  programs with a tag of those families, drawing further indices until K are kept);
+- ``rev``: K programs of the generator at git revision ``--rev`` (e.g. the v2 generator before fuzz/families/),
+  generated in a temporary worktree by that revision's own code;
+- ``dir``: the program files in ``--dir`` (e.g. a saved set: ``--save DIR`` writes the ``gen`` programs there);
+- ``conformance``: the NGB conformance scenarios of tests/engine (PyTorch's own NGB test file,
+  test/dynamo/test_nested_graph_breaks.py, is not in the torch wheel, so ngb-fuzz's own hand-written NGB
+  scenarios stand in for it);
+- ``corpus``: the corpus's repros (the seed NGB bugs of the May-2026 update and every bug found since).
+
+Prints lines executed per set and package, the share of lines that hold code, and per pair what only one of
+them reaches. Lines are counted by fuzz.dynamo_lines (a line tracer limited to those packages).
+
+    python benchmarks/dynamo_coverage.py [--programs 500] [--seed 0] [--sets gen,conformance,corpus]
+                                         [--rev REV] [--families F1,F2] [--dir DIR] [--save DIR] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+import torch._dynamo
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from fuzz.dynamo_lines import PACKAGES, DynamoLines, executable_lines  # noqa: E402
+from oracle._worker import forget_program, load_program, make_inputs, program_modules, registered  # noqa: E402
+
+CONFORMANCE = ["ctx", "closures", "effects", "stack", "control", "data", "classes", "markers", "exc", "cms", "gens"]
+
+
+def _quietly(fn, *args):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(Exception):
+        fn(*args)
+    torch.set_grad_enabled(True)  # a compiler that leaks grad mode must not poison the next program
+
+
+def _compiled(entry):
+    torch._dynamo.reset()
+    return torch.compile(entry, backend="eager")
+
+
+def run_source(source: str, lines: DynamoLines) -> None:
+    """Compile and call a program file's ``entry`` twice under the tracer."""
+    try:
+        module = load_program(source)
+    except Exception:  # noqa: BLE001 - a program that does not load executes no Dynamo line
+        return
+    with registered(module), torch._dynamo.config.patch(nested_graph_breaks=True):
+        fn = _compiled(module.entry)
+        with lines:
+            for _ in range(2):
+                _quietly(lambda: fn(*make_inputs(module, "cpu")))
+    for m in program_modules(module):
+        forget_program(m)
+
+
+def run_scenario(sc, lines: DynamoLines) -> None:
+    with torch._dynamo.config.patch(nested_graph_breaks=True):
+        fn = _compiled(sc.fn)
+        if sc.setup is not None:
+            sc.setup()
+        with lines:
+            for k in range(2):
+                _quietly(fn, *sc.args(k))
+
+
+def generated(count: int, seed: int, families: set[str] | None) -> list[str]:
+    from fuzz.generate import generate_program
+
+    out, index = [], 0
+    while len(out) < count and index < 50 * count:
+        program = generate_program(seed, index)
+        index += 1
+        if families is None or any(tag.split(".", 1)[0] in families for tag in program.features):
+            out.append(program.source)
+    return out
+
+
+def generated_at(rev: str, count: int, seed: int) -> list[str]:
+    """``count`` programs of the generator at git revision ``rev``, made by that revision's own code."""
+    with tempfile.TemporaryDirectory(prefix="ngb-cov-") as tmp:
+        tree = Path(tmp) / "tree"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(tree), rev], check=True)
+        try:
+            code = ("import json, sys\nfrom fuzz.generate import generate_program\n"
+                    f"json.dump([generate_program({seed}, i).source for i in range({count})], sys.stdout)")
+            env = {**os.environ, "PYTHONPATH": str(tree)}
+            done = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, check=True,
+                                  capture_output=True, text=True)
+            return json.loads(done.stdout)
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)
+
+
+def measure(name: str, items: list, run) -> dict:
+    lines = DynamoLines()
+    started = time.perf_counter()
+    for item in items:
+        run(item, lines)
+    seconds = time.perf_counter() - started
+    names = lines.names()
+    print(f"  {name}: {len(items)} programs in {seconds:.0f}s", file=sys.stderr, flush=True)
+    return {"name": name, "programs": len(items), "seconds": round(seconds, 1), "lines": names}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--programs", type=int, default=500, help="K generated programs per generator set")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--sets", default="gen,conformance,corpus",
+                        help="comma-separated: gen, rev, dir, conformance, corpus")
+    parser.add_argument("--rev", help="git revision of the generator for the 'rev' set (e.g. a v2 commit)")
+    parser.add_argument("--families", help="gen set: keep only programs with a tag of these families")
+    parser.add_argument("--dir", help="the 'dir' set: a directory of program files")
+    parser.add_argument("--save", help="write the gen set's programs into this directory")
+    parser.add_argument("--json", help="write the lines of every set to this file")
+    args = parser.parse_args()
+    wanted = [s.strip() for s in args.sets.split(",") if s.strip()]
+    if "rev" in wanted and not args.rev:
+        parser.error("the 'rev' set needs --rev")
+    if "dir" in wanted and not args.dir:
+        parser.error("the 'dir' set needs --dir")
+    families = set(args.families.split(",")) if args.families else None
+
+    torch.compile(lambda x: x + 1, backend="eager")(torch.ones(1))  # Dynamo's lazy imports: not a program's lines
+    results = []
+    for name in wanted:
+        if name == "gen":
+            sources = generated(args.programs, args.seed, families)
+            if args.save:
+                Path(args.save).mkdir(parents=True, exist_ok=True)
+                for i, source in enumerate(sources):
+                    (Path(args.save) / f"{i:05d}.py").write_text(source)
+            label = f"generator (current{', families ' + args.families if families else ''})"
+            results.append(measure(label, sources, run_source))
+        elif name == "rev":
+            results.append(measure(f"generator at {args.rev}", generated_at(args.rev, args.programs, args.seed),
+                                   run_source))
+        elif name == "dir":
+            files = sorted(Path(args.dir).glob("*.py"))
+            results.append(measure(f"files in {args.dir}", [f.read_text() for f in files], run_source))
+        elif name == "conformance":
+            scenarios = [sc for fam in CONFORMANCE
+                         for sc in importlib.import_module(f"tests.engine.test_conformance_{fam}").SCENARIOS]
+            results.append(measure("tests/engine NGB conformance scenarios", scenarios, run_scenario))
+        elif name == "corpus":
+            files = sorted((ROOT / "corpus").glob("*.py"))
+            results.append(measure("corpus repros", [f.read_text() for f in files], run_source))
+        else:
+            parser.error(f"unknown set {name!r}")
+
+    totals = {p: executable_lines([p]) for p in PACKAGES}
+    print(f"torch {torch.__version__}; lines holding code: "
+          + ", ".join(f"torch/{p} {n}" for p, n in totals.items()))
+    print(f"{'set':<52} {'programs':>8} {'seconds':>8} " + " ".join(f"{p:>18}" for p in PACKAGES))
+    for r in results:
+        cells = []
+        for p in PACKAGES:
+            n = sum(1 for line in r["lines"] if line.startswith(p + "/"))
+            cells.append(f"{n:>8} ({100 * n / max(totals[p], 1):4.1f}%)")
+        print(f"{r['name'][:52]:<52} {r['programs']:>8} {r['seconds']:>8} " + " ".join(f"{c:>18}" for c in cells))
+    for i, a in enumerate(results):
+        for b in results[i + 1:]:
+            print(f"{a['name']} vs {b['name']}: only the first {len(a['lines'] - b['lines'])}, only the second "
+                  f"{len(b['lines'] - a['lines'])}, both {len(a['lines'] & b['lines'])}, "
+                  f"union {len(a['lines'] | b['lines'])}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({r["name"]: sorted(r["lines"]) for r in results}))
+
+
+if __name__ == "__main__":
+    main()
