@@ -139,6 +139,9 @@ def main() -> None:
         parser.error("the 'dir' set needs --dir")
     families = set(args.families.split(",")) if args.families else None
 
+    import logging
+
+    logging.getLogger("torch").setLevel(logging.ERROR)  # graph-break and recompile warnings: thousands of lines
     torch.compile(lambda x: x + 1, backend="eager")(torch.ones(1))  # Dynamo's lazy imports: not a program's lines
     results = []
     for name in wanted:
