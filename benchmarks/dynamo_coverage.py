@@ -140,8 +140,10 @@ def main() -> None:
     families = set(args.families.split(",")) if args.families else None
 
     import logging
+    import warnings
 
     logging.getLogger("torch").setLevel(logging.ERROR)  # graph-break and recompile warnings: thousands of lines
+    warnings.filterwarnings("ignore")
     torch.compile(lambda x: x + 1, backend="eager")(torch.ones(1))  # Dynamo's lazy imports: not a program's lines
     results = []
     for name in wanted:
