@@ -27,10 +27,8 @@ from fuzz.features import CATALOG, GenerationConfig
 __all__ = ["Bias", "NEW_BUCKET", "NEW_BREAK_REASON", "REPEAT", "UNUSUAL_COUNT", "weights_header"]
 
 NEW_BUCKET, NEW_BREAK_REASON, UNUSUAL_COUNT = "new_bucket", "new_break_reason", "unusual_count"
-NEW_LINES = "new_dynamo_lines"  # --bias=coverage: a sampled run reached Dynamo lines no earlier run had
 REPEAT = "repeat"  # only findings in buckets already open
-_FACTORS = {NEW_BUCKET: 2.0, NEW_BREAK_REASON: 1.5, NEW_LINES: 1.5, UNUSUAL_COUNT: 1.25, REPEAT: 0.9}
-NEW_LINES_MIN = 10  # fewer new lines than this is noise (a line of a warning, another branch of a cache)
+_FACTORS = {NEW_BUCKET: 2.0, NEW_BREAK_REASON: 1.5, UNUSUAL_COUNT: 1.25, REPEAT: 0.9}
 _COUNTS = ("graphs", "breaks", "recompiles")
 _DRAWN = frozenset(f.name for f in CATALOG)
 
@@ -52,13 +50,12 @@ class Bias:
 
     # -- feedback ------------------------------------------------------------------------------------------
     def observe(self, tags: Iterable[str], stats: Mapping[str, Mapping], new_buckets: int = 0,
-                repeats: int = 0, new_lines: int = 0) -> list[str]:
+                repeats: int = 0) -> list[str]:
         """Take one program's outcome; returns why its weights moved (empty: they did not).
 
         ``stats``: per target spec, what the target reported (``graphs``, ``breaks``, ``recompiles``,
         ``break_reasons``); ``new_buckets``: how many buckets this program opened; ``repeats``: how many of its
-        findings fell into buckets already open; ``new_lines``: the Dynamo lines its sampled run reached first
-        (``--bias=coverage``).
+        findings fell into buckets already open.
         """
         tags = set(tags) & _DRAWN
         self.programs += 1
@@ -82,8 +79,6 @@ class Bias:
                     why.append(UNUSUAL_COUNT)
                 values[value] += 1
             self.seen[spec] += 1
-        if new_lines >= NEW_LINES_MIN and self.programs > self.warmup:
-            why.append(NEW_LINES)
         if repeats and not why:
             why.append(REPEAT)
         self._decay()

@@ -40,21 +40,17 @@ class CampaignConfig:
     timeout: float = 60.0
     reduce_seconds: float = 0.0  # > 0: reduce each new bucket's repro within this budget (keeps its signature)
     bias: bool = False  # lean generation weights toward what produced new signatures or unusual compiler behaviour
-    coverage_every: int = 0  # > 0 (--bias=coverage): Dynamo lines of every Nth torch run are bias feedback too
 
     def identity(self) -> dict:
         """What must match for a directory's state to be resumed."""
         identity = {"targets": list(self.targets), "seed": self.seed}
         if self.bias:
             identity["bias"] = True
-        if self.coverage_every:
-            identity["bias"] = "coverage"
         return identity
 
     @property
     def found_by(self) -> str:
-        bias = " --bias=coverage" if self.coverage_every else " --bias" if self.bias else ""
-        return f"ngb-fuzz run --seed {self.seed}{bias}"
+        return f"ngb-fuzz run --seed {self.seed}" + (" --bias" if self.bias else "")
 
 
 SLOTS_EVERY_S = 5.0  # how often a campaign on a cluster asks whether workers joined
@@ -124,8 +120,7 @@ class Campaign(Reductions):
         self.families: collections.Counter = collections.Counter()  # programs per feature family
         self.stats: collections.Counter = collections.Counter()
         self.break_reasons: collections.Counter = collections.Counter()  # "spec: reason" -> programs
-        self.bias = Bias(self.base_config) if config.bias or config.coverage_every else None
-        self.dynamo_lines: set[str] = set()  # Dynamo lines the sampled runs reached (not kept across resumes)
+        self.bias = Bias(self.base_config) if config.bias else None
         self.buckets: dict[tuple[str, str], Bucket] = {}
         self.completed = IndexSet()
         self.previous_seconds = 0.0
@@ -244,7 +239,7 @@ class Campaign(Reductions):
             bucket.count += 1
         if self.bias is not None:
             fresh = sum(1 for bucket in new if bucket.same_as is None and not bucket.old_news)
-            for event in self.bias.observe(features, record["stats"], fresh, repeats, record.get("dl", 0)):
+            for event in self.bias.observe(features, record["stats"], fresh, repeats):
                 self.stats[f"bias.{event}"] += 1
         return new
 
@@ -286,7 +281,6 @@ class Campaign(Reductions):
                 "break_reasons": dict(self.break_reasons.most_common()),
                 **({"bias": {"events": dict(self.bias.events), "boosted_now": dict(list(self.bias.boosts().items())[:15])}}
                    if self.bias is not None else {}),
-                **({"dynamo_lines": len(self.dynamo_lines)} if self.config.coverage_every else {}),
                 **({"avoid": {"known_bugs": len(self.avoid), "lowered": self.avoid.multipliers(),
                               "programs_with_known_shape": self.stats["avoid.known_shape"]}}
                    if self.avoid is not None else {}),
@@ -385,14 +379,11 @@ class Campaign(Reductions):
                 # the repro first: a program journaled with a finding always has its file
                 self._storing(self.dir.write_text, name, self._repro_source(program, spec, verdict, index))
                 names[spec] = name
-            stats = {spec: dict(report.stats[spec]) for spec in report.verdicts if spec in report.stats}
-            lines = {line for figures in stats.values() for line in figures.pop("dynamo_lines", ())}
-            fresh_lines = len(lines - self.dynamo_lines)  # journaled as a count: resumes replay the bias
-            self.dynamo_lines |= lines
             record = {"k": "program", "i": index, "features": sorted(program.features),
                       "verdicts": {spec: [v.kind, v.signature if v.is_finding else None]
                                    for spec, v in report.verdicts.items()},
-                      "stats": stats, **({"new": names} if names else {}), **({"dl": fresh_lines} if lines else {})}
+                      "stats": {spec: report.stats[spec] for spec in report.verdicts if spec in report.stats},
+                      **({"new": names} if names else {})}
             self._storing(self._journal, record)
             new = [b for b in self.buckets.values() if b.repro in names.values()]
         if self.on_recorded:

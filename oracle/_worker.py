@@ -362,21 +362,6 @@ def run_call(fn, context, module, device: str, perturbed: int | None = None) -> 
     return record
 
 
-# NGB_FUZZ_DYNAMO_LINES=N (ngb-fuzz run --bias=coverage): trace the Dynamo lines of every Nth torch job of this
-# process and report, as stats["dynamo_lines"], those this process had not reported before (fuzz.dynamo_lines)
-_LINES_EVERY = int(os.environ.get("NGB_FUZZ_DYNAMO_LINES", "0") or 0)
-_TORCH_JOBS = itertools.count(1)
-_LINES_SENT: set[str] = set()
-
-
-def _line_tracer(target: dict):
-    if not _LINES_EVERY or target["kind"] != "torch" or next(_TORCH_JOBS) % _LINES_EVERY:
-        return None
-    from fuzz.dynamo_lines import DynamoLines
-
-    return DynamoLines()
-
-
 def run_job(job: dict, default_state: dict, default_dispatch) -> dict:
     try:
         module = load_program(job["source"])
@@ -385,17 +370,11 @@ def run_job(job: dict, default_state: dict, default_dispatch) -> dict:
     with registered(module) as aliases, forgetting_generated_sources():
         fn, context, stats = build(job["target"], module)
         calls = []
-        tracer = _line_tracer(job["target"])
-        with tracer or contextlib.nullcontext():
-            for _ in range(job.get("calls", 2)):
-                calls.append(unalias(run_call(fn, context, module, job.get("device", "cpu"), job.get("perturb")),
-                                     aliases))
-                # The next call starts from the state eager would leave, which is what the record holds.
+        for _ in range(job.get("calls", 2)):
+            calls.append(unalias(run_call(fn, context, module, job.get("device", "cpu"), job.get("perturb")),
+                                 aliases))
+            # The next call starts from the state eager would leave, which is what the record holds.
         result = {"calls": calls, "stats": unalias(stats(), aliases)}
-        if tracer is not None:
-            new = tracer.names() - _LINES_SENT
-            _LINES_SENT.update(new)
-            result["stats"]["dynamo_lines"] = sorted(new)
     for m in program_modules(module):
         forget_program(m)
     result["clean"] = clean_up(default_state, default_dispatch)

@@ -131,8 +131,7 @@ def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
     try:
         identity = json.loads((out / "state.json").read_text())["identity"]
         config = CampaignConfig(tuple(identity["targets"]), out, seed=identity["seed"], workers=workers,
-                                reduce_seconds=budget, bias=bool(identity.get("bias")),
-                                coverage_every=1 if identity.get("bias") == "coverage" else 0)
+                                reduce_seconds=budget, bias=bool(identity.get("bias")))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"{out} holds no campaign state ngb-fuzz can read ({type(exc).__name__})") from None
     known = known_bugs("corpus")  # as ``run`` by default: a reduced bucket with a corpus bug's root cause is KNOWN

@@ -20,8 +20,6 @@ from ._common import (
     parse_targets,
 )
 
-COVERAGE_EVERY = 3  # --bias=coverage: trace one torch run in this many (a traced compile takes 1.5-2.5x as long)
-
 EXIT_CODES = """exit codes: 0 the budget was spent; 1 the campaign stopped because its state or files could not be written
 (disk full, read-only: what is on disk resumes); 2 a usage error (bad option, --out unusable or in use by
 another run); 3 the cluster's scheduler went away (state written: re-run to resume); 128+N stopped by signal N (130 SIGINT/Ctrl-C, 143 SIGTERM, 129 SIGHUP), after writing the summary
@@ -58,11 +56,9 @@ def register(subparsers) -> None:
                    help=f"replace a worker whose resident memory passed MB (default {MAX_RSS_MB:.0f})")
     p.add_argument("--reduce-budget", default="60s",
                    help="reduce each new bucket's repro within this time (e.g. 60s; 0 turns reduction off)")
-    p.add_argument("--bias", nargs="?", const="on", choices=("on", "coverage"),
+    p.add_argument("--bias", action="store_true",
                    help="lean generation toward the features of programs that opened new buckets, met new break "
-                        "reasons or unusual graph/break counts (programs then depend on the campaign's history); "
-                        f"--bias=coverage also counts runs that reach new lines of torch/_dynamo (one torch run in "
-                        f"{COVERAGE_EVERY} per worker is traced)")
+                        "reasons or unusual graph/break counts (programs then depend on the campaign's history)")
     p.add_argument("--corpus", default="corpus", metavar="DIR",
                    help="findings with the root cause of a bug in this corpus are KNOWN: not reduced, not news "
                         "for --bias (default: corpus, where it exists; 'none' turns it off)")
@@ -101,10 +97,7 @@ def run(args) -> int:
             raise UsageError(str(exc)) from None
     slots = args.workers or (dispatcher.slots if dispatcher else max(1, (os.cpu_count() or 2) // 2))
     config = CampaignConfig(tuple(targets), Path(args.out), programs, seconds, slots, args.seed,
-                            args.timeout, reduce_seconds, bool(args.bias),
-                            COVERAGE_EVERY if args.bias == "coverage" else 0)
-    if config.coverage_every:  # read by the worker processes (oracle._worker) the runner starts below
-        os.environ["NGB_FUZZ_DYNAMO_LINES"] = str(config.coverage_every)
+                            args.timeout, reduce_seconds, args.bias)
     view = _Progress(config)
     known = known_bugs(args.corpus)
     avoid = None
@@ -358,8 +351,6 @@ def _print_summary(summary: dict, out: Path, state: str) -> None:
         events = " ".join(f"{k}={v}" for k, v in sorted(summary["bias"]["events"].items())) or "none"
         boosted = " ".join(f"{t}x{m:.1f}" for t, m in list(summary["bias"]["boosted_now"].items())[:6]) or "nothing"
         print(f"bias: interesting programs {events}; boosted now: {boosted}")
-    if "dynamo_lines" in summary:
-        print(f"Dynamo lines reached by the traced runs: {summary['dynamo_lines']}")
     if summary.get("memory"):
         w = summary["memory"]
         print(f"workers: peak {w['peak_rss_mb']:.0f} MB resident, {w['recycled']} recycled")

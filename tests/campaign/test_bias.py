@@ -147,31 +147,3 @@ def test_repeating_an_open_bucket_lowers_the_weights_that_led_there():
     # a new finding outweighs the repeats: the program is interesting again
     assert bias.observe({COMMON, RARE}, stats(), new_buckets=1, repeats=2) == [NEW_BUCKET]
 
-
-def test_coverage_feedback_counts_runs_that_reach_new_dynamo_lines(tmp_path):
-    from fuzz.bias import NEW_LINES
-
-    bias = Bias(warmup=0)
-    bias.observe({COMMON}, stats())
-    assert bias.observe({COMMON, RARE}, stats(), new_lines=9) == []  # a handful of lines is noise
-    assert bias.observe({COMMON, RARE}, stats(), new_lines=40) == [NEW_LINES]
-    assert bias.boosts()[RARE] > 1
-
-    class LinesRunner:  # every program reports lines; program 2 reaches 30 new ones
-        def check(self, source, targets):
-            index = int(source.split("(program ")[1].split(")")[0])
-            lines = ["_dynamo/a.py:1"] + ([f"_dynamo/b.py:{i}" for i in range(30)] if index == 2 else [])
-            figures = {**stats()["torch"], "dynamo_lines": lines}
-            return ProgramReport({"torch": Verdict("ok", "", "ok")}, False, {"torch": figures})
-
-    config = CampaignConfig(("torch",), tmp_path, programs=4, seed=1, bias=True, coverage_every=3)
-    campaign = Campaign(config, LinesRunner())
-    campaign.bias.warmup = 0
-    journal, append = [], campaign.dir.append
-    campaign.dir.append = lambda record: (journal.append(record), append(record))[1]
-    summary = campaign.run()
-    assert summary["dynamo_lines"] == 31
-    assert not any("dynamo_lines" in r.get("stats", {}).get("torch", {}) for r in journal)  # counts only
-    assert sorted(r.get("dl", 0) for r in journal if r["k"] == "program") == [0, 0, 1, 30]
-    assert summary["bias"]["events"].get(NEW_LINES) == 1
-    assert json.loads((tmp_path / "state.json").read_text())["identity"]["bias"] == "coverage"
