@@ -27,6 +27,7 @@ import importlib
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -45,9 +46,25 @@ from oracle._worker import forget_program, load_program, make_inputs, program_mo
 CONFORMANCE = ["ctx", "closures", "effects", "stack", "control", "data", "classes", "markers", "exc", "cms", "gens"]
 
 
+LIMIT_S = 120  # per call: a program that hangs under Dynamo is cut off (what it executed so far counts)
+
+
+class _Late(Exception):
+    pass
+
+
+def _late(signum, frame):
+    raise _Late()
+
+
 def _quietly(fn, *args):
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(Exception):
-        fn(*args)
+    signal.signal(signal.SIGALRM, _late)
+    signal.alarm(LIMIT_S)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(Exception):
+            fn(*args)
+    finally:
+        signal.alarm(0)
     torch.set_grad_enabled(True)  # a compiler that leaks grad mode must not poison the next program
 
 
