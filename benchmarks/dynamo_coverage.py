@@ -1,5 +1,6 @@
 """Dynamo line coverage: which lines of torch/_dynamo and torch/_functorch a set of programs executes when each is
-compiled with torch.compile (backend "eager", nested graph breaks on, two calls, Dynamo reset between programs).
+compiled with torch.compile (backend "eager" or ``--backend``, nested graph breaks on, two calls, Dynamo reset
+between programs, a call cut off after 120 s).
 
 Sets, side by side (any of them):
 - ``gen``: K programs of the current generator (``--programs``, default 500; ``--families ctx,flow`` keeps only
@@ -17,6 +18,12 @@ them reaches. Lines are counted by fuzz.dynamo_lines (a line tracer limited to t
 
     python benchmarks/dynamo_coverage.py [--programs 500] [--seed 0] [--sets gen,conformance,corpus]
                                          [--rev REV] [--families F1,F2] [--dir DIR] [--save DIR] [--json FILE]
+                                         [--backend aot_eager]
+
+Measured (torch 2.13 CPU, backend eager, a loaded 2-core machine): 60 programs of the v2 generator reach 14,395
+lines of torch/_dynamo (29.5% of its 48,703 code lines) in 1,713 s; the 185 tests/engine conformance scenarios
+14,241 (978 of them not reached by the 60 programs: sets, lists, builtins, object protocol); the 25 corpus repros
+12,072. With backend eager torch/_functorch is barely touched (6 lines).
 """
 
 from __future__ import annotations
@@ -68,9 +75,12 @@ def _quietly(fn, *args):
     torch.set_grad_enabled(True)  # a compiler that leaks grad mode must not poison the next program
 
 
+BACKEND = "eager"  # --backend: aot_eager also runs torch/_functorch (AOTAutograd)
+
+
 def _compiled(entry):
     torch._dynamo.reset()
-    return torch.compile(entry, backend="eager")
+    return torch.compile(entry, backend=BACKEND)
 
 
 def run_source(source: str, lines: DynamoLines) -> None:
@@ -95,7 +105,7 @@ def run_scenario(sc, lines: DynamoLines) -> None:
             sc.setup()
         with lines:
             for k in range(2):
-                _quietly(fn, *sc.args(k))
+                _quietly(fn, [], *sc.args(k))  # a scenario's first argument is its effect log
 
 
 def generated(count: int, seed: int, families: set[str] | None) -> list[str]:
@@ -148,7 +158,10 @@ def main() -> None:
     parser.add_argument("--dir", help="the 'dir' set: a directory of program files")
     parser.add_argument("--save", help="write the gen set's programs into this directory")
     parser.add_argument("--json", help="write the lines of every set to this file")
+    parser.add_argument("--backend", default="eager", help="torch.compile backend (aot_eager: _functorch too)")
     args = parser.parse_args()
+    global BACKEND
+    BACKEND = args.backend
     wanted = [s.strip() for s in args.sets.split(",") if s.strip()]
     if "rev" in wanted and not args.rev:
         parser.error("the 'rev' set needs --rev")
@@ -189,7 +202,7 @@ def main() -> None:
             parser.error(f"unknown set {name!r}")
 
     totals = {p: executable_lines([p]) for p in PACKAGES}
-    print(f"torch {torch.__version__}; lines holding code: "
+    print(f"torch {torch.__version__}, backend {BACKEND}; lines holding code: "
           + ", ".join(f"torch/{p} {n}" for p, n in totals.items()))
     print(f"{'set':<52} {'programs':>8} {'seconds':>8} " + " ".join(f"{p:>18}" for p in PACKAGES))
     for r in results:
