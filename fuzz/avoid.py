@@ -151,12 +151,26 @@ def estimate_features(source: str) -> frozenset[str]:
     visitor = _Estimate()
     visitor.visit(tree)
     tags = visitor.tags
+    tags |= _registry_tags(tree)
     states = unentered_state_objects(tree)  # made by one frame, entered (or not) after a break: ctx.as_value
     if states:
         tags.add("ctx.as_value")
         tags |= {_CTX[_name(n)] for n in ast.walk(tree) if isinstance(n, ast.Call) and _name(n) in _CTX
                  and STATE_CONTEXTS.get(_name(n)) in states}
     return frozenset(tags & _DRAWN)
+
+
+def _registry_tags(tree: ast.AST) -> set[str]:
+    """Tags of the construct registry's constructs (``fuzz.families``, where this ngb-fuzz has it) whose library
+    names (a construct's ``keep_names``: ``sorted``, ``reversed``, ``deque``) the source uses."""
+    try:
+        from . import families
+    except ImportError:
+        return set()
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
+        {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    return {c.name for c in getattr(families, "CONSTRUCTS", {}).values()
+            if set(getattr(c, "keep_names", ())) & used}
 
 
 def repro_features(source: str) -> frozenset[str]:
