@@ -161,16 +161,26 @@ def estimate_features(source: str) -> frozenset[str]:
 
 
 def _registry_tags(tree: ast.AST) -> set[str]:
-    """Tags of the construct registry's constructs (``fuzz.families``, where this ngb-fuzz has it) whose library
-    names (a construct's ``keep_names``: ``sorted``, ``reversed``, ``deque``) the source uses."""
+    """Tags of the construct registry's constructs (``fuzz.families``, where this ngb-fuzz has it) whose most
+    specific library name (of a construct's ``keep_names``: ``sorted``, ``reversed``, ``deque``; the one fewest
+    constructs share, so ``list`` alone names none of them) the source uses."""
     try:
         from . import families
     except ImportError:
         return set()
+    constructs = [(c.name, set(getattr(c, "keep_names", ()))) for c in getattr(families, "CONSTRUCTS", {}).values()]
+    sharing: dict[str, int] = {}
+    for _, names in constructs:
+        for name in names:
+            sharing[name] = sharing.get(name, 0) + 1
     used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
         {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
-    return {c.name for c in getattr(families, "CONSTRUCTS", {}).values()
-            if set(getattr(c, "keep_names", ())) & used}
+    tags = set()
+    for tag, names in constructs:
+        fewest = min((sharing[n] for n in names), default=0)
+        if {n for n in names if sharing[n] == fewest} & used:
+            tags.add(tag)
+    return tags
 
 
 def repro_features(source: str) -> frozenset[str]:
