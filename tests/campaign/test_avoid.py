@@ -132,3 +132,21 @@ def test_the_report_shows_the_known_shares(tmp_path):
     html = _cards(CampaignData(tmp_path, {"programs": 5, "seconds": 2, "buckets": buckets}, [], []))
     assert "KNOWN findings" in html and "75% (3/4)" in html
     assert "KNOWN buckets" in html and "50% (1/2)" in html
+
+
+def test_registry_constructs_are_read_off_their_most_specific_library_name(monkeypatch):
+    import sys
+    import types
+
+    import fuzz
+
+    fake = types.ModuleType("fuzz.families")
+    # catalog tags stand in for the registry's own (whatever catalog this ngb-fuzz has)
+    fake.CONSTRUCTS = {name: types.SimpleNamespace(name=name, keep_names=frozenset(keep)) for name, keep in (
+        ("call.varargs", {"sorted", "float"}), ("flow.loop", {"list", "reversed"}),
+        ("side.list", {"list", "next"}), ("side.dict", {"filter", "list"}))}
+    monkeypatch.setitem(sys.modules, "fuzz.families", fake)
+    monkeypatch.setattr(fuzz, "families", fake, raising=False)
+    source = "def entry(x):\n    return list(reversed(sorted([x], key=float)))\n"
+    # list is shared by three constructs: it names none of them; reversed and sorted name theirs
+    assert estimate_features(source) == {"call.varargs", "flow.loop"}
