@@ -33,7 +33,7 @@ def _example(family: str):
 
 
 # Families whose first example hits a torch bug already in corpus/: the example checks the family, not torch.
-_TORCH_BUGS = {"iter": "torch-ngb-sorted-key-callback-result (corpus/): the key's value is returned by sorted()"}
+_TORCH_BUGS = {"iter": "corpus/torch-ngb-sorted-key-break-returns-key-value.py (torch 2.10-2.13)"}
 
 
 @pytest.mark.parametrize(
