@@ -7,7 +7,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .._errors import Unsupported
+from ._consts import is_const_value
 from ._graph_ops import graph_fn
+from ._iface import implements
 from ._methods import list_items
 from ._values import (
     NULL,
@@ -27,7 +29,6 @@ from ._values import (
     TupleVar,
     Var,
 )
-from ._wrap import is_const_value
 
 if TYPE_CHECKING:
     from ._interp import VM
@@ -45,6 +46,7 @@ def _fold(fn, *vals):
     return ConstVar(out)
 
 
+@implements("binary")
 def binary(vm: VM, fn: Callable[..., Any], sym: str, a: Var, b: Var):
     ta, tb = type(a), type(b)
     if ta is TensorVar or tb is TensorVar:
@@ -69,6 +71,7 @@ def binary(vm: VM, fn: Callable[..., Any], sym: str, a: Var, b: Var):
     raise Unsupported("binary-op", f"{ta.__name__} {sym} {tb.__name__}")
 
 
+@implements("compare")
 def compare(vm: VM, fn: Callable, sym: str, a: Var, b: Var) -> Var:
     ta, tb = type(a), type(b)
     if ta is TensorVar or tb is TensorVar:
@@ -145,6 +148,7 @@ def contains(vm: VM, item: Var, container: Var):
     raise Unsupported("contains", f"`in` on a {t.__name__}")
 
 
+@implements("truth")
 def truth(vm: VM, v: Var):
     """bool(v) where the trace knows it; Unsupported (eager bool) otherwise."""
     t = type(v)

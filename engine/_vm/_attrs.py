@@ -10,9 +10,11 @@ import torch
 
 from .._errors import Unsupported
 from .._guards import AttrSrc, ConstSrc, ItemSrc, Src
+from ._consts import is_const_value
 from ._effects import SetAttrEffect
 from ._exceptions import STATE, exc_attr, get_state, tb_attr
 from ._graph_ops import graph_fn
+from ._iface import implements
 from ._methods import dict_view, key_of, list_items, set_item
 from ._objects import call_dunder, instance_type, is_data_descriptor, user_function
 from ._sets import SET_METHODS
@@ -35,7 +37,7 @@ from ._values import (
     TupleVar,
     Var,
 )
-from ._wrap import is_const_value, wrap, wrap_fixed
+from ._wrap import wrap, wrap_fixed
 
 if TYPE_CHECKING:
     from ._interp import VM
@@ -62,6 +64,7 @@ def _class_lookup(t: type, name: str) -> object:
 _ABSENT = object()
 
 
+@implements("load_attr")
 def load_attr(vm: VM, v: Var, name: str):
     t = type(v)
     if t is TensorVar:
@@ -231,6 +234,7 @@ def _custom_meta(cls: type) -> bool:
     return type(cls) is not type
 
 
+@implements("store_attr")
 def store_attr(vm: VM, obj, name: str, val: Var):
     """Returns an Inline when a user-defined __setattr__ runs as a frame."""
     tp = instance_type(obj)
@@ -260,6 +264,7 @@ def store_attr(vm: VM, obj, name: str, val: Var):
     vm.effects.append(SetAttrEffect(obj, name, val))
 
 
+@implements("get_item")
 def get_item(vm: VM, c: Var, k):
     t = type(c)
     tp = instance_type(c)

@@ -13,6 +13,8 @@ from .._errors import Unsupported
 from .._guards import ConstSrc
 from . import _version as V
 from ._calls import seq_items
+from ._consts import is_const_value
+from ._iface import model as register_model
 from ._values import (
     BoundMethodVar,
     CellVar,
@@ -36,7 +38,6 @@ from ._values import (
     TupleVar,
     Var,
 )
-from ._wrap import is_const_value
 
 if TYPE_CHECKING:
     from ._interp import VM
@@ -448,14 +449,23 @@ MODELS[str] = _text(str)
 MODELS[repr] = _text(repr)
 
 
-def call_builtin(vm: VM, obj, args: list[Var], kwargs: dict[str, Var]):
-    model = MODELS.get(obj)
-    if model is not None:
-        res = model(vm, args, kwargs)
-        if res is not NotImplemented:
-            return res
-    if obj in PURE:
-        return _fold(obj, args, kwargs)
-    if obj is builtins.print:
-        raise Unsupported("print", "print() is a side effect on stdout")
-    return NotImplemented
+def _builtin_model(obj, model):
+    """A builtin's entry in the registry: its model, else constant folding (pure builtins); print() is a
+    side effect."""
+
+    def run(vm: VM, args: list[Var], kwargs: dict[str, Var]):
+        if model is not None:
+            res = model(vm, args, kwargs)
+            if res is not NotImplemented:
+                return res
+        if obj in PURE:
+            return _fold(obj, args, kwargs)
+        if obj is builtins.print:
+            raise Unsupported("print", "print() is a side effect on stdout")
+        return NotImplemented
+
+    return run
+
+
+for _obj in (*MODELS, *(PURE - MODELS.keys()), builtins.print):
+    register_model(_obj)(_builtin_model(_obj, MODELS.get(_obj)))

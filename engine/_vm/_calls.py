@@ -16,6 +16,7 @@ from .._policy import Decision, code_rule, rule_for
 from . import _version as V
 from ._code import code_info
 from ._frame_readers import frame_reader, keeps_locals
+from ._iface import Inline, implements, model_for
 from ._library import apply_rule
 from ._ops_locals import make_cell
 from ._regions import graph_break_call
@@ -46,29 +47,10 @@ from ._values import (
 
 if TYPE_CHECKING:
     from ._code import CodeInfo
-    from ._frame import Frame
     from ._interp import VM
 
 
-class Inline:
-    """A call the VM will trace as a new frame (`grad`: the mode to enter, for decorator-form grad mode)."""
-
-    __slots__ = ("frame", "grad")
-
-    def __init__(self, frame: Frame, grad: bool | None = None) -> None:
-        self.frame = frame
-        self.grad = grad
-
-
-class Raise(Exception):
-    """A modeled call raises `exc` (an exception value made by traced code) in the calling frame: CALL
-    raises it there (any other instruction that meets it runs eagerly, as for a gap in the VM)."""
-
-    def __init__(self, exc: Var) -> None:
-        super().__init__()
-        self.exc = exc
-
-
+@implements("call")
 def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inline:
     """Returns a Var (the call was modeled) or an Inline (a frame to push)."""
     t = type(fn)
@@ -304,6 +286,7 @@ def bind(vm: VM, fv: FuncVar, info: CodeInfo, args: list[Var], kwargs: dict[str,
     return loc
 
 
+@implements("seq_items")
 def seq_items(vm: VM, v: Var) -> list[Var]:
     """The element values of a sequence-like VM value (reading a real list guards its contents)."""
     v = vm.resolve(v) if type(v) is LazyVar else v
@@ -443,16 +426,28 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         if is_plain_exception(obj) and not kwargs and all(
                 type(a) is ConstVar and type(a.value) in (int, float, str, bool, type(None)) for a in args):
             return ExcVar(obj, tuple(a.value for a in args))
-    if isinstance(obj, (types.BuiltinFunctionType, type)):
-        from ._builtins import call_builtin
-
-        res = call_builtin(vm, obj, args, kwargs)
+    registered = model_for(obj) if isinstance(obj, _MODELED_KINDS) else None
+    if registered is not None:
+        res = _run_model(vm, fv, registered, args, kwargs)
         if res is not NotImplemented:
             return res
     raise Unsupported("call-object", f"calling {getattr(obj, '__qualname__', type(obj).__name__)} "
                       "is not modeled")
 
 
+def _run_model(vm: VM, fv: Var, registered: tuple, args: list[Var], kwargs: dict[str, Var]):
+    """A registered model (_iface.MODELS) of calling fv; a bound method's receiver is its first argument."""
+    fn, receiver = registered
+    if receiver is not None:
+        src = fv.src
+        self_var = vm.wrap(receiver, AttrSrc(src, "__self__")) if src is not None else vm.wrap_fixed(receiver)
+        args = [self_var, *args]
+    return fn(vm, args, kwargs)
+
+
+# what the registry is asked about: builtin functions, methods and types (hashing them runs no user code)
+_MODELED_KINDS = (types.BuiltinFunctionType, types.MethodDescriptorType, types.WrapperDescriptorType,
+                  types.MethodWrapperType, types.ClassMethodDescriptorType, type)
 _STATE_QUERIES = {torch.is_inference_mode_enabled, torch.is_autocast_enabled, torch.get_autocast_dtype,
                   torch.is_autocast_cache_enabled, torch.get_default_dtype}
 AUTOCAST = torch.amp.autocast_mode.autocast

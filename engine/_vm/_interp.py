@@ -17,6 +17,7 @@ from . import _code
 from ._ending import Ending, EndKind, Fatal, Forced, Restart
 from ._exceptions import is_exception, tb_here
 from ._frame import Frame
+from ._iface import Inline, VMOps
 from ._opcodes import DISPATCH, eager_form
 from ._regions import on_break
 from ._values import DISCARD, ConstVar, LazyVar, ObjVar
@@ -43,7 +44,7 @@ class BreakRecord:
         return f"Break({self.gb_id} at {self.where}, depth {self.depth}: {self.reason})"
 
 
-class VM:
+class VM(VMOps):
     """The symbolic interpreter of one segment: the explicit frame stack and everything the trace learnt.
 
     Owns the frames (`frames`, innermost last; no host recursion per call), the guards and namespace of the
@@ -53,7 +54,8 @@ class VM:
     the current exception, and the calls forced to run on their own (`forced`, by call number). `run()` steps
     handlers until one ends the segment. Invariants: a handler that raises Unsupported left the frame as it
     was, so a break runs the instruction from that state; anything read from the env is guarded; a VM is
-    used for one trace only (a Restart builds a new one with more forced calls)."""
+    used for one trace only (a Restart builds a new one with more forced calls). The recursive operations
+    models use (`call`, `load_attr`, `get_iter`, `binary`, `wrap`...) are those of `VMOps` (_iface.py)."""
 
     def __init__(self, ctx: Compiled, env: list[Any], grad: bool, forced: dict[int, Forced]) -> None:
         self.ctx = ctx  # the compiled function: options and stats
@@ -148,6 +150,18 @@ class VM:
             b = b.__dict__
         self.frames_traced += 1
         return Frame(info, fglobals, b, localsplus, [], 0, None, exit_grad, -1, self.call_no, name)
+
+    def push_frame(self, caller: Frame, callee: Frame | Inline) -> None:
+        """The caller's current instruction made a frame run above it (an inlined call, a generator resumed):
+        the caller goes on after that instruction when the frame returns; decorator-form grad mode is entered."""
+        caller.ip += 1
+        caller.call_index = caller.ip - 1
+        if type(callee) is Inline:
+            self.frames.append(callee.frame)
+            if callee.grad is not None:
+                self.set_grad(callee.grad)
+        else:
+            self.frames.append(callee)
 
     def where(self, frame: Frame | None = None) -> str:
         frame = frame or self.frames[-1]

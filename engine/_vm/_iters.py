@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from .. import _runtime as R
 from .._errors import Unsupported
+from ._iface import implements
 from ._members import MemberView, container_items
 from ._methods import list_items, view_items
 from ._values import (
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from ._values import Var
 
 
+@implements("get_iter")
 def get_iter(vm: VM, v: Var):
     t = type(v)
     if t is IterVar or t is GenVar:
@@ -222,6 +224,7 @@ def dict_next(vm: VM, it: IterVar):
     return TupleVar([key_var(key), items[key]])
 
 
+@implements("iter_next")
 def iter_next(vm: VM, it: Var):
     """The next element value, or None when the iterator is exhausted."""
     if it.done:

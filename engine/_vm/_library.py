@@ -116,7 +116,7 @@ def tracing_state(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> V
 
 def fold_constants(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
     """A pure function of constants, evaluated now (math.*)."""
-    from ._wrap import is_const_value
+    from ._consts import is_const_value
 
     vals = [a.value for a in args if type(a) is ConstVar]
     kv = {k: v.value for k, v in kwargs.items() if type(v) is ConstVar}

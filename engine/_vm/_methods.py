@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
 from .._guards import EnvSrc, ItemSrc
+from ._consts import is_const_value, key_var
 from ._effects import CallEffect, Effect, SetItemEffect
+from ._iface import implements
 from ._torchops import is_tensor_method
 from ._values import (
     ConstVar,
@@ -23,15 +25,11 @@ from ._values import (
     TensorVar,
     TupleVar,
 )
-from ._wrap import is_const_value, wrap
+from ._wrap import wrap
 
 if TYPE_CHECKING:
     from ._interp import VM
     from ._values import Var
-
-
-def key_var(k: object) -> Var:
-    return ConstVar(k) if is_const_value(k) else ObjVar(k, None)
 
 
 def key_of(v: Var) -> object:
@@ -54,6 +52,7 @@ def _replay_pending(vm: VM, c: ListVar | DictVar, apply: Callable[[Effect], None
         _touch(vm, c)
 
 
+@implements("list_items")
 def list_items(vm: VM, lv: ListVar):
     if lv.items is None:
         vm.guards.length(lv.src, len(lv.real))
@@ -80,6 +79,7 @@ def list_items(vm: VM, lv: ListVar):
     return lv.items
 
 
+@implements("dict_view")
 def dict_view(vm: VM, dv: DictVar):
     if dv.items is None:
         keys = tuple(dv.real)
@@ -112,6 +112,7 @@ def _touch(vm: VM, c: Var) -> None:
         vm.writeback.append(c)
 
 
+@implements("call_method")
 def call_method(vm: VM, self_var: Var, name: str, args: list[Var], kwargs: dict[str, Var]):
     t = type(self_var)
     if t is TensorVar:

@@ -9,6 +9,7 @@ import torch
 
 from .._errors import FrameBound, Unsupported
 from ._effects import SetAttrEffect
+from ._iface import implements
 from ._opcodes import EagerSpec, raising
 from ._torchops import skip_inline
 from ._values import BoundMethodVar, ConstVar, NewObjVar, Var
@@ -122,6 +123,7 @@ def instance_type(v: Var) -> type | None:
     return None
 
 
+@implements("call_dunder")
 def call_dunder(vm: VM, obj, name: str, args: list[Var], discard: bool = False):
     """obj.name(*args) for a user-defined special method, traced as a frame (Unsupported otherwise)."""
     from ._calls import Inline, call

@@ -8,7 +8,7 @@ import torch
 
 from .._errors import Unsupported
 from ._calls import seq_items
-from ._methods import dict_view, key_of, list_items
+from ._methods import _touch, call_method, dict_view, key_of, list_items
 from ._opcodes import EagerSpec, Resume, handles
 from ._sets import new_set, set_method
 from ._values import ConstVar, DictVar, ListVar, SetVar, SliceVar, TupleVar, Var
@@ -204,7 +204,6 @@ def _list_append(vm: VM, frame: Frame, ins: Instr) -> None:
     if lst.real is None:
         lst.items.append(v)
     else:  # a comprehension's list made real by a break inside the comprehension
-        from ._methods import call_method
 
         try:
             call_method(vm, lst, "append", [v], {})
@@ -276,7 +275,6 @@ def _list_extend(vm: VM, frame: Frame, ins: Instr) -> None:
             raise Unsupported("list-extend", "LIST_EXTEND on an unknown list")
         items = seq_items(vm, v)
         if lst.real is not None:  # the display's list was made real by a break inside the display
-            from ._methods import call_method
 
             call_method(vm, lst, "extend", [ListVar(items)], {})
             items = None
@@ -328,7 +326,6 @@ def _dict_update(vm: VM, frame: Frame, ins: Instr) -> None:
         if ins.opname == "DICT_MERGE" and any(k in target for k in other):
             raise Unsupported("dict-merge", "duplicate keyword argument")
         if d.real is not None:
-            from ._methods import _touch
 
             _touch(vm, d)
     except Unsupported as u:

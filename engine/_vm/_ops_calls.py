@@ -9,11 +9,14 @@ from typing import TYPE_CHECKING
 from .. import _runtime as R
 from .._errors import FrameBound, Unsupported
 from . import _version as V
-from ._calls import Inline, Raise, call, seq_items
+from ._calls import call, seq_items
 from ._exceptions import raise_new
+from ._generators import on_yield, send, send_eager
+from ._iface import Inline, Raise
+from ._iters import get_iter
 from ._methods import dict_view
 from ._opcodes import EagerSpec, handles
-from ._values import NULL, DictVar, FuncVar, ObjVar, TupleVar
+from ._values import NULL, DictVar, FuncVar, GenVar, ObjVar, TupleVar
 
 if TYPE_CHECKING:
     from ._code import Instr
@@ -222,9 +225,6 @@ def _get_yield_from_iter_eager(frame: Frame, ins: Instr) -> EagerSpec:
 @handles("GET_YIELD_FROM_ITER", eager=_get_yield_from_iter_eager)
 def _get_yield_from_iter(vm: VM, frame: Frame, ins: Instr) -> None:
     """`yield from v`: a traced generator is its own iterator; anything else is iter(v)."""
-    from ._iters import get_iter
-    from ._values import GenVar
-
     v = vm.peek(1)[0]
     if type(v) is not GenVar:
         try:
@@ -236,21 +236,15 @@ def _get_yield_from_iter(vm: VM, frame: Frame, ins: Instr) -> None:
 
 
 def _send_eager(frame: Frame, ins: Instr) -> EagerSpec:
-    from ._generators import send_eager
-
     return send_eager(frame, ins)
 
 
 @handles("SEND", eager=_send_eager)
 def _send(vm: VM, frame: Frame, ins: Instr) -> None:
-    from ._generators import send
-
     send(vm, frame, ins)
 
 
 @handles("YIELD_VALUE")
 def _yield_value(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
-    from ._generators import on_yield
-
     value = vm.pop()
     return on_yield(vm, frame, value)

@@ -6,8 +6,10 @@ import types
 from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
-from ._calls import Inline, call
+from ._calls import call
 from ._exceptions import get_state, instance_of, is_exception, is_none, raise_new
+from ._generators import cm_enter, cm_exit, throw_pending
+from ._iface import Inline
 from ._modes import enter as enter_mode
 from ._modes import program_ctx
 from ._objects import enter_user_ctx
@@ -76,7 +78,6 @@ def _before_with_h(vm: VM, frame: Frame, ins: Instr) -> None:
         frame.ip += 1
         return
     if type(ctx) is CMVar and not ctx.entered:
-        from ._generators import cm_enter
 
         cm_enter(vm, frame, ctx.gen)
         ctx.entered = True
@@ -129,7 +130,6 @@ def _with_except_start_eager(frame: Frame, ins: Instr) -> EagerSpec:
 def _with_except_start_h(vm: VM, frame: Frame, ins: Instr) -> None:
     exit_, _lasti, _prev, exc = vm.peek(4)
     if type(exit_) is CMExitVar and is_exception(exc) and exit_.gen.state == "suspended":
-        from ._generators import cm_exit, throw_pending
 
         gen_frame = cm_exit(vm, exit_.gen, exc, get_state(vm, exc, "__traceback__"))
         frame.ip += 1

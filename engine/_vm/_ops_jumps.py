@@ -8,9 +8,12 @@ from .. import _runtime as R
 from .._errors import Unsupported
 from . import _version as V
 from ._arith import is_same, truth
+from ._generators import resume_for
+from ._iface import Inline
 from ._iters import get_iter, iter_next
+from ._objects import call_dunder, instance_type
 from ._opcodes import EagerSpec, Resume, handles
-from ._values import ConstVar
+from ._values import ConstVar, GenVar, IterVar
 
 if TYPE_CHECKING:
     from ._code import Instr
@@ -90,7 +93,6 @@ def _get_iter_eager(frame: Frame, ins: Instr) -> EagerSpec:
 def _get_iter(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
     try:
-        from ._objects import call_dunder, instance_type
 
         if instance_type(v) is not None:
             it = call_dunder(vm, v, "__iter__", [])  # a user (or torch.nn) __iter__, traced
@@ -99,7 +101,6 @@ def _get_iter(vm: VM, frame: Frame, ins: Instr) -> None:
     except Unsupported as u:
         u.eager = _get_iter_eager(frame, ins)
         raise
-    from ._calls import Inline
 
     if isinstance(it, Inline):
         frame.stack.pop()
@@ -122,10 +123,8 @@ def _for_iter_eager(frame: Frame, ins: Instr) -> EagerSpec:
 @handles("FOR_ITER", eager=_for_iter_eager)
 def _for_iter(vm: VM, frame: Frame, ins: Instr) -> None:
     it = vm.peek(1)[0]
-    from ._values import GenVar, IterVar
 
     if type(it) is GenVar:
-        from ._generators import resume_for
 
         resume_for(vm, frame, it, ins)
         return

@@ -10,10 +10,11 @@ from .. import _runtime as R
 from .._errors import Unsupported
 from .._guards import GlobalSrc
 from . import _version as V
+from ._consts import is_const_value
 from ._effects import CellEffect, GlobalEffect
 from ._opcodes import EagerSpec, Resume, handles, raising
 from ._values import EMPTY, NULL, UNREAD, CellVar, ConstVar, ObjVar
-from ._wrap import is_const_value, wrap, wrap_fixed
+from ._wrap import wrap, wrap_fixed
 
 if TYPE_CHECKING:
     from ._code import Instr

@@ -10,7 +10,7 @@ from .._runtime import NULL as NULL_REAL
 from . import _version as V
 from ._arith import binary, compare, contains, is_same, unary
 from ._attrs import get_item, load_attr, store_attr, store_item
-from ._calls import Inline
+from ._iface import Inline
 from ._opcodes import EagerSpec, Resume, handles
 from ._values import NULL, ConstVar, GenVar, MethodVar
 

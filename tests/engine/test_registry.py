@@ -1,0 +1,46 @@
+"""The model registry (engine/_vm/_iface.py): a registered model is what the VM calls for its target."""
+
+import collections
+
+import torch
+
+import engine
+from engine._vm import _handlers  # noqa: F401  (binds the operations, registers the models)
+from engine._vm._iface import MODELS, OPERATIONS, VMOps, model, model_for
+
+
+def _registered(target, fn):
+    assert target not in MODELS
+    model(target)(fn)
+
+
+def test_every_operation_is_bound():
+    assert {"call", "call_method", "load_attr", "get_iter", "binary", "wrap"} <= OPERATIONS
+    assert not [n for n in OPERATIONS if getattr(VMOps.__dict__[n], "_unbound", False)]
+
+
+def test_builtin_models_are_registered():
+    assert model_for(len) is not None and model_for(isinstance) is not None
+
+
+def test_a_method_model_is_asked_with_its_receiver():
+    seen = []
+
+    def append_model(vm, args, kwargs):
+        seen.append((type(args[0]).__name__, len(args)))
+        return NotImplemented  # declines: the call runs eagerly, as without a model
+
+    def f(d, x):
+        d.append(x + 1)
+        return x * 2
+
+    _registered(collections.deque.append, append_model)
+    try:
+        engine.reset()
+        d, x = collections.deque(), torch.ones(2)
+        out = engine.compile(f)(d, x)
+    finally:
+        del MODELS[collections.deque.append]
+        engine.reset()
+    assert torch.equal(out, x * 2) and len(d) == 1 and torch.equal(d[0], x + 1)
+    assert seen and seen[0][1] == 2
