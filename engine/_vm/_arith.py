@@ -10,7 +10,8 @@ from .._errors import Unsupported
 from ._consts import is_const_value
 from ._graph_ops import graph_fn
 from ._iface import implements
-from ._methods import list_items
+from ._methods import call_method, dict_view, list_items
+from ._sets import contains as set_contains
 from ._values import (
     NULL,
     BoundMethodVar,
@@ -60,8 +61,6 @@ def binary(vm: VM, fn: Callable[..., Any], sym: str, a: Var, b: Var):
     if ta is TupleVar and tb is ConstVar and type(b.value) is int and fn in (operator.mul, operator.imul):
         return TupleVar(a.items * b.value)
     if ta is ListVar and fn is operator.iadd:
-        from ._methods import call_method
-
         call_method(vm, a, "extend", [b], {})
         return a
     if ta is ListVar and tb is ListVar and fn is operator.add:
@@ -137,12 +136,8 @@ def contains(vm: VM, item: Var, container: Var):
         if type(item) is ConstVar and all(type(x) is ConstVar for x in items):
             return ConstVar(item.value in [x.value for x in items])
     if t is SetVar:
-        from ._sets import contains as set_contains
-
         return set_contains(container, item)
     if t is DictVar and type(item) is ConstVar:
-        from ._methods import dict_view
-
         items = dict_view(vm, container) if container.real is not None else container.items
         return ConstVar(item.value in items)
     raise Unsupported("contains", f"`in` on a {t.__name__}")
@@ -161,8 +156,6 @@ def truth(vm: VM, v: Var):
     if t is SetVar:
         return bool(v.model)
     if t is DictVar:
-        from ._methods import dict_view
-
         return bool(dict_view(vm, v) if v.real is not None else v.items)
     if t in (FuncVar, BoundMethodVar):
         return True

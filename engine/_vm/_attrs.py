@@ -15,8 +15,9 @@ from ._effects import SetAttrEffect
 from ._exceptions import STATE, exc_attr, get_state, tb_attr
 from ._graph_ops import graph_fn
 from ._iface import implements
+from ._members import sequential_item
 from ._methods import dict_view, key_of, list_items, set_item
-from ._objects import call_dunder, instance_type, is_data_descriptor, user_function
+from ._objects import call_dunder, instance_type, is_data_descriptor, super_attr, user_function
 from ._sets import SET_METHODS
 from ._torchops import TENSOR_ATTRS_CONST, TENSOR_ATTRS_GRAPH, is_tensor_method
 from ._values import (
@@ -113,8 +114,6 @@ def load_attr(vm: VM, v: Var, name: str):
     if t is NewObjVar:
         return _new_obj_attr(vm, v, name)
     if t is SuperVar:
-        from ._objects import super_attr
-
         return super_attr(vm, v, name)
     if t is ExcVar:
         return exc_attr(vm, v, name)
@@ -203,9 +202,7 @@ def _module_attr(vm: VM, v: ObjVar, obj: torch.nn.Module, tp: type, name: str) -
 def _instance_class_attr(vm: VM, v: Var, tp: type, name: str, cls_attr):
     """An attribute found on the class of an instance (not in its __dict__)."""
     if isinstance(cls_attr, property) and user_function(cls_attr.fget):
-        from ._calls import call
-
-        return call(vm, wrap_fixed(vm, cls_attr.fget), [v], {})
+        return vm.call(wrap_fixed(vm, cls_attr.fget), [v], {})
     if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
         raise Unsupported("descriptor", f"{tp.__name__}.{name} is a property/descriptor")
     if isinstance(cls_attr, types.FunctionType):
@@ -275,8 +272,6 @@ def get_item(vm: VM, c: Var, k):
         vm.guards.length(src, len(c.obj))
         return wrap(vm, c.obj[k.value], ItemSrc(src, k.value))
     if t is ObjVar and isinstance(c.obj, torch.nn.Sequential):
-        from ._members import sequential_item
-
         item = sequential_item(vm, c, k)
         if item is not None:
             return item

@@ -17,10 +17,14 @@ from . import _code
 from ._ending import Ending, EndKind, Fatal, Forced, Restart
 from ._exceptions import is_exception, tb_here
 from ._frame import Frame
+from ._generators import on_raise, on_return
 from ._iface import Inline, VMOps
+from ._methods import list_items
+from ._modes import applied, note_op
 from ._opcodes import DISPATCH, eager_form
 from ._regions import on_break
-from ._values import DISCARD, ConstVar, LazyVar, ObjVar
+from ._values import DISCARD, ConstVar, LazyVar, ListVar, ObjVar
+from ._wrap import wrap
 
 if TYPE_CHECKING:
     from .._segments import Compiled
@@ -92,8 +96,6 @@ class VM(VMOps):
         if type(v) is LazyVar:
             r = self.lazy.get(v.index)
             if r is None:
-                from ._wrap import wrap
-
                 r = self.lazy[v.index] = wrap(self, self.env[v.index], EnvSrc(v.index))
             return r
         return v
@@ -117,9 +119,6 @@ class VM(VMOps):
     def op(self, kind: OpKind, target: Any, args: list[Var], kwargs: dict[str, Var], grad: bool,
            name: str) -> Var:
         """One graph op; real lists among the arguments are read (guarded) first."""
-        from ._methods import list_items
-        from ._values import ListVar
-
         if self.eager_ops:
             raise Unsupported("eager-ops", f"{name} runs eagerly (its graph failed at run time)")
         for a in list(args) + list(kwargs.values()):
@@ -127,7 +126,6 @@ class VM(VMOps):
                 list_items(self, a)
         if not self.modes:
             return self.graph.call(kind, target, args, kwargs, grad, name)
-        from ._modes import applied, note_op
 
         note_op(self, args, kwargs)
         return self.graph.call(kind, target, args, kwargs, grad, name, applied(self))
@@ -240,8 +238,6 @@ class VM(VMOps):
             if f.exit_grad is not None:
                 self.set_grad(f.exit_grad)
             if f.gen is not None:
-                from ._generators import on_raise
-
                 exc = on_raise(self, f, exc)
                 if exc is None:
                     return None
@@ -254,8 +250,6 @@ class VM(VMOps):
         frames = self.frames
         f = frames.pop()
         if f.gen is not None:
-            from ._generators import on_return
-
             return on_return(self, f, value)
         if f.exit_grad is not None:
             self.set_grad(f.exit_grad)

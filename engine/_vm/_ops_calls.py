@@ -50,14 +50,11 @@ def call_adapter(kw_names, classic_ctx=None):
 def _commit_call(vm: VM, frame: Frame, res: Var | Inline, npop: int) -> None:
     vm.popn(npop)
     frame.kw_names = None
-    frame.ip += 1
     if isinstance(res, Inline):
-        frame.call_index = frame.ip - 1
-        vm.frames.append(res.frame)
-        if res.grad is not None:
-            vm.set_grad(res.grad)
+        vm.push_frame(frame, res)
     else:
         frame.stack.append(res)
+        frame.ip += 1
 
 
 @handles("KW_NAMES")

@@ -97,12 +97,11 @@ def _before_with_h(vm: VM, frame: Frame, ins: Instr) -> None:
         u.eager = _before_with_eager(frame, ins)
         raise
     frame.stack[-1] = exit_
-    frame.ip += 1
     if isinstance(res, Inline):
-        frame.call_index = frame.ip - 1
-        vm.frames.append(res.frame)
+        vm.push_frame(frame, res)
     else:
         frame.stack.append(res)
+        frame.ip += 1
 
 
 def _with_except_start(exit_, lasti, prev, exc):
@@ -130,11 +129,8 @@ def _with_except_start_eager(frame: Frame, ins: Instr) -> EagerSpec:
 def _with_except_start_h(vm: VM, frame: Frame, ins: Instr) -> None:
     exit_, _lasti, _prev, exc = vm.peek(4)
     if type(exit_) is CMExitVar and is_exception(exc) and exit_.gen.state == "suspended":
-
         gen_frame = cm_exit(vm, exit_.gen, exc, get_state(vm, exc, "__traceback__"))
-        frame.ip += 1
-        frame.call_index = frame.ip - 1
-        vm.frames.append(gen_frame)
+        vm.push_frame(frame, gen_frame)
         return throw_pending(vm)
     try:
         if type(exit_) is GradExitVar or type(exit_) is ModeExitVar:
@@ -147,14 +143,11 @@ def _with_except_start_h(vm: VM, frame: Frame, ins: Instr) -> None:
         if u.eager is None:
             u.eager = _with_except_start_eager(frame, ins)
         raise
-    frame.ip += 1
     if isinstance(res, Inline):
-        frame.call_index = frame.ip - 1
-        vm.frames.append(res.frame)
-        if res.grad is not None:
-            vm.set_grad(res.grad)
+        vm.push_frame(frame, res)
     else:
         frame.stack.append(res)
+        frame.ip += 1
 
 
 @handles("PUSH_EXC_INFO")

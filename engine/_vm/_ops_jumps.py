@@ -104,9 +104,7 @@ def _get_iter(vm: VM, frame: Frame, ins: Instr) -> None:
 
     if isinstance(it, Inline):
         frame.stack.pop()
-        frame.ip += 1
-        frame.call_index = frame.ip - 1
-        vm.frames.append(it.frame)
+        vm.push_frame(frame, it)
         return
     frame.stack[-1] = it
     frame.ip += 1

@@ -8,7 +8,7 @@ import torch
 
 from .. import _runtime as R
 from .._errors import Unsupported
-from .._guards import GlobalSrc
+from .._guards import CellSrc, GlobalSrc
 from . import _version as V
 from ._consts import is_const_value
 from ._effects import CellEffect, GlobalEffect
@@ -158,8 +158,6 @@ def _load_closure(vm: VM, frame: Frame, ins: Instr) -> None:
 
 def cell_get(vm: VM, cell: CellVar):
     if cell.contents is UNREAD:
-        from .._guards import CellSrc
-
         try:
             real = cell.real.cell_contents
         except ValueError:

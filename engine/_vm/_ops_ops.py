@@ -138,16 +138,10 @@ def _load_attr(vm: VM, frame: Frame, ins: Instr) -> None:
         raise _eager(u, _load_attr_eager(frame, ins)) from None
     if isinstance(r, Inline):  # a property getter runs as a frame; its result replaces the object
         frame.stack.pop()
-        _push_frame(vm, frame, r)
+        vm.push_frame(frame, r)
         return
     frame.stack[-1] = r
     frame.ip += 1
-
-
-def _push_frame(vm: VM, frame: Frame, inline: Inline) -> None:
-    frame.ip += 1
-    frame.call_index = frame.ip - 1
-    vm.frames.append(inline.frame)
 
 
 def _load_method_eager(frame: Frame, ins: Instr) -> EagerSpec:
@@ -176,7 +170,7 @@ def _load_method(vm: VM, frame: Frame, ins: Instr) -> None:
         raise _eager(u, _load_method_eager(frame, ins)) from None
     if isinstance(r, Inline):
         frame.stack[-1] = NULL
-        _push_frame(vm, frame, r)
+        vm.push_frame(frame, r)
         return
     frame.stack[-1] = NULL
     frame.stack.append(r)
@@ -201,7 +195,7 @@ def _store_attr(vm: VM, frame: Frame, ins: Instr) -> None:
         raise _eager(u, _store_attr_eager(frame, ins)) from None
     vm.popn(2)
     if isinstance(r, Inline):
-        _push_frame(vm, frame, r)
+        vm.push_frame(frame, r)
         return
     frame.ip += 1
 
@@ -233,7 +227,7 @@ def _binary_subscr(vm: VM, frame: Frame, ins: Instr) -> None:
         raise _eager(u, _binary_subscr_eager(frame, ins)) from None
     vm.popn(2)
     if isinstance(r, Inline):
-        _push_frame(vm, frame, r)
+        vm.push_frame(frame, r)
         return
     frame.stack.append(r)
     frame.ip += 1
@@ -256,7 +250,7 @@ def _store_subscr(vm: VM, frame: Frame, ins: Instr) -> None:
         raise _eager(u, _store_subscr_eager(frame, ins)) from None
     vm.popn(3)
     if isinstance(r, Inline):
-        _push_frame(vm, frame, r)
+        vm.push_frame(frame, r)
         return
     frame.ip += 1
 
