@@ -21,7 +21,7 @@ from ._generators import on_raise, on_return
 from ._iface import Inline, VMOps
 from ._methods import list_items
 from ._modes import applied, note_op
-from ._opcodes import DISPATCH, eager_form
+from ._opcodes import ATTACHED, DISPATCH, eager_form
 from ._regions import on_break
 from ._values import DISCARD, ConstVar, LazyVar, ListVar, ObjVar
 from ._wrap import wrap
@@ -180,6 +180,8 @@ class VM(VMOps):
                     raise Unsupported("opcode", f"opcode {ins.opname} is not modeled")
                 ending = handler(self, frame, ins)
             except Unsupported as u:
+                if u.eager is None and ins.opname in ATTACHED:  # (the handler left the frame as it was)
+                    u.eager = eager_form(frame, ins)
                 return self._on_unsupported(u, frame)
             except (Restart, Fatal):
                 raise

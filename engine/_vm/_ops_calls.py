@@ -84,7 +84,7 @@ def _call_eager_form(frame: Frame, ins: Instr) -> EagerSpec | None:
     return None if _reads_frame(frame, ins.arg + 2) else _call_eager(frame, ins)
 
 
-@handles("CALL", eager=_call_eager_form)
+@handles("CALL", eager=_call_eager_form, attach=False)
 def _call(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
     argc = ins.arg
     items = vm.peek(argc + 2)
@@ -133,7 +133,7 @@ def _call_ex_eager_form(frame: Frame, ins: Instr) -> EagerSpec | None:
     return None if _reads_frame(frame, 4 if ins.arg & 1 else 3) else _call_ex_eager(frame, ins)
 
 
-@handles("CALL_FUNCTION_EX", eager=_call_ex_eager_form)
+@handles("CALL_FUNCTION_EX", eager=_call_ex_eager_form, attach=False)
 def _call_function_ex(vm: VM, frame: Frame, ins: Instr) -> None:
     n = 4 if ins.arg & 1 else 3
     items = vm.peek(n)
@@ -194,7 +194,7 @@ def _import_name_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("IMPORT_NAME", eager=_import_name_eager)
 def _import_name(vm: VM, frame: Frame, ins: Instr) -> None:
-    raise Unsupported("import", f"import {ins.argval}", eager=_import_name_eager(frame, ins))
+    raise Unsupported("import", f"import {ins.argval}")
 
 
 def _import_from_eager(frame: Frame, ins: Instr) -> EagerSpec:
@@ -208,7 +208,7 @@ def _import_from_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("IMPORT_FROM", eager=_import_from_eager)
 def _import_from(vm: VM, frame: Frame, ins: Instr) -> None:
-    raise Unsupported("import", f"from-import {ins.argval}", eager=_import_from_eager(frame, ins))
+    raise Unsupported("import", f"from-import {ins.argval}")
 
 
 def _yield_from_iter(v):
@@ -224,11 +224,7 @@ def _get_yield_from_iter(vm: VM, frame: Frame, ins: Instr) -> None:
     """`yield from v`: a traced generator is its own iterator; anything else is iter(v)."""
     v = vm.peek(1)[0]
     if type(v) is not GenVar:
-        try:
-            frame.stack[-1] = get_iter(vm, v)
-        except Unsupported as u:  # (a real generator or iterable: made so for real)
-            u.eager = u.eager or _get_yield_from_iter_eager(frame, ins)
-            raise
+        frame.stack[-1] = get_iter(vm, v)
     frame.ip += 1
 
 
@@ -236,7 +232,7 @@ def _send_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return send_eager(frame, ins)
 
 
-@handles("SEND", eager=_send_eager)
+@handles("SEND", eager=_send_eager, attach=False)
 def _send(vm: VM, frame: Frame, ins: Instr) -> None:
     send(vm, frame, ins)
 

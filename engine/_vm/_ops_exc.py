@@ -52,7 +52,7 @@ def _before_with_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_before_with, 1, resume=Resume.PUSHN, label="enter")
 
 
-@handles("BEFORE_WITH", eager=_before_with_eager)
+@handles("BEFORE_WITH", eager=_before_with_eager, attach=False)
 def _before_with_h(vm: VM, frame: Frame, ins: Instr) -> None:
     ctx = vm.peek(1)[0]
     if type(ctx) is GradCtxVar:
@@ -78,7 +78,6 @@ def _before_with_h(vm: VM, frame: Frame, ins: Instr) -> None:
         frame.ip += 1
         return
     if type(ctx) is CMVar and not ctx.entered:
-
         cm_enter(vm, frame, ctx.gen)
         ctx.entered = True
         return
@@ -125,7 +124,7 @@ def _with_except_start_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_with_except_start, 4, npop=0, label="exit")
 
 
-@handles("WITH_EXCEPT_START", eager=_with_except_start_eager)
+@handles("WITH_EXCEPT_START", eager=_with_except_start_eager, attach=False)
 def _with_except_start_h(vm: VM, frame: Frame, ins: Instr) -> None:
     exit_, _lasti, _prev, exc = vm.peek(4)
     if type(exit_) is CMExitVar and is_exception(exc) and exit_.gen.state == "suspended":
@@ -188,7 +187,7 @@ def _check_exc_match_h(vm: VM, frame: Frame, ins: Instr) -> None:
             frame.stack[-1] = ConstVar(r)
             frame.ip += 1
             return
-    raise Unsupported("exc-match", "except clause over unknown classes", eager=_check_exc_match_eager(frame, ins))
+    raise Unsupported("exc-match", "except clause over unknown classes")
 
 
 def _raise_eager(exc) -> None:
@@ -217,7 +216,7 @@ def _reraise_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_reraise_kept, 1, resume=Resume.NONE)
 
 
-@handles("RERAISE", eager=_reraise_eager)
+@handles("RERAISE", eager=_reraise_eager, attach=False)
 def _reraise(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
     exc = vm.peek(1)[0]
     if not is_exception(exc):
@@ -231,7 +230,7 @@ def _raise_varargs_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(fn, ins.arg, resume=Resume.NONE)
 
 
-@handles("RAISE_VARARGS", eager=_raise_varargs_eager)
+@handles("RAISE_VARARGS", eager=_raise_varargs_eager, attach=False)
 def _raise_varargs(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
     if ins.arg == 0:  # a bare raise re-raises the handled exception as it is: no context, no new entry
         exc = vm.resolve(vm.cur_exc)

@@ -34,7 +34,7 @@ def _unbound_local_eager(frame: Frame, ins: Instr) -> EagerSpec | None:
 def _load_fast(vm: VM, frame: Frame, ins: Instr) -> None:
     v = frame.locals[ins.arg]
     if v is None:
-        raise Unsupported("unbound-local", f"local {ins.argval} is unbound", eager=_unbound_local_eager(frame, ins))
+        raise Unsupported("unbound-local", f"local {ins.argval} is unbound")
     frame.stack.append(v)
     frame.ip += 1
 
@@ -48,7 +48,7 @@ def _store_fast(vm: VM, frame: Frame, ins: Instr) -> None:
 @handles("DELETE_FAST", eager=_unbound_local_eager)
 def _delete_fast(vm: VM, frame: Frame, ins: Instr) -> None:
     if frame.locals[ins.arg] is None:
-        raise Unsupported("unbound-local", f"local {ins.argval} is unbound", eager=_unbound_local_eager(frame, ins))
+        raise Unsupported("unbound-local", f"local {ins.argval} is unbound")
     frame.locals[ins.arg] = None
     frame.ip += 1
 
@@ -78,7 +78,7 @@ def load_global(vm: VM, frame: Frame, ins: Instr):
         value = b[name]
         vm.guards.global_identity(b, name, value)
         return wrap_fixed(vm, value)
-    raise Unsupported("name-error", f"global {name} is not defined", eager=_load_global_eager(frame, ins))
+    raise Unsupported("name-error", f"global {name} is not defined")
 
 
 def _load_global_eager(frame: Frame, ins: Instr) -> EagerSpec:
@@ -127,7 +127,7 @@ def _delete_global_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("DELETE_GLOBAL", eager=_delete_global_eager)
 def _delete_global(vm: VM, frame: Frame, ins: Instr) -> None:
-    raise Unsupported("delete-global", "del of a global", eager=_delete_global_eager(frame, ins))
+    raise Unsupported("delete-global", "del of a global")
 
 
 @handles("LOAD_ASSERTION_ERROR")
