@@ -18,7 +18,7 @@ from ._code import code_info
 from ._consts import key_var
 from ._frame_readers import frame_reader, keeps_locals
 from ._generators import cm_exit, drive, send_call
-from ._iface import Inline, implements, model_for
+from ._iface import MODELS, Inline, implements, model_for
 from ._iters import iter_remaining, view_items
 from ._library import apply_rule
 from ._methods import call_method, dict_setitem, dict_view, list_items
@@ -140,6 +140,11 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
         if rule is not None:
             res = apply_rule(vm, rule, fv, args, kwargs)
             if res is not None:
+                return res
+        registered = MODELS.get(real)
+        if registered is not None:
+            res = registered(vm, args, kwargs)
+            if res is not NotImplemented:
                 return res
         if is_graph_op(real):
             return vm.op("call_function", real, args, kwargs, vm.grad, real.__name__)
@@ -351,6 +356,11 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         res = apply_rule(vm, rule, fv, args, kwargs)
         if res is not None:
             return res
+    registered = model_for(obj) if isinstance(obj, _MODELED_KINDS) else None
+    if registered is not None:
+        res = _run_model(vm, fv, registered, args, kwargs)
+        if res is not NotImplemented:
+            return res
     if is_graph_op(obj):
         return vm.op("call_function", obj, args, kwargs, vm.grad, getattr(obj, "__name__", "op"))
     if obj in COMPILING_MARKERS:
@@ -407,11 +417,6 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         if is_plain_exception(obj) and not kwargs and all(
                 type(a) is ConstVar and type(a.value) in (int, float, str, bool, type(None)) for a in args):
             return ExcVar(obj, tuple(a.value for a in args))
-    registered = model_for(obj) if isinstance(obj, _MODELED_KINDS) else None
-    if registered is not None:
-        res = _run_model(vm, fv, registered, args, kwargs)
-        if res is not NotImplemented:
-            return res
     raise Unsupported("call-object", f"calling {getattr(obj, '__qualname__', type(obj).__name__)} "
                       "is not modeled")
 

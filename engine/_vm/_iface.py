@@ -159,8 +159,10 @@ def model(*targets: Any) -> Callable[[Model], Model]:
     (`collections.deque.append`, `collections.Counter.__add__`: `args[0]` is then the receiver).
 
     The model returns the call's result (a Var), an `Inline` (a frame to push), or NotImplemented when it
-    cannot answer for these arguments; it may raise `Unsupported` (the call then runs eagerly). It must
-    compute before it commits (leave no effect behind when it gives up) and reach the VM only through `vm`.
+    cannot answer for these arguments (the VM goes on as without it: a builtin's call runs eagerly, a
+    Python function is traced); it may raise `Unsupported` (the call then runs eagerly). It must compute
+    before it commits (leave no effect behind when it gives up) and reach the VM only through `vm`. The
+    policy table (`engine/_policy.py`) is asked first: a callable it marks EAGER or MODEL never gets here.
     """
 
     def register(fn: Model) -> Model:

@@ -44,3 +44,30 @@ def test_a_method_model_is_asked_with_its_receiver():
         engine.reset()
     assert torch.equal(out, x * 2) and len(d) == 1 and torch.equal(d[0], x + 1)
     assert seen and seen[0][1] == 2
+
+
+def _helper(x):
+    return x + 1
+
+
+def test_a_python_function_model_is_asked_before_tracing():
+    seen = []
+
+    def helper_model(vm, args, kwargs):
+        seen.append(len(args))
+        return NotImplemented  # declines: the function is traced, as without a model
+
+    def f(x):
+        return _helper(x) * 2
+
+    _registered(_helper, helper_model)
+    try:
+        engine.reset()
+        x = torch.ones(2)
+        c = engine.compile(f)
+        out = c(x)
+    finally:
+        del MODELS[_helper]
+        engine.reset()
+    assert torch.equal(out, (x + 1) * 2) and seen == [1]
+    assert c.record.eager_calls == 0
