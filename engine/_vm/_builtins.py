@@ -187,7 +187,6 @@ def _next(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if not 1 <= len(args) <= 2 or kwargs or type(args[0]) not in (IterVar, GenVar):
         return NotImplemented
     if type(args[0]) is GenVar:  # a frame above the call (see _generators.step)
-
         return step(vm, args[0], ConstVar(None), args[1] if len(args) == 2 else None)
     x = _next_item(vm, args[0])
     if x is None:

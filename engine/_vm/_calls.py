@@ -82,7 +82,6 @@ def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inli
     if t is MethodVar:
         if type(fn.self_var) is GenVar and fn.name == "send":
             return send_call(vm, fn.self_var, args, kwargs)
-
         return call_method(vm, fn.self_var, fn.name, args, kwargs)
     if t is ObjVar:
         return _call_object(vm, fn, args, kwargs)
@@ -341,7 +340,6 @@ def dict_items(vm: VM, v: DictVar) -> dict[object, Var]:
 def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> Var | Inline:
     obj = fv.obj
     if isinstance(obj, torch.nn.Module):  # decided by its type (guarded when read) and hooks, not identity
-
         res = call_module(vm, fv, args, kwargs)
         if res is not NotImplemented:
             return res

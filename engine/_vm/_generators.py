@@ -191,7 +191,6 @@ def collect(vm: VM, gen: GenVar, as_tuple: bool):
 def on_yield(vm: VM, frame: Frame, value: Var):
     gen = frame.gen
     if gen.mode == "collect":  # appended; the generator goes on (the value sent in is None)
-
         vm.call_method(vm.resolve(gen.acc), "append", [value], {})
         frame.ip += 1
         frame.stack.append(ConstVar(None))

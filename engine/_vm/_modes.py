@@ -137,7 +137,6 @@ def enter(vm: VM, ctx: ModeCtxVar) -> tuple[ModeExitVar, Var]:
                         torch.is_autocast_cache_enabled())
         node = vm.graph.mode_node(_enter_autocast, ctx.args)
         if ctx.real is not None:  # __enter__ stores the state it saves on the object
-
             for name, value in zip(("prev", "prev_fastdtype", "prev_cache_enabled"), ctx.prev):
                 vm.effects.append(SetAttrEffect(ctx.real, name, ConstVar(value)))
         result: Var = ctx if ctx.real is None else ctx.real

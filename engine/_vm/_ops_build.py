@@ -188,7 +188,6 @@ def _list_append(vm: VM, frame: Frame, ins: Instr) -> None:
     if lst.real is None:
         lst.items.append(v)
     else:  # a comprehension's list made real by a break inside the comprehension
-
         call_method(vm, lst, "append", [v], {})
     frame.stack.pop()
     frame.ip += 1
