@@ -14,7 +14,7 @@ from ._consts import is_const_value
 from ._effects import SetAttrEffect
 from ._exceptions import STATE, exc_attr, get_state, tb_attr
 from ._graph_ops import graph_fn
-from ._iface import implements
+from ._iface import MODELS, implements
 from ._members import sequential_item
 from ._methods import dict_view, key_of, list_items, set_item
 from ._objects import call_dunder, instance_type, is_data_descriptor, super_attr, user_function
@@ -102,6 +102,8 @@ def load_attr(vm: VM, v: Var, name: str):
     if t is DictVar and name in _DICT_METHODS:
         return MethodVar(v, name)
     if t is SetVar and name in SET_METHODS:
+        return MethodVar(v, name)
+    if (t, name) in MODELS:  # a method a model family registered for its symbolic values (_iface.model)
         return MethodVar(v, name)
     if t is FuncVar and name in ("__name__", "__qualname__"):
         return ConstVar(getattr(v, name.strip("_")))

@@ -156,7 +156,9 @@ MODELS: dict[Any, Model] = {}
 def model(*targets: Any) -> Callable[[Model], Model]:
     """Register the decorated `model(vm, args, kwargs)` as the VM's model of calls of each target: a
     builtin, a library function, a type (its construction), or a method as its class holds it
-    (`collections.deque.append`, `collections.Counter.__add__`: `args[0]` is then the receiver).
+    (`collections.deque.append`, `collections.Counter.__add__`: `args[0]` is then the receiver); or
+    `(VarClass, "name")`: the method `name` called on a symbolic value of a class of `_values.Var` a model
+    family made (the receiver is `args[0]`; asked after the VM's own containers' methods).
 
     The model returns the call's result (a Var), an `Inline` (a frame to push), or NotImplemented when it
     cannot answer for these arguments (the VM goes on as without it: a builtin's call runs eagerly, a

@@ -13,7 +13,7 @@ from .._errors import Unsupported
 from .._guards import EnvSrc, ItemSrc
 from ._consts import is_const_value
 from ._effects import CallEffect, Effect, SetItemEffect
-from ._iface import implements
+from ._iface import MODELS, implements
 from ._iters import iterated
 from ._sets import set_method
 from ._torchops import is_tensor_method
@@ -129,6 +129,11 @@ def call_method(vm: VM, self_var: Var, name: str, args: list[Var], kwargs: dict[
         if not is_const_value(out):
             raise Unsupported("const-method", f"{type(recv).__name__}.{name} result is not a constant")
         return ConstVar(out) if type(out) is not tuple else TupleVar([ConstVar(x) for x in out])
+    model = MODELS.get((t, name))  # a method of a symbolic value class of a model family
+    if model is not None:
+        res = model(vm, [self_var, *args], kwargs)
+        if res is not NotImplemented:
+            return res
     raise Unsupported("method", f"{type(self_var).__name__}.{name}")
 
 

@@ -71,3 +71,49 @@ def test_a_python_function_model_is_asked_before_tracing():
         engine.reset()
     assert torch.equal(out, (x + 1) * 2) and seen == [1]
     assert c.record.eager_calls == 0
+
+
+class _Counter:
+    """A stand-in library type the test models symbolically (eager: a plain class)."""
+
+    def __init__(self):
+        self.n = 0
+
+    def bump(self):
+        self.n += 1
+        return self.n
+
+
+def test_a_symbolic_value_of_a_model_family_gets_its_methods_from_the_registry():
+    from engine._vm._values import ConstVar, Var
+
+    class CountVar(Var):  # a model family's own symbolic value, never made real here
+        __slots__ = ("n",)
+
+        def __init__(self):
+            self.n = 0
+
+    def new_counter(vm, args, kwargs):
+        return CountVar() if not args and not kwargs else NotImplemented
+
+    def bump(vm, args, kwargs):
+        args[0].n += 1
+        return ConstVar(args[0].n)
+
+    def f(x):
+        c = _Counter()
+        c.bump()
+        return x * c.bump()
+
+    _registered(_Counter, new_counter)
+    _registered((CountVar, "bump"), bump)
+    try:
+        engine.reset()
+        x = torch.ones(2)
+        c = engine.compile(f)
+        out = c(x)
+    finally:
+        del MODELS[_Counter], MODELS[(CountVar, "bump")]
+        engine.reset()
+    assert torch.equal(out, x * 2)
+    assert c.record.eager_calls == 0 and c.record.breaks == 0
