@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from fuzz.errors import FuzzError
-from oracle import split_source, with_footer
+from oracle import read_program_text, split_source, with_footer
 
 __all__ = ["Corpus", "CorpusError", "Entry", "CheckOutcome", "STATUSES", "BROKEN_SIGNATURES", "next_status",
            "shape_key"]
@@ -190,7 +190,7 @@ class Corpus:
         for entry in self.entries.values():
             path = self.root / entry.file
             if entry.target == target and entry.signature == signature and path.exists():
-                if shape_key(path.read_text()) == key:
+                if shape_key(read_program_text(path)) == key:
                     return entry, False
         name = name or f"{_slug(signature)}-{key[:8]}.py"
         self.root.mkdir(parents=True, exist_ok=True)
@@ -203,7 +203,7 @@ class Corpus:
         """Give every program file the current standalone footer (it is generated code); returns those changed."""
         changed = []
         for path in self.files():
-            source = path.read_text()
+            source = read_program_text(path)
             fresh = with_footer(source)
             if fresh != source:
                 path.write_text(fresh)
@@ -224,7 +224,7 @@ class Corpus:
             if not path.exists():
                 outcomes.append(CheckOutcome(entry.file, spec, "missing", entry.status, entry.status, False))
                 continue
-            observed, detail = check(path.read_text(), spec)
+            observed, detail = check(read_program_text(path), spec)
             if observed in BROKEN_SIGNATURES:  # nothing was compared: no status moves on it
                 outcomes.append(CheckOutcome(entry.file, spec, observed, entry.status, entry.status, False, detail))
                 continue

