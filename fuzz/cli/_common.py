@@ -87,6 +87,8 @@ def check_workers(workers: int, oversubscribe: bool = False) -> int:
 def read_program(path: str | Path) -> str:
     """The text of a program file; UsageError for a missing, unreadable, binary or non-UTF-8 file."""
     path = Path(path)
+    if path.is_dir():
+        raise UsageError(f"{path} is a directory; give a program file")
     if not path.is_file():
         raise UsageError(f"no such file: {path}")
     from oracle import read_program_text

@@ -26,3 +26,10 @@ def test_the_standalone_check_of_a_program_saved_with_a_bom_and_crlf_runs(tmp_pa
     path = _bom_crlf(tmp_path / "bom.py")
     proc = subprocess.run([sys.executable, str(path), "torch"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and "match" in proc.stdout, proc.stdout[-2000:] + proc.stderr[-2000:]
+
+
+def test_a_directory_given_for_a_program_file_is_named_as_one(tmp_path, capsys):
+    for command in (["repro", str(tmp_path)], ["triage", str(tmp_path)], ["reduce", str(tmp_path), "--target", "eager"]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert f"{tmp_path} is a directory" in err and "no such file" not in err, err
