@@ -3,8 +3,11 @@ loads (in ``repro`` and in its own standalone check), a directory given for a fi
 manifest that contradicts itself is refused before anything is written, and every command printed for pasting
 survives paths with spaces and non-ASCII characters."""
 
+import json
 import subprocess
 import sys
+
+import pytest
 
 from fuzz.cli import main
 from tests.conftest import program_source
@@ -33,3 +36,29 @@ def test_a_directory_given_for_a_program_file_is_named_as_one(tmp_path, capsys):
         assert main(command) == 2
         err = capsys.readouterr().err
         assert f"{tmp_path} is a directory" in err and "no such file" not in err, err
+
+
+def _manifest_entry(file, **extra):
+    return {"file": file, "signature": "mismatch:value:values", "target": "fault:perturb", "torch": "2.13.0",
+            "first_seen": "2026-11-01", "status": "KNOWN", **extra}
+
+
+@pytest.mark.parametrize("entries, says", [
+    ([_manifest_entry("a.py", note="first"), _manifest_entry("a.py", note="second")], "a.py is listed twice"),
+    ([_manifest_entry("a.py", status="WONTFIX")], "unknown status 'WONTFIX'"),
+])
+@pytest.mark.parametrize("action", [["list"], ["stats"], ["add", "{d}/good.py", "--target", "eager"]])
+def test_a_manifest_that_contradicts_itself_is_an_error_and_stays_untouched(tmp_path, capsys, entries, says,
+                                                                            action):
+    root = tmp_path / "corpus"
+    root.mkdir()
+    (root / "a.py").write_text(GOOD)
+    (tmp_path / "good.py").write_text(GOOD)
+    manifest = json.dumps({"version": 1, "files": entries}, indent=2).encode()
+    (root / "manifest.json").write_bytes(manifest)
+    argv = ["corpus", *[a.replace("{d}", str(tmp_path)) for a in action], "--dir", str(root)]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert says in err and "manifest.json" in err and "Traceback" not in err, err
+    assert (root / "manifest.json").read_bytes() == manifest
+    assert sorted(p.name for p in root.iterdir()) == ["a.py", "manifest.json"]
