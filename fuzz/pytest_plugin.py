@@ -204,9 +204,10 @@ class CorpusItem(_NgbItem):
         self.target, self.expect = target, expect  # expect: the open bug's signature, or "ok"
 
     def runtest(self):
+        from fuzz.commands import replay_command
         from oracle import read_program_text
 
-        replay = f"ngb-fuzz repro {self.path} --target {self.target}"
+        replay = replay_command(self.path, self.target)
         _check(self.config, read_program_text(self.path), self.target, replay, self.expect, strict=True)
 
     def reportinfo(self):
@@ -274,8 +275,10 @@ def ngb_check(request, tmp_path):
         bad = {t: v for t, v in report.verdicts.items() if v.kind not in ("ok", "skip")}
         if bad:
             text = "\n".join(f"{v.kind} on {t}: {v.signature}\n{v.detail}" for t, v in bad.items())
-            pytest.fail(f"ngb_check({fn.__name__}): {text}\nprogram: {path}\nreplay: ngb-fuzz repro {path} "
-                        f"--target {next(iter(bad))}", pytrace=False)
+            from fuzz.commands import replay_command
+
+            pytest.fail(f"ngb_check({fn.__name__}): {text}\nprogram: {path}\nreplay: "
+                        f"{replay_command(path, next(iter(bad)))}", pytrace=False)
         return report
 
     return check

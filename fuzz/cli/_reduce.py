@@ -102,7 +102,10 @@ def reduce(args) -> int:
                 from None
     print(result.summary(), file=sys.stderr)
     if out != "-":
-        print(f"wrote {out}; replay: ngb-fuzz repro {out} --target {target}  (or: python {out})", file=sys.stderr)
+        from ..commands import replay_command, shell_command
+
+        print(f"wrote {out}; replay: {replay_command(out, target)}  (or: {shell_command('python', out)})",
+              file=sys.stderr)
     if args.corpus:
         from fuzz.corpus import Corpus
 

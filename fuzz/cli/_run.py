@@ -307,6 +307,8 @@ def worker_memory(campaign) -> str:
 
 
 def _print_summary(summary: dict, out: Path, state: str) -> None:
+    from ..commands import replay_command, shell_command
+
     verdicts = " ".join(f"{k}={v}" for k, v in sorted(summary["verdicts"].items()))
     print(f"{state}: {summary['programs']} programs in {summary['seconds']:.1f}s  {verdicts}  "
           f"buckets={len(summary['buckets'])} root causes={summary['root_causes']}")
@@ -322,12 +324,14 @@ def _print_summary(summary: dict, out: Path, state: str) -> None:
             what = "regression of the FIXED bug" if bucket.get("regression") else "known bug"
             lines = bucket.get("known_lines")
             print(f"         {what}: corpus/{bucket['known']}" + (f"  ({lines} lines: its repro, "
-                  f"python corpus/{bucket['known']})" if lines and not bucket.get("reduction") else ""))
+                  f"{shell_command('python', 'corpus/' + bucket['known'])})" if lines and not bucket.get("reduction")
+                  else ""))
         if bucket.get("same_as"):
             print(f"         same root cause as {bucket['same_as']} (its reduced repro; not reduced again)")
         elif bucket.get("reduction") == "pending":
-            print(f"         not reduced: ngb-fuzz reduce --campaign {out}  (or the next run) reduces it")
-        print(f"         replay: ngb-fuzz repro {path} --target '{bucket['target']}'")
+            print(f"         not reduced: {shell_command('ngb-fuzz', 'reduce', '--campaign', out)}  (or the next run) "
+                  "reduces it")
+        print(f"         replay: {replay_command(path, bucket['target'])}")
     if "bias" in summary:
         events = " ".join(f"{k}={v}" for k, v in sorted(summary["bias"]["events"].items())) or "none"
         boosted = " ".join(f"{t}x{m:.1f}" for t, m in list(summary["bias"]["boosted_now"].items())[:6]) or "nothing"

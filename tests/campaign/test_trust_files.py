@@ -4,6 +4,7 @@ manifest that contradicts itself is refused before anything is written, and ever
 survives paths with spaces and non-ASCII characters."""
 
 import json
+import shlex
 import subprocess
 import sys
 
@@ -62,3 +63,36 @@ def test_a_manifest_that_contradicts_itself_is_an_error_and_stays_untouched(tmp_
     assert says in err and "manifest.json" in err and "Traceback" not in err, err
     assert (root / "manifest.json").read_bytes() == manifest
     assert sorted(p.name for p in root.iterdir()) == ["a.py", "manifest.json"]
+
+
+def _pasted(line: str, command: str) -> list[str]:
+    """The words a shell gives the command printed in ``line`` after ``command``."""
+    start = line.index(command)
+    return shlex.split(line[start:].split("  (")[0])
+
+
+def test_printed_commands_survive_paths_with_spaces_and_non_ascii(tmp_path, capsys):
+    from fuzz.cli._run import _print_summary
+
+    out = tmp_path / "my runs" / "zürich $HOME"
+    bucket = {"count": 2, "status": "NEW", "signature": "mismatch:value:values", "target": "torch:ngb=off",
+              "repro": "001-mismatch-value-values-torch.py", "reduction": "pending", "same_as": None, "known": None,
+              "lines": None}
+    summary = {"verdicts": {"mismatch": 2}, "programs": 2, "seconds": 1.0, "buckets": [bucket], "root_causes": 1}
+    _print_summary(summary, out, "done")
+    lines = capsys.readouterr().out.splitlines()
+    [replay] = [line for line in lines if "replay:" in line]
+    assert _pasted(replay, "ngb-fuzz repro") == ["ngb-fuzz", "repro", str(out / bucket["repro"]), "--target",
+                                                  "torch:ngb=off"]
+    [reduce] = [line for line in lines if "reduce --campaign" in line]
+    assert _pasted(reduce, "ngb-fuzz reduce") == ["ngb-fuzz", "reduce", "--campaign", str(out)]
+
+
+def test_repro_prints_a_replay_command_that_pastes(tmp_path, capsys):
+    folder = tmp_path / "a folder" / "ünïcode"
+    folder.mkdir(parents=True)
+    path = folder / "p.py"
+    path.write_text(GOOD)
+    assert main(["repro", str(path), "--target", "fault:perturb"]) == 1
+    [replay] = [line for line in capsys.readouterr().out.splitlines() if "replay:" in line]
+    assert _pasted(replay, "ngb-fuzz repro") == ["ngb-fuzz", "repro", str(path), "--target", "fault:perturb"]
