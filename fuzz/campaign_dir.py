@@ -95,6 +95,7 @@ class CampaignDir:
     def __init__(self, out: Path | str, *, on_notice=None):
         self._lock_fd: int | None = None
         self._journal = None
+        self.written: set[str] = set()  # names write_text() wrote by this process (what output may name as written)
         self.seq = 0
         if str(out).strip() == "":
             raise CampaignError("--out is empty; name a campaign directory")
@@ -270,6 +271,7 @@ class CampaignDir:
             with open(tmp, "w", encoding="utf-8") as f:
                 f.write(text)
             os.replace(tmp, path)
+            self.written.add(name)
         except OSError as exc:
             try:
                 tmp.unlink(missing_ok=True)

@@ -133,7 +133,7 @@ def run(args) -> int:
     report.final(summary)
     state = (f"stopped by {_signal_name(received.signum)}" if received.signum
              else "stopped" if failed or lost else "done")
-    _print_summary(summary, config.out, state)
+    _print_summary(summary, config.out, state, written="summary.json" in campaign.dir.written)
     if failed is not None:
         print(f"ngb-fuzz run: error: {failed}", file=sys.stderr)
         return 1
@@ -306,7 +306,8 @@ def worker_memory(campaign) -> str:
     return " ".join(f"{mb:.0f}" for mb in rows) or "-"
 
 
-def _print_summary(summary: dict, out: Path, state: str) -> None:
+def _print_summary(summary: dict, out: Path, state: str, written: bool = True) -> None:
+    """The campaign's closing lines on stdout; ``written``: whether summary.json was written (not on a full disk)."""
     from ..commands import replay_command, shell_command
 
     verdicts = " ".join(f"{k}={v}" for k, v in sorted(summary["verdicts"].items()))
@@ -339,7 +340,7 @@ def _print_summary(summary: dict, out: Path, state: str) -> None:
     if summary.get("memory"):
         w = summary["memory"]
         print(f"workers: peak {w['peak_rss_mb']:.0f} MB resident, {w['recycled']} recycled")
-    print(f"summary: {out / 'summary.json'}")
+    print(f"summary: {out / 'summary.json'}" if written else "summary: not written (see the error below)")
     if (out / "report.html").exists():
         print(f"report: {out / 'report.html'}")
 
