@@ -32,6 +32,10 @@ def check_files(campaign: Campaign) -> tuple[list[str], dict[tuple[str, str], st
     """(repro files deleted that could not come back, {(target, signature): repro file no bucket names})."""
     lost = [bucket.repro for bucket in list(campaign.buckets.values()) if not _restored(campaign, bucket)]
     untracked = untracked_repros(campaign.dir.root, {b.repro for b in campaign.buckets.values()})
+    for name in untracked.values():
+        path = campaign.dir.root / name
+        if "same-root-cause-as" in _header(path):  # its bucket starts again unreduced: from its own program
+            campaign.dir.write_text(name, read_program_text(_original(path)))
     if untracked:
         names = sorted(untracked.values())
         shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
@@ -46,7 +50,7 @@ def _restored(campaign: Campaign, bucket: Bucket) -> bool:
     root = campaign.dir.root
     if (root / bucket.repro).exists():
         return True
-    orig = root / (bucket.repro.removesuffix(".py") + ".orig.py")
+    orig = _original(root / bucket.repro)
     if orig.is_file():
         text, how = read_program_text(orig), f"restored from {orig.name}"
     elif campaign.bias is not None:
@@ -81,10 +85,14 @@ def untracked_repros(root: Path, tracked: set[str]) -> dict[tuple[str, str], str
             continue
         fields = _header(path)
         if "same-root-cause-as" in fields:  # the reduced repro of another bucket: its own bucket is its original's
-            fields = _header(path.with_name(name.removesuffix(".py") + ".orig.py"))
+            fields = _header(_original(path))
         if fields.get("target") and fields.get("signature"):
             found.setdefault((fields["target"], fields["signature"]), name)
     return found
+
+
+def _original(path: Path) -> Path:
+    return path.with_name(path.name.removesuffix(".py") + ".orig.py")
 
 
 def _header(path: Path) -> dict[str, str]:

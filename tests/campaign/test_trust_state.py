@@ -179,3 +179,21 @@ def test_a_new_bucket_never_takes_a_number_an_old_file_has(tmp_path):
     (tmp_path / "001-someone-elses-notes.py").write_text("# not a repro of this campaign\n")
     run(tmp_path, programs=20)
     assert len(set(_numbers(tmp_path))) == len(_numbers(tmp_path)), _numbers(tmp_path)
+
+
+def test_a_bucket_taking_back_a_file_that_pointed_at_another_gets_its_own_program_back(tmp_path, monkeypatch):
+    import fuzz.reduce as reduce_module
+    from tests.campaign.test_state import run
+
+    monkeypatch.setattr(reduce_module, "reduce_program", lambda source, target, **kw: type("R", (), {
+        "stopped": "fixpoint", "reproduced": 1, "lines": 2, "original_lines": 9, "elapsed_s": 1.0,
+        "source": "import torch\n\ndef entry(x):\n    return x\n"})())
+    first = run(tmp_path, programs=3, reduce_seconds=600)
+    twin = next(b for b in first["buckets"] if b["same_as"])  # the ngb=off crash: the torch crash's reduced repro
+    for name in ("state.json", "journal.jsonl"):
+        (tmp_path / name).unlink()
+    second = run(tmp_path, programs=3)
+    again = next(b for b in second["buckets"] if b["target"] == twin["target"])
+    assert again["repro"] == twin["repro"]
+    original = (tmp_path / twin["repro"].replace(".py", ".orig.py")).read_text()
+    assert (tmp_path / twin["repro"]).read_text() == original
