@@ -43,3 +43,8 @@ def test_an_interpreter_that_answers_unexpectedly_is_one_line_and_exit_2(tmp_pat
 def test_a_wrapper_that_prints_before_exec_is_told_why(interpreters):
     with pytest.raises(oracle.TargetError, match="printed .*hello from the wrapper.* on stdout"):
         oracle.check_available(oracle.parse_target(f"torch:python={interpreters['echoes']}"))
+
+
+def test_a_wrapper_that_prints_on_stderr_before_exec_is_fine(tmp_path):
+    python = _script(tmp_path / "chatty", f"echo activating the venv >&2\nexec {sys.executable} \"$@\"\n")
+    oracle.check_available(oracle.parse_target(f"torch:python={python}"))
