@@ -102,7 +102,10 @@ def reduce(args) -> int:
                 from None
     print(result.summary(), file=sys.stderr)
     if out != "-":
-        print(f"wrote {out}; replay: ngb-fuzz repro {out} --target {target}  (or: python {out})", file=sys.stderr)
+        from ..commands import replay_command, shell_command
+
+        print(f"wrote {out}; replay: {replay_command(out, target)}  (or: {shell_command('python', out)})",
+              file=sys.stderr)
     if args.corpus:
         from fuzz.corpus import Corpus
 
@@ -137,16 +140,19 @@ def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
     known = known_bugs("corpus")  # as ``run`` by default: a reduced bucket with a corpus bug's root cause is KNOWN
     with oracle.Runner(workers=workers) as runner:
         try:
-            campaign = Campaign(config, runner, known=known)
+            campaign = Campaign(config, runner, known=known,
+                                on_notice=lambda message: print(f"[ngb-fuzz] {message}", file=sys.stderr))
         except CampaignError as exc:
             raise UsageError(str(exc)) from None
-        before = campaign.not_reduced
+        before, lost = campaign.not_reduced, set(campaign.lost_repros)
         summary = campaign.reduce_pending()
     left = summary["not_reduced"]
     print(f"reduced {before - left} of {before} bucket(s) not reduced before; {left} left", file=sys.stderr)
     for bucket in summary["buckets"]:
         state = {"done": f"{bucket['lines']} lines", "failed": "kept as found",
                  "cut short": f"cut short at {bucket['lines'] or 'its original'} lines (not minimal)"}
-        if bucket["reduction"] in state:
+        if bucket["repro"] in lost:
+            print(f"  {bucket['repro']}: deleted, and it cannot be regenerated: not reduced", file=sys.stderr)
+        elif bucket["reduction"] in state:
             print(f"  {bucket['repro']}: {state[bucket['reduction']]}", file=sys.stderr)
-    return 0 if left == 0 else 1
+    return 0 if left == 0 and not lost else 1
