@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from hypothesis import strategies as st
 
 from fuzz import ir
@@ -226,6 +228,8 @@ def _programs_impl(draw, config: GenerationConfig | None = None) -> ir.Program:
         for name in sorted(set(gen.modules.values()) - {""})
     )
     returns = weighted(draw, [("x", 6.0), ("tuple", 1.0), ("dict", 1.0)])
+    if chance(draw, config.weight("input.mark_dynamic") * 0.1):  # drawn last: other draws stay as they were
+        record = dataclasses.replace(record, mark_dynamic=True)
     return ir.Program(functions, modules, record, wants_grad, returns)
 
 
