@@ -66,7 +66,7 @@ def parse_config(value: str) -> str:
 
 
 def flags_of(value: str) -> list[tuple[str, str, object]]:
-    """The flags of a canonical ``config=`` value, in table order of its names."""
+    """The flags of a canonical ``config=`` value, its names in the value's (sorted) order."""
     if value in ("", "none"):
         return []
     return [flag for name in value.split("+") for flag in CONFIGS[name].flags]
