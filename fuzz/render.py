@@ -328,25 +328,29 @@ def other_size(n: int) -> int:
 
 def _make_inputs(inputs: ir.Inputs) -> list[str]:
     names = ("batch", "rows", "cols")[3 - inputs.rank:]
-    dims = dict(zip(names, inputs.shape))
+    sizes = dict(zip(names, inputs.shape))
+    if not inputs.other_sizes:  # the sizes as literals, as before the third call existed
+        names = tuple(str(v) for v in inputs.shape)
     dtype = "" if inputs.dtype == "float32" else f", dtype=torch.{inputs.dtype}"
     if inputs.layout == "contiguous":
         x = f"torch.randn({', '.join(names)}, generator=g{dtype})"
     elif inputs.rank == 1:  # every other element of a (cols, 2) tensor: stride 2
-        x = f"torch.randn(cols, 2, generator=g{dtype})[:, 0]"
+        x = f"torch.randn({names[-1]}, 2, generator=g{dtype})[:, 0]"
     else:  # the last two dimensions swapped
         view = ".t()" if inputs.rank == 2 else ".transpose(-1, -2)"
-        x = f"torch.randn({', '.join((*names[:-2], 'cols', 'rows'))}, generator=g{dtype}){view}"
-    first, other = tuple(dims.values()), tuple(map(other_size, dims.values()))
-    if inputs.rank == 1:
-        first, other = first[0], other[0]
-    lines = ["def make_inputs(device, size=0):  # size=1: every dimension of another size (a third call)",
-             IND + f"g = torch.Generator().manual_seed({inputs.seed})",
-             IND + f"{', '.join(names)} = {first} if size == 0 else {other}",
-             IND + f"x = {x}"]
+        x = f"torch.randn({', '.join((*names[:-2], names[-1], names[-2]))}, generator=g{dtype}){view}"
+    lines = ["def make_inputs(device):", IND + f"g = torch.Generator().manual_seed({inputs.seed})"]
+    if inputs.other_sizes:
+        first, other = tuple(sizes.values()), tuple(map(other_size, sizes.values()))
+        if inputs.rank == 1:
+            first, other = first[0], other[0]
+        lines[0] = "def make_inputs(device, size=0):  # size=1: every dimension of another size (a third call)"
+        lines.append(IND + f"{', '.join(names)} = {first} if size == 0 else {other}")
+    lines.append(IND + f"x = {x}")
+    cols = names[-1]
     names = ["x"]
     for i, kind in enumerate(inputs.extras):
-        lines.append(IND + f"e{i} = {_MAKE_EXTRA[kind].format(cols='cols')}")
+        lines.append(IND + f"e{i} = {_MAKE_EXTRA[kind].format(cols=cols)}")
         names.append(f"e{i}")
     x_dev = "x.to(device)"
     if inputs.mark_dynamic:  # a hint, not a demand: mark_dynamic itself raises where the program specializes x
@@ -405,5 +409,5 @@ def render(program: ir.Program, *, found_by: str | None = None, features: frozen
         items = ", ".join(f'"{name.rsplit(".", 1)[-1]}": {name}' for name in links)
         out.append(f"ngb_{module.name}.__dict__.update({{{items}}})")
     out += ["", "", *_make_inputs(program.inputs), ""]
-    out += ["", standalone_footer(resize=True).rstrip("\n")]
+    out += ["", standalone_footer(resize=program.inputs.other_sizes).rstrip("\n")]
     return "\n".join(out) + "\n"
