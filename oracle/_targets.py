@@ -26,7 +26,6 @@ ROUNDING_FAULTS = ("reround",)
 # None) and ``config=NAME[+NAME...]`` (flag sets of oracle._configs); both recorded in the spec of every repro.
 _DYNAMO_AXES = {"dynamic": ("auto", "true", "false"), "config": None}
 _DYNAMO_DEFAULTS = {"dynamic": "auto", "config": "none"}
-DYNAMIC_VALUES = {"auto": None, "true": True, "false": False}
 # options whose value is checked (and made canonical) by a function rather than a list of choices
 _VALIDATORS = {"config": parse_config}
 
