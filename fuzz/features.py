@@ -122,6 +122,8 @@ CATALOG: tuple[Feature, ...] = (
     _f("input.empty", 0.3, "an extra empty input"),
     _f("input.double", 0.3, "an extra float64 input"),
     _f("input.int", 0.3, "an extra int64 input"),
+    _f("input.mark_dynamic", 0.3, "x's leading dimension marked dynamic (torch._dynamo.maybe_mark_dynamic)"),
+    _f("input.other_sizes", 0.5, "make_inputs(device, size=1): a third call on inputs of other sizes (recompiles)"),
     # deliberate exceptions, filler
     _f("raise.deliberate", 0.4, "a ValueError raised on purpose (caught by try/except or escaping entry)"),
     _f("filler.hypothesmith", 0.1, "a hypothesmith statement block (screened to run under eager) in a nested def"),
@@ -347,6 +349,10 @@ def extract(program: ir.Program) -> frozenset[str]:
         tags.add(f"input.rank{inputs.rank}")
     for extra in inputs.extras:
         tags.add("input." + extra)
+    if inputs.mark_dynamic:
+        tags.add("input.mark_dynamic")
+    if inputs.other_sizes:
+        tags.add("input.other_sizes")
     return frozenset(tags)
 
 

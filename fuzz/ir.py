@@ -231,7 +231,8 @@ class Inputs:
     that shape, so the leading dimension is known statically. ``layout``: ``contiguous`` or ``transposed``
     (non-contiguous: the last two dimensions swapped, or every other element for rank 1). ``extras``: kinds of
     extra inputs (``scalar`` 0-d, ``empty``, ``int``, ``double``), each mixed into ``x`` through a tame
-    reduction by ``entry``.
+    reduction by ``entry``. ``other_sizes``: ``make_inputs(device, size=1)`` gives every dimension another size
+    (the oracle's third call).
     """
 
     seed: int
@@ -243,6 +244,8 @@ class Inputs:
     dtype: str = "float32"
     rank: int = 2
     batch: int = 2
+    mark_dynamic: bool = False  # x's leading dimension marked dynamic in make_inputs (maybe_mark_dynamic)
+    other_sizes: bool = False  # make_inputs(device, size=0) takes size: the oracle's third call (see render)
 
     @property
     def shape(self) -> tuple[int, ...]:

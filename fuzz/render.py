@@ -352,23 +352,44 @@ def _helper_source(renderer: _Renderer, module: ir.HelperModule) -> str:
     return "\n".join(lines) + "\n"
 
 
+def other_size(n: int) -> int:
+    """A dimension's size in the third call's inputs (``make_inputs(device, size=1)``): another size, never 0 or 1
+    (which Dynamo specializes) and at most one more, so the generator's value bounds, drawn for the first sizes,
+    still hold."""
+    return n - 1 if n >= 3 else n + 1
+
+
 def _make_inputs(inputs: ir.Inputs) -> list[str]:
-    shape = inputs.shape
+    names = ("batch", "rows", "cols")[3 - inputs.rank:]
+    sizes = dict(zip(names, inputs.shape))
+    if not inputs.other_sizes:  # the sizes as literals, as before the third call existed
+        names = tuple(str(v) for v in inputs.shape)
     dtype = "" if inputs.dtype == "float32" else f", dtype=torch.{inputs.dtype}"
     if inputs.layout == "contiguous":
-        x = f"torch.randn({', '.join(map(str, shape))}, generator=g{dtype})"
+        x = f"torch.randn({', '.join(names)}, generator=g{dtype})"
     elif inputs.rank == 1:  # every other element of a (cols, 2) tensor: stride 2
-        x = f"torch.randn({inputs.cols}, 2, generator=g{dtype})[:, 0]"
+        x = f"torch.randn({names[-1]}, 2, generator=g{dtype})[:, 0]"
     else:  # the last two dimensions swapped
-        dims = ", ".join(map(str, (*shape[:-2], shape[-1], shape[-2])))
         view = ".t()" if inputs.rank == 2 else ".transpose(-1, -2)"
-        x = f"torch.randn({dims}, generator=g{dtype}){view}"
-    lines = ["def make_inputs(device):", IND + f"g = torch.Generator().manual_seed({inputs.seed})", IND + f"x = {x}"]
+        x = f"torch.randn({', '.join((*names[:-2], names[-1], names[-2]))}, generator=g{dtype}){view}"
+    lines = ["def make_inputs(device):", IND + f"g = torch.Generator().manual_seed({inputs.seed})"]
+    if inputs.other_sizes:
+        first, other = tuple(sizes.values()), tuple(map(other_size, sizes.values()))
+        if inputs.rank == 1:
+            first, other = first[0], other[0]
+        lines[0] = "def make_inputs(device, size=0):  # size=1: every dimension of another size (a third call)"
+        lines.append(IND + f"{', '.join(names)} = {first} if size == 0 else {other}")
+    lines.append(IND + f"x = {x}")
+    cols = names[-1]
     names = ["x"]
     for i, kind in enumerate(inputs.extras):
-        lines.append(IND + f"e{i} = {_MAKE_EXTRA[kind].format(cols=inputs.cols)}")
+        lines.append(IND + f"e{i} = {_MAKE_EXTRA[kind].format(cols=cols)}")
         names.append(f"e{i}")
-    x_dev = "x.to(device).requires_grad_()" if inputs.requires_grad else "x.to(device)"
+    x_dev = "x.to(device)"
+    if inputs.mark_dynamic:  # a hint, not a demand: mark_dynamic itself raises where the program specializes x
+        lines += [IND + "x = x.to(device)", IND + "torch._dynamo.maybe_mark_dynamic(x, 0)"]
+        x_dev = "x"
+    x_dev += ".requires_grad_()" if inputs.requires_grad else ""
     outs = [x_dev] + [f"{n}.to(device)" for n in names[1:]]
     lines.append(IND + f"return ({', '.join(outs)},)")
     return lines
@@ -424,5 +445,5 @@ def render(program: ir.Program, *, found_by: str | None = None, features: frozen
         items = ", ".join(f'"{name.rsplit(".", 1)[-1]}": {name}' for name in links)
         out.append(f"ngb_{module.name}.__dict__.update({{{items}}})")
     out += ["", "", *_make_inputs(program.inputs), ""]
-    out += ["", standalone_footer().rstrip("\n")]
+    out += ["", standalone_footer(resize=program.inputs.other_sizes).rstrip("\n")]
     return "\n".join(out) + "\n"

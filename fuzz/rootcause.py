@@ -46,7 +46,7 @@ _OBSERVERS = frozenset({"_effect"})  # program-format helpers that only record w
 def root_cause(signature: str, shape: str | None = None) -> str | None:
     """The root cause of a bucket with ``signature`` (``shape``: its reduced repro's ``behaviour_shape``)."""
     kind, _, rest = signature.partition(":")
-    rest = rest.removeprefix("second_call:")
+    rest = rest.removeprefix("second_call:").removeprefix("third_call:")
     if kind in ("crash", "hang"):
         return f"{kind}:{rest}"
     return f"{kind}|{shape}" if shape else None

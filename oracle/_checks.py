@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from oracle._configs import assignments
 from oracle._programfile import FOOTER_MARKER
 
 __all__ = ["PLAIN_SIGNATURES", "check_for", "compare_kinds"]
@@ -238,6 +239,8 @@ def _backend(target: str) -> str:
 
 
 def _generator(signature: str, eager: str | None) -> _Generator | None:
+    if ":third_call" in signature:
+        return None  # inputs of other sizes on a third call: the generic footer makes all three calls
     if signature.startswith(("crash:died", "crash:load", "crash:second_call:died")):
         return None  # the process dies or the program does not load: the generic footer reports it
     if signature.startswith("crash:") and not signature.startswith("crash:second_call:") and eager == "returned":
@@ -275,9 +278,11 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
     backend = _backend(target or "torch")
     ngb = options.get("ngb", "on") == "on"
     said = {"returned": "returned", None: "", "": ""}.get(eager, f"raised {eager.partition(':')[2]}" if eager else "")
-    compiled = f"torch.compile(entry, backend=\"{backend}\")"
+    dynamic = {"true": ", dynamic=True", "false": ", dynamic=False"}.get(options.get("dynamic", "auto"), "")
+    compiled = f"torch.compile(entry, backend=\"{backend}\"{dynamic})"
     body = generator(signature or "", compiled, target or "torch", said or "(see output)", compare)
-    config = [f"    torch._dynamo.config.nested_graph_breaks = {ngb}"]
+    flags = assignments(options.get("config", "none"), "    ")  # the target's config= sets (oracle/_configs.py)
+    config = [f"    torch._dynamo.config.nested_graph_breaks = {ngb}", *flags]
     if kind in _ENGINES:  # ngb-fuzz's own compiler: the same check, through engine.compile
         engine_call, name = _engine_call(kind, backend, options.get("fault"))
         body = [ln.replace(compiled, engine_call).replace(f"torch.compile(backend='{backend}')", name)
@@ -286,6 +291,7 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
     preamble = [
         *(["    import engine  # ngb-fuzz's own compiler (pip install ngb-fuzz)"] if kind in _ENGINES else []),
         *(["    import contextlib"] if any("contextlib." in ln for ln in body) else []),
+        *(["    import torch._inductor.config"] if any("torch._inductor." in ln for ln in config) else []),
         *([] if imports_torch else ["    import torch  # the program may not import it at the top"]),
         *(["    import sys",
            "    sys.modules.update({m.__name__: m for m in list(globals().values())",

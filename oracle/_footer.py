@@ -2,7 +2,8 @@
 
 With it, ``python FILE [TARGET]`` needs nothing but torch: it runs the program above the marker under eager and
 under ``torch.compile`` (TARGET like ``torch:ngb=off,backend=aot_eager``; default: the file's ``# target:`` line,
-else ``torch``; an ``engine`` target runs ``engine.compile``, which needs ngb-fuzz), compares return values, exceptions, effects, globals and grad mode over two calls, prints what
+else ``torch``; an ``engine`` target runs ``engine.compile``, which needs ngb-fuzz), compares return values, exceptions, effects, globals and grad mode over two calls (three
+when ``make_inputs`` takes ``size``: the third on inputs of other sizes), prints what
 differs and exits 1 on a mismatch, 0 on a match. It is a compact version of the oracle for pasting into an issue;
 the oracle itself observes more (see docs/program-format.md).
 """
@@ -98,7 +99,45 @@ if __name__ == "__main__":
 '''
 
 
-def standalone_footer() -> str:
-    """The footer text (starts with FOOTER_MARKER, ends with a newline)."""
-    return _FOOTER
+# What the footer becomes for a target with Dynamo's own axes (dynamic=, config=) and for a program with inputs of
+# other sizes; without either it stays the text above, so older files keep their footer byte for byte.
+_BACKEND_LINE = '        backend = opts.get("backend", "eager")\n'
+_COMPILE = "torch.compile(mod.entry, backend=backend)"
+_CALLS = ('            for _ in range(2):\n',
+          '                first, inputs = len(log), mod.make_inputs("cpu") if hasattr(mod, "make_inputs") else ()\n')
+_RESIZED_CALLS = ('            for size in (0, 0, 1):  # the third call on inputs of other sizes (a recompile)\n',
+                  '                first, inputs = len(log), mod.make_inputs("cpu", size=size)\n')
+_COMPARED = "for i in range(2) for k in eager[i]"
+
+
+def _axes_lines() -> str:
+    from oracle._configs import CONFIGS
+
+    table = "".join(f"            {name!r}: {config.flags!r},\n" for name, config in CONFIGS.items())
+    return (_BACKEND_LINE
+            + '        dynamic = {"true": True, "false": False}.get(opts.get("dynamic"))  # torch.compile(dynamic=)\n'
+            + "        import torch._inductor.config  # noqa: F401 - config= may set Inductor flags\n\n"
+            + "        configs = {  # ngb-fuzz's config=NAME sets: (module, flag, value)\n" + table + "        }\n"
+            + '        for config in opts.get("config", "none").split("+"):\n'
+            + "            for module, flag, value in configs.get(config, ()):\n"
+            + '                setattr(getattr(torch, "_" + module).config, flag, value)\n')
+
+
+def _has_axes(target: str | None) -> bool:
+    options = dict(kv.split("=", 1) for kv in (target or "").partition(":")[2].split(",") if "=" in kv)
+    return options.get("dynamic", "auto") != "auto" or options.get("config", "none") != "none"
+
+
+def standalone_footer(target: str | None = None, resize: bool = False) -> str:
+    """The footer text (starts with FOOTER_MARKER, ends with a newline). ``target``: the file's ``# target:``,
+    whose ``dynamic=`` and ``config=`` the footer then sets too; ``resize``: the program's ``make_inputs`` takes
+    ``size``, and a third call on inputs of other sizes is compared as well."""
+    text = _FOOTER
+    if _has_axes(target):
+        text = text.replace(_BACKEND_LINE, _axes_lines()).replace(_COMPILE, _COMPILE[:-1] + ", dynamic=dynamic)")
+    if resize:
+        for old, new in zip(_CALLS, _RESIZED_CALLS):
+            text = text.replace(old, new)
+        text = text.replace(_COMPARED, "for i in range(len(eager)) for k in eager[i]")
+    return text
 

@@ -38,6 +38,9 @@ __all__ = ["Runner", "check_source", "RECYCLE_AFTER", "MAX_RSS_MB"]
 RECYCLE_AFTER = 1000  # runs per worker before it is replaced (a worker starts in a few seconds: < 1% of its life)
 MAX_RSS_MB = 2048.0  # ... or once its resident memory passes this (a fresh worker holds about 330 MB)
 HANG_RECHECK = 3.0  # a target run past the timeout is re-run once in a fresh worker with this many times as long
+# Calls per run: the first, the second through the caches, and a third on inputs of other sizes (automatic dynamic
+# shapes, recompiles) for a program whose make_inputs takes ``size`` (docs/program-format.md); others make two.
+CALLS = 3
 
 _WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_worker.py")
 _PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -376,7 +379,7 @@ class Runner:
                                             self.max_rss_mb)
             return self._pools[python]
 
-    def run(self, source: str, target: Target | str, calls: int = 2, timeout: float | None = None,
+    def run(self, source: str, target: Target | str, calls: int = CALLS, timeout: float | None = None,
             perturb: int | None = None) -> dict:
         """Run ``source`` under one target; the worker's raw observations (or a hang/died marker). ``timeout``
         replaces the runner's for this run; ``perturb`` (a seed) nudges the floating-point inputs by a few units
@@ -396,9 +399,9 @@ class Runner:
             raise WorkerError(f"ngb-fuzz harness failed for target {target.spec}:\n{result['harness_error']}")
         return result
 
-    def check(self, source: str, targets, *, calls: int = 2, repeat_eager: bool = True) -> ProgramReport:
+    def check(self, source: str, targets, *, calls: int = CALLS, repeat_eager: bool = True) -> ProgramReport:
         """Run ``source`` under eager and each target and judge. ``calls`` per run (2 also checks the cached
-        path); ``repeat_eager=False`` skips the determinism run of eager (the reducer's cheap checks, whose
+        path, 3 also a call on inputs of other sizes where the program has them); ``repeat_eager=False`` skips the determinism run of eager (the reducer's cheap checks, whose
         result is re-checked in full at the end)."""
         started = time.monotonic()
         parsed = [parse_target(t) for t in targets]
@@ -449,7 +452,7 @@ class Runner:
                 return True
         return False
 
-    def _reference(self, source: str, like: Target, calls: int = 2,
+    def _reference(self, source: str, like: Target, calls: int = CALLS,
                    repeat: bool = True) -> tuple[dict | None, Verdict | None]:
         """Eager (twice unless not ``repeat``) under the target's interpreter and device; a refusal verdict if
         unusable."""

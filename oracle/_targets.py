@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 
+from ._configs import flags_of, parse_config
 from ._errors import TargetError
 
 __all__ = ["Target", "TargetKind", "register_target_kind", "target_kinds", "parse_target", "check_available",
@@ -21,6 +22,12 @@ __all__ = ["Target", "TargetKind", "register_target_kind", "target_kinds", "pars
 _COMMON = {"python": None, "device": ("cpu", "cuda")}
 # fault backends that are right but round differently (oracle._faults.ROUNDING): compared with tolerances
 ROUNDING_FAULTS = ("reround",)
+# Dynamo's own axes, taken by every kind compiled with torch.compile: ``dynamic=`` (torch.compile's True, False or
+# None) and ``config=NAME[+NAME...]`` (flag sets of oracle._configs); both recorded in the spec of every repro.
+_DYNAMO_AXES = {"dynamic": ("auto", "true", "false"), "config": None}
+_DYNAMO_DEFAULTS = {"dynamic": "auto", "config": "none"}
+# options whose value is checked (and made canonical) by a function rather than a list of choices
+_VALIDATORS = {"config": parse_config}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -68,8 +75,10 @@ class Target:
         return Target("eager", (), self.python, self.device)
 
     def payload(self) -> dict:
-        """What the worker needs to build the compiled callable."""
-        return {"kind": self.kind, "options": dict(self.options), "device": self.device}
+        """What the worker needs to build the compiled callable (config flags resolved: the worker has no table)."""
+        options = dict(self.options)
+        return {"kind": self.kind, "options": options, "device": self.device,
+                "config_flags": flags_of(options.get("config", "none"))}
 
     def __str__(self) -> str:
         return self.spec
@@ -90,8 +99,8 @@ def target_kinds() -> dict[str, TargetKind]:
 register_target_kind(TargetKind("eager", "plain Python, no compiler (the reference)", {}, {}))
 register_target_kind(TargetKind(
     "torch", "torch.compile; ngb=on enables nested graph breaks",
-    {"ngb": ("on", "off"), "backend": ("eager", "aot_eager", "inductor")},
-    {"ngb": "on", "backend": "eager"},
+    {"ngb": ("on", "off"), "backend": ("eager", "aot_eager", "inductor"), **_DYNAMO_AXES},
+    {"ngb": "on", "backend": "eager", **_DYNAMO_DEFAULTS},
 ))
 # The engine interprets one CPython version's bytecode (engine/_vm/_version.py; a test keeps the two in step).
 _ENGINE_PYTHONS = ("3.11",)
@@ -116,8 +125,9 @@ register_target_kind(TargetKind(
 ))
 register_target_kind(TargetKind(
     "fault", "torch.compile with a backend that is wrong on purpose (oracle self-test)",
-    {"fault": ("perturb", "drop-effect", "flip-grad", "raise", "hang", "kill", *ROUNDING_FAULTS), "ngb": ("on", "off")},
-    {"ngb": "on"}, positional="fault",
+    {"fault": ("perturb", "perturb-dynamic", "drop-effect", "flip-grad", "raise", "hang", "kill", *ROUNDING_FAULTS),
+     "ngb": ("on", "off"), **_DYNAMO_AXES},
+    {"ngb": "on", **_DYNAMO_DEFAULTS}, positional="fault",
 ))
 
 
@@ -146,6 +156,8 @@ def parse_target(spec: str) -> Target:
             key, value = kind.positional, item
         if key not in allowed:
             raise TargetError(f"unknown option {key!r} for target {name!r}; valid: {', '.join(allowed)}")
+        if key in _VALIDATORS:
+            value = _VALIDATORS[key](value)
         choices = option_choices(allowed[key])
         if choices is not None and value not in choices:
             raise TargetError(f"bad value {value!r} for {name}:{key}; valid: {', '.join(choices)}")
@@ -156,7 +168,7 @@ def parse_target(spec: str) -> Target:
     for key in kind.options:
         if key not in values:
             raise TargetError(f"target {name!r} needs {key}=...; valid: "
-                              f"{', '.join(option_choices(kind.options[key]))}")
+                              f"{', '.join(option_choices(kind.options[key]) or ())}")
     python = values.pop("python", None)
     device = values.pop("device", "cpu")
     if python is not None:
@@ -192,6 +204,30 @@ def check_available(target: Target) -> None:
         if not has_cuda:
             where = target.python or "this interpreter"
             raise TargetError(f"target {target.spec!r} needs CUDA, which {where} does not have")
+    _check_config_flags(target)
+
+
+def _check_config_flags(target: Target) -> None:
+    """Refuse a ``config=`` whose flags the target's torch does not have (an older release), in one line."""
+    flags = target.payload()["config_flags"]
+    if not flags:
+        return
+    if target.python:
+        import json
+
+        from ._configs import MISSING_PROBE
+
+        proc = subprocess.run([target.python, "-c", MISSING_PROBE, json.dumps(flags)], capture_output=True,
+                              text=True, timeout=120)
+        missing = proc.stdout.split() if proc.returncode == 0 else ["(the probe failed)"]
+    else:
+        from ._configs import missing_flags
+
+        missing = missing_flags(flags)
+    if missing:
+        where = target.python or "this interpreter"
+        raise TargetError(f"target {target.spec!r}: the torch of {where} has no config flag "
+                          f"{', '.join(missing)}; drop that config= name for it")
 
 
 _PROBE_TAG = "ngb-fuzz-probe"

@@ -53,9 +53,9 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
     from oracle._compare import compare_calls
     from oracle._runner import eager_outcome as outcome_of
     from oracle._runner import eager_outcomes
-    from oracle._verdict import judge
+    from oracle._verdict import calls_for, judge
 
-    calls = 2 if "second_call" in signature else 1
+    calls = calls_for(signature)
     parsed = oracle.parse_target(target)
     mismatch = signature.startswith("mismatch:") and not parsed.exact
     eager = parsed.eager
@@ -116,15 +116,16 @@ def reduce_program(
     budget. The stages say which (``backend=eager``, then ``target`` for the second reduction).
     """
     import oracle
+    from oracle._verdict import calls_for
 
     spec = oracle.parse_target(target).spec
     started = time.monotonic()
     with contextlib.ExitStack() as stack:
         if runner is None:
             runner = stack.enter_context(oracle.Runner(workers=workers, timeout=timeout))
-        # The original, checked in full once: its signature (unless given) and eager's outcome, both kept. One
-        # call when the given signature is not about the second: as the predicate checks, and half the compile.
-        calls = 2 if signature is None or "second_call" in signature else 1
+        # The original, checked in full once: its signature (unless given) and eager's outcome, both kept. Only
+        # the calls the given signature is about (``calls_for``): as the predicate checks, and less to compile.
+        calls = calls_for(signature)
         try:
             report = runner.check(source, [spec], calls=calls)
         except KeyboardInterrupt:  # Ctrl-C (or a stopping campaign) before the first check: nothing to keep
@@ -230,14 +231,16 @@ def _cheaper_target(runner, source: str, target: str, signature: str, calls: int
 
 
 def _eager_calls(runner, source: str, target: str, signature: str) -> tuple[str, ...] | None:
-    """Eager's outcome on each of the original's two calls, for a second-call signature (one eager run); None
+    """Eager's outcome on each of the calls a second- or third-call signature needs (one eager run); None
     otherwise, or for a runner that only judges whole programs."""
     import oracle
     from oracle._runner import eager_outcomes
+    from oracle._verdict import calls_for
 
-    if "second_call" not in signature or not callable(getattr(runner, "run", None)):
+    calls = calls_for(signature)
+    if calls < 2 or not callable(getattr(runner, "run", None)):
         return None
-    run = runner.run(source, oracle.parse_target(target).eager, 2)
+    run = runner.run(source, oracle.parse_target(target).eager, calls)
     return eager_outcomes(run) if run.get("calls") else None
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from hypothesis import strategies as st
 
 from fuzz import ir
@@ -226,6 +228,11 @@ def _programs_impl(draw, config: GenerationConfig | None = None) -> ir.Program:
         for name in sorted(set(gen.modules.values()) - {""})
     )
     returns = weighted(draw, [("x", 6.0), ("tuple", 1.0), ("dict", 1.0)])
+    # drawn last, so that every other draw stays as it was. A third call on other sizes costs about 1.4 times
+    # the rest of a program's check (a recompile of every frame with dynamic shapes; benchmarks/third_call.py):
+    # some 15% of programs have it
+    record = dataclasses.replace(record, mark_dynamic=chance(draw, config.weight("input.mark_dynamic") * 0.1),
+                                 other_sizes=chance(draw, config.weight("input.other_sizes") * 0.3))
     return ir.Program(functions, modules, record, wants_grad, returns)
 
 
