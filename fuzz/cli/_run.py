@@ -218,7 +218,7 @@ class _Progress:
     def _figures(self, campaign) -> tuple[int, float, dict, str]:
         seconds = max(campaign.seconds, 1e-9)
         statuses = Counter(b.status for b in list(campaign.buckets.values()))
-        tags = [f"{statuses[s]} {s}" for s in ("KNOWN", "REGRESSION") if statuses[s]]
+        tags = [f"{statuses[s]} {s}" for s in ("NEW", "NEW?", "KNOWN", "REGRESSION") if statuses[s]]
         buckets = f"{len(campaign.buckets)}" + (f" ({', '.join(tags)})" if tags else "")
         return campaign.programs, campaign.programs / seconds, dict(campaign.verdicts), buckets
 
@@ -286,16 +286,16 @@ class _Progress:
         self._say(f"new bucket, {bucket.status}{known}: {bucket.signature} on {bucket.target}: {bucket.repro}")
 
     def reduced(self, bucket) -> None:
-        known = f", {bucket.status}: corpus/{bucket.known}" if bucket.known else ""
+        status = f", {bucket.status}" + (f": corpus/{bucket.known}" if bucket.known else "")
         if bucket.same_as:
-            self._say(f"{bucket.repro}: same root cause as {bucket.same_as} ({bucket.lines} lines)")
+            self._say(f"{bucket.repro}: same root cause as {bucket.same_as} ({bucket.lines} lines){status}")
         elif bucket.reduction == "done":
-            self._say(f"reduced {bucket.repro} to {bucket.lines} lines{known}")
+            self._say(f"reduced {bucket.repro} to {bucket.lines} lines{status}")
         elif bucket.reduction == "cut short":
             self._say(f"reduction of {bucket.repro} cut short at {bucket.lines or 'its original'} lines "
-                      f"(smaller, not minimal){known}")
+                      f"(smaller, not minimal){status}")
         else:
-            self._say(f"{bucket.repro}: no smaller program kept its signature")
+            self._say(f"{bucket.repro}: no smaller program kept its signature{status}")
 
 
 def worker_memory(campaign) -> str:
@@ -325,8 +325,12 @@ def _print_summary(summary: dict, out: Path, state: str) -> None:
                   f"python corpus/{bucket['known']})" if lines and not bucket.get("reduction") else ""))
         if bucket.get("same_as"):
             print(f"         same root cause as {bucket['same_as']} (its reduced repro; not reduced again)")
-        elif bucket.get("reduction") == "pending":
-            print(f"         not reduced: ngb-fuzz reduce --campaign {out}  (or the next run) reduces it")
+        elif bucket.get("reduction") in ("pending", "cut short"):
+            what = "not reduced" if bucket["reduction"] == "pending" else "reduction not finished"
+            print(f"         {what}: ngb-fuzz reduce --campaign {out}  (or the next run) "
+                  + ("reduces it" if bucket["reduction"] == "pending" else "goes on with it"))
+        if bucket.get("status") == "NEW?":
+            print("         NEW?: its root cause is decided once its reduction finishes (it may be a known bug)")
         print(f"         replay: ngb-fuzz repro {path} --target '{bucket['target']}'")
     if "bias" in summary:
         events = " ".join(f"{k}={v}" for k, v in sorted(summary["bias"]["events"].items())) or "none"

@@ -91,18 +91,19 @@ class _GaveWay(Exception):
 
 class Clock:
     """A reduction's budget, shared by its stages: ``budget_s`` of wall time, stretched to follow the cost of a
-    check. Once ``WARM_CHECKS`` candidates were checked, the deadline is what ``checks`` candidates cost at the
-    measured wall time per check (eager rejections and compiles alike, with the workers in flight), never less
-    than ``budget_s`` nor more than ``ceiling_s``: a 577-line torch 2.15 finding (about 0.5 s a check, 2 workers)
-    needed some 250 checks and 120 s to reach 20 lines, a small program's fixpoint comes in seconds. ``checks``
-    0: ``budget_s`` alone.
+    check. Counted from the first candidate's check; once ``WARM_CHECKS`` candidates were checked, it is what
+    ``checks`` candidates cost at the measured wall time per check (eager rejections and compiles alike, with the
+    workers in flight), never less than ``budget_s``, and never past ``ceiling_s`` from the start in all. A
+    577-line torch 2.15 finding (2 workers, about 0.2 s a check on a quiet machine, 0.8 s on a loaded one)
+    reached its 9-line fixpoint in 468 checks; a small program's fixpoint comes in seconds. ``checks`` 0:
+    ``budget_s`` alone.
 
-    ``stalled(size)``, asked after each check of a pass: true once its last ``STALL_CHECKS`` checks took less
+    ``stalled(size)``, asked before each check of a pass: true once its last ``STALL_CHECKS`` checks took less
     than ``STALL_SHARE`` of the size off; the pass then gives way to the next one (``_run``). On that 577-line
     finding the IR stage's statement deletions spent 30 s taking 22 of 228 lines, one at a time, before the
     passes after them took 12 lines in 2 checks and the source stage's first pass 119 lines in 2 more."""
 
-    WARM_CHECKS = 10
+    WARM_CHECKS = 3
     STALL_CHECKS = 16
     STALL_SHARE = 0.05
 
@@ -122,13 +123,18 @@ class Clock:
 
     @property
     def seconds(self) -> float:
-        """The budget as it stands: ``budget_s``, or what ``checks`` checks cost at the pace measured."""
-        if not self.checks or self.invocations < self.WARM_CHECKS or self._checked_since is None:
-            return self.budget_s
-        per_check = (time.monotonic() - self._checked_since) / self.invocations
-        # the time before the first candidate (the original's full check, starting the workers) counts once
+        """The budget as it stands: ``budget_s``, or what ``checks`` checks cost at the pace measured, counted
+        from the first candidate's check: the time before it (the original's full check, starting the worker
+        processes: a minute for a large program under another interpreter on a loaded machine) is a cost of the
+        program, not of the reduction, up to ``ceiling_s`` in all."""
+        if self._checked_since is None:
+            return self.ceiling_s  # no candidate checked yet: only the ceiling bounds the start
         before = self._checked_since - self.start
-        return min(self.ceiling_s, max(self.budget_s, before + per_check * self.checks))
+        wanted = self.budget_s
+        if self.checks and self.invocations >= self.WARM_CHECKS:
+            per_check = (time.monotonic() - self._checked_since) / self.invocations
+            wanted = max(wanted, per_check * self.checks)
+        return min(self.ceiling_s, before + wanted)
 
     @property
     def deadline(self) -> float:
@@ -286,9 +292,6 @@ class _Reduction:
             progressed = True
             if self.progress:
                 self.progress(p.name, code_lines(self.stage.source(self.best) or ""), self.invocations)
-            if self.gives_way and self.clock.stalled(self.best_cost[0]):
-                self.gave_way = True
-                return progressed
 
     def _first_hit(self, p: ReductionPass, position: int, counts: list[int]):
         """The first of ``p``'s edits from ``position`` on whose candidate is interesting, as (index, program);
@@ -304,6 +307,11 @@ class _Reduction:
             # a later candidate found interesting already wins over anything after it: nothing more to start
             while more and sum(not _done(c) for c in window) < self.workers and not any(
                     _done(c) and _result(c) for c in window):
+                if self.gives_way and self.clock.stalled(self.best_cost[0]):
+                    # before the next edit is taken (and marked seen); the candidates in the window, whose results
+                    # go unused, are unmarked: the pass's last round checks them again
+                    self.seen.difference_update(self.stage.key(c[1]) for c in window)
+                    raise _GaveWay
                 entry = self._next_candidate(edits)
                 if entry is None:
                     more, out_of_time = False, time.monotonic() > self.deadline
@@ -327,8 +335,6 @@ class _Reduction:
                 window.pop(0)
                 if _result(head):
                     return head[0], head[1]  # later ones still running finish on their own, unused
-                if self.gives_way and self.clock.stalled(self.best_cost[0]):
-                    raise _GaveWay
                 continue
             wait([c[2] for c in window if not _done(c)], return_when=FIRST_COMPLETED)
             window = [c for c in window if c is head or not _done(c) or _result(c)]
@@ -366,15 +372,16 @@ class _Reduction:
         return candidate
 
 
-def _run(stage: _Stage, program, predicate, passes: Sequence[ReductionPass], *, clock: Clock, workers: int,
-         progress, check_original: bool, gives_way: bool = False) -> tuple[_Reduction, str, float]:
+def _run(stage: _Stage, program, predicate, passes: Sequence[ReductionPass], *, workers: int, progress,
+         check_original: bool, clock: Clock | None = None, budget_s: float = 60.0,
+         gives_way: bool = False) -> tuple[_Reduction, str, float]:
     """Run ``passes`` to a fixpoint from ``program``; (the run with its best program, why it stopped, seconds).
 
     A pass that stops paying (``Clock.stalled``) gives way to the next one for the round. A round in which
     nothing but such passes took anything off ends the stage when ``gives_way`` (a stage with a next one: "gave
     way"); otherwise one more round runs every pass to its end, so that a fixpoint is one."""
     start = time.monotonic()
-    run = _Reduction(stage, program, predicate, workers, clock, progress, gives_way=True)
+    run = _Reduction(stage, program, predicate, workers, clock or Clock(budget_s), progress, gives_way=True)
     stopped = "fixpoint"
     try:
         if check_original:

@@ -101,7 +101,7 @@ def reduce_program(
     progress=None,
     ir=None,
     cheaper: bool = True,
-    checks: int = 300,
+    checks: int = 500,
     ceiling_s: float | None = None,
 ) -> ReduceResult:
     """Reduce a failing program file for ``target`` keeping its verdict signature.
@@ -162,7 +162,7 @@ def reduce_program(
         if ir is not None:
             found_by = next((line[len("# found-by:"):].strip() for line in split_source(source)[0].splitlines()
                              if line.startswith("# found-by:")), None)
-            ir_clock = Clock(budget_s / 3, checks // 3, ceiling_s / 3, start=started)
+            ir_clock = Clock(budget_s / 3, checks // 3, ceiling_s / 3)
             ir_result = reduce_ir(ir, predicate, workers=workers, found_by=found_by, progress=progress,
                                   clock=ir_clock)
             if ir_result is not None:
@@ -170,9 +170,10 @@ def reduce_program(
         # The budget is the whole reduction's wall time: the full check of the original (tens of seconds for a
         # large program on a loaded machine) and the IR stage come out of it.
         interrupted = ir_result is not None and ir_result.interrupted
-        clock = Clock(budget_s, checks, ceiling_s, start=started)
-        if time.monotonic() - started > budget_s - 1.0:  # at least a second for the source stage
-            clock = Clock(time.monotonic() - started + 1.0, checks, ceiling_s, start=started)
+        # the budget counts the reduction's checks (not the original's full check, nor starting the workers: see
+        # ``Clock``); the ceiling, everything
+        reducing = ir_result.elapsed_s if ir_result is not None else 0.0
+        clock = Clock(max(budget_s - reducing, 1.0), checks, max(ceiling_s - (time.monotonic() - started), 1.0))
         result = reduce_source(
             source, predicate, budget_s=0.0, workers=workers, progress=progress, check_original=False,
             clock=Clock(0.0) if interrupted else clock,
