@@ -58,14 +58,16 @@ class Reductions:
 
     @property
     def reduce_reserve(self) -> float:
-        """Seconds of a time budget kept for reducing the buckets after fuzzing: ``reduce_seconds`` for each bucket
-        that needs a reduction of its own (at least three's worth), a third of the budget at most. Fuzzing stops
-        once only that much is left, so the buckets found get their full reduction budget, not a share of what
-        remains (a 6-minute campaign with 17 buckets had left 8 s each, and most stayed unreduced)."""
+        """Seconds of a time budget kept for reducing, after fuzzing, the buckets no reduction has taken yet:
+        ``reduce_seconds`` for each that needs a reduction of its own, ``reduction_slots`` at a time, a third of
+        the budget at most. Fuzzing stops once only that much is left, so the buckets found last get their
+        reduction budget (a 6-minute campaign with 17 buckets had left 8 s each, and most stayed unreduced).
+        Buckets are reduced while fuzzing as they open, so the reserve is only for those still waiting."""
         if self.config.seconds is None or self.config.reduce_seconds <= 0:
             return 0.0
-        own = sum(1 for b in self.buckets.values() if b.unfinished and b.same_as is None and b.repro not in self._tried)
-        rounds = -(-max(3, own) // self.reduction_slots)  # buckets are reduced ``reduction_slots`` at a time
+        own = sum(1 for b in self.buckets.values()
+                  if b.unfinished and b.same_as is None and b.repro not in self._tried)
+        rounds = -(-own // self.reduction_slots)  # buckets are reduced ``reduction_slots`` at a time
         return min(self.config.seconds / 3, rounds * self.config.reduce_seconds)
 
     @property

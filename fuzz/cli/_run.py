@@ -55,7 +55,8 @@ def register(subparsers) -> None:
     p.add_argument("--max-worker-mb", type=float, default=MAX_RSS_MB, metavar="MB",
                    help=f"replace a worker whose resident memory passed MB (default {MAX_RSS_MB:.0f})")
     p.add_argument("--reduce-budget", default="60s",
-                   help="reduce each new bucket's repro within this time (e.g. 60s; 0 turns reduction off)")
+                   help="reduce each new bucket's repro within this time (e.g. 60s; 0 turns reduction off), "
+                        "stretched to follow the cost of a check up to four times that")
     p.add_argument("--bias", action="store_true",
                    help="lean generation toward the features of programs that opened new buckets, met new break "
                         "reasons or unusual graph/break counts (programs then depend on the campaign's history)")
