@@ -308,9 +308,10 @@ class _Reduction:
             while more and sum(not _done(c) for c in window) < self.workers and not any(
                     _done(c) and _result(c) for c in window):
                 if self.gives_way and self.clock.stalled(self.best_cost[0]):
-                    # before the next edit is taken (and marked seen); the candidates in the window, whose results
-                    # go unused, are unmarked: the pass's last round checks them again
-                    self.seen.difference_update(self.stage.key(c[1]) for c in window)
+                    # before the next edit is taken (and marked seen); the candidates still in flight, whose results
+                    # go unused, are unmarked: the pass's last round checks them again (those done were not
+                    # interesting, or nothing more would be started)
+                    self.seen.difference_update(self.stage.key(c[1]) for c in window if not _done(c))
                     raise _GaveWay
                 entry = self._next_candidate(edits)
                 if entry is None:
