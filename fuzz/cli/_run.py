@@ -311,8 +311,10 @@ def _print_summary(summary: dict, out: Path, state: str) -> None:
     verdicts = " ".join(f"{k}={v}" for k, v in sorted(summary["verdicts"].items()))
     print(f"{state}: {summary['programs']} programs in {summary['seconds']:.1f}s  {verdicts}  "
           f"buckets={len(summary['buckets'])} root causes={summary['root_causes']}")
+    first_of: dict[str, str] = {}  # root cause -> the first bucket's repro with it
     for bucket in summary["buckets"]:
         path = out / bucket["repro"]
+        earlier = first_of.setdefault(bucket.get("root_cause") or "", bucket["repro"])
         size = {"done": f"  (reduced to {bucket['lines']} lines)",
                 "cut short": f"  (reduction cut short at {bucket['lines'] or 'its original'} lines: not minimal)",
                 "failed": "  (not reduced: no smaller program kept the signature)",
@@ -326,6 +328,8 @@ def _print_summary(summary: dict, out: Path, state: str) -> None:
                   f"python corpus/{bucket['known']})" if lines and not bucket.get("reduction") else ""))
         if bucket.get("same_as"):
             print(f"         same root cause as {bucket['same_as']} (its reduced repro; not reduced again)")
+        elif bucket.get("root_cause") and earlier != bucket["repro"]:
+            print(f"         same root cause as {earlier} (found by its own reduction)")
         elif bucket.get("reduction") in ("pending", "cut short"):
             what = "not reduced" if bucket["reduction"] == "pending" else "reduction not finished"
             print(f"         {what}: ngb-fuzz reduce --campaign {out}  (or the next run) "

@@ -212,3 +212,14 @@ def test_a_status_changed_by_a_reduction_is_the_same_everywhere_after_a_sigkill_
         assert reduced.get(bucket["repro"], "NEW") == bucket["status"]  # the crashes are NEW when seen
         assert _report_status(out, bucket["repro"]) == bucket["status"]
     assert f"KNOWN  {_mismatch(summary)['signature']}" in _printed(summary, out)
+
+
+def test_the_exit_summary_names_a_bucket_whose_reduction_found_an_earlier_buckets_root_cause(tmp_path):
+    bucket = {"count": 1, "signature": "mismatch:value:values", "target": "torch", "lines": 3, "reduction": "done",
+              "status": "NEW", "root_cause": "mismatch|abc", "same_as": None, "known": None}
+    summary = {"programs": 2, "seconds": 1.0, "verdicts": {}, "root_causes": 1,
+               "buckets": [{**bucket, "repro": "001.py"},
+                           {**bucket, "repro": "002.py", "signature": "mismatch:effects:value"}]}
+    printed = _printed(summary, tmp_path)
+    assert "same root cause as 001.py (found by its own reduction)" in printed
+    assert printed.count("same root cause as") == 1
