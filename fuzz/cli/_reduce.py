@@ -142,14 +142,18 @@ def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
         except CampaignError as exc:
             raise UsageError(str(exc)) from None
         before = campaign.not_reduced
+        lines_before = {b.repro: b.lines for b in campaign.buckets.values() if b.unfinished}
         summary = campaign.reduce_pending()
     left = summary["not_reduced"]
-    print(f"reduced {before - left} of {before} bucket(s) not reduced (or cut short) before; {left} left",
+    print(f"finished {before - left} of {before} bucket reduction(s) not finished before; {left} left",
           file=sys.stderr)
     for bucket in summary["buckets"]:
         state = {"done": f"{bucket['lines']} lines", "failed": "kept as found",
                  "cut short": f"cut short at {bucket['lines'] or 'its original'} lines (not minimal)"}
         if bucket["reduction"] in state:
             known = f": corpus/{bucket['known']}" if bucket.get("known") else ""
-            print(f"  {bucket['repro']}: {state[bucket['reduction']]}, {bucket['status']}{known}", file=sys.stderr)
+            was = lines_before.get(bucket["repro"])
+            went_on = f" (went on from {was} lines)" if was and bucket["repro"] in lines_before else ""
+            print(f"  {bucket['repro']}: {state[bucket['reduction']]}{went_on}, {bucket['status']}{known}",
+                  file=sys.stderr)
     return 0 if left == 0 else 1
