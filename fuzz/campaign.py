@@ -146,6 +146,7 @@ class Campaign(Reductions):
         self._finished = False
         self._reducing = 0  # worker threads reducing a bucket now (``Reductions._reduce_one_now``)
         self._tried: set[str] = set()  # repros whose reduction this run started: one each per run
+        self._spent_at_start = False  # the time budget was spent before this run: it only reduces
         self.dir = CampaignDir(config.out, on_notice=on_notice)
         try:
             self._load_state()
@@ -435,6 +436,7 @@ class Campaign(Reductions):
         ``StorageError`` once what can be written is written.
         """
         self.started = time.monotonic()
+        self._spent_at_start = self.config.seconds is not None and self.seconds >= self.config.seconds
         threads: list[threading.Thread] = []
         self._add_threads(threads, self.config.workers)
         asked = time.monotonic()

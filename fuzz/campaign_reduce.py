@@ -76,6 +76,14 @@ class Reductions:
         workers = getattr(self.runner, "workers", None) or self.config.workers
         return max(1, min(self.config.workers, workers) // REDUCTION_WORKERS)
 
+    def _reduction_time_left(self) -> float | None:
+        """Seconds of the time budget left for reductions; None: no limit but ``reduce_seconds`` (no time budget,
+        or a run started with its budget already spent: re-running a finished campaign's command is asking for
+        the reductions it left unfinished, which would otherwise get no time at all)."""
+        if self.config.seconds is None or self._spent_at_start:
+            return None
+        return self.config.seconds - self.seconds
+
     def _waits(self, bucket: Bucket) -> Bucket | None:
         """The bucket whose root cause ``bucket`` shares (``same_as``) while that one is to be reduced first or to
         be pointed at (its reduction done or cut short); None when ``bucket`` needs a reduction of its own (no
@@ -108,8 +116,8 @@ class Reductions:
                 bucket = max(ready, key=lambda b: (b.count, b.first_program))
                 self._tried.add(bucket.repro)
                 budget = self.config.reduce_seconds
-                if self.config.seconds is not None:
-                    budget = min(budget, self.config.seconds - self.seconds)
+                if (left := self._reduction_time_left()) is not None:
+                    budget = min(budget, left)
                 if budget < 1.0:
                     return False
             self._reducing += 1
@@ -169,8 +177,8 @@ class Reductions:
                     rounds = -(-len(queue) // slots)
                     bucket = queue.popleft()
                     budget = self.config.reduce_seconds
-                    if self.config.seconds is not None:
-                        budget = min(budget, max(0.0, self.config.seconds - self.seconds) / rounds)
+                    if (left := self._reduction_time_left()) is not None:
+                        budget = min(budget, max(0.0, left) / rounds)
                 if budget >= 1.0:
                     self._reduce(bucket, self._regenerated_ir(bucket), budget, workers)
 
@@ -230,8 +238,8 @@ class Reductions:
 
         budget = self.config.reduce_seconds if budget is None else budget
         ceiling = 4 * budget  # a reduction's budget follows the cost of a check (``fuzz.reduce.Clock``) up to this
-        if self.config.seconds is not None:
-            ceiling = max(budget, min(ceiling, self.config.seconds - self.seconds))
+        if (left := self._reduction_time_left()) is not None:
+            ceiling = max(budget, min(ceiling, left))
         path = self.config.out / bucket.repro
         orig = self.dir.root / _orig_name(bucket)
         try:

@@ -121,6 +121,19 @@ def test_a_cut_short_reduction_is_gone_on_with_by_the_next_run(tmp_path, monkeyp
     assert _mismatch(second)["reduction"] == "done" and second["not_reduced"] == 0
 
 
+def test_rerunning_a_time_budget_campaign_that_is_over_goes_on_with_its_cut_short_reductions(tmp_path, monkeypatch):
+    import fuzz.reduce as reduce_module
+
+    monkeypatch.setattr(reduce_module, "reduce_program", _Reducer(_cut_short))
+    first = run(tmp_path, programs=None, seconds=2.0, reduce_seconds=600)
+    assert first["seconds"] >= 2.0 and _mismatch(first)["reduction"] == "cut short"
+    finish = _Reducer(lambda source: _Result(SMALL, "fixpoint", 2, 5))
+    monkeypatch.setattr(reduce_module, "reduce_program", finish)
+    second = run(tmp_path, programs=None, seconds=2.0, reduce_seconds=600)  # no time left: only the reductions
+    assert second["programs"] == first["programs"]
+    assert _mismatch(second)["reduction"] == "done" and second["not_reduced"] == 0
+
+
 def test_a_mismatch_bucket_is_not_called_new_before_its_reduction_settled_it(tmp_path, monkeypatch):
     import fuzz.reduce as reduce_module
 
