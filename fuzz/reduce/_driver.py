@@ -127,11 +127,13 @@ class Clock:
         from the first candidate's check: the time before it (the original's full check, starting the worker
         processes: a minute for a large program under another interpreter on a loaded machine) is a cost of the
         program, not of the reduction, up to ``ceiling_s`` in all."""
-        if self._checked_since is None:
-            return self.ceiling_s  # no candidate checked yet: only the ceiling bounds the start
+        if self._checked_since is None or self.checks and self.invocations < self.WARM_CHECKS:
+            # no pace measured yet: only the ceiling bounds the start (a stage left a second of its budget by the
+            # one before it still measures its pace; two-second checks under load would never have begun)
+            return self.ceiling_s
         before = self._checked_since - self.start
         wanted = self.budget_s
-        if self.checks and self.invocations >= self.WARM_CHECKS:
+        if self.checks:
             per_check = (time.monotonic() - self._checked_since) / self.invocations
             wanted = max(wanted, per_check * self.checks)
         return min(self.ceiling_s, before + wanted)

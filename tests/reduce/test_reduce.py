@@ -437,6 +437,9 @@ def test_the_budget_follows_the_cost_of_a_check_up_to_its_ceiling(monkeypatch):
     now[0] = 0.0
     capped = reduce_source(PROGRAM, slow, clock=_driver.Clock(5, checks=1000, ceiling_s=12))
     assert capped.stopped == "budget" and capped.invocations <= 13
+    now[0] = 0.0  # a base budget shorter than one check still measures the pace before it stops
+    warm = reduce_source(PROGRAM, slow, clock=_driver.Clock(1, checks=20, ceiling_s=100))
+    assert 18 <= warm.invocations <= 22
 
 
 def test_a_pass_that_stops_paying_gives_way_and_the_fixpoint_is_still_one():
