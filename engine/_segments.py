@@ -38,6 +38,7 @@ from ._vm._modules import CompiledBase
 from ._vm._opcodes import Resume
 from ._vm._ops_jumps import or_pop_commit
 from ._vm._values import FuncVar, LazyVar, ObjVar
+from ._vm._version import OR_POP_JUMPS
 from ._vm._wrap import wrap
 
 if TYPE_CHECKING:
@@ -400,7 +401,6 @@ def _start_continuation(vm: VM, bp: BreakPoint, env: list[Any]) -> Ending | None
     elif kind is Resume.DECIDE:
         b = vm.resolve(last)
         ins = top.info.instrs[top.ip]
-        from ._vm._version import OR_POP_JUMPS
 
         or_pop_commit(top, ins, OR_POP_JUMPS[ins.opname], bool(b.value))
     else:

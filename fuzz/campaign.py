@@ -20,6 +20,7 @@ from oracle import set_header, slug, with_footer
 
 from .bias import Bias, weights_header
 from .campaign_dir import CampaignDir, CampaignError, IndexSet, StorageError
+from .campaign_files import check_files
 from .campaign_reduce import Reductions
 from .rootcause import root_cause
 
@@ -150,6 +151,8 @@ class Campaign(Reductions):
         self.dir = CampaignDir(config.out, on_notice=on_notice)
         try:
             self._load_state()
+            # deleted repros restored (``lost``: those that could not be); files no bucket names, by bucket key
+            self.lost_repros, self.untracked = check_files(self)
         except BaseException:
             self.dir.close()
             raise
@@ -387,10 +390,12 @@ class Campaign(Reductions):
             for spec, verdict in findings.items():
                 if (spec, verdict.signature) in self.buckets:
                     continue
-                name = self.dir.free_name(f"{len(self.buckets) + len(names) + 1:03d}-{slug(verdict.signature)}-"
-                                          f"{slug(spec, 30)}.py", taken + list(names.values()))
-                # the repro first: a program journaled with a finding always has its file
-                self._storing(self.dir.write_text, name, self._repro_source(program, spec, verdict, index))
+                name = self.untracked.pop((spec, verdict.signature), None)  # its file, from a state now lost
+                if name is None:
+                    name = self.dir.free_name(f"{len(self.buckets) + len(names) + 1:03d}-{slug(verdict.signature)}-"
+                                              f"{slug(spec, 30)}.py", taken + list(names.values()))
+                    # the repro first: a program journaled with a finding always has its file
+                    self._storing(self.dir.write_text, name, self._repro_source(program, spec, verdict, index))
                 names[spec] = name
             record = {"k": "program", "i": index, "features": sorted(program.features),
                       "verdicts": {spec: [v.kind, v.signature if v.is_finding else None]

@@ -6,7 +6,7 @@ counters are assigned in a fixed walk order, so the same IR gives the same bytes
 
 from __future__ import annotations
 
-from fuzz import ir
+from fuzz import families, ir
 from fuzz._templates import (
     ARITH,
     ARITH_RANK1,
@@ -17,7 +17,6 @@ from fuzz._templates import (
     PREAMBLE,
     PREAMBLE_NAMES,
     PROBES,
-    SIDE,
     SQUASH_OPS,
 )
 from oracle import set_header, standalone_footer
@@ -165,10 +164,8 @@ class _Renderer:
         if isinstance(s, ir.Return):
             cond = f"x.dim() == {self.rank if s.taken else self.rank + 1}"
             return [pad + f"if {cond}:", pad + IND + "return torch.tanh(x)"]
-        if isinstance(s, ir.SideEffect):
-            if s.kind == "global":
-                scope.uses_global = True
-            return block(SIDE[s.kind].format(tag=tag, k=k))
+        if isinstance(s, ir.Construct):
+            return self.construct(s, fn, scope, depth, tag, k)
         if isinstance(s, ir.Generator):
             return self.generator(s, fn, scope, depth, tag, k)
         if isinstance(s, ir.Recurse):
@@ -193,6 +190,20 @@ class _Renderer:
         )
         lines.extend(pad + line for line in text.split("\n"))
         return lines
+
+    def construct(self, s: ir.Construct, fn: ir.Function, scope: _Scope, depth: int, tag: str, k: int) -> list[str]:
+        """A registry construct: its hole (``def hole<k>(x)`` holding the body) just before its template."""
+        c = families.construct(s.name)
+        pad = IND * depth
+        lines: list[str] = []
+        if c.hosts:
+            inner = _Scope(scope.fname)
+            body = self.body(s.body, fn, inner, depth + 1)
+            decl = [pad + IND + "global COUNTER"] if inner.uses_global else []
+            lines += [pad + f"def hole{k}(x):", *decl, *body, pad + IND + "return x"]
+        if c.uses_global:
+            scope.uses_global = True
+        return lines + [pad + line for line in c.source(k, tag, f"hole{k}").split("\n")]
 
     def tensor_loop(self, s: ir.TensorLoop, fn, scope, depth, k) -> list[str]:
         """Iterate over the slices of ``x`` (as it is at the loop head), accumulate them, run the body on ``x``."""
@@ -292,9 +303,31 @@ _MAKE_EXTRA = {
 _RETURNS = {"x": "x", "tuple": "x, x.sum()", "dict": '{"out": x, "mean": x.mean()}'}
 
 
+def _constructs(program: ir.Program) -> list[families.Construct]:
+    """The registry constructs ``program`` uses, in first-use order (the renderer's walk order)."""
+    seen: dict[str, families.Construct] = {}
+    for fn in program.functions:
+        for s, _ in ir.walk(fn.body):
+            if isinstance(s, ir.Construct) and s.name not in seen:
+                seen[s.name] = families.construct(s.name)
+    return list(seen.values())
+
+
+def _definitions(program: ir.Program) -> tuple[list[str], list[str]]:
+    """The module-level definitions the program's constructs need (each text once) and the names they bind."""
+    texts: dict[str, None] = {}
+    names: dict[str, None] = {}
+    for c in _constructs(program):
+        if c.defs and c.defs not in texts:
+            texts[c.defs] = None
+            names.update(dict.fromkeys(sorted(families.defined_names(c))))
+    return list(texts), list(names)
+
+
 def _imports(program: ir.Program) -> list[str]:
     used = {s.kind for fn in program.functions for s, _ in ir.walk(fn.body) if isinstance(s, ir.Break)}
-    lines = ["import contextlib", "import types"]
+    extra = sorted({m for c in _constructs(program) for m in c.imports} - {"contextlib", "types", "zlib"})
+    lines = ["import contextlib", *(f"import {m}" for m in extra), "import types"]
     if "builtin" in used:
         lines.append("import zlib")
     lines.append("")
@@ -354,6 +387,9 @@ def render(program: ir.Program, *, found_by: str | None = None, features: frozen
     out = set_header("", found_by=found_by, features=" ".join(sorted(features))).splitlines()
     out += _imports(program)
     out.append(PREAMBLE.strip("\n"))
+    defs, def_names = _definitions(program)
+    for text in defs:
+        out += ["", "", text.strip("\n")]
     if program.wants_grad:
         out += ["", "WANTS_GRAD = True"]
     for fn in program.functions[::-1]:
@@ -368,7 +404,7 @@ def render(program: ir.Program, *, found_by: str | None = None, features: frozen
         src = _helper_source(r, module)
         var = f"ngb_{module.name}"
         quoted = f"'''\n{src}'''" if "'''" not in src and "\\" not in src else repr(src)
-        pre = ", ".join(f'"{name}": {name}' for name in PREAMBLE_NAMES)
+        pre = ", ".join(f'"{name}": {name}' for name in (*PREAMBLE_NAMES, *def_names))
         out += [
             "",
             "",

@@ -35,6 +35,8 @@ import ast
 import copy
 import hashlib
 
+from fuzz import families
+
 __all__ = ["STATE_CONTEXTS", "root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects"]
 
 _KEEP_NAMES = frozenset({"torch", "entry", "make_inputs", "types", "contextlib", "functools", "self"})
@@ -91,7 +93,8 @@ class _Normalize(ast.NodeTransformer):
         return self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name):
-        return ast.Name("N" if node.id not in _KEEP_NAMES else node.id, node.ctx)
+        keep = node.id in _KEEP_NAMES or node.id in families.keep_names()
+        return ast.Name(node.id if keep else "N", node.ctx)
 
     def visit_arg(self, node: ast.arg):
         node.arg, node.annotation = "A", None

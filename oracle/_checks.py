@@ -211,7 +211,7 @@ def _second_call(signature: str, compiled: str, target: str, eager: str, compare
             "    def second_call(compiled):  # the program run afresh, entry called twice: what the second call did",
             "        import sys",
             "        mod = type(sys)(\"repro\")",
-            f"        exec(compile(open(__file__).read().split(\"{FOOTER_MARKER}\")[0], __file__, \"exec\"), vars(mod))",
+            f"        exec(compile(open(__file__, encoding=\"utf-8-sig\").read().split(\"{FOOTER_MARKER}\")[0], __file__, \"exec\"), vars(mod))",
             "        sys.modules.update({m.__name__: m for m in list(vars(mod).values())",
             "                            if isinstance(m, type(sys)) and m.__name__.startswith(\"ngb_\")})",
             "        entry, log = mod.entry, vars(mod).get(\"EFFECTS\", [])",

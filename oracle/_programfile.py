@@ -23,6 +23,7 @@ __all__ = [
     "ProgramWriteError",
     "header_fields",
     "program_for",
+    "read_program_text",
     "set_header",
     "slug",
     "split_source",
@@ -42,6 +43,14 @@ def _split(source: str) -> tuple[list[str], list[str]]:
     while end < len(lines) and lines[end].startswith("#"):
         end += 1
     return lines[:end], lines[end:]
+
+
+def read_program_text(path) -> str:
+    """A program file's text as its author meant it: a UTF-8 BOM dropped (``utf-8-sig``, as editors on Windows
+    save) and CRLF or CR line ends read as ``\\n``. Every reader of program files goes through here; the
+    standalone footer reads its own file the same way. Raises OSError and UnicodeDecodeError as ``open`` does."""
+    with open(path, encoding="utf-8-sig", newline=None) as f:
+        return f.read()
 
 
 def header_fields(source: str) -> dict[str, str]:

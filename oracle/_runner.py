@@ -109,8 +109,16 @@ class _Worker:
         self.info = self._receive(startup_timeout)
         if not isinstance(self.info, dict) or not self.info.get("ready"):
             self.kill()
-            raise WorkerError(f"worker failed to start: {self.info!r}\n{self.stderr_tail()}")
-        self._send({"op": "paths", "paths": [_PROJECT_ROOT]})
+            error = WorkerError(f"worker failed to start: {self.info!r}\n{self.stderr_tail()}")
+            error.died = isinstance(self.info, dict) and "died" in self.info  # killed, maybe from outside
+            raise error
+        try:
+            self._send({"op": "paths", "paths": [_PROJECT_ROOT]})
+        except OSError:  # it died just after it said it was ready
+            self.kill()
+            error = WorkerError(f"worker died as it started: {self.proc.returncode}\n{self.stderr_tail()}")
+            error.died = True
+            raise error from None
 
     def _drain_stderr(self) -> None:
         for line in self.proc.stderr:
@@ -213,7 +221,7 @@ class _Pool:
                 self.started += 1
         if start:
             try:
-                worker = _Worker(self.python, self.startup_timeout)
+                worker = self._start()
             except BaseException:
                 with self.lock:
                     self.started -= 1
@@ -227,7 +235,21 @@ class _Pool:
                     worker.kill()
                     raise WorkerError("the runner is closed")
             return worker
-        return self.idle.get()
+        worker = self.idle.get()
+        if not worker.alive:  # killed while idle (the OOM killer, a user): never handed out; a fresh one instead
+            self.release(worker)
+            return self.acquire()
+        return worker
+
+    def _start(self) -> _Worker:
+        """A new worker; one killed while it starts (from outside: it died before saying it was ready) is started
+        once more before that is an error."""
+        try:
+            return _Worker(self.python, self.startup_timeout)
+        except WorkerError as exc:
+            if not getattr(exc, "died", False):
+                raise
+        return _Worker(self.python, self.startup_timeout)
 
     def release(self, worker: _Worker) -> None:
         if worker.alive and self._worn(worker):
@@ -391,7 +413,7 @@ class Runner:
                 verdicts[target.spec] = refusal
                 any_flaky |= refusal.kind == "flaky"
                 continue
-            result = self.run(source, target, calls)
+            result = self._run_unkilled(source, target, calls)
             if "hang" in result and self.hang_recheck > 1:
                 # A compile can be slow rather than stuck (inductor under load, many graphs): a hang is only a
                 # hang if a fresh worker given hang_recheck times as long does not finish either.
@@ -406,6 +428,13 @@ class Runner:
             stats[target.spec] = result.get("stats", {})
         outcome = next((eager_outcome(eager) for eager, _ in references.values() if eager is not None), "")
         return ProgramReport(verdicts, any_flaky, stats, time.monotonic() - started, outcome)
+
+    def _run_unkilled(self, source: str, target: Target, calls: int) -> dict:
+        """``run``, once more in a fresh worker when its worker died: a worker killed from outside (the OOM
+        killer, a user) is no verdict on the program. Dying again, it is the program's doing: its verdict stands
+        (``crash:died:<SIGNAL>`` on a target, ``skip:eager-failed`` under eager)."""
+        result = self.run(source, target, calls)
+        return self.run(source, target, calls) if "died" in result else result
 
     def ill_conditioned(self, source: str, target: Target, eager: dict, calls: int) -> bool:
         """Whether eager itself, on inputs nudged by rounding-sized amounts (``CONDITIONING_SEEDS``), differs from
@@ -425,7 +454,7 @@ class Runner:
         """Eager (twice unless not ``repeat``) under the target's interpreter and device; a refusal verdict if
         unusable."""
         eager = like.eager
-        first = self.run(source, eager, calls)
+        first = self._run_unkilled(source, eager, calls)
         if "load_error" in first:
             return None, Verdict("skip", "", "skip:invalid-program", f"program does not load: {first['load_error']}")
         if "hang" in first or "died" in first:

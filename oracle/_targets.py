@@ -174,14 +174,9 @@ def _resolve_python(python: str) -> str:
 def check_available(target: Target) -> None:
     """Raise TargetError if the target cannot run here (no CUDA, an interpreter without torch, a Python version
     whose bytecode the target's compiler does not model)."""
-    probe = "import torch,sys; print(int(torch.cuda.is_available()), torch.__version__, '%d.%d' % sys.version_info[:2])"
     pythons = _KINDS[target.kind].pythons
     if target.python:
-        proc = subprocess.run([target.python, "-c", probe], capture_output=True, text=True, timeout=120)
-        if proc.returncode != 0:
-            raise TargetError(f"{target.python} cannot import torch (ngb-fuzz needs only torch there)")
-        cuda, _, version = proc.stdout.split()
-        has_cuda = cuda == "1"
+        has_cuda, version = _probe_python(target.python)
     else:
         version = f"{sys.version_info[0]}.{sys.version_info[1]}"
         has_cuda = None
@@ -197,6 +192,36 @@ def check_available(target: Target) -> None:
         if not has_cuda:
             where = target.python or "this interpreter"
             raise TargetError(f"target {target.spec!r} needs CUDA, which {where} does not have")
+
+
+_PROBE_TAG = "ngb-fuzz-probe"
+_PROBE = f"import torch,sys; print({_PROBE_TAG!r}, int(torch.cuda.is_available()), torch.__version__, " \
+         "'%d.%d' % sys.version_info[:2])"
+
+
+def _probe_python(python: str) -> tuple[bool, str]:
+    """(CUDA available, "3.X") of interpreter ``python``; TargetError (one line) unless it answers exactly as a
+    Python with torch does. Its stdout must hold that answer alone: a worker under it speaks to ngb-fuzz over
+    stdout, so a wrapper that prints there before it execs Python would garble every message."""
+    try:
+        proc = subprocess.run([python, "-c", _PROBE], capture_output=True, text=True, errors="replace",
+                              timeout=120)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise TargetError(f"python={python} cannot be run: {getattr(exc, 'strerror', None) or exc}") from None
+    lines = proc.stdout.splitlines()
+    answer = next((line.split() for line in lines if line.startswith(_PROBE_TAG + " ")), None)
+    if proc.returncode != 0 and answer is None:
+        raise TargetError(f"python={python} cannot import torch (ngb-fuzz needs only torch there)")
+    if answer is None or len(answer) != 4:
+        shown = repr(lines[0][:80]) if lines else "nothing"
+        raise TargetError(f"python={python} did not answer as a Python interpreter with torch (exit "
+                          f"{proc.returncode}, printed {shown})")
+    if len(lines) != 1:
+        other = next(line for line in lines if not line.startswith(_PROBE_TAG + " "))[:80]
+        raise TargetError(f"python={python} printed {other!r} on stdout besides Python's own output; ngb-fuzz "
+                          "talks to its workers over stdout: give the interpreter itself, or a wrapper that "
+                          "prints only on stderr")
+    return answer[1] == "1", answer[3]
 
 
 def resolve_targets(specs) -> list[str]:

@@ -26,6 +26,7 @@ import torch
 from .._runtime import MISSING as _MISSING
 from .._runtime import Missing
 from . import _version as V
+from ._ops_locals import cell_get
 from ._values import UNREAD, BoundMethodVar, CellVar, FuncVar, LazyVar, ObjVar, Var
 
 if TYPE_CHECKING:
@@ -377,8 +378,6 @@ def _globals_kind(vm: VM, pins: _Pins, p: Probe, fglobals: dict) -> int:
 def _cells_kind(vm: VM, pins: _Pins, p: Probe, closure: list | None) -> int:
     """The worst reader the probed closure cells reach: a real cell's loads pinned, the contents of one
     made or written by traced code known to the trace."""
-    from ._ops_locals import cell_get
-
     worst = NONE
     for k, chains in p.cells.items():
         c = closure[k] if closure is not None and k < len(closure) else None

@@ -31,6 +31,8 @@ import torch._dynamo.decorators as _decorators
 import torch._dynamo.external_utils as _external
 
 from .._errors import EngineError, Unsupported
+from .._guards import ConstSrc
+from ._ending import Restart
 from ._values import ConstVar, LazyVar, ObjVar
 
 if TYPE_CHECKING:
@@ -100,8 +102,6 @@ class RegionExit:
 
 def enter(vm: VM, ctx) -> tuple[ObjVar, ConstVar] | None:
     """BEFORE_WITH over a region object: (exit callable, value of `as`), or None for any other object."""
-    from .._guards import ConstSrc
-
     if type(ctx) is not ObjVar or not _is_region(ctx.obj):
         return None
     exit_ = RegionExit(ctx.obj)
@@ -142,8 +142,6 @@ def active(vm: VM) -> tuple[bool | None, bool]:
 
 def on_break(vm: VM, u, depth: int) -> None:
     """Apply the active regions to a break: raise the fullgraph error, or restart with a classic call."""
-    from ._interp import Restart
-
     error, nested_off = active(vm)
     if error:
         hint = f"; hint: {u.hint}" if u.hint else ""
@@ -159,8 +157,6 @@ def on_break(vm: VM, u, depth: int) -> None:
 def factory_model(vm: VM, fv, args, kwargs):
     """`error_on_graph_break(b)` / `disable_nested_graph_breaks()` called in traced code: the region object,
     made once at trace time (entering and leaving it are modeled, so it keeps no state between calls)."""
-    from .._guards import ConstSrc
-
     if kwargs or not all(type(a) is ConstVar for a in args):
         return NotImplemented
     values = [a.value for a in args]

@@ -6,6 +6,7 @@ import dis
 import inspect
 import operator
 import sys
+import traceback
 import types
 from typing import Literal
 
@@ -116,10 +117,6 @@ FRAME_INTROSPECTING_ATTRS = {"_getframe", "currentframe", "getouterframes", "exc
 
 
 def _frame_readers() -> tuple[set[object], dict[object, int]]:
-    import inspect
-    import sys
-    import traceback
-
     always = {locals, globals, breakpoint, sys._getframe, sys.exc_info, inspect.currentframe, inspect.stack,
               inspect.trace, traceback.format_exc, traceback.print_exc, traceback.extract_stack,
               traceback.format_stack, traceback.print_stack}

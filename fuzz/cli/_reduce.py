@@ -103,7 +103,10 @@ def reduce(args) -> int:
                 from None
     print(result.summary(), file=sys.stderr)
     if out != "-":
-        print(f"wrote {out}; replay: ngb-fuzz repro {out} --target {target}  (or: python {out})", file=sys.stderr)
+        from ..commands import replay_command, shell_command
+
+        print(f"wrote {out}; replay: {replay_command(out, target)}  (or: {shell_command('python', out)})",
+              file=sys.stderr)
     if args.corpus:
         from fuzz.corpus import Corpus
 
@@ -138,10 +141,11 @@ def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
     known = known_bugs("corpus")  # as ``run`` by default: a reduced bucket with a corpus bug's root cause is KNOWN
     with oracle.Runner(workers=workers) as runner:
         try:
-            campaign = Campaign(config, runner, known=known)
+            campaign = Campaign(config, runner, known=known,
+                                on_notice=lambda message: print(f"[ngb-fuzz] {message}", file=sys.stderr))
         except CampaignError as exc:
             raise UsageError(str(exc)) from None
-        before = campaign.not_reduced
+        before, lost = campaign.not_reduced, set(campaign.lost_repros)
         lines_before = {b.repro: b.lines for b in campaign.buckets.values() if b.unfinished}
         summary = campaign.reduce_pending()
     left = summary["not_reduced"]
@@ -150,10 +154,12 @@ def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
     for bucket in summary["buckets"]:
         state = {"done": f"{bucket['lines']} lines", "failed": "kept as found",
                  "cut short": f"cut short at {bucket['lines'] or 'its original'} lines (not minimal)"}
-        if bucket["reduction"] in state:
+        if bucket["repro"] in lost:
+            print(f"  {bucket['repro']}: deleted, and it cannot be regenerated: not reduced", file=sys.stderr)
+        elif bucket["reduction"] in state:
             known = f": corpus/{bucket['known']}" if bucket.get("known") else ""
             was = lines_before.get(bucket["repro"])
             went_on = f" (went on from {was} lines)" if was and bucket["repro"] in lines_before else ""
             print(f"  {bucket['repro']}: {state[bucket['reduction']]}{went_on}, {bucket['status']}{known}",
                   file=sys.stderr)
-    return 0 if left == 0 else 1
+    return 0 if left == 0 and not lost else 1

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from . import UsageError
-from ._common import parse_targets
+from ._common import parse_targets, read_program
 
 
 def register(subparsers) -> None:
@@ -43,9 +43,7 @@ def triage(args) -> int:
     from fuzz.triage import triage as run_ladder
 
     path = Path(args.file)
-    if not path.is_file():
-        raise UsageError(f"no such file: {path}")
-    source = path.read_text()
+    source = read_program(path)
     if "def entry(" not in source:
         raise UsageError(f"{path} is not a program file: it needs an entry() (see docs/program-format.md)")
     interpreters = pythons(args)
@@ -85,7 +83,7 @@ def corpus_matrix(store, args) -> int:
         if not path.exists():
             print(f"  {entry.file}: missing", file=sys.stderr)
             return
-        result = run_ladder(path.read_text(), runner, interpreters, entry_backends(entry.target, args.backend))
+        result = run_ladder(oracle.read_program_text(path), runner, interpreters, entry_backends(entry.target, args.backend))
         with lock:
             entry.matrix = matrix_record(result, today)
             results[entry.file] = result

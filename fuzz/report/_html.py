@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import datetime
 import html
-import shlex
 
+from ..commands import replay_command
 from ._data import CampaignData, Finding
 
 __all__ = ["render"]
@@ -83,7 +83,7 @@ def _size(f: Finding) -> str:
 
 
 def _finding_row(i: int, f: Finding, data: CampaignData, show_status: bool, show_triage: bool) -> str:
-    replay = f"ngb-fuzz repro {shlex.quote(str(data.out / f.repro))} --target {shlex.quote(f.target)}"
+    replay = replay_command(data.out / f.repro, f.target)
     cells = []
     if show_status:
         badge = "NEW-undecided" if f.status == "NEW?" else f.status or ""

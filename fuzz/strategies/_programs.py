@@ -121,7 +121,7 @@ def _function_impl(draw, gen: Gen, i: int) -> ir.Function:
     deep = gen.n > 20
     stmts: list = []
     if i == 0 and not gen.requires_grad and chance(draw, gen.w("side.inplace_input") * 0.15):
-        stmts.append(ir.SideEffect("inplace_input"))
+        stmts.append(ir.Construct("side.inplace_input"))
     items: list = [("call", j) for j in children]
     if not children or chance(draw, 0.05 if deep else 0.3):
         items.append(("break", None))
