@@ -56,7 +56,8 @@ def register(subparsers) -> None:
     p.add_argument("--max-worker-mb", type=float, default=MAX_RSS_MB, metavar="MB",
                    help=f"replace a worker whose resident memory passed MB (default {MAX_RSS_MB:.0f})")
     p.add_argument("--reduce-budget", default="60s",
-                   help="reduce each new bucket's repro within this time (e.g. 60s; 0 turns reduction off)")
+                   help="reduce each new bucket's repro within this time (e.g. 60s; 0 turns reduction off), "
+                        "stretched to follow the cost of a check up to four times that")
     p.add_argument("--bias", action="store_true",
                    help="lean generation toward the features of programs that opened new buckets, met new break "
                         "reasons or unusual graph/break counts (programs then depend on the campaign's history)")
@@ -226,7 +227,7 @@ class _Progress:
     def _figures(self, campaign) -> tuple[int, float, dict, str]:
         seconds = max(campaign.seconds, 1e-9)
         statuses = Counter(b.status for b in list(campaign.buckets.values()))
-        tags = [f"{statuses[s]} {s}" for s in ("KNOWN", "REGRESSION") if statuses[s]]
+        tags = [f"{statuses[s]} {s}" for s in ("NEW", "NEW?", "KNOWN", "REGRESSION") if statuses[s]]
         buckets = f"{len(campaign.buckets)}" + (f" ({', '.join(tags)})" if tags else "")
         return campaign.programs, campaign.programs / seconds, dict(campaign.verdicts), buckets
 
@@ -294,16 +295,16 @@ class _Progress:
         self._say(f"new bucket, {bucket.status}{known}: {bucket.signature} on {bucket.target}: {bucket.repro}")
 
     def reduced(self, bucket) -> None:
-        known = f", {bucket.status}: corpus/{bucket.known}" if bucket.known else ""
+        status = f", {bucket.status}" + (f": corpus/{bucket.known}" if bucket.known else "")
         if bucket.same_as:
-            self._say(f"{bucket.repro}: same root cause as {bucket.same_as} ({bucket.lines} lines)")
+            self._say(f"{bucket.repro}: same root cause as {bucket.same_as} ({bucket.lines} lines){status}")
         elif bucket.reduction == "done":
-            self._say(f"reduced {bucket.repro} to {bucket.lines} lines{known}")
+            self._say(f"reduced {bucket.repro} to {bucket.lines} lines{status}")
         elif bucket.reduction == "cut short":
             self._say(f"reduction of {bucket.repro} cut short at {bucket.lines or 'its original'} lines "
-                      f"(smaller, not minimal){known}")
+                      f"(smaller, not minimal){status}")
         else:
-            self._say(f"{bucket.repro}: no smaller program kept its signature")
+            self._say(f"{bucket.repro}: no smaller program kept its signature{status}")
 
 
 def worker_memory(campaign) -> str:
@@ -322,8 +323,10 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
     verdicts = " ".join(f"{k}={v}" for k, v in sorted(summary["verdicts"].items()))
     print(f"{state}: {summary['programs']} programs in {summary['seconds']:.1f}s  {verdicts}  "
           f"buckets={len(summary['buckets'])} root causes={summary['root_causes']}")
+    first_of: dict[str, str] = {}  # root cause -> the first bucket's repro with it
     for bucket in summary["buckets"]:
         path = out / bucket["repro"]
+        earlier = first_of.setdefault(bucket.get("root_cause") or "", bucket["repro"])
         size = {"done": f"  (reduced to {bucket['lines']} lines)",
                 "cut short": f"  (reduction cut short at {bucket['lines'] or 'its original'} lines: not minimal)",
                 "failed": "  (not reduced: no smaller program kept the signature)",
@@ -338,9 +341,14 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
                   else ""))
         if bucket.get("same_as"):
             print(f"         same root cause as {bucket['same_as']} (its reduced repro; not reduced again)")
-        elif bucket.get("reduction") == "pending":
-            print(f"         not reduced: {shell_command('ngb-fuzz', 'reduce', '--campaign', out)}  (or the next run) "
-                  "reduces it")
+        elif bucket.get("root_cause") and earlier != bucket["repro"]:
+            print(f"         same root cause as {earlier} (found by its own reduction)")
+        elif bucket.get("reduction") in ("pending", "cut short"):
+            what = "not reduced" if bucket["reduction"] == "pending" else "reduction not finished"
+            print(f"         {what}: {shell_command('ngb-fuzz', 'reduce', '--campaign', out)}  (or the next run) "
+                  + ("reduces it" if bucket["reduction"] == "pending" else "goes on with it"))
+        if bucket.get("status") == "NEW?":
+            print("         NEW?: its root cause is decided once its reduction finishes (it may be a known bug)")
         if bucket["repro"] in lost:
             print(f"         {bucket['repro']}: deleted, and it cannot be regenerated: nothing to replay")
             continue
