@@ -32,13 +32,24 @@ if __name__ == "__main__":
                 return ("tensor", str(v.dtype), tuple(v.shape), v.requires_grad, v.detach().cpu().clone())
             if isinstance(v, (list, tuple)):
                 return (type(v).__name__, [obs(x) for x in v])
-            if isinstance(v, dict):
-                return ("dict", [(obs(k), obs(x)) for k, x in v.items()])
+            if isinstance(v, dict):  # Counter, OrderedDict, defaultdict keep their type's name
+                return (type(v).__name__, [(obs(k), obs(x)) for k, x in v.items()])
+            if isinstance(v, collections.deque):
+                return ("deque", [obs(x) for x in v], v.maxlen)
+            if isinstance(v, enum.Enum):
+                return ("enum", type(v).__qualname__, v.name)
             plain = isinstance(v, (int, float, complex, str, bytes, type(None)))
-            return (type(v).__name__, v if plain else getattr(v, "__dict__", None) and obs(vars(v)))
+            fields = {}  # __slots__ values (not private ones), then the __dict__
+            for c in () if plain else type(v).__mro__:
+                names = c.__dict__.get("__slots__", ())
+                for s in [names] if isinstance(names, str) else names:
+                    if not s.startswith("__") and hasattr(v, s):
+                        fields[s] = getattr(v, s)
+            fields.update(getattr(v, "__dict__", None) or {})
+            return (type(v).__name__, v if plain else (fields or None) and obs(fields))
 
         def data(v):
-            return isinstance(v, (int, float, str, list, tuple, dict, set, torch.Tensor, type(None)))
+            return isinstance(v, (int, float, str, list, tuple, dict, set, collections.deque, torch.Tensor, type(None)))
 
         def run(compiled):
             mod = types.ModuleType("ngb_program")
@@ -91,6 +102,8 @@ if __name__ == "__main__":
         print(f"{'MISMATCH' if bad else 'match'}: eager vs {name} ({spec}), torch {torch.__version__}")
         return 1 if bad else 0
 
+    import collections
+    import enum
     import types
 
     import torch  # a reduced program may not import it itself

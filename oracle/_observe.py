@@ -10,6 +10,8 @@ Tensors keep a detached CPU copy so that the parent can compare them with a tole
 
 from __future__ import annotations
 
+import collections
+import enum
 import re
 import types
 
@@ -37,8 +39,13 @@ def observe(value, depth: int = 0, _seen: frozenset = frozenset()):
 
 
 def _observe(value, depth: int, _seen: frozenset):
-    if isinstance(value, _SCALARS):
+    if type(value) in _SCALARS:
         return (type(value).__name__, value)
+    if isinstance(value, enum.Enum):  # by class and name (IntEnum/IntFlag members are ints too), and value
+        return ("enum", type(value).__qualname__, value.name, observe(value.value, depth + 1, _seen))
+    if isinstance(value, _SCALARS):  # a subclass of a scalar type: its value as the plain type (picklable)
+        base = next(t for t in _SCALARS if isinstance(value, t))
+        return (type(value).__qualname__, base(value))
     if depth > MAX_DEPTH:
         return ("deep", type(value).__qualname__)
     if isinstance(value, torch.Tensor):
@@ -57,7 +64,13 @@ def _observe(value, depth: int, _seen: frozenset):
             kind = type(value).__qualname__  # namedtuples and return types keep their name
         return (kind, [observe(v, depth + 1, seen) for v in value])
     if isinstance(value, dict):
-        return ("dict", [(observe(k, depth + 1, seen), observe(v, depth + 1, seen)) for k, v in value.items()])
+        items = ("dict", [(observe(k, depth + 1, seen), observe(v, depth + 1, seen)) for k, v in value.items()])
+        if type(value) is dict:
+            return items
+        # Counter, OrderedDict, defaultdict, user subclasses: the type's name, then the items in their order
+        return ("mapping", type(value).__qualname__, items)
+    if isinstance(value, collections.deque):
+        return ("deque", [observe(v, depth + 1, seen) for v in value], observe(value.maxlen))
     if isinstance(value, (set, frozenset)):
         items = [observe(v, depth + 1, seen) for v in value]
         return (type(value).__name__, sorted(items, key=repr))
@@ -73,9 +86,32 @@ def _observe(value, depth: int, _seen: frozenset):
         state = {k: v for k, v in value.state_dict(keep_vars=True).items()}
         return ("nn.Module", type(value).__qualname__, observe(state, depth + 1, seen))
     attrs = getattr(value, "__dict__", None)
-    if isinstance(attrs, dict):
-        return ("object", type(value).__qualname__, observe(attrs, depth + 1, seen))
+    slots = _slot_values(value)
+    if slots or isinstance(attrs, dict):
+        fields = {**slots, **(attrs if isinstance(attrs, dict) else {})}
+        return ("object", type(value).__qualname__, observe(fields, depth + 1, seen))
     return ("opaque", type(value).__qualname__)
+
+
+def _slot_values(value) -> dict:
+    """The set ``__slots__`` of ``value`` (a ``slots=True`` dataclass, a class with ``__slots__``), base classes'
+    first, by their (mangled) attribute names; read through the slot descriptors, so no user hook runs."""
+    out = {}
+    for cls in reversed(type(value).__mro__):
+        names = cls.__dict__.get("__slots__", ())
+        for name in ((names,) if isinstance(names, str) else names):
+            if name in ("__dict__", "__weakref__"):
+                continue
+            if name.startswith("__") and not name.endswith("__"):
+                name = f"_{cls.__name__.lstrip('_')}{name}"
+            slot = cls.__dict__.get(name)
+            if slot is None or not hasattr(slot, "__get__"):
+                continue
+            try:
+                out[name] = slot.__get__(value, cls)
+            except AttributeError:  # an unset slot is absent, as ``vars`` would not show it
+                pass
+    return out
 
 
 def observe_tensor(t: torch.Tensor):
@@ -102,12 +138,13 @@ def is_data(value, depth: int = 0) -> bool:
         return True
     if depth > 3:
         return False
-    if isinstance(value, (list, tuple, set, frozenset)):
+    if isinstance(value, (list, tuple, set, frozenset, collections.deque)):
         return all(is_data(v, depth + 1) for v in value)
     if isinstance(value, dict):
         return all(is_data(k, depth + 1) and is_data(v, depth + 1) for k, v in value.items())
     module = getattr(type(value), "__module__", "")
-    return module.startswith("ngb_") and hasattr(value, "__dict__")  # instances of program classes
+    # instances of program classes (enum members, objects with a __dict__ or __slots__)
+    return module.startswith("ngb_") and (hasattr(value, "__dict__") or bool(_slot_values(value)))
 
 
 def observe_globals(module: types.ModuleType):

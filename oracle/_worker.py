@@ -81,7 +81,7 @@ def load_program(source: str) -> types.ModuleType:
     module.__file__ = PROGRAM_FILE
     linecache.cache[PROGRAM_FILE] = (len(source), None, source.splitlines(True), PROGRAM_FILE)
     try:
-        exec(compile(source, PROGRAM_FILE, "exec"), module.__dict__)
+        exec(compile(source, PROGRAM_FILE, "exec", dont_inherit=True), module.__dict__)
     except SystemExit as exc:  # sys.exit()/exit() at import: the program does not load (the worker lives on)
         raise RuntimeError(f"the program exits at import (SystemExit: {exc.code!r})") from None
     if not hasattr(module, "entry"):
