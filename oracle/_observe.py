@@ -85,7 +85,9 @@ def observe_tensor(t: torch.Tensor):
     meta = (str(t.dtype), tuple(t.shape), t.device.type, bool(t.requires_grad))
     if t.layout != torch.strided or t.is_quantized:
         return ("tensor", *meta, None)
-    return ("tensor", *meta, t.detach().to("cpu", copy=True))
+    data = t.detach().to("cpu", copy=True)
+    # a subclass of the program's own (``__torch_function__``) would not unpickle in the parent: its data as a Tensor
+    return ("tensor", *meta, data if type(data) is torch.Tensor else data.as_subclass(torch.Tensor))
 
 
 def observe_exception(exc: BaseException, depth: int = 0):

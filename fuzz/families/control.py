@@ -17,6 +17,16 @@ class _Pt:
         self.n = n
 '''.lstrip("\n")
 
+# Exceptions only the constructs raise: one the hole raises (a break's body may raise anything) passes them by.
+_RAISES = '''
+class _Deep(Exception):
+    pass
+
+
+class _Mid(Exception):
+    pass
+'''.lstrip("\n")
+
 _SUPPRESS = '''
 class _Suppress:
     def __init__(self, tag):
@@ -80,26 +90,26 @@ _MATCH_MAPPING = '''match {"kind": "scale", "rank": x.dim(), "t": x}:
 
 _EXCEPT_STAR = '''try:
     y{k} = {hole}(x)
-    raise ExceptionGroup("eg{k}", [ValueError("v{k}"), KeyError("k{k}"), ExceptionGroup("in{k}", [ValueError("w{k}")])])
-except* ValueError as g{k}:
-    _effect("{tag}.value", (str(g{k}), len(g{k}.exceptions), [type(e).__name__ for e in g{k}.exceptions]))
+    raise ExceptionGroup("eg{k}", [_Deep("d{k}"), _Mid("m{k}"), ExceptionGroup("in{k}", [_Deep("e{k}")])])
+except* _Deep as g{k}:
+    _effect("{tag}.deep", (str(g{k}), len(g{k}.exceptions), [type(e).__name__ for e in g{k}.exceptions]))
     x = y{k} * 0.5
-except* KeyError as g{k}:
-    _effect("{tag}.key", [str(e) for e in g{k}.exceptions])
+except* _Mid as g{k}:
+    _effect("{tag}.mid", [str(e) for e in g{k}.exceptions])
     x = x + y{k} * 0.25'''
 
 _RAISE_FROM = '''box{k} = []
 def deep{k}(t):
     box{k}.append({hole}(t))
-    raise ValueError("deep{k}")
+    raise _Deep("deep{k}")
 def mid{k}(t):
     try:
         deep{k}(t)
-    except ValueError as e:
-        raise RuntimeError("mid{k}") from e
+    except _Deep as e:
+        raise _Mid("mid{k}") from e
 try:
     mid{k}(x * 0.5)
-except RuntimeError as e{k}:
+except _Mid as e{k}:
     c{k} = e{k}.__cause__
     _effect("{tag}", (type(c{k}).__name__, str(c{k}), e{k}.__suppress_context__, e{k}.__context__ is c{k}))
 x = box{k}[0] + x * 0.25'''
@@ -107,15 +117,15 @@ x = box{k}[0] + x * 0.25'''
 _CONTEXT = '''box{k} = []
 def deep{k}(t):
     box{k}.append({hole}(t))
-    return {"a": 1}["missing{k}"]
+    raise _Deep("missing{k}")
 def mid{k}(t):
     try:
         deep{k}(t)
-    except KeyError:
-        raise TypeError("mid{k}")
+    except _Deep:
+        raise _Mid("mid{k}")
 try:
     mid{k}(x)
-except TypeError as e{k}:
+except _Mid as e{k}:
     c{k} = e{k}.__context__
     _effect("{tag}", (type(c{k}).__name__, str(c{k}), e{k}.__cause__ is None, e{k}.__suppress_context__))
 x = box{k}[0] * 0.5'''
@@ -187,11 +197,11 @@ x = y{k}'''
 _TRY_FINALLY_RAISE = '''try:
     try:
         y{k} = {hole}(x)
-        raise IndexError("i{k}")
+        raise _Deep("i{k}")
     finally:
         _effect("{tag}.finally", True)
         x = x * 0.5
-except IndexError as e{k}:
+except _Deep as e{k}:
     _effect("{tag}.caught", str(e{k}))
     x = y{k} * 0.5 + x * 0.5'''
 
@@ -226,11 +236,11 @@ FAMILY = Family(
            bound=lambda b, h: max(b, 0.5 * h + 0.25 * b)),
         _c("match_mapping", 0.3, "mapping patterns with or-patterns, 'as' and **rest", _MATCH_MAPPING),
         _c("except_star", 0.4, "except* over a nested ExceptionGroup raised after the hole", _EXCEPT_STAR,
-           bound=lambda b, h: b + 0.5 * h, min_python=(3, 11)),
+           bound=lambda b, h: b + 0.5 * h, defs=_RAISES, min_python=(3, 11)),
         _c("raise_from", 0.4, "raise ... from e across frames, the hole two frames down; __cause__ logged",
-           _RAISE_FROM, bound=lambda b, h: h + 0.25 * b),
+           _RAISE_FROM, bound=lambda b, h: h + 0.25 * b, defs=_RAISES),
         _c("raise_context", 0.3, "an implicit __context__ chain across frames, the hole two frames down",
-           _CONTEXT, bound=lambda b, h: 0.5 * h),
+           _CONTEXT, bound=lambda b, h: 0.5 * h, defs=_RAISES),
         _c("for_else", 0.4, "for ... else whose break the hole's result decides", _FOR_ELSE, 3,
            lambda b, h: 1.0, keep=("range", "float")),
         _c("while_else", 0.3, "while ... else whose break the hole's result decides", _WHILE_ELSE, 2,
@@ -247,7 +257,7 @@ FAMILY = Family(
         _c("try_else", 0.4, "try/except/else/finally with the hole in else", _TRY_ELSE,
            bound=lambda b, h: max(b, h)),
         _c("try_finally_raise", 0.3, "an exception raised after the hole passes a finally to an outer except",
-           _TRY_FINALLY_RAISE, bound=lambda b, h: 0.5 * h + 0.25 * b),
+           _TRY_FINALLY_RAISE, bound=lambda b, h: 0.5 * h + 0.25 * b, defs=_RAISES),
         _c("with_suppress", 0.4, "a user context manager whose __exit__ suppresses a KeyError raised after the hole",
            _WITH_SUPPRESS, defs=_SUPPRESS),
     ),

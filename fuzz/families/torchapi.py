@@ -165,7 +165,9 @@ u{k} = torch.rand((), generator=gen{k}, device=x.device)
 _effect("{tag}", u{k})
 x = x * (0.5 + 0.25 * u{k}.to(x.dtype))'''
 
-_FUNCTION_MODE = '''with _LogMode() as mode{k}:
+# `with mode:` rather than `with _LogMode() as mode:`, whose binding torch 2.13's compile loses (None; reported)
+_FUNCTION_MODE = '''mode{k} = _LogMode()
+with mode{k}:
     x = {hole}(x * 0.5)
 _effect("{tag}", (len(mode{k}.names) > 0, "mul" in mode{k}.names))'''
 
@@ -198,14 +200,16 @@ FAMILY = Family(
            bound=lambda b, h: 0.5 * h + 0.25, grad=True),
         _t("checkpoint", 0.3, "torch.utils.checkpoint (non-reentrant) over the hole, then backward",
            _CHECKPOINT, 2, lambda b, h: 0.5 * h + 0.25, grad=True),
-        _t("cond", 0.2, "torch.cond with the hole in a branch (falls back when the branch cannot be traced)",
+        _t("cond", 0.1, "torch.cond with the hole in a branch (falls back when the branch cannot be traced)",
            _COND, 2, lambda b, h: max(0.5 * h, 0.25 * b)),
-        _t("vmap", 0.2, "torch.func.vmap over the hole", _VMAP, 1, lambda b, h: h),
-        _t("func_grad", 0.2, "torch.func.grad of a loss calling the hole", _FUNC_GRAD,
+        _t("vmap", 0.15, "torch.func.vmap over the hole", _VMAP, 1, lambda b, h: h),
+        _t("func_grad", 0.15, "torch.func.grad of a loss calling the hole", _FUNC_GRAD,
            bound=lambda b, h: 0.5 * b + 0.25, grad=True),
         _t("sgd", 0.4, "two SGD steps with a StepLR schedule, the hole computing the loss", _SGD, 2,
            lambda b, h: 0.5 + 0.25 * b, grad=True),
-        _t("adam", 0.2, "one Adam step (large eps) with the hole computing the loss", _ADAM,
+        # off: torch.compile (backend=eager) traces Adam.step into arithmetic that rounds differently from eager's
+        # (1 ulp on torch 2.13), which the exact comparison of eager backends reports; for tolerant targets only
+        _t("adam", 0.0, "one Adam step (large eps) with the hole computing the loss", _ADAM,
            bound=lambda b, h: 0.5 + 0.25 * b, grad=True),
         _t("generator", 0.4, "seeded torch.Generator draws before and after the hole", _GENERATOR,
            bound=lambda b, h: 0.75 * h),

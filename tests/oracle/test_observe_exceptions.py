@@ -1,9 +1,11 @@
-"""Exceptions and generators as the worker observes them: exception groups by their members, chained causes and
-contexts (but not a compiler's own context), generator objects by their state."""
+"""Exceptions, generators and tensor subclasses as the worker observes them: exception groups by their members,
+chained causes and contexts (but not a compiler's own context), generator objects by their state, a subclass's
+data as a plain tensor."""
 
 import sys
 
 import pytest
+import torch
 
 from oracle import _observe as obs
 from oracle._compare import compare_calls
@@ -154,3 +156,15 @@ def test_the_standalone_footer_compares_an_exception_groups_members(tmp_path):
     result = subprocess.run([sys.executable, str(path), "torch"], capture_output=True, text=True, timeout=300)
     assert result.returncode == 1 and "MISMATCH" in result.stdout, result.stdout + result.stderr
     assert "KeyError" in result.stdout
+
+
+class _Sub(torch.Tensor):
+    pass
+
+
+def test_a_tensor_subclass_is_observed_as_a_plain_tensor_that_pickles():
+    import pickle
+
+    seen = obs.observe(torch.ones(2).as_subclass(_Sub) * 2)
+    assert type(seen[5]) is torch.Tensor and seen[5].tolist() == [2.0, 2.0]
+    pickle.loads(pickle.dumps(seen))
