@@ -124,11 +124,13 @@ def _outcome(signature: str, compiled: str, target: str, eager: str, compare: st
     call = ["        for _ in range(2):  # the second call runs the cached code",
             "            fn(<ARGS>)"] if second else ["        fn(<ARGS>)"]
     return [
-        "    def outcome(fn):  # 'returned', or the type and message of what the call raised",
+        "    def outcome(fn):  # 'returned', or the type (a group's member types, the cause's) and message raised",
         "        try:",
         *["    " + ln for ln in call],
         "        except Exception as e:",
-        "            return f\"{type(e).__name__}: {str(e)[:200]}\"",
+        "            members = [type(m).__name__ for m in getattr(e, \"exceptions\", ())]",
+        "            cause = \"\" if e.__cause__ is None else f\" from {type(e.__cause__).__name__}\"",
+        "            return f\"{type(e).__name__}{members if members else ''}{cause}: {str(e)[:200]}\"",
         "        return \"returned\"",
         "",
         f"    expected, actual = outcome(entry), outcome({compiled})",

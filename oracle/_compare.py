@@ -127,7 +127,8 @@ def compare_calls(reference: list[dict], actual: list[dict], tolerance: dict | N
             a, b = _aspect(ref, aspect), _aspect(act, aspect)
             if aspect == "exception":
                 if a != b:
-                    cls = "type" if (a or (None,))[0] != (b or (None,))[0] else "message"
+                    cls = "type" if (a or (None,))[0] != (b or (None,))[0] else \
+                        "message" if a[:2] != b[:2] else "chain"  # a group's members or a cause differ
                     found.append(Difference(call, aspect, cls, "", repr(a), repr(b)))
                     break  # nothing else is comparable once control flow diverged
                 continue

@@ -2,8 +2,9 @@
 
 With it, ``python FILE [TARGET]`` needs nothing but torch: it runs the program above the marker under eager and
 under ``torch.compile`` (TARGET like ``torch:ngb=off,backend=aot_eager``; default: the file's ``# target:`` line,
-else ``torch``; an ``engine`` target runs ``engine.compile``, which needs ngb-fuzz), compares return values, exceptions, effects, globals and grad mode over two calls (three
-when ``make_inputs`` takes ``size``: the third on inputs of other sizes), prints what
+else ``torch``; an ``engine`` target runs ``engine.compile``, which needs ngb-fuzz), compares return values, exceptions (by type, with
+an exception group's member types and the cause's), effects, globals and grad mode over two calls (three when
+``make_inputs`` takes ``size``: the third on inputs of other sizes), prints what
 differs and exits 1 on a mismatch, 0 on a match. It is a compact version of the oracle for pasting into an issue;
 the oracle itself observes more (see docs/program-format.md).
 """
@@ -48,6 +49,13 @@ if __name__ == "__main__":
             fields.update(getattr(v, "__dict__", None) or {})
             return (type(v).__name__, v if plain else (fields or None) and obs(fields))
 
+        def raised(e, depth=0):  # the type, with an exception group's members and the cause, recursively
+            if depth > 8 or e is None:
+                return None if e is None else type(e).__name__
+            subs = [raised(s, depth + 1) for s in getattr(e, "exceptions", ())]
+            linked = subs or e.__cause__ is not None
+            return (type(e).__name__, subs, raised(e.__cause__, depth + 1)) if linked else type(e).__name__
+
         def data(v):
             return isinstance(v, (int, float, str, list, tuple, dict, set, collections.deque, torch.Tensor, type(None)))
 
@@ -68,7 +76,7 @@ if __name__ == "__main__":
                 try:
                     result = ("returned", obs(fn(*inputs)))
                 except Exception as e:  # noqa: BLE001
-                    result = ("raised", type(e).__name__)
+                    result = ("raised", raised(e))
                 calls.append({"result": result, "effects": obs(log[first:]), "inputs": obs(inputs),
                               "globals": {p + k: obs(v) for p, m in mods for k, v in vars(m).items()
                                           if not k.startswith("_") and k != "EFFECTS" and data(v)},

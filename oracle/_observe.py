@@ -10,8 +10,10 @@ Tensors keep a detached CPU copy so that the parent can compare them with a tole
 
 from __future__ import annotations
 
+import builtins
 import collections
 import enum
+import inspect
 import re
 import types
 
@@ -24,6 +26,7 @@ _PATH = re.compile(r"(?<![\w.~-])(?:/[\w.+~@-]+){2,}/?")
 # Object ids (id(obj) is an address: 12+ digits on 64-bit builds), as some messages print them in decimal.
 _OBJECT_ID = re.compile(r"(?<![\w.])\d{12,}(?![\w.])")
 _SCALARS = (type(None), bool, int, float, complex, str, bytes)
+_GROUP = getattr(builtins, "BaseExceptionGroup", None)  # Python 3.11+
 
 
 def observe(value, depth: int = 0, _seen: frozenset = frozenset()):
@@ -81,7 +84,7 @@ def _observe(value, depth: int, _seen: frozenset):
     if isinstance(value, types.ModuleType):
         return ("module", value.__name__)
     if isinstance(value, types.GeneratorType):
-        return ("generator", value.__qualname__)
+        return ("generator", value.__qualname__, inspect.getgeneratorstate(value))
     if isinstance(value, torch.nn.Module):
         state = {k: v for k, v in value.state_dict(keep_vars=True).items()}
         return ("nn.Module", type(value).__qualname__, observe(state, depth + 1, seen))
@@ -118,14 +121,43 @@ def observe_tensor(t: torch.Tensor):
     meta = (str(t.dtype), tuple(t.shape), t.device.type, bool(t.requires_grad))
     if t.layout != torch.strided or t.is_quantized:
         return ("tensor", *meta, None)
-    return ("tensor", *meta, t.detach().to("cpu", copy=True))
+    data = t.detach().to("cpu", copy=True)
+    # a subclass of the program's own (``__torch_function__``) would not unpickle in the parent: its data as a Tensor
+    return ("tensor", *meta, data if type(data) is torch.Tensor else data.as_subclass(torch.Tensor))
 
 
-def observe_exception(exc: BaseException):
+def observe_exception(exc: BaseException, depth: int = 0):
     """(type name, normalized message): no addresses, object ids or absolute paths, which differ between runs
-    (temp directories, site-packages of another install) and would make eager and target messages differ."""
+    (temp directories, site-packages of another install) and would make eager and target messages differ.
+
+    An exception group, or an exception with a cause or context, gets a third item listing what it links to, each
+    observed the same way (recursively, up to ``MAX_DEPTH``): ``("group", [members])``, ``("cause", exc)`` (an
+    explicit ``raise ... from``) and ``("context", exc)`` (the exception being handled when it was raised, unless
+    suppressed). A context raised inside torch or ngb-fuzz's engine is left out: a compiler that runs the
+    program's code while handling one of its own errors changes only that, which the program cannot have meant."""
     message = _OBJECT_ID.sub("<id>", _PATH.sub(_path_kind, _ADDRESS.sub("0x?", str(exc))))
-    return (type(exc).__qualname__, message[:2000])
+    head = (type(exc).__qualname__, message[:2000])
+    if depth >= MAX_DEPTH:
+        return head
+    links = []
+    if _GROUP is not None and isinstance(exc, _GROUP):
+        links.append(("group", [observe_exception(e, depth + 1) for e in exc.exceptions[:16]]))
+    if exc.__cause__ is not None:
+        links.append(("cause", observe_exception(exc.__cause__, depth + 1)))
+    context = exc.__context__
+    if context is not None and not exc.__suppress_context__ and context is not exc.__cause__ and \
+            not _internal(context):
+        links.append(("context", observe_exception(context, depth + 1)))
+    return (*head, links) if links else head
+
+
+def _internal(exc: BaseException) -> bool:
+    """Whether ``exc`` is a compiler's own: of a torch or engine type, or raised by a torch or engine frame."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    where = "" if tb is None else str(tb.tb_frame.f_globals.get("__name__", ""))
+    return any(name.split(".")[0] in ("torch", "engine") for name in (type(exc).__module__, where))
 
 
 def _path_kind(match: re.Match) -> str:

@@ -105,7 +105,7 @@ def _compiler_error(ref: dict, act: dict) -> bool:
 
 
 def _crash(call: int, record: dict, eager_exception) -> Verdict:
-    etype, message = record["exception"]
+    etype, message = record["exception"][:2]  # a third item: groups and chained causes (oracle._observe)
     root = record.get("root_cause")
     kind = etype if not root or root == etype else f"{etype}/{root}"
     where = record.get("compiler_frame") or "program"

@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 # The family modules, in catalog order.
-_MODULES = ("side", "classes", "nn", "iteration", "stdlib", "strings", "data")
+_MODULES = ("side", "classes", "nn", "iteration", "stdlib", "strings", "data", "control", "torchapi")
 
 
 def _load() -> tuple[Family, ...]:
