@@ -115,6 +115,37 @@ FRAME_INTROSPECTING_ATTRS = {"_getframe", "currentframe", "getouterframes", "exc
                              "print_exc"}
 
 
+# Builtins that read the calling frame's namespace only when called with fewer positional arguments than
+# this: `vars(obj)`, `dir(obj)`, `eval(src, g)` are plain calls.
+NAMESPACE_DEFAULT_ARGS = {"vars": 1, "dir": 1, "eval": 2, "exec": 2}
+
+
+def direct_call_argc(instrs: list, k: int) -> int | None:
+    """The positional argument count of the call that consumes the callable the instruction at `k` pushes
+    (a LOAD_GLOBAL with its NULL), when the instructions between only push and pop its arguments in a
+    straight line; None when that cannot be told (a jump, keyword names, `*args`, the value used otherwise)."""
+    depth = 0
+    for ins in instrs[k + 1:]:
+        op = ins.opname
+        if op == "PRECALL":
+            if depth == ins.arg:
+                return ins.arg
+            continue
+        if op == "CALL":
+            depth -= ins.arg + 1  # an inner call: callable, NULL or self, and its arguments -> its result
+        elif op in ("KW_NAMES", "CALL_FUNCTION_EX") or ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs:
+            return None
+        else:
+            try:
+                depth += dis.stack_effect(ins.opcode, ins.arg if ins.opcode >= dis.HAVE_ARGUMENT else None,
+                                          jump=False)
+            except ValueError:
+                return None
+        if depth < 0:
+            return None
+    return None
+
+
 def _frame_readers() -> tuple[set[object], dict[object, int]]:
     import inspect
     import sys

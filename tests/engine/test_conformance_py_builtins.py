@@ -251,8 +251,8 @@ SCENARIOS = [
     Scenario(sum_enumerate_zip, x1, 5, restarts=1),
     Scenario(numeric_builtins, x1, 1),
     Scenario(isinstance_checks, x1, 1),
-    Scenario(vars_of_object, x1, 0, eager=2),
-    Scenario(dir_of_object, x1, 0, eager=2),
+    Scenario(vars_of_object, x1, 1),
+    Scenario(dir_of_object, x1, 1),
 ]
 
 
