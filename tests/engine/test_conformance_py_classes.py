@@ -435,12 +435,12 @@ SCENARIOS = [
     Scenario(namedtuple_unpack_input, lambda: (t(3), Pair(2, 3)), 1),
     Scenario(wrapped_and_doc, x1, 1),
     Scenario(callable_object_state, lambda: (t(3), Counter3()), 0),
-    Scenario(match_mapping, x1, 0),
-    Scenario(match_sequence, x1, 0),
-    Scenario(match_class, x1, 0),
-    Scenario(match_literals, x1, 0),
+    Scenario(match_mapping, x1, 2),
+    Scenario(match_sequence, x1, 2),
+    Scenario(match_class, x1, 1),
+    Scenario(match_literals, x1, 1),
     Scenario(match_no_case, x1, 0, raises=True),
-    Scenario(match_tensor_shape, x1, 0, eager=2, inputs2=lambda: (t(2, 3),)),
+    Scenario(match_tensor_shape, x1, 2, inputs2=lambda: (t(2, 3),)),
 ]
 
 
