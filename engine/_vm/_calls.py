@@ -37,6 +37,7 @@ from ._values import (
     ListVar,
     MethodVar,
     ModeExitVar,
+    NewObjVar,
     ObjVar,
     SetVar,
     TensorVar,
@@ -115,6 +116,12 @@ def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inli
                 res.grad = fn.target
             return res
         raise Unsupported("grad-wrapped", "a grad-mode decorated callable that is not traced")
+    if t is NewObjVar:
+        from ._models_py import call_instance
+
+        res = call_instance(vm, fn, args, kwargs)
+        if res is not NotImplemented:
+            return res
     raise Unsupported("call", f"calling a {type(fn).__name__} is not modeled")
 
 
@@ -149,6 +156,11 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
                 return res
         if is_graph_op(real):
             return vm.op("call_function", real, args, kwargs, vm.grad, real.__name__)
+        from ._models_py import call_function_model
+
+        res = call_function_model(vm, fv, args, kwargs)
+        if res is not NotImplemented:
+            return res
     info = code_info(fv.code)
     if info.unsupported:
         raise Unsupported("frame-unsupported", f"{fv.qualname}: {info.unsupported}")
@@ -362,6 +374,12 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         from ._modules import call_module
 
         res = call_module(vm, fv, args, kwargs)
+        if res is not NotImplemented:
+            return res
+    if not isinstance(obj, type):  # an instance with a Python __call__: decided by its (guarded) type
+        from ._models_py import call_instance
+
+        res = call_instance(vm, fv, args, kwargs)
         if res is not NotImplemented:
             return res
     if fv.src is not None and not isinstance(fv.src, ConstSrc):

@@ -297,7 +297,7 @@ SCENARIOS = [
     Scenario(pairwise_and_zip_longest, x1, 1),
     Scenario(partial_attributes, x1, 2),
     Scenario(partial_nested, x1, 2),
-    Scenario(singledispatch_dispatch, x1, 0),
+    Scenario(singledispatch_dispatch, x1, 1),
     Scenario(itemgetter_sorting, x1, 2),
     Scenario(itemgetter_on_tensors, x1, 2),
     Scenario(lru_cache_helper, x1, 1),

@@ -1,0 +1,73 @@
+"""Models of everyday Python (engine/_vm/_models_py.py): each test fails without its model (the construct
+then breaks, so the graph or break count differs)."""
+
+from __future__ import annotations
+
+import functools
+
+import torch
+
+from .helpers import check, t
+
+
+class Affine:
+    def __init__(self, a):
+        self.a = a
+        self.calls = 0
+
+    def __call__(self, x, b=0):
+        self.calls += 1
+        return x * self.a + b
+
+
+def test_calling_an_instance_with_a_python_call_is_traced():
+    def f(x, aff):
+        return aff(aff(x), b=1), aff.calls
+
+    c = check(f, lambda: (t(3), Affine(2.0)), graphs=1, breaks=0)
+    assert c.record.recompiles == 0  # decided by the instance's type, not its identity
+
+
+def test_calling_an_instance_made_by_the_trace():
+    def f(x):
+        return Affine(3.0)(x)
+
+    check(f, lambda: (t(3),), graphs=1, breaks=0)
+
+
+@functools.singledispatch
+def _norm(v):
+    return v
+
+
+@_norm.register
+def _(v: torch.Tensor):
+    return v / v.abs().sum()
+
+
+@_norm.register
+def _(v: list):
+    return [_norm(x) for x in v]
+
+
+def test_singledispatch_traces_the_implementation():
+    def f(x):
+        return _norm(x), _norm([x, x * 2]), _norm(3)
+
+    check(f, lambda: (t(3),), graphs=1, breaks=0)
+
+
+def test_singledispatch_sees_a_later_registration():
+    @functools.singledispatch
+    def g(v):
+        return v + 1
+
+    def f(x):
+        return g(x)
+
+    import engine
+
+    c = engine.compile(f)
+    assert torch.equal(c(t(3)), t(3) + 1)
+    g.register(torch.Tensor, lambda v: v - 1)
+    assert torch.equal(c(t(3)), t(3) - 1)
