@@ -161,6 +161,16 @@ def wrap(vm: VM, value, src: Src, fixed: bool = False):
         var.over = (d, value.kind, value.keys)
         vm.dict_iters.append(var)
         vm.writeback.append(var)
+    elif t is R.ZipIter and not value.done:  # a loop's own zip/enumerate (see _iters.zip_loop)
+        from ._iters import ZipView, as_sequence
+
+        e = src.expr(vm.ns)
+        g.type_is(src, t)
+        g.add(f"{e}.index == {value.index!r} and {e}.done is False and {e}.start == {value.start!r} and "
+              f"len({e}.seqs) == {len(value.seqs)}")
+        seqs = [as_sequence(vm, wrap(vm, q, ItemSrc(AttrSrc(src, "seqs"), k))) for k, q in enumerate(value.seqs)]
+        var = IterVar(ZipView(seqs, value.start), value.index, real=value, src=src)
+        vm.writeback.append(var)
     elif t is MembersIter:
         from ._members import MemberView
 

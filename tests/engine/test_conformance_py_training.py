@@ -263,7 +263,7 @@ SCENARIOS = [
     Scenario(generator_pipeline_sum, x1, 1),
     Scenario(transformer_no_grad, transformer_inputs, 3),
     Scenario(transformer_encoder_no_grad, lambda: (t(2, 4, 8),), 2),
-    Scenario(zip_modulelist_loop, x_feats, 6),
+    Scenario(zip_modulelist_loop, x_feats, 4),
 ]
 
 

@@ -71,3 +71,52 @@ def test_singledispatch_sees_a_later_registration():
     assert torch.equal(c(t(3)), t(3) + 1)
     g.register(torch.Tensor, lambda v: v - 1)
     assert torch.equal(c(t(3)), t(3) - 1)
+
+
+gb = torch._dynamo.graph_break
+
+
+def _note(log, v):
+    log.append(v)
+    gb()
+
+
+class _Heads(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.heads = torch.nn.ModuleList(torch.nn.Linear(3, 3) for _ in range(3))
+
+    def forward(self, log, feats):
+        out = []
+        for head, f in zip(self.heads, feats):
+            y = head(f)
+            _note(log, len(out))
+            out.append(y.relu())
+        return out
+
+
+def test_a_loops_zip_over_a_modulelist_stays_traced_after_a_break():
+    m = _Heads()
+
+    def f(log, x):
+        return m(log, [x, x * 2, x + 1])
+
+    # one break per step, each resumed in the loop: 4 graphs (the zip no longer becomes opaque: 6 breaks)
+    check(f, lambda: ([], t(3)), graphs=4, breaks=3)
+
+
+def test_a_loops_enumerate_and_zip_see_a_list_changed_in_the_body():
+    def f(log, x, xs):
+        acc = x
+        for i, v in enumerate(xs):
+            _note(log, i)
+            if i == 0:
+                xs.append(v * 10)  # the live list: eager's enumerate yields it too
+            acc = acc + i * v
+        for a, b in zip(xs, "ab"):
+            _note(log, b)
+            acc = acc - a
+        return acc
+
+    check(f, lambda: ([], t(3), [1.0, 2.0]), breaks=5)
