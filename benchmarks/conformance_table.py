@@ -149,6 +149,18 @@ def totals(rows: list[Row]) -> str:
             f"{': ' + ', '.join(partly) if partly else ''}")
 
 
+def issue_line(rows: list[Row]) -> str:
+    """The plain graph-count comparison (issue #29's measure): where torch compiled at least one graph, the
+    share of scenarios where the engine's graphs are no more than torch's; and the scenarios where the engine
+    compiled nothing while torch compiled something."""
+    both = [r for r in rows if r.t_graphs > 0]
+    le = sum(r.e_graphs <= r.t_graphs for r in both)
+    none = [r.name for r in both if r.e_graphs == 0]
+    share = f"{100 * le / len(both):.0f}%" if both else "-"
+    return (f"graphs <= torch's on {le}/{len(both)} ({share}) where torch compiles >= 1 graph; engine compiles "
+            f"nothing where torch does on {len(none)}{': ' + ', '.join(none) if none else ''}")
+
+
 def main(argv: list[str]) -> int:
     pick = argv[argv.index("-k") + 1] if "-k" in argv else ""
     families = argv[argv.index("-f") + 1].split(",") if "-f" in argv else FAMILIES
@@ -170,6 +182,7 @@ def main(argv: list[str]) -> int:
               f"{'ok ' if r.t_ok else 'BAD'} {r.t_graphs:3d}/{r.t_ops:<4d}     {note}")
     print("(* : the engine fell back -- ran a call eagerly or restarted a trace; never counted as fewer graphs)")
     print(totals(rows))
+    print(issue_line(rows))
     return 0
 
 
