@@ -7,6 +7,9 @@ move to a model registry as they are: each is `model(vm, fn, args, kwargs)` retu
 - a `functools.singledispatch` function: the implementation its `dispatch` picks for the first argument's
   (known, guarded) type is traced; a guard re-asks `dispatch` for that type, so a later `register` is seen.
   (As for other wrappers the VM models, an exception's traceback lacks the wrapper's frame.)
+- `del d[k]` / `del lst[i]` on a dict or list (a `match` statement's `**rest` does it too): the container's
+  `pop` model with the result dropped -- the same effect (and, for a key it lacks, an index out of range or a
+  slice, the instruction's eager form raises eager's error).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._builtins import python_type
 from ._objects import class_lookup, instance_type, user_function
-from ._values import BoundMethodVar, NewObjVar, ObjVar, Var
+from ._values import BoundMethodVar, ConstVar, DictVar, ListVar, NewObjVar, ObjVar, Var
 
 if TYPE_CHECKING:
     from ._interp import VM
@@ -68,3 +71,20 @@ def _singledispatch(vm: VM, real: Any, args: list[Var], kwargs: dict[str, Var]) 
     ns = vm.ns
     vm.guards.add(f"{ns.const(real, 'f')}.dispatch({ns.const(tp, 'T')}) is {ns.const(impl, 'f')}")
     return call(vm, wrap_fixed(vm, impl), args, kwargs)
+
+
+def delete_item(vm: VM, container: Var, key: Var) -> bool:
+    """`del container[key]` traced (True) for a dict or list the trace holds; False: not modeled here."""
+    from ._methods import call_method, list_items
+
+    t = type(container)
+    if type(key) is not ConstVar:
+        return False
+    if t is DictVar and (container.real is None or type(container.real) is dict):
+        pass
+    elif t is ListVar and (container.real is None or type(container.real) is list) and type(key.value) is int:
+        if not -len(list_items(vm, container)) <= key.value < len(list_items(vm, container)):
+            return False
+    else:
+        return False
+    return isinstance(call_method(vm, container, "pop", [key], {}), Var)

@@ -267,5 +267,14 @@ def _delete_subscr_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("DELETE_SUBSCR", eager=_delete_subscr_eager)
 def _delete_subscr(vm: VM, frame: Frame, ins: Instr) -> None:
-    raise Unsupported("delete-subscr", "del of an item", eager=_delete_subscr_eager(frame, ins))
+    from ._models_py import delete_item
+
+    try:
+        done = delete_item(vm, *vm.peek(2))
+    except Unsupported:
+        done = False
+    if not done:
+        raise Unsupported("delete-subscr", "del of an item", eager=_delete_subscr_eager(frame, ins))
+    vm.popn(2)
+    frame.ip += 1
 

@@ -435,7 +435,7 @@ SCENARIOS = [
     Scenario(namedtuple_unpack_input, lambda: (t(3), Pair(2, 3)), 1),
     Scenario(wrapped_and_doc, x1, 1),
     Scenario(callable_object_state, lambda: (t(3), Counter3()), 2),
-    Scenario(match_mapping, x1, 2),
+    Scenario(match_mapping, x1, 1),
     Scenario(match_sequence, x1, 2),
     Scenario(match_class, x1, 1),
     Scenario(match_literals, x1, 1),

@@ -120,3 +120,41 @@ def test_a_loops_enumerate_and_zip_see_a_list_changed_in_the_body():
         return acc
 
     check(f, lambda: ([], t(3), [1.0, 2.0]), breaks=5)
+
+
+def test_del_items_of_dicts_and_lists_are_traced():
+    def f(x, d, lst):
+        local = {"a": x, "b": x + 1}
+        del local["a"]
+        del d["k"]
+        del lst[0]
+        nums = [x, x * 2, x * 3]
+        del nums[-1]
+        return local, sum(nums), d, lst
+
+    check(f, lambda: (t(3), {"k": 1, "j": 2}, [1, 2, 3]), graphs=1, breaks=0)
+
+
+def test_del_errors_and_live_iterators_stay_eagers():
+    def missing(x, d):
+        del d["nope"]
+        return x
+
+    check(missing, lambda: (t(3), {"k": 1}), graphs=0)
+
+    def out_of_range(x):
+        lst = [x]
+        del lst[3]
+        return lst
+
+    check(out_of_range, lambda: (t(3),), graphs=0)
+
+    def while_iterating(x, d):
+        out = x
+        for k in d:
+            out = out + d[k]
+            if k == "a":
+                del d["b"]  # eager's iterator then raises RuntimeError (dict changed size)
+        return out
+
+    check(while_iterating, lambda: (t(3), {"a": 1, "b": 2, "c": 3}))
