@@ -152,6 +152,7 @@ TORCH_PATH_RULES: tuple[tuple[str, Decision, str], ...] = (
                             "its public functions are graph ops (see is_graph_op)"),
     ("nn/utils/rnn.py", T, "PackedSequence helpers used by the recurrent modules' forward"),
     ("nn/parameter.py", T, "Parameter/Buffer helpers are plain Python"),
+    ("nn/init.py", T, "weight initialisers: argument checks and fan computations over in-place tensor ops"),
     ("backends/mha/", T, "the attention fast-path switch: a module global, read with a guard"),
     ("_jit_internal.py", T, "TorchScript queries; is_scripting() itself is modeled (False)"),
     ("", E, "torch internals (compiler machinery, C bindings, global state) run for real"),

@@ -256,7 +256,7 @@ SCENARIOS = [
     Scenario(grad_clip_norm, x53, 5, setup=_setup, observe=_observe),
     Scenario(train_eval_toggle, x53, 1, setup=_setup, observe=_observe),
     Scenario(nn_init_inplace, lambda: (t(2, 3), t(3)), 2),
-    Scenario(nn_init_eye_dirac, x1, 3),
+    Scenario(nn_init_eye_dirac, x1, 2),
     Scenario(dict_comprehension_params, x1, 2, setup=_setup),
     Scenario(dict_comprehension_input, lambda: ({"a": t(3), "b": t(2)},), 3),
     Scenario(generator_pipeline, lambda: (t(3, 2),), 4, restarts=6),

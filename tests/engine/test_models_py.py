@@ -158,3 +158,36 @@ def test_del_errors_and_live_iterators_stay_eagers():
         return out
 
     check(while_iterating, lambda: (t(3), {"a": 1, "b": 2, "c": 3}))
+
+
+def test_nn_init_functions_are_traced():
+    def f(w, k, b):
+        torch.nn.init.eye_(w)
+        torch.nn.init.dirac_(k)
+        torch.nn.init.constant_(b, 0.5)
+        torch.nn.init.zeros_(w[0])
+        return w.sum() + k.sum() + b.sum()
+
+    check(f, lambda: (t(3, 3), t(2, 2, 3), t(3)), graphs=1, breaks=0)
+
+
+def test_nn_init_random_initialisers_draw_as_eager_draws():
+    import engine
+
+    def f(w, b):
+        torch.nn.init.kaiming_uniform_(w, a=5 ** 0.5)
+        torch.nn.init.uniform_(b, -0.1, 0.1)
+        torch.nn.init.xavier_normal_(w)
+        return w.sum() + b.sum()
+
+    c = engine.compile(f)
+    for _ in range(2):
+        a, b = (torch.empty(4, 3), torch.empty(4)), (torch.empty(4, 3), torch.empty(4))
+        torch.manual_seed(1)
+        ref = f(*a)
+        after_eager = torch.rand(2)
+        torch.manual_seed(1)
+        got = c(*b)
+        assert torch.equal(ref, got) and all(torch.equal(x, y) for x, y in zip(a, b))
+        assert torch.equal(after_eager, torch.rand(2))  # the generator left where eager leaves it
+    assert c.record.graphs == 1 and c.record.breaks == 0
