@@ -261,7 +261,7 @@ SCENARIOS = [
     Scenario(dict_comprehension_input, lambda: ({"a": t(3), "b": t(2)},), 3),
     Scenario(generator_pipeline, lambda: (t(3, 2),), 4, restarts=6),
     Scenario(generator_pipeline_sum, x1, 1),
-    Scenario(transformer_no_grad, transformer_inputs, 3),
+    Scenario(transformer_no_grad, transformer_inputs, 2),
     Scenario(transformer_encoder_no_grad, lambda: (t(2, 4, 8),), 2),
     Scenario(zip_modulelist_loop, x_feats, 4),
 ]

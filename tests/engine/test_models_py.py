@@ -191,3 +191,17 @@ def test_nn_init_random_initialisers_draw_as_eager_draws():
         assert torch.equal(ref, got) and all(torch.equal(x, y) for x, y in zip(a, b))
         assert torch.equal(after_eager, torch.rand(2))  # the generator left where eager leaves it
     assert c.record.graphs == 1 and c.record.breaks == 0
+
+
+def test_transformer_inference_fast_path_is_one_graph():
+    torch.manual_seed(0)
+    model = torch.nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1,
+                                 dim_feedforward=16, dropout=0.0, batch_first=True).eval()
+
+    def f(src, tgt):
+        with torch.no_grad():
+            return model(src, tgt) * 2
+
+    # the fused kernels (_transformer_encoder_layer_fwd, _native_multi_head_attention) are graph ops and the
+    # fast path's state queries (is_exporting, the dispatch-mode stack) are read and guarded: no break
+    check(f, lambda: (t(2, 4, 8), t(2, 3, 8, seed=1)), graphs=1, breaks=0)
