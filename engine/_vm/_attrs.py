@@ -71,6 +71,12 @@ def load_attr(vm: VM, v: Var, name: str):
             return graph_fn(vm, getattr, [v, ConstVar(name)], f"getattr {name}")
         if is_tensor_method(name) or callable(getattr(torch.Tensor, name, None)):
             return MethodVar(v, name)  # a refused method breaks at its call, not here
+        if name == "grad":
+            from ._models_py import tensor_grad
+
+            g = tensor_grad(vm, v)
+            if g is not None:
+                return g
         raise Unsupported("tensor-attr", f"Tensor.{name} is not traced")
     if t is ConstVar:
         try:

@@ -7,6 +7,8 @@ move to a model registry as they are: each is `model(vm, fn, args, kwargs)` retu
 - a `functools.singledispatch` function: the implementation its `dispatch` picks for the first argument's
   (known, guarded) type is traced; a guard re-asks `dispatch` for that type, so a later `register` is seen.
   (As for other wrappers the VM models, an exception's traceback lacks the wrapper's frame.)
+- `t.grad` of a leaf tensor the segment reads from its inputs (a parameter, an argument): the gradient is
+  one more input, read from `t.grad` and guarded (None, or a tensor's metadata), as any input is.
 - `del d[k]` / `del lst[i]` on a dict or list (a `match` statement's `**rest` does it too): the container's
   `pop` model with the result dropped -- the same effect (and, for a key it lacks, an index out of range or a
   slice, the instruction's eager form raises eager's error).
@@ -88,3 +90,19 @@ def delete_item(vm: VM, container: Var, key: Var) -> bool:
     else:
         return False
     return isinstance(call_method(vm, container, "pop", [key], {}), Var)
+
+
+def tensor_grad(vm: VM, v: Any) -> Var | None:
+    """`v.grad` for a TensorVar that is a graph input with a source, a leaf (reading `.grad` of a non-leaf
+    warns: left to the eager op); None: not modeled here."""
+    from .._guards import AttrSrc
+    from ._wrap import wrap
+
+    if v.src is None:
+        return None
+    real = next((r for s, r in vm.graph.inputs if s is v.src), None)
+    if real is None or not real.is_leaf:
+        return None
+    e = v.src.expr(vm.ns)
+    vm.guards.add(f"{e}.is_leaf")
+    return wrap(vm, real.grad, AttrSrc(v.src, "grad"))

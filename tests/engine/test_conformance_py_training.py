@@ -249,11 +249,11 @@ def transformer_inputs():
 SCENARIOS = [
     Scenario(sgd_step, x53, 3, inputs2=x53b, setup=_setup, observe=_observe),
     Scenario(adam_step, x53, 2, inputs2=x53b, setup=_setup, observe=_observe),
-    Scenario(zero_grad_keeps_tensors, x53, 5, setup=_setup, observe=_observe),
+    Scenario(zero_grad_keeps_tensors, x53, 2, setup=_setup, observe=_observe),
     Scenario(lr_scheduler_steps, x53, 3, inputs2=x53b, setup=_setup, observe=_observe),
     Scenario(manual_sgd_update, x53, 6, setup=_setup, observe=_observe),
     Scenario(tensor_grad_read, x1, 2),
-    Scenario(grad_clip_norm, x53, 5, setup=_setup, observe=_observe),
+    Scenario(grad_clip_norm, x53, 2, setup=_setup, observe=_observe),
     Scenario(train_eval_toggle, x53, 1, setup=_setup, observe=_observe),
     Scenario(nn_init_inplace, lambda: (t(2, 3), t(3)), 2),
     Scenario(nn_init_eye_dirac, x1, 2),

@@ -205,3 +205,24 @@ def test_transformer_inference_fast_path_is_one_graph():
     # the fused kernels (_transformer_encoder_layer_fwd, _native_multi_head_attention) are graph ops and the
     # fast path's state queries (is_exporting, the dispatch-mode stack) are read and guarded: no break
     check(f, lambda: (t(2, 4, 8), t(2, 3, 8, seed=1)), graphs=1, breaks=0)
+
+
+def _with_grad(grad: bool):
+    x = t(3, requires_grad=True)
+    if grad:
+        x.grad = t(3, seed=2)
+    return x
+
+
+def test_reading_grad_of_an_input_leaf_is_traced():
+    def f(a, b):
+        out = a.detach() * 2
+        if a.grad is not None:
+            out = out + a.grad
+        if b.grad is None:
+            out = out - 1
+        return out, a.grad
+
+    check(f, lambda: (_with_grad(True), _with_grad(False)), graphs=1, breaks=0)
+    # the second call's grads are the other way round: a guard miss, a second graph (still no break)
+    check(f, lambda: (_with_grad(False), _with_grad(True)), graphs=1, breaks=0)
