@@ -1,6 +1,8 @@
-"""Models of everyday Python the VM met as opaque calls (issue #29's list), kept in one module so they can
-move to a model registry as they are: each is `model(vm, fn, args, kwargs)` returning a Var, an `Inline`
-(a frame to push) or NotImplemented (not for these arguments: the call goes on as without the model).
+"""Models of everyday Python the VM met as opaque calls (issue #29's list). None has a registry target
+(`_iface.model`: any instance, any singledispatch wrapper, an opcode, an attribute), so the call, attribute
+and DELETE_SUBSCR paths ask them directly; they reach the VM only through `vm` (`vm.call`, `vm.wrap`...).
+A call model returns a Var, an `Inline` (a frame to push) or NotImplemented (not for these arguments: the
+call goes on as without the model).
 
 - calling an instance whose class defines `__call__` in Python (`obj(x)`, `Registry[key]()(x)`): the
   method is traced as a frame, bound to the instance, as `type(obj).__call__(obj, ...)` runs it.
