@@ -17,6 +17,7 @@ from ._graph_ops import graph_fn
 from ._iface import MODELS, implements
 from ._members import sequential_item
 from ._methods import dict_view, key_of, list_items, set_item
+from ._models_py import tensor_grad
 from ._objects import call_dunder, instance_type, is_data_descriptor, super_attr, user_function
 from ._sets import SET_METHODS
 from ._torchops import TENSOR_ATTRS_CONST, TENSOR_ATTRS_GRAPH, is_tensor_method
@@ -75,6 +76,10 @@ def load_attr(vm: VM, v: Var, name: str):
             return graph_fn(vm, getattr, [v, ConstVar(name)], f"getattr {name}")
         if is_tensor_method(name) or callable(getattr(torch.Tensor, name, None)):
             return MethodVar(v, name)  # a refused method breaks at its call, not here
+        if name == "grad":
+            g = tensor_grad(vm, v)
+            if g is not None:
+                return g
         raise Unsupported("tensor-attr", f"Tensor.{name} is not traced")
     if t is ConstVar:
         try:

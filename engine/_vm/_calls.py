@@ -22,6 +22,7 @@ from ._iface import MODELS, Inline, implements, model_for
 from ._iters import iter_remaining, view_items
 from ._library import apply_rule
 from ._methods import call_method, dict_setitem, dict_view, list_items
+from ._models_py import call_function_model, call_instance
 from ._modes import applied, cloned_ctx, exit_, make_ctx
 from ._modules import call_module
 from ._objects import (
@@ -58,6 +59,7 @@ from ._values import (
     ListVar,
     MethodVar,
     ModeExitVar,
+    NewObjVar,
     ObjVar,
     SetVar,
     TensorVar,
@@ -110,6 +112,10 @@ def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inli
                 res.grad = fn.target
             return res
         raise Unsupported("grad-wrapped", "a grad-mode decorated callable that is not traced")
+    if t is NewObjVar:
+        res = call_instance(vm, fn, args, kwargs)
+        if res is not NotImplemented:
+            return res
     raise Unsupported("call", f"calling a {type(fn).__name__} is not modeled")
 
 
@@ -147,6 +153,9 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
                 return res
         if is_graph_op(real):
             return vm.op("call_function", real, args, kwargs, vm.grad, real.__name__)
+        res = call_function_model(vm, fv, args, kwargs)
+        if res is not NotImplemented:
+            return res
     info = code_info(fv.code)
     if info.unsupported:
         raise Unsupported("frame-unsupported", f"{fv.qualname}: {info.unsupported}")
@@ -341,6 +350,10 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
     obj = fv.obj
     if isinstance(obj, torch.nn.Module):  # decided by its type (guarded when read) and hooks, not identity
         res = call_module(vm, fv, args, kwargs)
+        if res is not NotImplemented:
+            return res
+    if not isinstance(obj, type):  # an instance with a Python __call__: decided by its (guarded) type
+        res = call_instance(vm, fv, args, kwargs)
         if res is not NotImplemented:
             return res
     if fv.src is not None and not isinstance(fv.src, ConstSrc):

@@ -310,9 +310,18 @@ def _has_part(view: ZipView, part: DictPart) -> bool:
     return any(s is part or (type(s) is ZipView and _has_part(s, part)) for s in view.seqs)
 
 
+def zip_loop(it: IterVar) -> bool:
+    """A zip()/enumerate() over lists, tuples and constant sequences, not exhausted: as a for-loop's own
+    iterator at a break it becomes `_runtime.ZipIter`, whose steps later segments trace."""
+    z = it.seq
+    return type(z) is ZipView and not z.strict and not it.done and all(
+        type(q) in (TupleVar, ListVar) or (type(q) is ConstVar and type(q.value) in (tuple, range, str))
+        for q in z.seqs)
+
+
 def reached_iters(vm: VM) -> tuple[dict[int, IterVar], dict[int, IterVar]]:
     """The iterator values the VM's state reaches: (those reached other than as a for-loop's own stack slot,
-    the dict iterators made by traced code in such a slot -- the loop `loop` recorded, still running). Every
+    the dict iterators and `zip_loop` ones made by traced code in such a slot -- the loop `loop` recorded, still running). Every
     value's parts are followed (frames' locals and stacks, generators' frames, effects, written-back
     containers, stored globals): conservative, anything found elsewhere counts."""
     reached: dict[int, IterVar] = {}
@@ -340,7 +349,8 @@ def reached_iters(vm: VM) -> tuple[dict[int, IterVar], dict[int, IterVar]]:
             continue
         at = x.call_index if x.call_index >= 0 else x.ip
         for k, y in enumerate(x.stack):
-            if type(y) is IterVar and y.over is not None and y.real is None and y.loop is not None and \
+            if type(y) is IterVar and (y.over is not None or zip_loop(y)) and y.real is None and y.loop is not None \
+                    and \
                     y.loop[0] is x and y.loop[2] == k and y.loop[1] <= at < x.info.instrs[y.loop[1]].target:
                 loops[id(y)] = y
                 todo.extend(getattr(y, n, None) for n in IterVar.__slots__)  # its parts, not the slot's

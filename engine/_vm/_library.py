@@ -116,6 +116,22 @@ def tracing_state(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> V
     return ConstVar(value)
 
 
+def state_now(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+    """`torch.compiler.is_exporting()` / `_get_current_dispatch_mode_stack()`: their value now, guarded (a bool,
+    or an empty stack -- a stack with modes in it is left to run for real)."""
+    fn = _real(fv)
+    if args or kwargs:
+        return NotImplemented
+    value = fn()
+    if type(value) is bool:
+        vm.guards.add(f"{vm.ns.const(fn, 'fn')}() is {value!r}")
+        return ConstVar(value)
+    if type(value) is list and not value:
+        vm.guards.add(f"not {vm.ns.const(fn, 'fn')}()")
+        return ListVar([])
+    return NotImplemented
+
+
 def fold_constants(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
     """A pure function of constants, evaluated now (math.*)."""
     vals = [a.value for a in args if type(a) is ConstVar]
@@ -230,6 +246,7 @@ def partial_call(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> An
 # The model of each MODEL rule of the policy table (engine/_policy.py says which callables and why).
 MODELS: dict[Rule, Callable[..., Any]] = {
     P.TORCH_FUNCTION_CHECK: torch_function_check, P.FOLD_FALSE: always_false, P.TRACING: tracing_state,
+    P.STATE_NOW: state_now,
     P.OPERATOR: operator_model, P.MATH: fold_constants, P.HASATTR: hasattr_model, P.GETATTR: getattr_model,
     P.WEAKREF_CALL: weakref_call, P.PARTIAL_CALL: partial_call,
     P.REGION: _regions.factory_model, P.REGION_EXIT: _regions.exit_model, P.MODULE_SETATTR: module_setattr,

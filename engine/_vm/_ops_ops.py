@@ -11,6 +11,7 @@ from . import _version as V
 from ._arith import binary, compare, contains, is_same, unary
 from ._attrs import get_item, load_attr, store_attr, store_item
 from ._iface import Inline
+from ._models_py import delete_item
 from ._opcodes import EagerSpec, Resume, handles
 from ._values import NULL, ConstVar, GenVar, MethodVar
 
@@ -228,5 +229,12 @@ def _delete_subscr_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("DELETE_SUBSCR", eager=_delete_subscr_eager)
 def _delete_subscr(vm: VM, frame: Frame, ins: Instr) -> None:
-    raise Unsupported("delete-subscr", "del of an item")
+    try:
+        done = delete_item(vm, *vm.peek(2))
+    except Unsupported:
+        done = False
+    if not done:
+        raise Unsupported("delete-subscr", "del of an item", eager=_delete_subscr_eager(frame, ins))
+    vm.popn(2)
+    frame.ip += 1
 

@@ -11,6 +11,7 @@ from .. import _runtime as R
 from .._guards import AttrSrc, ConstSrc, EnvSrc, ItemSrc, IterSeqSrc
 from ._consts import IMMUTABLE, SCALARS, is_const_value, key_var
 from ._iface import implements
+from ._iters import ZipView, as_sequence
 from ._members import MembersIter, MemberView
 from ._sets import wrap_real_set
 from ._values import (
@@ -147,6 +148,14 @@ def wrap(vm: VM, value, src: Src, fixed: bool = False):
         var = IterVar(TupleVar([key_var(k) for k in value.keys]), value.index, real=value, src=src)
         var.over = (d, value.kind, value.keys)
         vm.dict_iters.append(var)
+        vm.writeback.append(var)
+    elif t is R.ZipIter and not value.done:  # a loop's own zip/enumerate (see _iters.zip_loop)
+        e = src.expr(vm.ns)
+        g.type_is(src, t)
+        g.add(f"{e}.index == {value.index!r} and {e}.done is False and {e}.start == {value.start!r} and "
+              f"len({e}.seqs) == {len(value.seqs)}")
+        seqs = [as_sequence(vm, wrap(vm, q, ItemSrc(AttrSrc(src, "seqs"), k))) for k, q in enumerate(value.seqs)]
+        var = IterVar(ZipView(seqs, value.start), value.index, real=value, src=src)
         vm.writeback.append(var)
     elif t is MembersIter:
         g.type_is(src, t)
