@@ -8,7 +8,7 @@ frame eagerly or restarted a trace never counts as "fewer graphs", and one where
 (Dynamo skipped the frame) is counted as "torch fell back", not as the engine having more; the op nodes in
 each side's graphs tell fewer graphs from fewer ops compiled. Run from the repository root:
 
-    python benchmarks/conformance_table.py [-k SUBSTRING]
+    python benchmarks/conformance_table.py [-k SUBSTRING] [-f FAMILY[,FAMILY...]]
 """
 
 from __future__ import annotations
@@ -28,12 +28,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import engine  # noqa: E402
 from tests.engine.conformance import Scenario, difference, run_pair  # noqa: E402
 
-FAMILIES = ["ctx", "closures", "effects", "stack", "control", "data", "classes", "markers", "exc", "cms", "gens"]
+FAMILIES = ["ctx", "closures", "effects", "stack", "control", "data", "classes", "markers", "exc", "cms", "gens",
+            "py_stdlib", "py_builtins", "py_classes", "py_training"]
 
 
-def scenarios() -> list[tuple[str, Scenario]]:
+def scenarios(families: list[str] = FAMILIES) -> list[tuple[str, Scenario]]:
     out = []
-    for fam in FAMILIES:
+    for fam in families:
         mod = importlib.import_module(f"tests.engine.test_conformance_{fam}")
         out += [(fam, sc) for sc in mod.SCENARIOS]
     return out
@@ -148,11 +149,24 @@ def totals(rows: list[Row]) -> str:
             f"{': ' + ', '.join(partly) if partly else ''}")
 
 
+def issue_line(rows: list[Row]) -> str:
+    """The plain graph-count comparison (issue #29's measure): where torch compiled at least one graph, the
+    share of scenarios where the engine's graphs are no more than torch's; and the scenarios where the engine
+    compiled nothing while torch compiled something."""
+    both = [r for r in rows if r.t_graphs > 0]
+    le = sum(r.e_graphs <= r.t_graphs for r in both)
+    none = [r.name for r in both if r.e_graphs == 0]
+    share = f"{100 * le / len(both):.0f}%" if both else "-"
+    return (f"graphs <= torch's on {le}/{len(both)} ({share}) where torch compiles >= 1 graph; engine compiles "
+            f"nothing where torch does on {len(none)}{': ' + ', '.join(none) if none else ''}")
+
+
 def main(argv: list[str]) -> int:
     pick = argv[argv.index("-k") + 1] if "-k" in argv else ""
+    families = argv[argv.index("-f") + 1].split(",") if "-f" in argv else FAMILIES
     torch._dynamo.config.nested_graph_breaks = True
     rows = []
-    for fam, sc in scenarios():
+    for fam, sc in scenarios(families):
         if pick not in sc.name:
             continue
         e_ok, e_graphs, e_eager, e_restarts, e_why, e_ops = run_engine(sc)
@@ -168,6 +182,7 @@ def main(argv: list[str]) -> int:
               f"{'ok ' if r.t_ok else 'BAD'} {r.t_graphs:3d}/{r.t_ops:<4d}     {note}")
     print("(* : the engine fell back -- ran a call eagerly or restarted a trace; never counted as fewer graphs)")
     print(totals(rows))
+    print(issue_line(rows))
     return 0
 
 

@@ -4,7 +4,8 @@ Two graphs are printed: module-level imports only (what Python executes at impor
 one an import order can break), and every import including the deferred ones inside functions (how the
 modules really depend on each other; a deferred import is usually a cycle worked around). For each, the
 strongly connected components of more than one module, and every elementary cycle up to `--max-len`
-modules long (shortest first). `if TYPE_CHECKING:` imports are left out of both: they never run.
+modules long (shortest first); then the number of import statements inside functions, per module.
+`if TYPE_CHECKING:` imports are left out: they never run.
 Run: python benchmarks/import_cycles.py [DIR] [--max-len N]   (default: engine/, 4)
 """
 
@@ -141,6 +142,27 @@ def cycles(g: dict[str, set[str]], max_len: int) -> list[list[str]]:
     return sorted(found, key=lambda c: (len(c), c))
 
 
+def function_level_imports(root: Path) -> dict[str, int]:
+    """Import statements inside functions (of any module, to anything), per module that has some."""
+    def count(node: ast.AST, in_function: bool) -> int:
+        n = 0
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                n += sum(count(c, in_function) for c in child.orelse)
+            elif isinstance(child, (ast.Import, ast.ImportFrom)):
+                n += in_function
+            else:
+                n += count(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        return n
+
+    out: dict[str, int] = {}
+    for path in sorted(root.rglob("*.py")):
+        n = count(ast.parse(path.read_text(), str(path)), False)
+        if n:
+            out[module_name(root, path)] = n
+    return out
+
+
 def _short(m: str, root: str) -> str:
     return m[len(root) + 1:] if m.startswith(root + ".") else m
 
@@ -156,6 +178,10 @@ def report(root: Path, max_len: int) -> str:
             lines.append(f"  group of {len(c)}: {', '.join(_short(m, root.name) for m in c)}")
         for c in cyc:
             lines.append("    " + " -> ".join(_short(m, root.name) for m in c + [c[0]]))
+    inner = function_level_imports(root)
+    lines.append(f"function-level imports: {sum(inner.values())}")
+    for m, n in sorted(inner.items(), key=lambda kv: (-kv[1], kv[0])):
+        lines.append(f"  {n:4d}  {_short(m, root.name)}")
     return "\n".join(lines)
 
 

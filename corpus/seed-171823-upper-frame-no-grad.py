@@ -38,7 +38,7 @@ if __name__ == "__main__":
     import sys as _sys
 
     def _ngb_check():
-        src = open(__file__).read().split("# ---- ngb-fuzz standalone check")[0]
+        src = open(__file__, encoding="utf-8-sig").read().split("# ---- ngb-fuzz standalone check")[0]
         spec = next((ln[10:].strip() for ln in src.splitlines() if ln.startswith("# target: ")), "torch")
         spec = _sys.argv[1] if len(_sys.argv) > 1 else spec
         kind, opts = spec.partition(":")[0], dict(kv.split("=", 1) for kv in spec.partition(":")[2].split(",") if "=" in kv)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import torch
+import torch._dynamo
 
 from ._errors import EngineError
 from ._faults import check_fault
@@ -21,8 +22,6 @@ def _resolve_backend(backend: str | Callable) -> Callable:
     if callable(backend):
         return backend
     if isinstance(backend, str):
-        import torch._dynamo
-
         try:
             return torch._dynamo.lookup_backend(backend)
         except Exception as e:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from torch._dynamo.exc import Unsupported as TorchUnsupported
+
 from ._reasons import reason
 
 if TYPE_CHECKING:
@@ -36,6 +38,15 @@ class Unsupported(EngineError):
 class FrameBound(Unsupported):
     """An instruction that reads its own frame (`locals()`, `sys._getframe()`, an unmodeled zero-argument
     `super()`...): it has no eager form outside that frame, so the frame itself runs for real."""
+
+
+class GraphBreakError(EngineError, TorchUnsupported):
+    """A graph break where none is allowed (`fullgraph=True`, inside `error_on_graph_break(True)`). Also a
+    `torch._dynamo.exc.Unsupported`, so code written for torch.compile catches it; `gb_id` is the break's id."""
+
+    def __init__(self, msg: str, gb_id: str) -> None:
+        TorchUnsupported.__init__(self, msg, gb_id)  # counted as Dynamo counts its own (counters["unimplemented"])
+        self.gb_id = gb_id
 
 
 class CannotCompile(EngineError):

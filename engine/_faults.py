@@ -7,6 +7,8 @@ at the one place the real bug would live; this table is the only list of names.
 
 from __future__ import annotations
 
+from ._errors import EngineError
+
 FAULTS: dict[str, str] = {
     "forget-upper-cm": "on resume after a break in a callee, the grad mode of an upper frame's with-block is "
                        "forgotten (the resumed code runs under the mode before that block)",
@@ -23,8 +25,6 @@ FAULTS: dict[str, str] = {
 
 def check_fault(name: str | None) -> str | None:
     if name is not None and name not in FAULTS:
-        from ._errors import EngineError
-
         raise EngineError(f"unknown engine fault {name!r}; valid: {', '.join(FAULTS)}")
     return name
 

@@ -71,6 +71,8 @@ TORCH_FUNCTION_CHECK = Rule(M, "False when every argument is a plain tensor or a
                                "mode is active (the mode stack is part of every segment's guards)")
 FOLD_FALSE = Rule(M, "TorchScript never runs the engine's code: always False")
 TRACING = Rule(M, "whether the JIT tracer is running: read now and guarded")
+STATE_NOW = Rule(M, "a query of torch's global state with no argument (export running, dispatch modes pushed): "
+                    "read now and guarded, as torch.nn's inference fast paths ask it")
 OPERATOR = Rule(M, "operator functions are the operators: modeled as the opcodes are")
 MATH = Rule(M, "pure functions of numbers: folded on constants")
 HASATTR = Rule(M, "answered from the trace's own attribute lookup, guarded on the object")
@@ -96,6 +98,8 @@ CALLABLES: dict[object, Rule] = {
     torch._jit_internal.is_scripting: FOLD_FALSE,
     torch.jit.is_tracing: TRACING,
     torch._C._is_tracing: TRACING,
+    torch.compiler.is_exporting: STATE_NOW,
+    torch.utils._python_dispatch._get_current_dispatch_mode_stack: STATE_NOW,
     hasattr: HASATTR,
     torch.nn.Module.__setattr__: MODULE_SETATTR,
     **{getattr(torch.nn.Module, n): MODULE_MEMBERS for n in ("parameters", "named_parameters", "buffers",
@@ -127,8 +131,15 @@ DENY_PREFIXES = ("_", "set_", "get_", "use_", "manual_seed", "is_grad", "is_infe
                  "enable_grad", "no_grad", "is_storage", "typename", "is_nonzero", "equal", "allclose")
 
 
+# Private torch ops that are graph ops all the same: the fused inference kernels torch.nn's fast paths call
+# (nn.TransformerEncoderLayer and nn.MultiheadAttention under no_grad in eval mode).
+GRAPH_OPS_PRIVATE = frozenset({torch._transformer_encoder_layer_fwd, torch._native_multi_head_attention})
+
+
 def is_graph_op(obj: object) -> bool:
     """A torch callable whose call becomes one graph node (its metadata is computed on fake tensors)."""
+    if obj in GRAPH_OPS_PRIVATE:
+        return True
     if not isinstance(obj, (types.BuiltinFunctionType, types.FunctionType)):
         return False
     mod = getattr(obj, "__module__", None)
@@ -152,6 +163,7 @@ TORCH_PATH_RULES: tuple[tuple[str, Decision, str], ...] = (
                             "its public functions are graph ops (see is_graph_op)"),
     ("nn/utils/rnn.py", T, "PackedSequence helpers used by the recurrent modules' forward"),
     ("nn/parameter.py", T, "Parameter/Buffer helpers are plain Python"),
+    ("nn/init.py", T, "weight initialisers: argument checks and fan computations over in-place tensor ops"),
     ("backends/mha/", T, "the attention fast-path switch: a module global, read with a guard"),
     ("_jit_internal.py", T, "TorchScript queries; is_scripting() itself is modeled (False)"),
     ("", E, "torch internals (compiler machinery, C bindings, global state) run for real"),

@@ -57,7 +57,7 @@ _TABLE = (
     Reason("call-ex", "f(*args, **kwargs) where kwargs is not a dict with string keys", _EAGER),
     Reason("bind", "arguments that do not bind to the callee's parameters",
            "the eager call raises CPython's TypeError: check the call's arguments"),
-    Reason("frame-unsupported", "a function whose code the VM does not run (async, match, class body...)",
+    Reason("frame-unsupported", "a function whose code the VM does not run (async, class body...)",
            "the call runs eagerly; move the construct out of the hot path to compile around it"),
     Reason("frame-introspection", "a call that reads its calling frame (locals(), sys._getframe()...)",
            "the frame that calls it runs eagerly; pass the values explicitly instead"),
@@ -91,6 +91,8 @@ _TABLE = (
     # -- attributes and subscripts --------------------------------------------------------------------------
     Reason("attr", "an attribute of a value the VM does not model", _EAGER),
     Reason("attr-missing", "an attribute that does not exist", "the eager op raises AttributeError"),
+    Reason("match", "a `match` pattern test on a subject the trace does not hold (type, length, keys, class)",
+           _EAGER),
     Reason("const-attr", "an attribute of a constant that is not itself a constant", _EAGER),
     Reason("custom-getattr", "an object with custom attribute access (__getattribute__/__getattr__)", _EAGER),
     Reason("descriptor", "a property or other descriptor the VM does not run", _EAGER),

@@ -21,7 +21,7 @@ from ._snapshot import not_real, snapshot
 from ._vm._effects import CallEffect, CellEffect, GlobalEffect, SetAttrEffect, SetItemEffect
 from ._vm._ending import EndKind, Restart
 from ._vm._frame import FrameShape
-from ._vm._iters import DictPart, ZipView, reached_iters
+from ._vm._iters import DictPart, ZipView, reached_iters, zip_loop
 from ._vm._members import MemberView, members_at
 from ._vm._modes import made_real, real_ctx
 from ._vm._values import (
@@ -101,7 +101,7 @@ RUNTIME_GLOBALS = dict(GUARD_GLOBALS)
 RUNTIME_GLOBALS.update({
     "_MISS": R.MISS, "_NULL": R.NULL, "_DISCARD": R.DISCARD, "_EXHAUSTED": R.EXHAUSTED, "_iter_at": R.iter_at,
     "_reversed_at": R.reversed_at, "_position": R.position, "_drained": R.drained,
-    "_DictIter": R.DictIter, "_dict_iter_at": R.dict_iter_at, "_grad_ctx": R.grad_ctx,
+    "_DictIter": R.DictIter, "_ZipIter": R.ZipIter, "_dict_iter_at": R.dict_iter_at, "_grad_ctx": R.grad_ctx,
     "_members_at": members_at, "_mode_ctx": real_ctx, "_mode_made_real": made_real,
     "_GradModeExit": R.GradModeExit, "_GradCtx": R.GradCtx, "_new_cell": R.new_cell,
     "_make_function": R.make_function, "_set_grad": R.set_grad, "_MethodType": types.MethodType,
@@ -317,6 +317,9 @@ class Emitter:
             # whose steps the next segment traces, where only its for-loop holds it
             make = "_DictIter" if self._loop_only(v) else "_dict_iter_at"
             self.body.append(_Late(e, f"{e} = {make}({args})"))
+        elif zip_loop(v) and self._loop_only(v):  # a loop's own zip/enumerate: later segments trace its steps
+            seqs = "".join(f"{self._seq(q)}, " for q in v.seq.seqs)
+            self.body.append(f"{e} = _ZipIter(({seqs}), {v.seq.start!r}, {v.index})")
         elif type(v.seq) is SetVar:  # a real iterator over the set rebuilt by its history, advanced as far
             self.body.append(f"{e} = iter({self.expr(v.seq)})")
             if v.done:

@@ -160,6 +160,46 @@ def _builtin_hash(k: object) -> bool:
     return not isinstance(type(k).__hash__, types.FunctionType)
 
 
+class ZipIter:
+    """A zip() or enumerate() over sequences made by traced code where only its for-loop holds it (issue #29:
+    `for conv, f in zip(self.convs, feats)` with a break in the body): eager's own zip/enumerate inside
+    (`_it`, over eager's iterators at `index`), which every step goes through, plus the sequences, `start`
+    (enumerate's, None for zip) and `index` a later segment needs to trace the loop's steps. Setting `index`
+    takes the steps a trace took; `done`: a step raised StopIteration."""
+
+    __slots__ = ("seqs", "start", "_index", "_it", "done")
+
+    def __init__(self, seqs: tuple, start: int | None, index: int) -> None:
+        self.seqs, self.start, self._index, self.done = seqs, start, index, False
+        if start is None:
+            self._it = zip(*(iter_at(q, index) for q in seqs))
+        else:
+            self._it = enumerate(iter_at(seqs[0], index), start + index)
+
+    @property
+    def index(self) -> int:
+        return self._index
+
+    @index.setter
+    def index(self, n: int) -> None:
+        for _ in range(n - self._index):
+            if next(self._it, MISS) is MISS:
+                self.done = True
+        self._index = n
+
+    def __iter__(self) -> ZipIter:
+        return self
+
+    def __next__(self) -> Any:
+        try:
+            x = next(self._it)
+        except StopIteration:
+            self.done = True
+            raise
+        self._index += 1
+        return x
+
+
 class DictIter:
     """A dict iterator made by traced code where no program can see it (a for-loop's own, see
     `dict_iter_at`): eager's own iterator inside (`_it`), which every step goes through, plus what a later

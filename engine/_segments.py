@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from . import _counters
 from . import _runtime as R
-from ._errors import CannotCompile, EngineError
+from ._errors import CannotCompile, EngineError, GraphBreakError
 from ._faults import fault
 from ._guards import AttrSrc, ConstSrc, EnvSrc
 from ._residual import RUNTIME_GLOBALS, generate
@@ -38,6 +39,7 @@ from ._vm._modules import CompiledBase
 from ._vm._opcodes import Resume
 from ._vm._ops_jumps import or_pop_commit
 from ._vm._values import FuncVar, LazyVar, ObjVar
+from ._vm._version import OR_POP_JUMPS
 from ._vm._wrap import wrap
 
 if TYPE_CHECKING:
@@ -148,9 +150,11 @@ class Compiled(CompiledBase):
     def record_break(self, rec: BreakRecord) -> None:
         self.record.breaks += 1
         self.record.break_records.append(rec)
+        _counters.graph_break(rec.reason)
         if self.fullgraph:
             hint = f"; hint: {rec.hint}" if rec.hint else ""
-            raise EngineError(f"[{rec.gb_id}] graph break at {rec.where} with fullgraph=True: {rec.reason}{hint}")
+            raise GraphBreakError(f"[{rec.gb_id}] graph break at {rec.where} with fullgraph=True: {rec.reason}{hint}",
+                                  rec.gb_id)
 
     def stats(self) -> dict[str, int]:
         return self.record.stats()
@@ -258,6 +262,9 @@ class Compiled(CompiledBase):
             vm = VM(self, env, torch.is_grad_enabled(), forced)
             vm.eager_ops = eager_ops
             vm.eager_autocast = eager_autocast
+            _counters.frame(False)
+            if bp.shapes is not None:
+                _counters.resume(getattr(self.fn, "__name__", "fn"))
             try:
                 ending = self._start(vm, bp, env, key)
                 if ending is None:
@@ -265,6 +272,7 @@ class Compiled(CompiledBase):
                 check_abandoned(vm)
                 check_cache(vm, ending)
                 seg = self._build(vm, ending, len(env))
+                _counters.frame_ok()
             except Restart as r:
                 self.record.frames_traced += vm.frames_traced
                 if r.how != "classic":
@@ -339,6 +347,7 @@ class Compiled(CompiledBase):
             namespace["__graph"] = self.backend(gm, example)
             self.record.graphs += 1
             self.record.graph_modules.append(gm)
+            _counters.graph(gm)
         exec(compile(source, f"<engine segment {len(self.record.sources)}>", "exec"), namespace)
         reason = ending.reason
         seg = Segment(namespace["__segment"], ending.kind, ending.spec, source, gm, reason)
@@ -400,7 +409,6 @@ def _start_continuation(vm: VM, bp: BreakPoint, env: list[Any]) -> Ending | None
     elif kind is Resume.DECIDE:
         b = vm.resolve(last)
         ins = top.info.instrs[top.ip]
-        from ._vm._version import OR_POP_JUMPS
 
         or_pop_commit(top, ins, OR_POP_JUMPS[ins.opname], bool(b.value))
     else:

@@ -21,6 +21,7 @@ from oracle import set_header, slug, with_footer
 from .avoid import known_shares
 from .bias import Bias, weights_header
 from .campaign_dir import CampaignDir, CampaignError, IndexSet, StorageError
+from .campaign_files import check_files
 from .campaign_reduce import Reductions
 from .rootcause import root_cause
 
@@ -56,11 +57,12 @@ class CampaignConfig:
 SLOTS_EVERY_S = 5.0  # how often a campaign on a cluster asks whether workers joined
 
 
-# Bucket.reduction: None (nothing to reduce: a KNOWN bug), "pending" (not reduced yet: buckets are reduced after
-# fuzzing; reduction off, or interrupted: the next run or `ngb-fuzz reduce --campaign DIR` does it), "done" (a
-# fixpoint), "cut short" (its budget ran out first: smaller, not minimal), or "failed" (nothing smaller kept the
-# signature in a fresh process: the original stays). A bucket sharing an earlier bucket's root cause gets that
-# bucket's reduced repro (and its reduction) instead of a reduction of its own.
+# Bucket.reduction: None (nothing to reduce: a KNOWN bug), "pending" (not reduced yet: reduced while the campaign
+# runs, on a share of its workers, or after fuzzing; reduction off, or interrupted: the next run or `ngb-fuzz reduce
+# --campaign DIR` does it), "done" (a fixpoint), "cut short" (its budget ran out first: smaller, not minimal; the
+# next run or `reduce --campaign` goes on from it), or "failed" (nothing smaller kept the signature in a fresh
+# process: the original stays). A bucket sharing an earlier bucket's root cause gets that bucket's reduced repro
+# (and its reduction) instead of a reduction of its own.
 @dataclasses.dataclass
 class Bucket:
     target: str
@@ -77,9 +79,23 @@ class Bucket:
 
     @property
     def status(self) -> str:
+        """KNOWN / REGRESSION (a corpus bug's root cause), NEW (a root cause no corpus entry has), or NEW? (not
+        decided yet). Only evidence decides NEW: a crash's root cause is its exception and compiler frame, known
+        when it is seen; a mismatch's is the shape of its reduced repro, known once its reduction reached a
+        fixpoint. Until then (not reduced, cut short, failed) it may be a known bug under a large program."""
         if self.known:
             return "REGRESSION" if self.regression else "KNOWN"
-        return "NEW"
+        return "NEW" if self.decided else "NEW?"
+
+    @property
+    def decided(self) -> bool:
+        """Whether the root cause is settled: by the signature (a crash, a hang), or by a finished reduction."""
+        return root_cause(self.signature) is not None or self.reduction == "done"
+
+    @property
+    def unfinished(self) -> bool:
+        """Its reduction is still to do, or to go on with: not reduced yet, or cut short."""
+        return self.reduction in ("pending", "cut short")
 
     @property
     def old_news(self) -> bool:
@@ -133,9 +149,14 @@ class Campaign(Reductions):
         self._errors: list[BaseException] = []  # raised in worker threads, re-raised by run()
         self._since_snapshot = 0
         self._finished = False
+        self._reducing = 0  # worker threads reducing a bucket now (``Reductions._reduce_one_now``)
+        self._tried: set[str] = set()  # repros whose reduction this run started: one each per run
+        self._spent_at_start = False  # the time budget was spent before this run: it only reduces
         self.dir = CampaignDir(config.out, on_notice=on_notice)
         try:
             self._load_state()
+            # deleted repros restored (``lost``: those that could not be); files no bucket names, by bucket key
+            self.lost_repros, self.untracked = check_files(self)
         except BaseException:
             self.dir.close()
             raise
@@ -254,7 +275,8 @@ class Campaign(Reductions):
 
     @property
     def not_reduced(self) -> int:
-        return sum(1 for b in self.buckets.values() if b.reduction == "pending")
+        """Buckets whose reduction is not finished: not reduced yet, or cut short (the next run goes on)."""
+        return sum(1 for b in self.buckets.values() if b.unfinished)
 
     def summary(self) -> dict:
         # asked before the lock: on a cluster it is a round trip to every Dask worker
@@ -312,7 +334,12 @@ class Campaign(Reductions):
         return self.config.seconds is not None and self.seconds >= self.config.seconds - self.reduce_reserve
 
     def _worker_loop(self) -> None:
-        while (index := self._take_index()) is not None:
+        while True:
+            if self._reduce_one_now():  # a share of the workers reduces the buckets as they open
+                continue
+            index = self._take_index()
+            if index is None:
+                return
             program = None
             try:
                 if self.bias is None:
@@ -374,10 +401,12 @@ class Campaign(Reductions):
             for spec, verdict in findings.items():
                 if (spec, verdict.signature) in self.buckets:
                     continue
-                name = self.dir.free_name(f"{len(self.buckets) + len(names) + 1:03d}-{slug(verdict.signature)}-"
-                                          f"{slug(spec, 30)}.py", taken + list(names.values()))
-                # the repro first: a program journaled with a finding always has its file
-                self._storing(self.dir.write_text, name, self._repro_source(program, spec, verdict, index))
+                name = self.untracked.pop((spec, verdict.signature), None)  # its file, from a state now lost
+                if name is None:
+                    name = self.dir.free_name(f"{len(self.buckets) + len(names) + 1:03d}-{slug(verdict.signature)}-"
+                                              f"{slug(spec, 30)}.py", taken + list(names.values()))
+                    # the repro first: a program journaled with a finding always has its file
+                    self._storing(self.dir.write_text, name, self._repro_source(program, spec, verdict, index))
                 names[spec] = name
             record = {"k": "program", "i": index, "features": sorted(program.features),
                       "verdicts": {spec: [v.kind, v.signature if v.is_finding else None]
@@ -423,6 +452,7 @@ class Campaign(Reductions):
         ``StorageError`` once what can be written is written.
         """
         self.started = time.monotonic()
+        self._spent_at_start = self.config.seconds is not None and self.seconds >= self.config.seconds
         threads: list[threading.Thread] = []
         self._add_threads(threads, self.config.workers)
         asked = time.monotonic()

@@ -8,7 +8,8 @@
 - ``state.json`` is a compact snapshot (counters, buckets, completed programs as index ranges), replaced
   atomically now and then and at the end; each journal line carries a sequence number, and the snapshot the
   last one it holds, so a journal line is applied exactly once whatever moment a run was killed at.
-- Repro files are written atomically and never overwritten: a name already in use gets the next free number.
+- Repro files are written atomically and never overwritten: a number already in use by any file here gets the
+  next free number (never two files with one number). ``fuzz.campaign_files`` checks them against the state.
 
 Anything unreadable is one line saying what to do; a write that fails (disk full, read-only) is a
 ``StorageError`` naming the file: what is on disk stays a consistent state to resume from.
@@ -35,7 +36,7 @@ __all__ = ["CampaignDir", "CampaignError", "StorageError", "IndexSet", "STATE_VE
 STATE_VERSION = 2
 SNAPSHOT, JOURNAL, LOCK = "state.json", "journal.jsonl", "lock"
 _FRESH_START = "move state.json and journal.jsonl away to start afresh there (repro files are kept and never " \
-               "overwritten), or use another --out"
+               "overwritten: a bucket found again takes its old file back), or use another --out"
 
 
 class CampaignError(FuzzError):
@@ -95,6 +96,7 @@ class CampaignDir:
     def __init__(self, out: Path | str, *, on_notice=None):
         self._lock_fd: int | None = None
         self._journal = None
+        self.written: set[str] = set()  # names write_text() wrote by this process (what output may name as written)
         self.seq = 0
         if str(out).strip() == "":
             raise CampaignError("--out is empty; name a campaign directory")
@@ -107,6 +109,10 @@ class CampaignDir:
         except OSError as exc:
             raise CampaignError(f"cannot create {self.root}: {_os_reason(exc)}") from None
         self._acquire_lock()
+
+    def notice(self, message: str) -> None:
+        """Tell the user something about the directory (a lock taken over, a file restored)."""
+        self._notice(message)
 
     # -- the lock --------------------------------------------------------------------------------------------
     def _acquire_lock(self) -> None:
@@ -270,6 +276,7 @@ class CampaignDir:
             with open(tmp, "w", encoding="utf-8") as f:
                 f.write(text)
             os.replace(tmp, path)
+            self.written.add(name)
         except OSError as exc:
             try:
                 tmp.unlink(missing_ok=True)
@@ -279,14 +286,12 @@ class CampaignDir:
                                "or fix permissions, then run the same command again to resume") from None
 
     def free_name(self, name: str, taken: Iterable[str] = ()) -> str:
-        """``name`` (``NNN-rest.py``) or, when it or its ``.orig.py`` is in use, the next free number."""
-        taken = set(taken)
+        """``name`` (``NNN-rest.py``) or, when its number is in use (by a name in ``taken`` or any file here,
+        whatever its rest), the next free number: never two files with one number."""
         match = re.match(r"^(\d+)-(.*)$", name)
         number, rest = (int(match.group(1)), match.group(2)) if match else (1, name)
-        while True:
-            candidate = f"{number:03d}-{rest}"
-            stem = candidate.removesuffix(".py")
-            if candidate not in taken and not (self.root / candidate).exists() and \
-                    not (self.root / f"{stem}.orig.py").exists():
-                return candidate
+        used = {int(n.split("-", 1)[0]) for n in [*taken, *(p.name for p in self.root.glob("[0-9]*-*"))]
+                if n.split("-", 1)[0].isdigit()}
+        while number in used:
             number += 1
+        return f"{number:03d}-{rest}"

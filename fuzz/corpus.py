@@ -18,7 +18,8 @@ marks open bugs ``xfail(strict=True)``, so a fix turns CI red until the manifest
 
 A corpus cannot shrink silently: ``Corpus.problems()`` names every manifest entry without its file and every
 program file without an entry, and a file that does not load is a broken check (``BROKEN_SIGNATURES``); the
-CLI and the pytest plugin treat each as an error, and a check with one rewrites nothing.
+CLI and the pytest plugin treat each as an error, and a check with one rewrites nothing. A manifest that lists a
+file twice or gives a status outside ``STATUSES`` is refused when read (``ManifestError``; the CLI exits 1).
 """
 
 from __future__ import annotations
@@ -33,9 +34,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from fuzz.errors import FuzzError
-from oracle import split_source, with_footer
+from oracle import read_program_text, split_source, with_footer
 
-__all__ = ["Corpus", "CorpusError", "Entry", "CheckOutcome", "STATUSES", "BROKEN_SIGNATURES", "next_status",
+__all__ = ["Corpus", "CorpusError", "ManifestError", "Entry", "CheckOutcome", "STATUSES", "BROKEN_SIGNATURES", "next_status",
            "shape_key"]
 
 MANIFEST = "manifest.json"
@@ -48,6 +49,11 @@ BROKEN_SIGNATURES = ("missing", "skip:invalid-program", "skip:eager-failed", "fl
 
 class CorpusError(FuzzError):
     """A corpus directory or manifest that cannot be used (one-line message)."""
+
+
+class ManifestError(CorpusError):
+    """A manifest that reads but contradicts itself (a file listed twice, an unknown status): a corpus problem,
+    like an entry without its file, which the CLI reports with exit 1 and nothing written."""
 
 
 @dataclasses.dataclass(slots=True)
@@ -146,11 +152,16 @@ class Corpus:
         if path.exists():
             try:
                 data = json.loads(path.read_text())
-                for item in data.get("files", []):
-                    entry = Entry(**item)
-                    self.entries[entry.file] = entry
-            except (ValueError, TypeError) as exc:
+                entries = [Entry(**item) for item in data.get("files", [])]
+            except (ValueError, TypeError, AttributeError) as exc:
                 raise CorpusError(f"{path}: unreadable manifest ({exc})") from None
+            for entry in entries:
+                if entry.file in self.entries:  # merging them would drop one's note, status or matrix
+                    raise ManifestError(f"{path}: {entry.file} is listed twice; keep one entry for it")
+                if entry.status not in STATUSES:
+                    raise ManifestError(f"{path}: {entry.file} has unknown status {entry.status!r}; one of "
+                                        f"{', '.join(STATUSES)}")
+                self.entries[entry.file] = entry
 
     def save(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
@@ -190,7 +201,7 @@ class Corpus:
         for entry in self.entries.values():
             path = self.root / entry.file
             if entry.target == target and entry.signature == signature and path.exists():
-                if shape_key(path.read_text()) == key:
+                if shape_key(read_program_text(path)) == key:
                     return entry, False
         name = name or f"{_slug(signature)}-{key[:8]}.py"
         self.root.mkdir(parents=True, exist_ok=True)
@@ -203,7 +214,7 @@ class Corpus:
         """Give every program file the current standalone footer (it is generated code); returns those changed."""
         changed = []
         for path in self.files():
-            source = path.read_text()
+            source = read_program_text(path)
             fresh = with_footer(source)
             if fresh != source:
                 path.write_text(fresh)
@@ -224,7 +235,7 @@ class Corpus:
             if not path.exists():
                 outcomes.append(CheckOutcome(entry.file, spec, "missing", entry.status, entry.status, False))
                 continue
-            observed, detail = check(path.read_text(), spec)
+            observed, detail = check(read_program_text(path), spec)
             if observed in BROKEN_SIGNATURES:  # nothing was compared: no status moves on it
                 outcomes.append(CheckOutcome(entry.file, spec, observed, entry.status, entry.status, False, detail))
                 continue

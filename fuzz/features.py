@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from fuzz import ir
+from fuzz.families import CONSTRUCTS, construct
 
 __all__ = [
     "CATALOG",
@@ -109,26 +110,6 @@ CATALOG: tuple[Feature, ...] = (
     _f("flow.generator", 0.6, "a generator function run around calls and breaks"),
     _f("flow.tensor_loop", 0.6, "a loop over x's data (for r in x / x.unbind(0)) accumulating, a call inside"),
     _f("flow.recompile", 0.5, "a branch on a global call counter: the second call takes the other path"),
-    # side effects
-    _f("side.list", 0.6, "append to a global list"),
-    _f("side.dict", 0.6, "store into a global dict"),
-    _f("side.global", 0.6, "rebind a module global (global statement)"),
-    _f("side.attr", 0.5, "set an attribute on a global object"),
-    _f("side.inplace_input", 0.3, "an in-place op on an input tensor"),
-    # classes and modules
-    _f("class.init", 0.4, "a class with __init__ built inside the program"),
-    _f("class.setattr", 0.3, "a class with a custom __setattr__"),
-    _f("class.setitem", 0.3, "a class with __setitem__"),
-    _f("class.property", 0.3, "a class with a property"),
-    _f("class.new", 0.3, "a tuple subclass with __new__"),
-    _f("class.str", 0.3, "a class with __str__ formatted into the effect log"),
-    _f("class.local", 0.3, "a class defined inside a generated function"),
-    _f("class.super", 0.3, "a local subclass calling super()"),
-    _f("class.super_setattr", 0.3, "__setattr__ calling super().__setattr__ after / before a graph break"),
-    _f("class.super_dict", 0.3, "a dict subclass whose __setitem__/__getitem__ break around super()"),
-    _f("class.super_list", 0.3, "a list subclass whose append calls super().append around a break"),
-    _f("class.super_hierarchy", 0.3, "super() in __init__, a method and a property, breaks before and after"),
-    _f("nn.module", 0.4, "calling a small torch.nn.Module"),
     # inputs and gradients
     _f("grad.backward", 0.5, "WANTS_GRAD: backward through the result"),
     _f("input.requires_grad", 0.6, "x requires grad"),
@@ -141,9 +122,13 @@ CATALOG: tuple[Feature, ...] = (
     _f("input.empty", 0.3, "an extra empty input"),
     _f("input.double", 0.3, "an extra float64 input"),
     _f("input.int", 0.3, "an extra int64 input"),
+    _f("input.mark_dynamic", 0.3, "x's leading dimension marked dynamic (torch._dynamo.maybe_mark_dynamic)"),
+    _f("input.other_sizes", 0.5, "make_inputs(device, size=1): a third call on inputs of other sizes (recompiles)"),
     # deliberate exceptions, filler
     _f("raise.deliberate", 0.4, "a ValueError raised on purpose (caught by try/except or escaping entry)"),
     _f("filler.hypothesmith", 0.1, "a hypothesmith statement block (screened to run under eager) in a nested def"),
+    # the construct registry: side effects, classes, modules, builtins with callbacks, ... (fuzz/families)
+    *(_f(c.name, c.weight, c.description) for c in CONSTRUCTS.values()),
 )
 
 _BY_NAME = MappingProxyType({f.name: f for f in CATALOG})
@@ -238,28 +223,6 @@ _SIG_TAGS = {
     "callable": "call.callable",
 }
 _TRY = {"except": "flow.try_except", "finally": "flow.try_finally"}
-_SIDE = {
-    "list": "side.list",
-    "dict": "side.dict",
-    "global": "side.global",
-    "attr": "side.attr",
-    "inplace_input": "side.inplace_input",
-    "class_init": "class.init",
-    "class_setattr": "class.setattr",
-    "class_setitem": "class.setitem",
-    "class_property": "class.property",
-    "class_new": "class.new",
-    "class_str": "class.str",
-    "class_local": "class.local",
-    "class_super": "class.super",
-    "super_setattr": "class.super_setattr",
-    "super_dict": "class.super_dict",
-    "super_list": "class.super_list",
-    "super_hierarchy": "class.super_hierarchy",
-    "nn_module": "nn.module",
-}
-
-
 def _depth_tag(depth: int) -> str:
     if depth <= 1:
         return "depth.1"
@@ -285,6 +248,8 @@ def _breaks(program: ir.Program) -> list[bool]:
             elif isinstance(stmt, ir.TensorLoop) and stmt.exit == "data":
                 hit = True
             elif isinstance(stmt, ir.With) and stmt.kind == "contextmanager_disabled":
+                hit = True
+            elif isinstance(stmt, ir.Construct) and construct(stmt.name).breaks:
                 hit = True
         out[fn.index] = hit
     return out
@@ -350,8 +315,8 @@ def extract(program: ir.Program) -> frozenset[str]:
                 tags.add("flow.generator")
             elif isinstance(stmt, ir.Raise):
                 tags.add("raise.deliberate")
-            elif isinstance(stmt, ir.SideEffect):
-                tags.add(_SIDE[stmt.kind])
+            elif isinstance(stmt, ir.Construct):
+                tags.add(stmt.name)
             elif isinstance(stmt, ir.Filler):
                 tags.add("filler.hypothesmith")
         if recursive:  # f(x, 2) -> f(x, 1) -> f(x, 0): two more frames above the callees
@@ -384,6 +349,10 @@ def extract(program: ir.Program) -> frozenset[str]:
         tags.add(f"input.rank{inputs.rank}")
     for extra in inputs.extras:
         tags.add("input." + extra)
+    if inputs.mark_dynamic:
+        tags.add("input.mark_dynamic")
+    if inputs.other_sizes:
+        tags.add("input.other_sizes")
     return frozenset(tags)
 
 

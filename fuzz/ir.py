@@ -19,6 +19,7 @@ __all__ = [
     "Break",
     "CallSite",
     "Closure",
+    "Construct",
     "DataIf",
     "Effect",
     "Filler",
@@ -32,7 +33,6 @@ __all__ = [
     "Raise",
     "Recurse",
     "Return",
-    "SideEffect",
     "Stmt",
     "TensorLoop",
     "Try",
@@ -159,10 +159,12 @@ class Return:
 
 
 @dataclass(frozen=True, slots=True)
-class SideEffect:
-    """A side effect on program state: ``list``, ``dict``, ``global``, ``attr``, ``inplace_input``, ``setitem``..."""
+class Construct:
+    """A construct of the registry (:mod:`fuzz.families`), named by its feature tag (``side.list``,
+    ``iter.sorted_key``); ``body`` runs in its hole (empty for constructs without one)."""
 
-    kind: str
+    name: str
+    body: tuple[Stmt, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +189,7 @@ class Filler:
 
 Stmt = (
     Arith | Effect | Probe | Break | CallSite | With | Closure | DataIf | Loop | TensorLoop | Try | Raise
-    | Return | SideEffect | Generator | Recurse | Filler
+    | Return | Construct | Generator | Recurse | Filler
 )
 
 
@@ -229,7 +231,8 @@ class Inputs:
     that shape, so the leading dimension is known statically. ``layout``: ``contiguous`` or ``transposed``
     (non-contiguous: the last two dimensions swapped, or every other element for rank 1). ``extras``: kinds of
     extra inputs (``scalar`` 0-d, ``empty``, ``int``, ``double``), each mixed into ``x`` through a tame
-    reduction by ``entry``.
+    reduction by ``entry``. ``other_sizes``: ``make_inputs(device, size=1)`` gives every dimension another size
+    (the oracle's third call).
     """
 
     seed: int
@@ -241,6 +244,8 @@ class Inputs:
     dtype: str = "float32"
     rank: int = 2
     batch: int = 2
+    mark_dynamic: bool = False  # x's leading dimension marked dynamic in make_inputs (maybe_mark_dynamic)
+    other_sizes: bool = False  # make_inputs(device, size=0) takes size: the oracle's third call (see render)
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -274,5 +279,5 @@ def walk(body: tuple[Stmt, ...]):
             elif isinstance(stmt, Try):
                 stack.append((stmt.handler, inner))
                 stack.append((stmt.body, inner))
-            elif isinstance(stmt, With | Closure | Loop | TensorLoop | Generator):
+            elif isinstance(stmt, With | Closure | Loop | TensorLoop | Generator | Construct):
                 stack.append((stmt.body, inner))

@@ -47,6 +47,8 @@ class KnownBugs:
     @classmethod
     def from_corpus(cls, root: str | Path) -> KnownBugs:
         """Every bug entry of the corpus at ``root`` (an empty index where there is none)."""
+        from oracle import read_program_text
+
         from .corpus import Corpus
         from .reduce import code_lines
 
@@ -56,7 +58,7 @@ class KnownBugs:
             path = corpus.root / entry.file
             if entry.signature == "ok" or entry.target.startswith("fault") or not path.is_file():
                 continue
-            source = path.read_text()
+            source = read_program_text(path)
             cause = root_cause(entry.signature, behaviour_shape(source))
             if cause:
                 bugs.append(KnownBug(entry.file, entry.status, cause, code_lines(source)))

@@ -204,8 +204,11 @@ class CorpusItem(_NgbItem):
         self.target, self.expect = target, expect  # expect: the open bug's signature, or "ok"
 
     def runtest(self):
-        replay = f"ngb-fuzz repro {self.path} --target {self.target}"
-        _check(self.config, self.path.read_text(), self.target, replay, self.expect, strict=True)
+        from fuzz.commands import replay_command
+        from oracle import read_program_text
+
+        replay = replay_command(self.path, self.target)
+        _check(self.config, read_program_text(self.path), self.target, replay, self.expect, strict=True)
 
     def reportinfo(self):
         return self.path, None, f"{self.path.name} on {self.target}"
@@ -272,8 +275,10 @@ def ngb_check(request, tmp_path):
         bad = {t: v for t, v in report.verdicts.items() if v.kind not in ("ok", "skip")}
         if bad:
             text = "\n".join(f"{v.kind} on {t}: {v.signature}\n{v.detail}" for t, v in bad.items())
-            pytest.fail(f"ngb_check({fn.__name__}): {text}\nprogram: {path}\nreplay: ngb-fuzz repro {path} "
-                        f"--target {next(iter(bad))}", pytrace=False)
+            from fuzz.commands import replay_command
+
+            pytest.fail(f"ngb_check({fn.__name__}): {text}\nprogram: {path}\nreplay: "
+                        f"{replay_command(path, next(iter(bad)))}", pytrace=False)
         return report
 
     return check

@@ -6,7 +6,7 @@ counters are assigned in a fixed walk order, so the same IR gives the same bytes
 
 from __future__ import annotations
 
-from fuzz import ir
+from fuzz import families, ir
 from fuzz._templates import (
     ARITH,
     ARITH_RANK1,
@@ -17,7 +17,6 @@ from fuzz._templates import (
     PREAMBLE,
     PREAMBLE_NAMES,
     PROBES,
-    SIDE,
     SQUASH_OPS,
 )
 from oracle import set_header, standalone_footer
@@ -165,10 +164,8 @@ class _Renderer:
         if isinstance(s, ir.Return):
             cond = f"x.dim() == {self.rank if s.taken else self.rank + 1}"
             return [pad + f"if {cond}:", pad + IND + "return torch.tanh(x)"]
-        if isinstance(s, ir.SideEffect):
-            if s.kind == "global":
-                scope.uses_global = True
-            return block(SIDE[s.kind].format(tag=tag, k=k))
+        if isinstance(s, ir.Construct):
+            return self.construct(s, fn, scope, depth, tag, k)
         if isinstance(s, ir.Generator):
             return self.generator(s, fn, scope, depth, tag, k)
         if isinstance(s, ir.Recurse):
@@ -193,6 +190,20 @@ class _Renderer:
         )
         lines.extend(pad + line for line in text.split("\n"))
         return lines
+
+    def construct(self, s: ir.Construct, fn: ir.Function, scope: _Scope, depth: int, tag: str, k: int) -> list[str]:
+        """A registry construct: its hole (``def hole<k>(x)`` holding the body) just before its template."""
+        c = families.construct(s.name)
+        pad = IND * depth
+        lines: list[str] = []
+        if c.hosts:
+            inner = _Scope(scope.fname)
+            body = self.body(s.body, fn, inner, depth + 1)
+            decl = [pad + IND + "global COUNTER"] if inner.uses_global else []
+            lines += [pad + f"def hole{k}(x):", *decl, *body, pad + IND + "return x"]
+        if c.uses_global:
+            scope.uses_global = True
+        return lines + [pad + line for line in c.source(k, tag, f"hole{k}").split("\n")]
 
     def tensor_loop(self, s: ir.TensorLoop, fn, scope, depth, k) -> list[str]:
         """Iterate over the slices of ``x`` (as it is at the loop head), accumulate them, run the body on ``x``."""
@@ -292,9 +303,31 @@ _MAKE_EXTRA = {
 _RETURNS = {"x": "x", "tuple": "x, x.sum()", "dict": '{"out": x, "mean": x.mean()}'}
 
 
+def _constructs(program: ir.Program) -> list[families.Construct]:
+    """The registry constructs ``program`` uses, in first-use order (the renderer's walk order)."""
+    seen: dict[str, families.Construct] = {}
+    for fn in program.functions:
+        for s, _ in ir.walk(fn.body):
+            if isinstance(s, ir.Construct) and s.name not in seen:
+                seen[s.name] = families.construct(s.name)
+    return list(seen.values())
+
+
+def _definitions(program: ir.Program) -> tuple[list[str], list[str]]:
+    """The module-level definitions the program's constructs need (each text once) and the names they bind."""
+    texts: dict[str, None] = {}
+    names: dict[str, None] = {}
+    for c in _constructs(program):
+        if c.defs and c.defs not in texts:
+            texts[c.defs] = None
+            names.update(dict.fromkeys(sorted(families.defined_names(c))))
+    return list(texts), list(names)
+
+
 def _imports(program: ir.Program) -> list[str]:
     used = {s.kind for fn in program.functions for s, _ in ir.walk(fn.body) if isinstance(s, ir.Break)}
-    lines = ["import contextlib", "import types"]
+    extra = sorted({m for c in _constructs(program) for m in c.imports} - {"contextlib", "types", "zlib"})
+    lines = ["import contextlib", *(f"import {m}" for m in extra), "import types"]
     if "builtin" in used:
         lines.append("import zlib")
     lines.append("")
@@ -319,23 +352,44 @@ def _helper_source(renderer: _Renderer, module: ir.HelperModule) -> str:
     return "\n".join(lines) + "\n"
 
 
+def other_size(n: int) -> int:
+    """A dimension's size in the third call's inputs (``make_inputs(device, size=1)``): another size, never 0 or 1
+    (which Dynamo specializes) and at most one more, so the generator's value bounds, drawn for the first sizes,
+    still hold."""
+    return n - 1 if n >= 3 else n + 1
+
+
 def _make_inputs(inputs: ir.Inputs) -> list[str]:
-    shape = inputs.shape
+    names = ("batch", "rows", "cols")[3 - inputs.rank:]
+    sizes = dict(zip(names, inputs.shape))
+    if not inputs.other_sizes:  # the sizes as literals, as before the third call existed
+        names = tuple(str(v) for v in inputs.shape)
     dtype = "" if inputs.dtype == "float32" else f", dtype=torch.{inputs.dtype}"
     if inputs.layout == "contiguous":
-        x = f"torch.randn({', '.join(map(str, shape))}, generator=g{dtype})"
+        x = f"torch.randn({', '.join(names)}, generator=g{dtype})"
     elif inputs.rank == 1:  # every other element of a (cols, 2) tensor: stride 2
-        x = f"torch.randn({inputs.cols}, 2, generator=g{dtype})[:, 0]"
+        x = f"torch.randn({names[-1]}, 2, generator=g{dtype})[:, 0]"
     else:  # the last two dimensions swapped
-        dims = ", ".join(map(str, (*shape[:-2], shape[-1], shape[-2])))
         view = ".t()" if inputs.rank == 2 else ".transpose(-1, -2)"
-        x = f"torch.randn({dims}, generator=g{dtype}){view}"
-    lines = ["def make_inputs(device):", IND + f"g = torch.Generator().manual_seed({inputs.seed})", IND + f"x = {x}"]
+        x = f"torch.randn({', '.join((*names[:-2], names[-1], names[-2]))}, generator=g{dtype}){view}"
+    lines = ["def make_inputs(device):", IND + f"g = torch.Generator().manual_seed({inputs.seed})"]
+    if inputs.other_sizes:
+        first, other = tuple(sizes.values()), tuple(map(other_size, sizes.values()))
+        if inputs.rank == 1:
+            first, other = first[0], other[0]
+        lines[0] = "def make_inputs(device, size=0):  # size=1: every dimension of another size (a third call)"
+        lines.append(IND + f"{', '.join(names)} = {first} if size == 0 else {other}")
+    lines.append(IND + f"x = {x}")
+    cols = names[-1]
     names = ["x"]
     for i, kind in enumerate(inputs.extras):
-        lines.append(IND + f"e{i} = {_MAKE_EXTRA[kind].format(cols=inputs.cols)}")
+        lines.append(IND + f"e{i} = {_MAKE_EXTRA[kind].format(cols=cols)}")
         names.append(f"e{i}")
-    x_dev = "x.to(device).requires_grad_()" if inputs.requires_grad else "x.to(device)"
+    x_dev = "x.to(device)"
+    if inputs.mark_dynamic:  # a hint, not a demand: mark_dynamic itself raises where the program specializes x
+        lines += [IND + "x = x.to(device)", IND + "torch._dynamo.maybe_mark_dynamic(x, 0)"]
+        x_dev = "x"
+    x_dev += ".requires_grad_()" if inputs.requires_grad else ""
     outs = [x_dev] + [f"{n}.to(device)" for n in names[1:]]
     lines.append(IND + f"return ({', '.join(outs)},)")
     return lines
@@ -354,6 +408,9 @@ def render(program: ir.Program, *, found_by: str | None = None, features: frozen
     out = set_header("", found_by=found_by, features=" ".join(sorted(features))).splitlines()
     out += _imports(program)
     out.append(PREAMBLE.strip("\n"))
+    defs, def_names = _definitions(program)
+    for text in defs:
+        out += ["", "", text.strip("\n")]
     if program.wants_grad:
         out += ["", "WANTS_GRAD = True"]
     for fn in program.functions[::-1]:
@@ -368,7 +425,7 @@ def render(program: ir.Program, *, found_by: str | None = None, features: frozen
         src = _helper_source(r, module)
         var = f"ngb_{module.name}"
         quoted = f"'''\n{src}'''" if "'''" not in src and "\\" not in src else repr(src)
-        pre = ", ".join(f'"{name}": {name}' for name in PREAMBLE_NAMES)
+        pre = ", ".join(f'"{name}": {name}' for name in (*PREAMBLE_NAMES, *def_names))
         out += [
             "",
             "",
@@ -388,5 +445,5 @@ def render(program: ir.Program, *, found_by: str | None = None, features: frozen
         items = ", ".join(f'"{name.rsplit(".", 1)[-1]}": {name}' for name in links)
         out.append(f"ngb_{module.name}.__dict__.update({{{items}}})")
     out += ["", "", *_make_inputs(program.inputs), ""]
-    out += ["", standalone_footer().rstrip("\n")]
+    out += ["", standalone_footer(resize=program.inputs.other_sizes).rstrip("\n")]
     return "\n".join(out) + "\n"

@@ -35,6 +35,8 @@ import ast
 import copy
 import hashlib
 
+from fuzz import families
+
 __all__ = ["STATE_CONTEXTS", "root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects"]
 
 _KEEP_NAMES = frozenset({"torch", "entry", "make_inputs", "types", "contextlib", "functools", "self"})
@@ -44,7 +46,7 @@ _OBSERVERS = frozenset({"_effect"})  # program-format helpers that only record w
 def root_cause(signature: str, shape: str | None = None) -> str | None:
     """The root cause of a bucket with ``signature`` (``shape``: its reduced repro's ``behaviour_shape``)."""
     kind, _, rest = signature.partition(":")
-    rest = rest.removeprefix("second_call:")
+    rest = rest.removeprefix("second_call:").removeprefix("third_call:")
     if kind in ("crash", "hang"):
         return f"{kind}:{rest}"
     return f"{kind}|{shape}" if shape else None
@@ -91,7 +93,8 @@ class _Normalize(ast.NodeTransformer):
         return self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name):
-        return ast.Name("N" if node.id not in _KEEP_NAMES else node.id, node.ctx)
+        keep = node.id in _KEEP_NAMES or node.id in families.keep_names()
+        return ast.Name(node.id if keep else "N", node.ctx)
 
     def visit_arg(self, node: ast.arg):
         node.arg, node.annotation = "A", None

@@ -42,7 +42,7 @@ def run_eager(source: str, calls: int = 2) -> EagerRun:
     module = types.ModuleType("ngb_program")
     results = []
     try:
-        exec(compile(source, "<ngb program>", "exec"), module.__dict__)
+        exec(compile(source, "<ngb program>", "exec", dont_inherit=True), module.__dict__)
     except Exception as exc:  # noqa: BLE001 - a load failure is an accident like any other
         return EagerRun(([("raised", type(exc).__name__, f"at load: {exc}")], module))
     grad = torch.is_grad_enabled()

@@ -1,7 +1,7 @@
 """The blame ladder: one repro across NGB on/off, backends and torch installations, and what that says.
 
 ``triage(source, runner, ...)`` checks a program file on every rung (a torch installation × NGB on/off × a
-backend) through the oracle, and ``conclude`` turns the table into one line a compiler engineer reads first:
+backend × a variant of Dynamo's own axes, ``dynamic=``/``config=``) through the oracle, and ``conclude`` turns the table into one line a compiler engineer reads first:
 whether the bug needs nested graph breaks, whether it needs a particular backend, and which torch versions have
 it (a regression? fixed since?). ``ngb-fuzz triage FILE`` and ``ngb-fuzz corpus matrix`` print it.
 """
@@ -12,7 +12,8 @@ import dataclasses
 import shutil
 from collections.abc import Sequence
 
-__all__ = ["BACKENDS", "Rung", "Triage", "triage", "conclude", "format_table", "rung_spec", "inductor_skip_reason"]
+__all__ = ["BACKENDS", "Rung", "Triage", "triage", "conclude", "format_table", "rung_spec", "inductor_skip_reason",
+           "target_axes"]
 
 BACKENDS = ("eager", "aot_eager", "inductor")
 NGB = ("on", "off")
@@ -34,6 +35,7 @@ class Rung:
     ngb: str  # "on" | "off"
     backend: str
     signature: str  # the verdict's signature; "skip:..." when not run
+    axes: str = ""  # Dynamo's own axes of this rung ("dynamic=true,config=..."; "" for the defaults)
 
     @property
     def fails(self) -> bool | None:
@@ -53,12 +55,25 @@ class Triage:
         return [r for r in self.rungs if r.fails]
 
 
-def rung_spec(python: str | None, ngb: str, backend: str) -> str:
-    """The canonical target spec of one rung (as the oracle's reports name it)."""
+def rung_spec(python: str | None, ngb: str, backend: str, axes: str = "") -> str:
+    """The canonical target spec of one rung (as the oracle's reports name it); ``axes``: its ``dynamic=`` and
+    ``config=`` options, if any."""
     from oracle import parse_target
 
-    spec = f"torch:ngb={ngb},backend={backend}"
+    spec = f"torch:ngb={ngb},backend={backend}" + (f",{axes}" if axes else "")
     return parse_target(spec + (f",python={python}" if python else "")).spec
+
+
+AXES = ("dynamic", "config")  # the target options of Dynamo's own axes that the ladder keeps or sweeps
+
+
+def target_axes(target: str | None) -> str:
+    """The ``dynamic=``/``config=`` options of a target spec other than their defaults, canonical ("" if none)."""
+    from oracle import parse_target
+
+    options = dict(parse_target(target or "torch").options)
+    defaults = {"dynamic": "auto", "config": "none"}
+    return ",".join(f"{k}={options[k]}" for k in AXES if options.get(k, defaults[k]) != defaults[k])
 
 
 def _version_key(version: str) -> tuple:
@@ -76,8 +91,9 @@ def installations(runner, pythons: Sequence[str | None]) -> list[tuple[str, str 
 
 
 def triage(source: str, runner, pythons: Sequence[str | None] = (None,), backends: Sequence[str] = BACKENDS,
-           ngb: Sequence[str] = NGB, on_rung=None) -> Triage:
-    """Check ``source`` on every (installation, NGB, backend); ``on_rung(rung)`` is told each rung's answer.
+           ngb: Sequence[str] = NGB, on_rung=None, axes: Sequence[str] = ("",)) -> Triage:
+    """Check ``source`` on every (installation, NGB, backend, axes); ``on_rung(rung)`` is told each rung's answer.
+    ``axes``: the variants of Dynamo's own axes to try ("dynamic=true", "config=NAME", "" for the defaults).
 
     Inductor is skipped with a reason where this machine has no C++ compiler. Rungs run one at a time against
     each installation's own eager reference (the runner checks eager twice first: a flaky program answers
@@ -88,17 +104,17 @@ def triage(source: str, runner, pythons: Sequence[str | None] = (None,), backend
     installs = installations(runner, pythons)
     for version, python in installs:
         # One check per installation: its eager reference runs once (twice, for flakiness) for all its rungs.
-        configs = [(mode, backend) for mode in ngb for backend in backends]
+        configs = [(mode, backend, axis) for axis in axes for mode in ngb for backend in backends]
         specs = {c: rung_spec(python, *c) for c in configs if not (c[1] == "inductor" and skip_inductor)}
-        report = runner.check(source, list(specs.values()))
-        for mode, backend in configs:
-            if (mode, backend) not in specs:
+        report = runner.check(source, list(dict.fromkeys(specs.values())))
+        for mode, backend, axis in configs:
+            if (mode, backend, axis) not in specs:
                 signature = f"skip:{skip_inductor}"
             else:
                 # per rung: a program flaky under eager is flaky on every rung, one whose result hangs on rounding
                 # only on the backends compared with tolerances (oracle.Runner.check)
-                signature = report.verdicts[specs[mode, backend]].signature
-            rung = Rung(version, python, mode, backend, signature)
+                signature = report.verdicts[specs[mode, backend, axis]].signature
+            rung = Rung(version, python, mode, backend, signature, axis)
             rungs.append(rung)
             if on_rung:
                 on_rung(rung)
@@ -136,11 +152,26 @@ def conclude(result: Triage) -> str:
         parts.append(f"backend-specific: fails with {_join(fail_backends)}, not with {_join(ok_backends)}")
     else:
         parts.append(f"fails with {_join(fail_backends)} (no other backend answered)")
+    axes_part = _axes(failing, answered)
+    if axes_part:
+        parts.append(axes_part)
     parts.append(_versions(result, failing, answered))
     signatures = sorted({r.signature for r in failing})
     if len(signatures) > 1:  # e.g. an older torch fails the same program another way: maybe another bug
         parts.append(f"{len(signatures)} different failures (see the table)")
     return "; ".join(parts)
+
+
+def _axes(failing: list[Rung], answered: list[Rung]) -> str:
+    """What Dynamo's own axes tell, when more than one variant was tried."""
+    tried = list(dict.fromkeys(r.axes for r in answered))
+    if len(tried) < 2:
+        return f"with {tried[0]}" if tried and tried[0] else ""
+    bad = [a for a in tried if any(r.axes == a for r in failing)]
+    good = [a or "defaults" for a in tried if a not in bad]
+    if not good:
+        return "whatever the dynamic=/config= options tried"
+    return f"needs {' or '.join(a or 'defaults' for a in bad)} (fine with {', '.join(good)})"
 
 
 def _versions(result: Triage, failing: list[Rung], answered: list[Rung]) -> str:
@@ -177,13 +208,17 @@ def format_table(result: Triage) -> str:
             return rung.signature.split(":", 1)[0]  # skip / flaky
         return "ok"
 
-    index = {(r.torch, r.ngb, r.backend): r for r in result.rungs}
-    header = ["torch", "ngb", *backends]
+    index = {(r.torch, r.ngb, r.axes, r.backend): r for r in result.rungs}
+    variants = list(dict.fromkeys(r.axes for r in result.rungs))
+    shown = variants != [""]  # a column for Dynamo's own axes only when a rung has some
+    header = ["torch", "ngb", *(["axes"] if shown else []), *backends]
     rows = []
     for version in result.versions:
         for mode in NGB:
-            if any((version, mode, b) in index for b in backends):
-                rows.append([version, mode, *(cell(index.get((version, mode, b))) for b in backends)])
+            for axis in variants:
+                if any((version, mode, axis, b) in index for b in backends):
+                    rows.append([version, mode, *([axis or "defaults"] if shown else []),
+                                 *(cell(index.get((version, mode, axis, b))) for b in backends)])
     widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(str(v).ljust(w) for v, w in zip(row, widths)).rstrip() for row in [header, *rows]]
     lines += [f"[{i + 1}] {sig}" for i, sig in enumerate(notes)]
@@ -204,7 +239,8 @@ def matrix_record(result: Triage, today: str) -> dict:
     """What the manifest keeps of one entry's ladder: each rung's signature, the conclusion and the date."""
     return {
         "checked": today,
-        "rungs": {f"{r.torch} ngb={r.ngb} {r.backend}": r.signature for r in result.rungs},
+        "rungs": {f"{r.torch} ngb={r.ngb} {r.backend}" + (f" {r.axes}" if r.axes else ""): r.signature
+                  for r in result.rungs},
         "conclusion": conclude(result),
     }
 

@@ -12,7 +12,7 @@ _EXPORTS = {
     "PLAIN_SIGNATURES": "_checks", "compare_kinds": "_checks",
     "standalone_footer": "_footer",
     "FOOTER_MARKER": "_programfile", "HEADER_FIRST_LINE": "_programfile", "ProgramWriteError": "_programfile",
-    "header_fields": "_programfile", "program_for": "_programfile", "set_header": "_programfile",
+    "header_fields": "_programfile", "program_for": "_programfile", "read_program_text": "_programfile", "set_header": "_programfile",
     "slug": "_programfile", "split_source": "_programfile", "top_level_names": "_programfile",
     "with_footer": "_programfile",
     "Runner": "_runner", "check_source": "_runner",

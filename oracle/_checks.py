@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from oracle._configs import assignments
 from oracle._programfile import FOOTER_MARKER
 
 __all__ = ["PLAIN_SIGNATURES", "check_for", "compare_kinds"]
@@ -123,11 +124,13 @@ def _outcome(signature: str, compiled: str, target: str, eager: str, compare: st
     call = ["        for _ in range(2):  # the second call runs the cached code",
             "            fn(<ARGS>)"] if second else ["        fn(<ARGS>)"]
     return [
-        "    def outcome(fn):  # 'returned', or the type and message of what the call raised",
+        "    def outcome(fn):  # 'returned', or the type (a group's member types, the cause's) and message raised",
         "        try:",
         *["    " + ln for ln in call],
         "        except Exception as e:",
-        "            return f\"{type(e).__name__}: {str(e)[:200]}\"",
+        "            members = [type(m).__name__ for m in getattr(e, \"exceptions\", ())]",
+        "            cause = \"\" if e.__cause__ is None else f\" from {type(e.__cause__).__name__}\"",
+        "            return f\"{type(e).__name__}{members if members else ''}{cause}: {str(e)[:200]}\"",
         "        return \"returned\"",
         "",
         f"    expected, actual = outcome(entry), outcome({compiled})",
@@ -211,7 +214,7 @@ def _second_call(signature: str, compiled: str, target: str, eager: str, compare
             "    def second_call(compiled):  # the program run afresh, entry called twice: what the second call did",
             "        import sys",
             "        mod = type(sys)(\"repro\")",
-            f"        exec(compile(open(__file__).read().split(\"{FOOTER_MARKER}\")[0], __file__, \"exec\"), vars(mod))",
+            f"        exec(compile(open(__file__, encoding=\"utf-8-sig\").read().split(\"{FOOTER_MARKER}\")[0], __file__, \"exec\"), vars(mod))",
             "        sys.modules.update({m.__name__: m for m in list(vars(mod).values())",
             "                            if isinstance(m, type(sys)) and m.__name__.startswith(\"ngb_\")})",
             "        entry, log = mod.entry, vars(mod).get(\"EFFECTS\", [])",
@@ -238,6 +241,8 @@ def _backend(target: str) -> str:
 
 
 def _generator(signature: str, eager: str | None) -> _Generator | None:
+    if ":third_call" in signature:
+        return None  # inputs of other sizes on a third call: the generic footer makes all three calls
     if signature.startswith(("crash:died", "crash:load", "crash:second_call:died")):
         return None  # the process dies or the program does not load: the generic footer reports it
     if signature.startswith("crash:") and not signature.startswith("crash:second_call:") and eager == "returned":
@@ -275,9 +280,11 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
     backend = _backend(target or "torch")
     ngb = options.get("ngb", "on") == "on"
     said = {"returned": "returned", None: "", "": ""}.get(eager, f"raised {eager.partition(':')[2]}" if eager else "")
-    compiled = f"torch.compile(entry, backend=\"{backend}\")"
+    dynamic = {"true": ", dynamic=True", "false": ", dynamic=False"}.get(options.get("dynamic", "auto"), "")
+    compiled = f"torch.compile(entry, backend=\"{backend}\"{dynamic})"
     body = generator(signature or "", compiled, target or "torch", said or "(see output)", compare)
-    config = [f"    torch._dynamo.config.nested_graph_breaks = {ngb}"]
+    flags = assignments(options.get("config", "none"), "    ")  # the target's config= sets (oracle/_configs.py)
+    config = [f"    torch._dynamo.config.nested_graph_breaks = {ngb}", *flags]
     if kind in _ENGINES:  # ngb-fuzz's own compiler: the same check, through engine.compile
         engine_call, name = _engine_call(kind, backend, options.get("fault"))
         body = [ln.replace(compiled, engine_call).replace(f"torch.compile(backend='{backend}')", name)
@@ -286,6 +293,7 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
     preamble = [
         *(["    import engine  # ngb-fuzz's own compiler (pip install ngb-fuzz)"] if kind in _ENGINES else []),
         *(["    import contextlib"] if any("contextlib." in ln for ln in body) else []),
+        *(["    import torch._inductor.config"] if any("torch._inductor." in ln for ln in config) else []),
         *([] if imports_torch else ["    import torch  # the program may not import it at the top"]),
         *(["    import sys",
            "    sys.modules.update({m.__name__: m for m in list(globals().values())",

@@ -31,7 +31,7 @@ TOLERANCES = {
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Difference:
-    call: int  # 0 = first call, 1 = second call (cache/guard path)
+    call: int  # 0 = first call, 1 = second call (cache/guard path), 2 = third call (inputs of other sizes)
     aspect: str  # one of ASPECTS
     cls: str  # what kind of difference: values, dtype, shape, length, type, message, ...
     path: str  # where, for the report only (never in signatures)
@@ -40,7 +40,7 @@ class Difference:
 
     def describe(self) -> str:
         where = f" at {self.path}" if self.path else ""
-        call = "first call" if self.call == 0 else "second call"
+        call = ("first call", "second call", "third call (other input sizes)")[self.call]
         return (f"{call}: {self.aspect} differs ({self.cls}){where}\n"
                 f"    eager:  {self.expected}\n    target: {self.actual}")
 
@@ -127,7 +127,8 @@ def compare_calls(reference: list[dict], actual: list[dict], tolerance: dict | N
             a, b = _aspect(ref, aspect), _aspect(act, aspect)
             if aspect == "exception":
                 if a != b:
-                    cls = "type" if (a or (None,))[0] != (b or (None,))[0] else "message"
+                    cls = "type" if (a or (None,))[0] != (b or (None,))[0] else \
+                        "message" if a[:2] != b[:2] else "chain"  # a group's members or a cause differ
                     found.append(Difference(call, aspect, cls, "", repr(a), repr(b)))
                     break  # nothing else is comparable once control flow diverged
                 continue

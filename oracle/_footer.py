@@ -2,7 +2,9 @@
 
 With it, ``python FILE [TARGET]`` needs nothing but torch: it runs the program above the marker under eager and
 under ``torch.compile`` (TARGET like ``torch:ngb=off,backend=aot_eager``; default: the file's ``# target:`` line,
-else ``torch``; an ``engine`` target runs ``engine.compile``, which needs ngb-fuzz), compares return values, exceptions, effects, globals and grad mode over two calls, prints what
+else ``torch``; an ``engine`` target runs ``engine.compile``, which needs ngb-fuzz), compares return values, exceptions (by type, with
+an exception group's member types and the cause's), effects, globals and grad mode over two calls (three when
+``make_inputs`` takes ``size``: the third on inputs of other sizes), prints what
 differs and exits 1 on a mismatch, 0 on a match. It is a compact version of the oracle for pasting into an issue;
 the oracle itself observes more (see docs/program-format.md).
 """
@@ -18,7 +20,7 @@ if __name__ == "__main__":
     import sys as _sys
 
     def _ngb_check():
-        src = open(__file__).read().split("''' + FOOTER_MARKER + '''")[0]
+        src = open(__file__, encoding="utf-8-sig").read().split("''' + FOOTER_MARKER + '''")[0]
         spec = next((ln[10:].strip() for ln in src.splitlines() if ln.startswith("# target: ")), "torch")
         spec = _sys.argv[1] if len(_sys.argv) > 1 else spec
         kind, opts = spec.partition(":")[0], dict(kv.split("=", 1) for kv in spec.partition(":")[2].split(",") if "=" in kv)
@@ -31,13 +33,31 @@ if __name__ == "__main__":
                 return ("tensor", str(v.dtype), tuple(v.shape), v.requires_grad, v.detach().cpu().clone())
             if isinstance(v, (list, tuple)):
                 return (type(v).__name__, [obs(x) for x in v])
-            if isinstance(v, dict):
-                return ("dict", [(obs(k), obs(x)) for k, x in v.items()])
+            if isinstance(v, dict):  # Counter, OrderedDict, defaultdict keep their type's name
+                return (type(v).__name__, [(obs(k), obs(x)) for k, x in v.items()])
+            if isinstance(v, collections.deque):
+                return ("deque", [obs(x) for x in v], v.maxlen)
+            if isinstance(v, enum.Enum):
+                return ("enum", type(v).__qualname__, v.name)
             plain = isinstance(v, (int, float, complex, str, bytes, type(None)))
-            return (type(v).__name__, v if plain else getattr(v, "__dict__", None) and obs(vars(v)))
+            fields = {}  # __slots__ values (not private ones), then the __dict__
+            for c in () if plain else type(v).__mro__:
+                names = c.__dict__.get("__slots__", ())
+                for s in [names] if isinstance(names, str) else names:
+                    if not s.startswith("__") and hasattr(v, s):
+                        fields[s] = getattr(v, s)
+            fields.update(getattr(v, "__dict__", None) or {})
+            return (type(v).__name__, v if plain else (fields or None) and obs(fields))
+
+        def raised(e, depth=0):  # the type, with an exception group's members and the cause, recursively
+            if depth > 8 or e is None:
+                return None if e is None else type(e).__name__
+            subs = [raised(s, depth + 1) for s in getattr(e, "exceptions", ())]
+            linked = subs or e.__cause__ is not None
+            return (type(e).__name__, subs, raised(e.__cause__, depth + 1)) if linked else type(e).__name__
 
         def data(v):
-            return isinstance(v, (int, float, str, list, tuple, dict, set, torch.Tensor, type(None)))
+            return isinstance(v, (int, float, str, list, tuple, dict, set, collections.deque, torch.Tensor, type(None)))
 
         def run(compiled):
             mod = types.ModuleType("ngb_program")
@@ -56,7 +76,7 @@ if __name__ == "__main__":
                 try:
                     result = ("returned", obs(fn(*inputs)))
                 except Exception as e:  # noqa: BLE001
-                    result = ("raised", type(e).__name__)
+                    result = ("raised", raised(e))
                 calls.append({"result": result, "effects": obs(log[first:]), "inputs": obs(inputs),
                               "globals": {p + k: obs(v) for p, m in mods for k, v in vars(m).items()
                                           if not k.startswith("_") and k != "EFFECTS" and data(v)},
@@ -90,6 +110,8 @@ if __name__ == "__main__":
         print(f"{'MISMATCH' if bad else 'match'}: eager vs {name} ({spec}), torch {torch.__version__}")
         return 1 if bad else 0
 
+    import collections
+    import enum
     import types
 
     import torch  # a reduced program may not import it itself
@@ -98,7 +120,45 @@ if __name__ == "__main__":
 '''
 
 
-def standalone_footer() -> str:
-    """The footer text (starts with FOOTER_MARKER, ends with a newline)."""
-    return _FOOTER
+# What the footer becomes for a target with Dynamo's own axes (dynamic=, config=) and for a program with inputs of
+# other sizes; without either it stays the text above, so older files keep their footer byte for byte.
+_BACKEND_LINE = '        backend = opts.get("backend", "eager")\n'
+_COMPILE = "torch.compile(mod.entry, backend=backend)"
+_CALLS = ('            for _ in range(2):\n',
+          '                first, inputs = len(log), mod.make_inputs("cpu") if hasattr(mod, "make_inputs") else ()\n')
+_RESIZED_CALLS = ('            for size in (0, 0, 1):  # the third call on inputs of other sizes (a recompile)\n',
+                  '                first, inputs = len(log), mod.make_inputs("cpu", size=size)\n')
+_COMPARED = "for i in range(2) for k in eager[i]"
+
+
+def _axes_lines() -> str:
+    from oracle._configs import CONFIGS
+
+    table = "".join(f"            {name!r}: {config.flags!r},\n" for name, config in CONFIGS.items())
+    return (_BACKEND_LINE
+            + '        dynamic = {"true": True, "false": False}.get(opts.get("dynamic"))  # torch.compile(dynamic=)\n'
+            + "        import torch._inductor.config  # noqa: F401 - config= may set Inductor flags\n\n"
+            + "        configs = {  # ngb-fuzz's config=NAME sets: (module, flag, value)\n" + table + "        }\n"
+            + '        for config in opts.get("config", "none").split("+"):\n'
+            + "            for module, flag, value in configs.get(config, ()):\n"
+            + '                setattr(getattr(torch, "_" + module).config, flag, value)\n')
+
+
+def _has_axes(target: str | None) -> bool:
+    options = dict(kv.split("=", 1) for kv in (target or "").partition(":")[2].split(",") if "=" in kv)
+    return options.get("dynamic", "auto") != "auto" or options.get("config", "none") != "none"
+
+
+def standalone_footer(target: str | None = None, resize: bool = False) -> str:
+    """The footer text (starts with FOOTER_MARKER, ends with a newline). ``target``: the file's ``# target:``,
+    whose ``dynamic=`` and ``config=`` the footer then sets too; ``resize``: the program's ``make_inputs`` takes
+    ``size``, and a third call on inputs of other sizes is compared as well."""
+    text = _FOOTER
+    if _has_axes(target):
+        text = text.replace(_BACKEND_LINE, _axes_lines()).replace(_COMPILE, _COMPILE[:-1] + ", dynamic=dynamic)")
+    if resize:
+        for old, new in zip(_CALLS, _RESIZED_CALLS):
+            text = text.replace(old, new)
+        text = text.replace(_COMPARED, "for i in range(len(eager)) for k in eager[i]")
+    return text
 

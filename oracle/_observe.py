@@ -10,6 +10,10 @@ Tensors keep a detached CPU copy so that the parent can compare them with a tole
 
 from __future__ import annotations
 
+import builtins
+import collections
+import enum
+import inspect
 import re
 import types
 
@@ -22,6 +26,7 @@ _PATH = re.compile(r"(?<![\w.~-])(?:/[\w.+~@-]+){2,}/?")
 # Object ids (id(obj) is an address: 12+ digits on 64-bit builds), as some messages print them in decimal.
 _OBJECT_ID = re.compile(r"(?<![\w.])\d{12,}(?![\w.])")
 _SCALARS = (type(None), bool, int, float, complex, str, bytes)
+_GROUP = getattr(builtins, "BaseExceptionGroup", None)  # Python 3.11+
 
 
 def observe(value, depth: int = 0, _seen: frozenset = frozenset()):
@@ -37,8 +42,13 @@ def observe(value, depth: int = 0, _seen: frozenset = frozenset()):
 
 
 def _observe(value, depth: int, _seen: frozenset):
-    if isinstance(value, _SCALARS):
+    if type(value) in _SCALARS:
         return (type(value).__name__, value)
+    if isinstance(value, enum.Enum):  # by class and name (IntEnum/IntFlag members are ints too), and value
+        return ("enum", type(value).__qualname__, value.name, observe(value.value, depth + 1, _seen))
+    if isinstance(value, _SCALARS):  # a subclass of a scalar type: its value as the plain type (picklable)
+        base = next(t for t in _SCALARS if isinstance(value, t))
+        return (type(value).__qualname__, base(value))
     if depth > MAX_DEPTH:
         return ("deep", type(value).__qualname__)
     if isinstance(value, torch.Tensor):
@@ -57,7 +67,13 @@ def _observe(value, depth: int, _seen: frozenset):
             kind = type(value).__qualname__  # namedtuples and return types keep their name
         return (kind, [observe(v, depth + 1, seen) for v in value])
     if isinstance(value, dict):
-        return ("dict", [(observe(k, depth + 1, seen), observe(v, depth + 1, seen)) for k, v in value.items()])
+        items = ("dict", [(observe(k, depth + 1, seen), observe(v, depth + 1, seen)) for k, v in value.items()])
+        if type(value) is dict:
+            return items
+        # Counter, OrderedDict, defaultdict, user subclasses: the type's name, then the items in their order
+        return ("mapping", type(value).__qualname__, items)
+    if isinstance(value, collections.deque):
+        return ("deque", [observe(v, depth + 1, seen) for v in value], observe(value.maxlen))
     if isinstance(value, (set, frozenset)):
         items = [observe(v, depth + 1, seen) for v in value]
         return (type(value).__name__, sorted(items, key=repr))
@@ -68,28 +84,80 @@ def _observe(value, depth: int, _seen: frozenset):
     if isinstance(value, types.ModuleType):
         return ("module", value.__name__)
     if isinstance(value, types.GeneratorType):
-        return ("generator", value.__qualname__)
+        return ("generator", value.__qualname__, inspect.getgeneratorstate(value))
     if isinstance(value, torch.nn.Module):
         state = {k: v for k, v in value.state_dict(keep_vars=True).items()}
         return ("nn.Module", type(value).__qualname__, observe(state, depth + 1, seen))
     attrs = getattr(value, "__dict__", None)
-    if isinstance(attrs, dict):
-        return ("object", type(value).__qualname__, observe(attrs, depth + 1, seen))
+    slots = _slot_values(value)
+    if slots or isinstance(attrs, dict):
+        fields = {**slots, **(attrs if isinstance(attrs, dict) else {})}
+        return ("object", type(value).__qualname__, observe(fields, depth + 1, seen))
     return ("opaque", type(value).__qualname__)
+
+
+def _slot_values(value) -> dict:
+    """The set ``__slots__`` of ``value`` (a ``slots=True`` dataclass, a class with ``__slots__``), base classes'
+    first, by their (mangled) attribute names; read through the slot descriptors, so no user hook runs."""
+    out = {}
+    for cls in reversed(type(value).__mro__):
+        names = cls.__dict__.get("__slots__", ())
+        for name in ((names,) if isinstance(names, str) else names):
+            if name in ("__dict__", "__weakref__"):
+                continue
+            if name.startswith("__") and not name.endswith("__"):
+                name = f"_{cls.__name__.lstrip('_')}{name}"
+            slot = cls.__dict__.get(name)
+            if slot is None or not hasattr(slot, "__get__"):
+                continue
+            try:
+                out[name] = slot.__get__(value, cls)
+            except AttributeError:  # an unset slot is absent, as ``vars`` would not show it
+                pass
+    return out
 
 
 def observe_tensor(t: torch.Tensor):
     meta = (str(t.dtype), tuple(t.shape), t.device.type, bool(t.requires_grad))
     if t.layout != torch.strided or t.is_quantized:
         return ("tensor", *meta, None)
-    return ("tensor", *meta, t.detach().to("cpu", copy=True))
+    data = t.detach().to("cpu", copy=True)
+    # a subclass of the program's own (``__torch_function__``) would not unpickle in the parent: its data as a Tensor
+    return ("tensor", *meta, data if type(data) is torch.Tensor else data.as_subclass(torch.Tensor))
 
 
-def observe_exception(exc: BaseException):
+def observe_exception(exc: BaseException, depth: int = 0):
     """(type name, normalized message): no addresses, object ids or absolute paths, which differ between runs
-    (temp directories, site-packages of another install) and would make eager and target messages differ."""
+    (temp directories, site-packages of another install) and would make eager and target messages differ.
+
+    An exception group, or an exception with a cause or context, gets a third item listing what it links to, each
+    observed the same way (recursively, up to ``MAX_DEPTH``): ``("group", [members])``, ``("cause", exc)`` (an
+    explicit ``raise ... from``) and ``("context", exc)`` (the exception being handled when it was raised, unless
+    suppressed). A context raised inside torch or ngb-fuzz's engine is left out: a compiler that runs the
+    program's code while handling one of its own errors changes only that, which the program cannot have meant."""
     message = _OBJECT_ID.sub("<id>", _PATH.sub(_path_kind, _ADDRESS.sub("0x?", str(exc))))
-    return (type(exc).__qualname__, message[:2000])
+    head = (type(exc).__qualname__, message[:2000])
+    if depth >= MAX_DEPTH:
+        return head
+    links = []
+    if _GROUP is not None and isinstance(exc, _GROUP):
+        links.append(("group", [observe_exception(e, depth + 1) for e in exc.exceptions[:16]]))
+    if exc.__cause__ is not None:
+        links.append(("cause", observe_exception(exc.__cause__, depth + 1)))
+    context = exc.__context__
+    if context is not None and not exc.__suppress_context__ and context is not exc.__cause__ and \
+            not _internal(context):
+        links.append(("context", observe_exception(context, depth + 1)))
+    return (*head, links) if links else head
+
+
+def _internal(exc: BaseException) -> bool:
+    """Whether ``exc`` is a compiler's own: of a torch or engine type, or raised by a torch or engine frame."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    where = "" if tb is None else str(tb.tb_frame.f_globals.get("__name__", ""))
+    return any(name.split(".")[0] in ("torch", "engine") for name in (type(exc).__module__, where))
 
 
 def _path_kind(match: re.Match) -> str:
@@ -102,12 +170,13 @@ def is_data(value, depth: int = 0) -> bool:
         return True
     if depth > 3:
         return False
-    if isinstance(value, (list, tuple, set, frozenset)):
+    if isinstance(value, (list, tuple, set, frozenset, collections.deque)):
         return all(is_data(v, depth + 1) for v in value)
     if isinstance(value, dict):
         return all(is_data(k, depth + 1) and is_data(v, depth + 1) for k, v in value.items())
     module = getattr(type(value), "__module__", "")
-    return module.startswith("ngb_") and hasattr(value, "__dict__")  # instances of program classes
+    # instances of program classes (enum members, objects with a __dict__ or __slots__)
+    return module.startswith("ngb_") and (hasattr(value, "__dict__") or bool(_slot_values(value)))
 
 
 def observe_globals(module: types.ModuleType):

@@ -23,6 +23,7 @@ __all__ = [
     "ProgramWriteError",
     "header_fields",
     "program_for",
+    "read_program_text",
     "set_header",
     "slug",
     "split_source",
@@ -42,6 +43,14 @@ def _split(source: str) -> tuple[list[str], list[str]]:
     while end < len(lines) and lines[end].startswith("#"):
         end += 1
     return lines[:end], lines[end:]
+
+
+def read_program_text(path) -> str:
+    """A program file's text as its author meant it: a UTF-8 BOM dropped (``utf-8-sig``, as editors on Windows
+    save) and CRLF or CR line ends read as ``\\n``. Every reader of program files goes through here; the
+    standalone footer reads its own file the same way. Raises OSError and UnicodeDecodeError as ``open`` does."""
+    with open(path, encoding="utf-8-sig", newline=None) as f:
+        return f.read()
 
 
 def header_fields(source: str) -> dict[str, str]:
@@ -105,6 +114,16 @@ def _defines(code: str, name: str) -> bool:
         return True
 
 
+def takes_size(code: str) -> bool:
+    """The program's ``make_inputs`` takes ``size`` (it gives inputs of other sizes for a third call)."""
+    try:
+        module = ast.parse(code)
+    except SyntaxError:
+        return False
+    return any(isinstance(node, ast.FunctionDef) and node.name == "make_inputs"
+               and "size" in [a.arg for a in (*node.args.args, *node.args.kwonlyargs)] for node in module.body)
+
+
 def with_footer(source: str) -> str:
     """``source`` with its standalone check (if any) replaced by the current one, two blank lines above it: the
     short check for its header's ``# signature:`` on its ``# target:`` when that class has one (comparing as
@@ -118,7 +137,7 @@ def with_footer(source: str) -> str:
     imports_torch = _imports_torch(code)
     check = check_for(fields.get("signature"), fields.get("target"), fields.get("eager"), helpers=helpers,
                       imports_torch=imports_torch, inputs=_defines(code, "make_inputs"),
-                      compare=fields.get("compare")) or standalone_footer()
+                      compare=fields.get("compare")) or standalone_footer(fields.get("target"), takes_size(code))
     return source.split(FOOTER_MARKER)[0].rstrip("\n") + "\n\n\n" + check
 
 

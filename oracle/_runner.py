@@ -38,6 +38,9 @@ __all__ = ["Runner", "check_source", "RECYCLE_AFTER", "MAX_RSS_MB"]
 RECYCLE_AFTER = 1000  # runs per worker before it is replaced (a worker starts in a few seconds: < 1% of its life)
 MAX_RSS_MB = 2048.0  # ... or once its resident memory passes this (a fresh worker holds about 330 MB)
 HANG_RECHECK = 3.0  # a target run past the timeout is re-run once in a fresh worker with this many times as long
+# Calls per run: the first, the second through the caches, and a third on inputs of other sizes (automatic dynamic
+# shapes, recompiles) for a program whose make_inputs takes ``size`` (docs/program-format.md); others make two.
+CALLS = 3
 
 _WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_worker.py")
 _PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -109,8 +112,16 @@ class _Worker:
         self.info = self._receive(startup_timeout)
         if not isinstance(self.info, dict) or not self.info.get("ready"):
             self.kill()
-            raise WorkerError(f"worker failed to start: {self.info!r}\n{self.stderr_tail()}")
-        self._send({"op": "paths", "paths": [_PROJECT_ROOT]})
+            error = WorkerError(f"worker failed to start: {self.info!r}\n{self.stderr_tail()}")
+            error.died = isinstance(self.info, dict) and "died" in self.info  # killed, maybe from outside
+            raise error
+        try:
+            self._send({"op": "paths", "paths": [_PROJECT_ROOT]})
+        except OSError:  # it died just after it said it was ready
+            self.kill()
+            error = WorkerError(f"worker died as it started: {self.proc.returncode}\n{self.stderr_tail()}")
+            error.died = True
+            raise error from None
 
     def _drain_stderr(self) -> None:
         for line in self.proc.stderr:
@@ -213,7 +224,7 @@ class _Pool:
                 self.started += 1
         if start:
             try:
-                worker = _Worker(self.python, self.startup_timeout)
+                worker = self._start()
             except BaseException:
                 with self.lock:
                     self.started -= 1
@@ -227,7 +238,21 @@ class _Pool:
                     worker.kill()
                     raise WorkerError("the runner is closed")
             return worker
-        return self.idle.get()
+        worker = self.idle.get()
+        if not worker.alive:  # killed while idle (the OOM killer, a user): never handed out; a fresh one instead
+            self.release(worker)
+            return self.acquire()
+        return worker
+
+    def _start(self) -> _Worker:
+        """A new worker; one killed while it starts (from outside: it died before saying it was ready) is started
+        once more before that is an error."""
+        try:
+            return _Worker(self.python, self.startup_timeout)
+        except WorkerError as exc:
+            if not getattr(exc, "died", False):
+                raise
+        return _Worker(self.python, self.startup_timeout)
 
     def release(self, worker: _Worker) -> None:
         if worker.alive and self._worn(worker):
@@ -354,7 +379,7 @@ class Runner:
                                             self.max_rss_mb)
             return self._pools[python]
 
-    def run(self, source: str, target: Target | str, calls: int = 2, timeout: float | None = None,
+    def run(self, source: str, target: Target | str, calls: int = CALLS, timeout: float | None = None,
             perturb: int | None = None) -> dict:
         """Run ``source`` under one target; the worker's raw observations (or a hang/died marker). ``timeout``
         replaces the runner's for this run; ``perturb`` (a seed) nudges the floating-point inputs by a few units
@@ -374,9 +399,9 @@ class Runner:
             raise WorkerError(f"ngb-fuzz harness failed for target {target.spec}:\n{result['harness_error']}")
         return result
 
-    def check(self, source: str, targets, *, calls: int = 2, repeat_eager: bool = True) -> ProgramReport:
+    def check(self, source: str, targets, *, calls: int = CALLS, repeat_eager: bool = True) -> ProgramReport:
         """Run ``source`` under eager and each target and judge. ``calls`` per run (2 also checks the cached
-        path); ``repeat_eager=False`` skips the determinism run of eager (the reducer's cheap checks, whose
+        path, 3 also a call on inputs of other sizes where the program has them); ``repeat_eager=False`` skips the determinism run of eager (the reducer's cheap checks, whose
         result is re-checked in full at the end)."""
         started = time.monotonic()
         parsed = [parse_target(t) for t in targets]
@@ -391,7 +416,7 @@ class Runner:
                 verdicts[target.spec] = refusal
                 any_flaky |= refusal.kind == "flaky"
                 continue
-            result = self.run(source, target, calls)
+            result = self._run_unkilled(source, target, calls)
             if "hang" in result and self.hang_recheck > 1:
                 # A compile can be slow rather than stuck (inductor under load, many graphs): a hang is only a
                 # hang if a fresh worker given hang_recheck times as long does not finish either.
@@ -407,6 +432,13 @@ class Runner:
         outcome = next((eager_outcome(eager) for eager, _ in references.values() if eager is not None), "")
         return ProgramReport(verdicts, any_flaky, stats, time.monotonic() - started, outcome)
 
+    def _run_unkilled(self, source: str, target: Target, calls: int) -> dict:
+        """``run``, once more in a fresh worker when its worker died: a worker killed from outside (the OOM
+        killer, a user) is no verdict on the program. Dying again, it is the program's doing: its verdict stands
+        (``crash:died:<SIGNAL>`` on a target, ``skip:eager-failed`` under eager)."""
+        result = self.run(source, target, calls)
+        return self.run(source, target, calls) if "died" in result else result
+
     def ill_conditioned(self, source: str, target: Target, eager: dict, calls: int) -> bool:
         """Whether eager itself, on inputs nudged by rounding-sized amounts (``CONDITIONING_SEEDS``), differs from
         its own result beyond ``target``'s tolerance. A backend that may reorder arithmetic (inductor, aot_eager)
@@ -420,12 +452,12 @@ class Runner:
                 return True
         return False
 
-    def _reference(self, source: str, like: Target, calls: int = 2,
+    def _reference(self, source: str, like: Target, calls: int = CALLS,
                    repeat: bool = True) -> tuple[dict | None, Verdict | None]:
         """Eager (twice unless not ``repeat``) under the target's interpreter and device; a refusal verdict if
         unusable."""
         eager = like.eager
-        first = self.run(source, eager, calls)
+        first = self._run_unkilled(source, eager, calls)
         if "load_error" in first:
             return None, Verdict("skip", "", "skip:invalid-program", f"program does not load: {first['load_error']}")
         if "hang" in first or "died" in first:

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 
+from ._configs import flags_of, parse_config
 from ._errors import TargetError
 
 __all__ = ["Target", "TargetKind", "register_target_kind", "target_kinds", "parse_target", "check_available",
@@ -21,6 +22,12 @@ __all__ = ["Target", "TargetKind", "register_target_kind", "target_kinds", "pars
 _COMMON = {"python": None, "device": ("cpu", "cuda")}
 # fault backends that are right but round differently (oracle._faults.ROUNDING): compared with tolerances
 ROUNDING_FAULTS = ("reround",)
+# Dynamo's own axes, taken by every kind compiled with torch.compile: ``dynamic=`` (torch.compile's True, False or
+# None) and ``config=NAME[+NAME...]`` (flag sets of oracle._configs); both recorded in the spec of every repro.
+_DYNAMO_AXES = {"dynamic": ("auto", "true", "false"), "config": None}
+_DYNAMO_DEFAULTS = {"dynamic": "auto", "config": "none"}
+# options whose value is checked (and made canonical) by a function rather than a list of choices
+_VALIDATORS = {"config": parse_config}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -68,8 +75,10 @@ class Target:
         return Target("eager", (), self.python, self.device)
 
     def payload(self) -> dict:
-        """What the worker needs to build the compiled callable."""
-        return {"kind": self.kind, "options": dict(self.options), "device": self.device}
+        """What the worker needs to build the compiled callable (config flags resolved: the worker has no table)."""
+        options = dict(self.options)
+        return {"kind": self.kind, "options": options, "device": self.device,
+                "config_flags": flags_of(options.get("config", "none"))}
 
     def __str__(self) -> str:
         return self.spec
@@ -90,8 +99,8 @@ def target_kinds() -> dict[str, TargetKind]:
 register_target_kind(TargetKind("eager", "plain Python, no compiler (the reference)", {}, {}))
 register_target_kind(TargetKind(
     "torch", "torch.compile; ngb=on enables nested graph breaks",
-    {"ngb": ("on", "off"), "backend": ("eager", "aot_eager", "inductor")},
-    {"ngb": "on", "backend": "eager"},
+    {"ngb": ("on", "off"), "backend": ("eager", "aot_eager", "inductor"), **_DYNAMO_AXES},
+    {"ngb": "on", "backend": "eager", **_DYNAMO_DEFAULTS},
 ))
 # The engine interprets one CPython version's bytecode (engine/_vm/_version.py; a test keeps the two in step).
 _ENGINE_PYTHONS = ("3.11",)
@@ -116,8 +125,9 @@ register_target_kind(TargetKind(
 ))
 register_target_kind(TargetKind(
     "fault", "torch.compile with a backend that is wrong on purpose (oracle self-test)",
-    {"fault": ("perturb", "drop-effect", "flip-grad", "raise", "hang", "kill", *ROUNDING_FAULTS), "ngb": ("on", "off")},
-    {"ngb": "on"}, positional="fault",
+    {"fault": ("perturb", "perturb-dynamic", "drop-effect", "flip-grad", "raise", "hang", "kill", *ROUNDING_FAULTS),
+     "ngb": ("on", "off"), **_DYNAMO_AXES},
+    {"ngb": "on", **_DYNAMO_DEFAULTS}, positional="fault",
 ))
 
 
@@ -146,6 +156,8 @@ def parse_target(spec: str) -> Target:
             key, value = kind.positional, item
         if key not in allowed:
             raise TargetError(f"unknown option {key!r} for target {name!r}; valid: {', '.join(allowed)}")
+        if key in _VALIDATORS:
+            value = _VALIDATORS[key](value)
         choices = option_choices(allowed[key])
         if choices is not None and value not in choices:
             raise TargetError(f"bad value {value!r} for {name}:{key}; valid: {', '.join(choices)}")
@@ -156,7 +168,7 @@ def parse_target(spec: str) -> Target:
     for key in kind.options:
         if key not in values:
             raise TargetError(f"target {name!r} needs {key}=...; valid: "
-                              f"{', '.join(option_choices(kind.options[key]))}")
+                              f"{', '.join(option_choices(kind.options[key]) or ())}")
     python = values.pop("python", None)
     device = values.pop("device", "cpu")
     if python is not None:
@@ -174,14 +186,9 @@ def _resolve_python(python: str) -> str:
 def check_available(target: Target) -> None:
     """Raise TargetError if the target cannot run here (no CUDA, an interpreter without torch, a Python version
     whose bytecode the target's compiler does not model)."""
-    probe = "import torch,sys; print(int(torch.cuda.is_available()), torch.__version__, '%d.%d' % sys.version_info[:2])"
     pythons = _KINDS[target.kind].pythons
     if target.python:
-        proc = subprocess.run([target.python, "-c", probe], capture_output=True, text=True, timeout=120)
-        if proc.returncode != 0:
-            raise TargetError(f"{target.python} cannot import torch (ngb-fuzz needs only torch there)")
-        cuda, _, version = proc.stdout.split()
-        has_cuda = cuda == "1"
+        has_cuda, version = _probe_python(target.python)
     else:
         version = f"{sys.version_info[0]}.{sys.version_info[1]}"
         has_cuda = None
@@ -197,6 +204,60 @@ def check_available(target: Target) -> None:
         if not has_cuda:
             where = target.python or "this interpreter"
             raise TargetError(f"target {target.spec!r} needs CUDA, which {where} does not have")
+    _check_config_flags(target)
+
+
+def _check_config_flags(target: Target) -> None:
+    """Refuse a ``config=`` whose flags the target's torch does not have (an older release), in one line."""
+    flags = target.payload()["config_flags"]
+    if not flags:
+        return
+    if target.python:
+        import json
+
+        from ._configs import MISSING_PROBE
+
+        proc = subprocess.run([target.python, "-c", MISSING_PROBE, json.dumps(flags)], capture_output=True,
+                              text=True, timeout=120)
+        missing = proc.stdout.split() if proc.returncode == 0 else ["(the probe failed)"]
+    else:
+        from ._configs import missing_flags
+
+        missing = missing_flags(flags)
+    if missing:
+        where = target.python or "this interpreter"
+        raise TargetError(f"target {target.spec!r}: the torch of {where} has no config flag "
+                          f"{', '.join(missing)}; drop that config= name for it")
+
+
+_PROBE_TAG = "ngb-fuzz-probe"
+_PROBE = f"import torch,sys; print({_PROBE_TAG!r}, int(torch.cuda.is_available()), torch.__version__, " \
+         "'%d.%d' % sys.version_info[:2])"
+
+
+def _probe_python(python: str) -> tuple[bool, str]:
+    """(CUDA available, "3.X") of interpreter ``python``; TargetError (one line) unless it answers exactly as a
+    Python with torch does. Its stdout must hold that answer alone: a worker under it speaks to ngb-fuzz over
+    stdout, so a wrapper that prints there before it execs Python would garble every message."""
+    try:
+        proc = subprocess.run([python, "-c", _PROBE], capture_output=True, text=True, errors="replace",
+                              timeout=120)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise TargetError(f"python={python} cannot be run: {getattr(exc, 'strerror', None) or exc}") from None
+    lines = proc.stdout.splitlines()
+    answer = next((line.split() for line in lines if line.startswith(_PROBE_TAG + " ")), None)
+    if proc.returncode != 0 and answer is None:
+        raise TargetError(f"python={python} cannot import torch (ngb-fuzz needs only torch there)")
+    if answer is None or len(answer) != 4:
+        shown = repr(lines[0][:80]) if lines else "nothing"
+        raise TargetError(f"python={python} did not answer as a Python interpreter with torch (exit "
+                          f"{proc.returncode}, printed {shown})")
+    if len(lines) != 1:
+        other = next(line for line in lines if not line.startswith(_PROBE_TAG + " "))[:80]
+        raise TargetError(f"python={python} printed {other!r} on stdout besides Python's own output; ngb-fuzz "
+                          "talks to its workers over stdout: give the interpreter itself, or a wrapper that "
+                          "prints only on stderr")
+    return answer[1] == "1", answer[3]
 
 
 def resolve_targets(specs) -> list[str]:

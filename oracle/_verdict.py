@@ -13,7 +13,7 @@ import signal
 from ._compare import TOLERANCES, Difference, compare_calls
 from ._targets import Target
 
-__all__ = ["Verdict", "ProgramReport", "judge", "tolerance_for", "KINDS", "FINDING_KINDS"]
+__all__ = ["Verdict", "ProgramReport", "judge", "tolerance_for", "calls_for", "KINDS", "FINDING_KINDS", "LATER_CALLS"]
 
 KINDS = ("ok", "mismatch", "crash", "hang", "skip", "flaky")
 FINDING_KINDS = ("mismatch", "crash", "hang")
@@ -22,7 +22,7 @@ FINDING_KINDS = ("mismatch", "crash", "hang")
 @dataclasses.dataclass(frozen=True, slots=True)
 class Verdict:
     kind: str  # one of KINDS
-    what: str  # the aspect that differed ("value", "effects", ..., "second_call") or ""
+    what: str  # the aspect that differed ("value", "effects", ..., "second_call", "third_call") or ""
     signature: str
     detail: str = ""  # readable explanation / diff
 
@@ -60,6 +60,8 @@ def judge(target: Target, eager: dict, result: dict) -> Verdict:
     if "died" in result:
         name = _signal_name(result["died"])
         return Verdict("crash", "", f"crash:died:{name}", f"worker died ({name})\n{result.get('stderr', '')}")
+    if "unsupported" in result:  # a config flag this torch lacks: a clean skip (check_available says so earlier)
+        return Verdict("skip", "", "skip:unsupported", result["unsupported"])
     if "load_error" in result:
         etype = result["load_error"][0]
         return Verdict("crash", "", f"crash:load:{etype}", f"program failed to load under target: {result['load_error']}")
@@ -71,9 +73,21 @@ def judge(target: Target, eager: dict, result: dict) -> Verdict:
     if not differences:
         return Verdict("ok", "", "ok")
     first = differences[0]
-    what = first.aspect if first.call == 0 else "second_call"
-    signature = f"mismatch:{what}:{first.cls}" if first.call == 0 else f"mismatch:second_call:{first.aspect}"
+    what = first.aspect if first.call == 0 else LATER_CALLS[first.call]
+    signature = f"mismatch:{what}:{first.cls}" if first.call == 0 else f"mismatch:{what}:{first.aspect}"
     return Verdict("mismatch", what, signature, _describe(differences))
+
+
+# What a difference on a later call is named in signatures: the second call runs the cached code, the third one
+# (on inputs of other sizes, when the program has them) a recompile or the dynamic-shape graph.
+LATER_CALLS = {1: "second_call", 2: "third_call"}
+
+
+def calls_for(signature: str | None) -> int:
+    """How many calls a check must make to see a finding with ``signature`` (None: all three)."""
+    if signature is None or ":third_call" in signature:
+        return 3
+    return 2 if ":second_call" in signature else 1
 
 
 def tolerance_for(target: Target) -> dict | None:
@@ -91,14 +105,15 @@ def _compiler_error(ref: dict, act: dict) -> bool:
 
 
 def _crash(call: int, record: dict, eager_exception) -> Verdict:
-    etype, message = record["exception"]
+    etype, message = record["exception"][:2]  # a third item: groups and chained causes (oracle._observe)
     root = record.get("root_cause")
     kind = etype if not root or root == etype else f"{etype}/{root}"
     where = record.get("compiler_frame") or "program"
-    prefix = "crash" if call == 0 else "crash:second_call"
+    prefix = "crash" if call == 0 else f"crash:{LATER_CALLS[call]}"
     eager = "eager did not" if eager_exception is None else f"eager raised {eager_exception[0]}"
-    detail = f"{'first' if call == 0 else 'second'} call raised a compiler error where {eager}: {etype}: {message}"
-    return Verdict("crash", "exception" if call == 0 else "second_call", f"{prefix}:{kind}@{where}", detail)
+    nth = ("first", "second", "third")[call]
+    detail = f"{nth} call raised a compiler error where {eager}: {etype}: {message}"
+    return Verdict("crash", "exception" if call == 0 else LATER_CALLS[call], f"{prefix}:{kind}@{where}", detail)
 
 
 def _describe(differences: list[Difference]) -> str:

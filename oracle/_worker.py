@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import itertools
 import linecache
 import os
@@ -80,7 +81,7 @@ def load_program(source: str) -> types.ModuleType:
     module.__file__ = PROGRAM_FILE
     linecache.cache[PROGRAM_FILE] = (len(source), None, source.splitlines(True), PROGRAM_FILE)
     try:
-        exec(compile(source, PROGRAM_FILE, "exec"), module.__dict__)
+        exec(compile(source, PROGRAM_FILE, "exec", dont_inherit=True), module.__dict__)
     except SystemExit as exc:  # sys.exit()/exit() at import: the program does not load (the worker lives on)
         raise RuntimeError(f"the program exits at import (SystemExit: {exc.code!r})") from None
     if not hasattr(module, "entry"):
@@ -88,11 +89,28 @@ def load_program(source: str) -> types.ModuleType:
     return module
 
 
-def make_inputs(module: types.ModuleType, device: str) -> tuple:
+def make_inputs(module: types.ModuleType, device: str, size: int = 0) -> tuple:
     """The program's inputs for one call: ``make_inputs(device)``, or none when the program defines no
-    ``make_inputs`` (an ``entry`` that takes no arguments)."""
+    ``make_inputs`` (an ``entry`` that takes no arguments); ``size`` 1: inputs of other sizes (``resizable``)."""
     maker = vars(module).get("make_inputs")
-    return () if maker is None else tuple(maker(device))
+    if maker is None:
+        return ()
+    return tuple(maker(device, size=size) if size else maker(device))
+
+
+def resizable(module: types.ModuleType) -> bool:
+    """Whether the program gives inputs of other sizes: ``make_inputs(device, size=0)`` takes ``size``."""
+    maker = vars(module).get("make_inputs")
+    try:
+        return maker is not None and "size" in inspect.signature(maker).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def call_sizes(module: types.ModuleType, calls: int) -> list[int]:
+    """The input size of each call: the first two on the usual inputs (the second through the caches), a third on
+    other sizes (automatic dynamic shapes, recompiles) only for a program that has them."""
+    return [size for size in (0, 0, 1)[:calls] if size == 0 or resizable(module)]
 
 
 def effect_log(module: types.ModuleType) -> list:
@@ -243,6 +261,15 @@ def break_reason(text: str) -> str:
     return line[:100]
 
 
+class Unsupported(Exception):
+    """The target cannot run on this torch (a config flag it does not have): the job answers a clean skip."""
+
+
+def _config_module(name: str):
+    """``torch._dynamo.config`` or ``torch._inductor.config`` (imported on first use: it costs a second)."""
+    return importlib.import_module(f"torch._{name}.config")
+
+
 def build(target: dict, module: types.ModuleType):
     """Return (callable, context manager factory, stats function) for one target payload."""
     kind, options = target["kind"], target.get("options", {})
@@ -260,9 +287,19 @@ def build(target: dict, module: types.ModuleType):
         else:
             backend = options.get("backend", "eager")
         ngb = options.get("ngb", "on") == "on"
+        flags = target.get("config_flags", [])
+        missing = [f"{m}.{f}" for m, f, _ in flags if not hasattr(_config_module(m), f)]
+        if missing:
+            raise Unsupported(f"torch {torch.__version__} has no config flag {', '.join(missing)}")
 
         def context():
-            return torch._dynamo.config.patch(nested_graph_breaks=ngb)
+            stack = contextlib.ExitStack()
+            stack.enter_context(torch._dynamo.config.patch(nested_graph_breaks=ngb))
+            for name in ("dynamo", "inductor"):
+                patch = {f: v for m, f, v in flags if m == name}
+                if patch:
+                    stack.enter_context(_config_module(name).patch(**patch))
+            return stack
 
         def stats():
             return {
@@ -273,7 +310,8 @@ def build(target: dict, module: types.ModuleType):
                 "break_reasons": sorted({break_reason(r) for r in counters["graph_break"]}),
             }
 
-        return torch.compile(entry, backend=backend), context, stats
+        dynamic = {"auto": None, "true": True, "false": False}[options.get("dynamic", "auto")]
+        return torch.compile(entry, backend=backend, dynamic=dynamic), context, stats
     if kind in ("engine", "engine-classic"):
         engine = importlib.import_module("engine")
         engine.reset()
@@ -335,13 +373,13 @@ def perturb(inputs: tuple, seed: int) -> None:
                     continue
 
 
-def run_call(fn, context, module, device: str, perturbed: int | None = None) -> dict:
+def run_call(fn, context, module, device: str, perturbed: int | None = None, size: int = 0) -> dict:
     first_effect = len(effect_log(module))
     record = {"exception": None, "compiler_frame": None, "value": None}
     inputs = ()
     try:
         # Inside the try: a compiler that poisoned the process on the first call makes even this fail.
-        inputs = make_inputs(module, device)
+        inputs = make_inputs(module, device, size)
         if perturbed is not None:
             perturb(inputs, perturbed)
         with context():
@@ -368,13 +406,17 @@ def run_job(job: dict, default_state: dict, default_dispatch) -> dict:
     except Exception as exc:  # noqa: BLE001 - an invalid program is reported, not fatal
         return {"load_error": obs.observe_exception(exc)}
     with registered(module) as aliases, forgetting_generated_sources():
-        fn, context, stats = build(job["target"], module)
-        calls = []
-        for _ in range(job.get("calls", 2)):
-            calls.append(unalias(run_call(fn, context, module, job.get("device", "cpu"), job.get("perturb")),
-                                 aliases))
-            # The next call starts from the state eager would leave, which is what the record holds.
-        result = {"calls": calls, "stats": unalias(stats(), aliases)}
+        try:
+            fn, context, stats = build(job["target"], module)
+        except Unsupported as exc:
+            result = {"unsupported": str(exc)}
+        else:
+            calls = []
+            for size in call_sizes(module, job.get("calls", 2)):
+                calls.append(unalias(run_call(fn, context, module, job.get("device", "cpu"), job.get("perturb"),
+                                              size), aliases))
+                # The next call starts from the state eager would leave, which is what the record holds.
+            result = {"calls": calls, "stats": unalias(stats(), aliases)}
     for m in program_modules(module):
         forget_program(m)
     result["clean"] = clean_up(default_state, default_dispatch)

@@ -7,8 +7,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .._errors import Unsupported
+from ._consts import is_const_value
 from ._graph_ops import graph_fn
-from ._methods import list_items
+from ._iface import implements
+from ._methods import call_method, dict_view, list_items
+from ._sets import contains as set_contains
 from ._values import (
     NULL,
     BoundMethodVar,
@@ -27,7 +30,6 @@ from ._values import (
     TupleVar,
     Var,
 )
-from ._wrap import is_const_value
 
 if TYPE_CHECKING:
     from ._interp import VM
@@ -45,6 +47,7 @@ def _fold(fn, *vals):
     return ConstVar(out)
 
 
+@implements("binary")
 def binary(vm: VM, fn: Callable[..., Any], sym: str, a: Var, b: Var):
     ta, tb = type(a), type(b)
     if ta is TensorVar or tb is TensorVar:
@@ -58,8 +61,6 @@ def binary(vm: VM, fn: Callable[..., Any], sym: str, a: Var, b: Var):
     if ta is TupleVar and tb is ConstVar and type(b.value) is int and fn in (operator.mul, operator.imul):
         return TupleVar(a.items * b.value)
     if ta is ListVar and fn is operator.iadd:
-        from ._methods import call_method
-
         call_method(vm, a, "extend", [b], {})
         return a
     if ta is ListVar and tb is ListVar and fn is operator.add:
@@ -69,6 +70,7 @@ def binary(vm: VM, fn: Callable[..., Any], sym: str, a: Var, b: Var):
     raise Unsupported("binary-op", f"{ta.__name__} {sym} {tb.__name__}")
 
 
+@implements("compare")
 def compare(vm: VM, fn: Callable, sym: str, a: Var, b: Var) -> Var:
     ta, tb = type(a), type(b)
     if ta is TensorVar or tb is TensorVar:
@@ -134,17 +136,14 @@ def contains(vm: VM, item: Var, container: Var):
         if type(item) is ConstVar and all(type(x) is ConstVar for x in items):
             return ConstVar(item.value in [x.value for x in items])
     if t is SetVar:
-        from ._sets import contains as set_contains
-
         return set_contains(container, item)
     if t is DictVar and type(item) is ConstVar:
-        from ._methods import dict_view
-
         items = dict_view(vm, container) if container.real is not None else container.items
         return ConstVar(item.value in items)
     raise Unsupported("contains", f"`in` on a {t.__name__}")
 
 
+@implements("truth")
 def truth(vm: VM, v: Var):
     """bool(v) where the trace knows it; Unsupported (eager bool) otherwise."""
     t = type(v)
@@ -157,8 +156,6 @@ def truth(vm: VM, v: Var):
     if t is SetVar:
         return bool(v.model)
     if t is DictVar:
-        from ._methods import dict_view
-
         return bool(dict_view(vm, v) if v.real is not None else v.items)
     if t in (FuncVar, BoundMethodVar):
         return True

@@ -10,11 +10,15 @@ import torch
 
 from .._errors import Unsupported
 from .._guards import AttrSrc, ConstSrc, ItemSrc, Src
+from ._consts import is_const_value
 from ._effects import SetAttrEffect
 from ._exceptions import STATE, exc_attr, get_state, tb_attr
 from ._graph_ops import graph_fn
+from ._iface import MODELS, implements
+from ._members import sequential_item
 from ._methods import dict_view, key_of, list_items, set_item
-from ._objects import call_dunder, instance_type, is_data_descriptor, user_function
+from ._models_py import tensor_grad
+from ._objects import call_dunder, instance_type, is_data_descriptor, super_attr, user_function
 from ._sets import SET_METHODS
 from ._torchops import TENSOR_ATTRS_CONST, TENSOR_ATTRS_GRAPH, is_tensor_method
 from ._values import (
@@ -35,7 +39,7 @@ from ._values import (
     TupleVar,
     Var,
 )
-from ._wrap import is_const_value, wrap, wrap_fixed
+from ._wrap import wrap, wrap_fixed
 
 if TYPE_CHECKING:
     from ._interp import VM
@@ -62,6 +66,7 @@ def _class_lookup(t: type, name: str) -> object:
 _ABSENT = object()
 
 
+@implements("load_attr")
 def load_attr(vm: VM, v: Var, name: str):
     t = type(v)
     if t is TensorVar:
@@ -71,6 +76,10 @@ def load_attr(vm: VM, v: Var, name: str):
             return graph_fn(vm, getattr, [v, ConstVar(name)], f"getattr {name}")
         if is_tensor_method(name) or callable(getattr(torch.Tensor, name, None)):
             return MethodVar(v, name)  # a refused method breaks at its call, not here
+        if name == "grad":
+            g = tensor_grad(vm, v)
+            if g is not None:
+                return g
         raise Unsupported("tensor-attr", f"Tensor.{name} is not traced")
     if t is ConstVar:
         try:
@@ -99,6 +108,8 @@ def load_attr(vm: VM, v: Var, name: str):
         return MethodVar(v, name)
     if t is SetVar and name in SET_METHODS:
         return MethodVar(v, name)
+    if (t, name) in MODELS:  # a method a model family registered for its symbolic values (_iface.model)
+        return MethodVar(v, name)
     if t is FuncVar and name in ("__name__", "__qualname__"):
         return ConstVar(getattr(v, name.strip("_")))
     if t is BoundMethodVar and name in ("__self__", "__func__"):
@@ -110,8 +121,6 @@ def load_attr(vm: VM, v: Var, name: str):
     if t is NewObjVar:
         return _new_obj_attr(vm, v, name)
     if t is SuperVar:
-        from ._objects import super_attr
-
         return super_attr(vm, v, name)
     if t is ExcVar:
         return exc_attr(vm, v, name)
@@ -200,9 +209,7 @@ def _module_attr(vm: VM, v: ObjVar, obj: torch.nn.Module, tp: type, name: str) -
 def _instance_class_attr(vm: VM, v: Var, tp: type, name: str, cls_attr):
     """An attribute found on the class of an instance (not in its __dict__)."""
     if isinstance(cls_attr, property) and user_function(cls_attr.fget):
-        from ._calls import call
-
-        return call(vm, wrap_fixed(vm, cls_attr.fget), [v], {})
+        return vm.call(wrap_fixed(vm, cls_attr.fget), [v], {})
     if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
         raise Unsupported("descriptor", f"{tp.__name__}.{name} is a property/descriptor")
     if isinstance(cls_attr, types.FunctionType):
@@ -231,6 +238,7 @@ def _custom_meta(cls: type) -> bool:
     return type(cls) is not type
 
 
+@implements("store_attr")
 def store_attr(vm: VM, obj, name: str, val: Var):
     """Returns an Inline when a user-defined __setattr__ runs as a frame."""
     tp = instance_type(obj)
@@ -260,6 +268,7 @@ def store_attr(vm: VM, obj, name: str, val: Var):
     vm.effects.append(SetAttrEffect(obj, name, val))
 
 
+@implements("get_item")
 def get_item(vm: VM, c: Var, k):
     t = type(c)
     tp = instance_type(c)
@@ -270,8 +279,6 @@ def get_item(vm: VM, c: Var, k):
         vm.guards.length(src, len(c.obj))
         return wrap(vm, c.obj[k.value], ItemSrc(src, k.value))
     if t is ObjVar and isinstance(c.obj, torch.nn.Sequential):
-        from ._members import sequential_item
-
         item = sequential_item(vm, c, k)
         if item is not None:
             return item

@@ -6,37 +6,37 @@ import builtins
 import collections
 import math
 import operator
-import types
 from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
 from .._guards import ConstSrc
 from . import _version as V
-from ._calls import seq_items
+from ._consts import is_const_value
+from ._generators import collect, drive, step
+from ._iface import Inline
+from ._iface import model as register_model
+from ._iters import ZipView, as_sequence
+from ._members import container_items
+from ._methods import key_of
+from ._objects import class_lookup, instance_type, python_type, user_function
+from ._sets import new_set, sorted_set
 from ._values import (
     BoundMethodVar,
-    CellVar,
-    CMVar,
     ConstVar,
     DictVar,
     DictViewVar,
     ExcVar,
     FuncVar,
     GenVar,
-    GradCtxVar,
     IterVar,
     ListVar,
     MethodVar,
-    NewObjVar,
     ObjVar,
     SetVar,
-    SliceVar,
     TensorVar,
-    TracebackVar,
     TupleVar,
     Var,
 )
-from ._wrap import is_const_value
 
 if TYPE_CHECKING:
     from ._interp import VM
@@ -44,48 +44,6 @@ if TYPE_CHECKING:
 # Pure on constant arguments: folded while tracing.
 PURE = {abs, all, any, ascii, bin, bool, chr, divmod, float, format, hex, int, len, max, min, oct, ord, pow,
         repr, round, sorted, str, sum, tuple, complex, bytes, hash, math.sqrt, math.floor, math.ceil}
-
-
-def python_type(vm: VM, v: Var):
-    """The exact Python type of a VM value, when the trace knows it."""
-    t = type(v)
-    if t is ConstVar:
-        return type(v.value)
-    if t is TensorVar:
-        return v.pytype
-    if t is TupleVar:
-        return v.pytype
-    if t is ListVar:
-        return list
-    if t is DictVar:
-        return dict
-    if t is SetVar:
-        return set
-    if t is FuncVar:
-        return type(lambda: 0)
-    if t is ObjVar:
-        return type(v.obj)
-    if t is NewObjVar:
-        return v.cls
-    if t is ExcVar:
-        return v.cls
-    if t is TracebackVar:
-        return types.TracebackType
-    if t is GenVar:
-        return types.GeneratorType
-    if t is GradCtxVar:
-        return v.torch_class()
-    if t is CMVar:
-        import contextlib
-
-        return contextlib._GeneratorContextManager
-    if t is BoundMethodVar:
-        return types.MethodType
-    if t is CellVar:
-        return types.CellType
-    if t is SliceVar:
-        return slice
-    return None
 
 
 def _consts(args):
@@ -151,7 +109,6 @@ def _len(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if len(args) != 1 or kwargs:
         return NotImplemented
     v = args[0]
-    from ._objects import call_dunder, class_lookup, instance_type, user_function
 
     tp = instance_type(v)
     if type(v) is ObjVar and isinstance(v.obj, _SIZED) and not user_function(class_lookup(tp, "__len__")):
@@ -159,7 +116,7 @@ def _len(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         vm.guards.length(v.src or ConstSrc(v.obj), len(v.obj))
         return ConstVar(len(v.obj))
     if tp is not None:
-        return call_dunder(vm, v, "__len__", [])
+        return vm.call_dunder(v, "__len__", [])
     if type(v) is TensorVar:
         if v.fake.dim() == 0:
             return NotImplemented
@@ -168,7 +125,7 @@ def _len(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         return ConstVar(len(v.model))
     if type(v) in (TupleVar, ListVar, DictVar, DictViewVar) or (
             type(v) is ConstVar and hasattr(v.value, "__len__")):
-        return ConstVar(len(seq_items(vm, v)))
+        return ConstVar(len(vm.seq_items(v)))
     return NotImplemented
 
 
@@ -178,14 +135,12 @@ def _range(vm: VM, args: list[Var], kwargs: dict[str, Var]):
 
 def _seq_of(vm: VM, v: Var):
     if type(v) is SetVar:  # consumed at once: no mutation can interleave (a for-loop over a set is eager)
-        return seq_items(vm, v)
-    return seq_items(vm, vm_iter(vm, v))
+        return vm.seq_items(v)
+    return vm.seq_items(vm_iter(vm, v))
 
 
 def vm_iter(vm: VM, v: Var):
-    from ._iters import get_iter
-
-    return get_iter(vm, v)
+    return vm.get_iter(v)
 
 
 def _enumerate(vm: VM, args: list[Var], kwargs: dict[str, Var]):
@@ -193,7 +148,6 @@ def _enumerate(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         return NotImplemented
     if len(args) == 2 and (type(args[1]) is not ConstVar or type(args[1].value) is not int):
         return NotImplemented
-    from ._iters import ZipView, as_sequence
 
     start = args[1].value if len(args) == 2 else 0
     return IterVar(ZipView([as_sequence(vm, args[0])], start))
@@ -203,20 +157,17 @@ def _zip(vm: VM, args: list[Var], kwargs: dict[str, Var]) -> Var:
     strict = kwargs.get("strict", ConstVar(False))
     if set(kwargs) - {"strict"} or type(strict) is not ConstVar:
         return NotImplemented
-    from ._iters import ZipView, as_sequence
 
     return IterVar(ZipView([as_sequence(vm, a) for a in args], None, bool(strict.value)))
 
 
 def _reversed(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if len(args) == 1 and not kwargs and type(args[0]) is ObjVar:
-        from ._members import container_items
-
         items = container_items(vm, args[0], reverse=True)
         return NotImplemented if items is None else IterVar(TupleVar(items[::-1]), rev=args[0])
     if len(args) != 1 or kwargs or type(args[0]) not in (TupleVar, ConstVar):
         return NotImplemented
-    return IterVar(TupleVar(list(reversed(seq_items(vm, args[0])))), rev=args[0])
+    return IterVar(TupleVar(list(reversed(vm.seq_items(args[0])))), rev=args[0])
 
 
 def _iter(vm: VM, args: list[Var], kwargs: dict[str, Var]):
@@ -227,20 +178,15 @@ def _iter(vm: VM, args: list[Var], kwargs: dict[str, Var]):
 
 def _next_item(vm: VM, it: Var):
     if type(it) is GenVar:
-        from ._generators import drive
-
         return drive(vm, it)
-    from ._iters import iter_next
 
-    return iter_next(vm, it)
+    return vm.iter_next(it)
 
 
 def _next(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if not 1 <= len(args) <= 2 or kwargs or type(args[0]) not in (IterVar, GenVar):
         return NotImplemented
     if type(args[0]) is GenVar:  # a frame above the call (see _generators.step)
-        from ._generators import step
-
         return step(vm, args[0], ConstVar(None), args[1] if len(args) == 2 else None)
     x = _next_item(vm, args[0])
     if x is None:
@@ -258,8 +204,6 @@ def _container(kind):
             items = []
         elif len(args) == 1 and kind in (list, tuple) and type(args[0]) is GenVar and \
                 args[0].state in ("created", "suspended"):
-            from ._generators import collect
-
             return collect(vm, args[0], kind is tuple)
         elif len(args) == 1:
             items = _seq_of(vm, args[0]) if kind is not dict or type(args[0]) is not DictVar else None
@@ -269,15 +213,14 @@ def _container(kind):
             return TupleVar(items)
         if kind is list:
             return ListVar(items)
-        from ._methods import dict_view, key_of
 
         d = {}
         if items is None:
             src = args[0]
-            d.update(dict_view(vm, src) if src.real is not None else src.items)
+            d.update(vm.dict_view(src) if src.real is not None else src.items)
         else:
             for pair in items:
-                kv = seq_items(vm, pair)
+                kv = vm.seq_items(pair)
                 if len(kv) != 2:
                     return NotImplemented
                 d[key_of(kv[0])] = kv[1]
@@ -291,7 +234,7 @@ def _minmax(fn):
     def model(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         if kwargs:
             return NotImplemented
-        vals = list(args) if len(args) > 1 else seq_items(vm, args[0]) if args else []
+        vals = list(args) if len(args) > 1 else vm.seq_items(args[0]) if args else []
         if vals and all(type(v) is ConstVar for v in vals):
             return ConstVar(fn([v.value for v in vals]))
         return NotImplemented
@@ -304,10 +247,9 @@ def _sum(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         return NotImplemented
     items = _seq_of(vm, args[0])
     acc = args[1] if len(args) == 2 else ConstVar(0)
-    from ._arith import binary
 
     for x in items:
-        acc = binary(vm, operator.add, "+", acc, x)
+        acc = vm.binary(operator.add, "+", acc, x)
     return acc
 
 
@@ -335,8 +277,6 @@ def _callable(vm: VM, args: list[Var], kwargs: dict[str, Var]):
 
 
 def _set(vm: VM, args: list[Var], kwargs: dict[str, Var]):
-    from ._sets import new_set
-
     if kwargs or len(args) > 1:
         return NotImplemented
     return new_set(vm, list(args))
@@ -344,8 +284,6 @@ def _set(vm: VM, args: list[Var], kwargs: dict[str, Var]):
 
 def _sorted(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     """sorted() of a set (see _sets.sorted_set); anything else folds as a pure builtin."""
-    from ._sets import sorted_set
-
     rev = kwargs.get("reverse", ConstVar(False))
     if len(args) == 1 and type(args[0]) is SetVar and set(kwargs) <= {"reverse"} and type(rev) is ConstVar \
             and type(rev.value) is bool:
@@ -359,10 +297,8 @@ def _setattr(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     """setattr(obj, "name", value) is `obj.name = value` (STORE_ATTR's store) and returns None."""
     if kwargs or len(args) != 3 or type(args[1]) is not ConstVar or type(args[1].value) is not str:
         return NotImplemented
-    from ._attrs import store_attr
-    from ._calls import Inline
 
-    res = store_attr(vm, args[0], args[1].value, args[2])
+    res = vm.store_attr(args[0], args[1].value, args[2])
     if isinstance(res, Inline):  # a __setattr__ frame: setattr() returns None whatever it returns
         res.frame.ret_override = ConstVar(None)
         return res
@@ -390,8 +326,6 @@ def _all_any(want):
     """all()/any() stop at the first deciding element, like CPython (the rest is never produced)."""
 
     def model(vm: VM, args: list[Var], kwargs: dict[str, Var]):
-        from ._arith import truth
-
         if len(args) != 1 or kwargs:
             return NotImplemented
         it = vm_iter(vm, args[0])
@@ -399,7 +333,7 @@ def _all_any(want):
             x = _next_item(vm, it)
             if x is None:
                 return ConstVar(not want)
-            if truth(vm, x) == want:
+            if vm.truth(x) == want:
                 return ConstVar(want)
 
     return model
@@ -409,32 +343,26 @@ def _operator_binary(fn, sym):
     """operator.add(a, b) and friends mean exactly `a + b`: the same model as the BINARY_OP instruction."""
 
     def model(vm: VM, args: list[Var], kwargs: dict[str, Var]):
-        from ._arith import binary
-
         if len(args) != 2 or kwargs:
             return NotImplemented
-        return binary(vm, fn, sym, args[0], args[1])
+        return vm.binary(fn, sym, args[0], args[1])
 
     return model
 
 
 def _operator_compare(fn, sym):
     def model(vm: VM, args: list[Var], kwargs: dict[str, Var]):
-        from ._arith import compare
-
         if len(args) != 2 or kwargs:
             return NotImplemented
-        return compare(vm, fn, sym, args[0], args[1])
+        return vm.compare(fn, sym, args[0], args[1])
 
     return model
 
 
 def _operator_getitem(vm: VM, args: list[Var], kwargs: dict[str, Var]):
-    from ._attrs import get_item
-
     if len(args) != 2 or kwargs:
         return NotImplemented
-    return get_item(vm, args[0], args[1])
+    return vm.get_item(args[0], args[1])
 
 
 for _sym, _fn in V.BINARY_OPS.values():
@@ -448,14 +376,23 @@ MODELS[str] = _text(str)
 MODELS[repr] = _text(repr)
 
 
-def call_builtin(vm: VM, obj, args: list[Var], kwargs: dict[str, Var]):
-    model = MODELS.get(obj)
-    if model is not None:
-        res = model(vm, args, kwargs)
-        if res is not NotImplemented:
-            return res
-    if obj in PURE:
-        return _fold(obj, args, kwargs)
-    if obj is builtins.print:
-        raise Unsupported("print", "print() is a side effect on stdout")
-    return NotImplemented
+def _builtin_model(obj, model):
+    """A builtin's entry in the registry: its model, else constant folding (pure builtins); print() is a
+    side effect."""
+
+    def run(vm: VM, args: list[Var], kwargs: dict[str, Var]):
+        if model is not None:
+            res = model(vm, args, kwargs)
+            if res is not NotImplemented:
+                return res
+        if obj in PURE:
+            return _fold(obj, args, kwargs)
+        if obj is builtins.print:
+            raise Unsupported("print", "print() is a side effect on stdout")
+        return NotImplemented
+
+    return run
+
+
+for _obj in (*MODELS, *(PURE - MODELS.keys()), builtins.print):
+    register_model(_obj)(_builtin_model(_obj, MODELS.get(_obj)))

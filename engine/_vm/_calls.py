@@ -15,13 +15,35 @@ from .._guards import AttrSrc, ConstSrc, ItemSrc
 from .._policy import Decision, code_rule, rule_for
 from . import _version as V
 from ._code import code_info
+from ._consts import key_var
 from ._frame_readers import frame_reader, keeps_locals
+from ._generators import cm_exit, drive, send_call
+from ._iface import MODELS, Inline, implements, model_for
+from ._iters import iter_remaining, view_items
 from ._library import apply_rule
-from ._ops_locals import make_cell
+from ._methods import call_method, dict_setitem, dict_view, list_items
+from ._models_py import call_function_model, call_instance
+from ._modes import applied, cloned_ctx, exit_, make_ctx
+from ._modules import call_module
+from ._objects import (
+    class_lookup,
+    instance_type,
+    is_data_descriptor,
+    is_plain_class,
+    is_plain_exception,
+    new_namedtuple,
+    new_object,
+    object_setattr,
+    zero_arg_super,
+)
+from ._ops_locals import cell_get, make_cell
 from ._regions import graph_break_call
+from ._sets import set_items
 from ._torchops import COMPILING_MARKERS, GRAPH_BREAK_FNS, is_disabled, is_graph_op
 from ._values import (
+    EMPTY,
     BoundMethodVar,
+    CellVar,
     CMExitVar,
     CMVar,
     ConstVar,
@@ -37,38 +59,21 @@ from ._values import (
     ListVar,
     MethodVar,
     ModeExitVar,
+    NewObjVar,
     ObjVar,
     SetVar,
     TensorVar,
     TupleVar,
     Var,
 )
+from ._wrap import wrap, wrap_fixed
 
 if TYPE_CHECKING:
     from ._code import CodeInfo
-    from ._frame import Frame
     from ._interp import VM
 
 
-class Inline:
-    """A call the VM will trace as a new frame (`grad`: the mode to enter, for decorator-form grad mode)."""
-
-    __slots__ = ("frame", "grad")
-
-    def __init__(self, frame: Frame, grad: bool | None = None) -> None:
-        self.frame = frame
-        self.grad = grad
-
-
-class Raise(Exception):
-    """A modeled call raises `exc` (an exception value made by traced code) in the calling frame: CALL
-    raises it there (any other instruction that meets it runs eagerly, as for a gap in the VM)."""
-
-    def __init__(self, exc: Var) -> None:
-        super().__init__()
-        self.exc = exc
-
-
+@implements("call")
 def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inline:
     """Returns a Var (the call was modeled) or an Inline (a frame to push)."""
     t = type(fn)
@@ -78,11 +83,7 @@ def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inli
         return call(vm, fn.func, [fn.self_var, *args], kwargs)
     if t is MethodVar:
         if type(fn.self_var) is GenVar and fn.name == "send":
-            from ._generators import send_call
-
             return send_call(vm, fn.self_var, args, kwargs)
-        from ._methods import call_method
-
         return call_method(vm, fn.self_var, fn.name, args, kwargs)
     if t is ObjVar:
         return _call_object(vm, fn, args, kwargs)
@@ -90,13 +91,9 @@ def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inli
         vm.set_grad(fn.prev)
         return ConstVar(None)
     if t is ModeExitVar:
-        from ._modes import exit_
-
         return exit_(vm, fn)
     if t is CMExitVar:
         if len(args) == 3 and not kwargs and all(type(a) is ConstVar and a.value is None for a in args):
-            from ._generators import cm_exit
-
             return Inline(cm_exit(vm, fn.gen, None, None))
         raise Unsupported("contextmanager-exit", "calling a @contextmanager block's exit with these arguments")
     if t is GradCtxVar:
@@ -115,14 +112,16 @@ def call(vm: VM, fn: Var, args: list[Var], kwargs: dict[str, Var]) -> Var | Inli
                 res.grad = fn.target
             return res
         raise Unsupported("grad-wrapped", "a grad-mode decorated callable that is not traced")
+    if t is NewObjVar:
+        res = call_instance(vm, fn, args, kwargs)
+        if res is not NotImplemented:
+            return res
     raise Unsupported("call", f"calling a {type(fn).__name__} is not modeled")
 
 
 def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var], for_cm: bool = False) -> Var | Inline:
     real = fv.real
     if real is _INFERENCE_CLONE and len(args) == 1 and not kwargs:
-        from ._modes import cloned_ctx
-
         ctx = cloned_ctx(vm, vm.resolve(args[0]))
         if ctx is not None:
             return ctx
@@ -147,8 +146,16 @@ def _call_function(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var],
             res = apply_rule(vm, rule, fv, args, kwargs)
             if res is not None:
                 return res
+        registered = MODELS.get(real)
+        if registered is not None:
+            res = registered(vm, args, kwargs)
+            if res is not NotImplemented:
+                return res
         if is_graph_op(real):
             return vm.op("call_function", real, args, kwargs, vm.grad, real.__name__)
+        res = call_function_model(vm, fv, args, kwargs)
+        if res is not NotImplemented:
+            return res
     info = code_info(fv.code)
     if info.unsupported:
         raise Unsupported("frame-unsupported", f"{fv.qualname}: {info.unsupported}")
@@ -193,8 +200,6 @@ _GRAD_TARGETS = {torch.no_grad: lambda ctx: False, torch.enable_grad: lambda ctx
 def _grad_decorated(vm: VM, fv: FuncVar) -> GradWrappedVar | None:
     """A function decorated with @torch.no_grad() / enable_grad() / set_grad_enabled(b): the grad mode
     applies around the traced call, as for `torch.no_grad()(fn)(...)`."""
-    from ._ops_locals import cell_get
-
     _, _, closure = _defaults(vm, fv)
     names = fv.code.co_freevars
     factory = cell_get(vm, closure[names.index("ctx_factory")])
@@ -219,8 +224,6 @@ def _grad_decorated(vm: VM, fv: FuncVar) -> GradWrappedVar | None:
 def _contextmanager_call(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str, Var]) -> CMVar:
     """cm(*args) for a @contextmanager function: the generator is traced as a frame that entering, leaving
     and an exception leaving the block resume (see _generators.py)."""
-    from ._ops_locals import cell_get
-
     _, _, closure = _defaults(vm, fv)
     wrapped = cell_get(vm, closure[0]) if closure else None
     if type(wrapped) is not FuncVar or (wrapped.real is not None and is_disabled(wrapped.real)):
@@ -235,7 +238,6 @@ def _contextmanager_call(vm: VM, fv: FuncVar, args: list[Var], kwargs: dict[str,
 def _defaults(vm: VM, fv: FuncVar) -> tuple[Var | None, Var | None, list[Var] | None]:
     if fv.real is None:
         return fv.defaults, fv.kwdefaults, fv.closure
-    from ._wrap import wrap
 
     real = fv.real
     d = kd = None
@@ -304,6 +306,7 @@ def bind(vm: VM, fv: FuncVar, info: CodeInfo, args: list[Var], kwargs: dict[str,
     return loc
 
 
+@implements("seq_items")
 def seq_items(vm: VM, v: Var) -> list[Var]:
     """The element values of a sequence-like VM value (reading a real list guards its contents)."""
     v = vm.resolve(v) if type(v) is LazyVar else v
@@ -311,22 +314,14 @@ def seq_items(vm: VM, v: Var) -> list[Var]:
     if t is TupleVar:
         return list(v.items)
     if t is ListVar:
-        from ._methods import list_items
-
         return list(list_items(vm, v))
     if t is ConstVar and isinstance(v.value, (tuple, list, range, str, bytes)):
         return [ConstVar(x) for x in v.value]
     if t is DictVar:
-        from ._methods import key_var
-
         return [key_var(k) for k in dict_items(vm, v)]
     if t is DictViewVar:
-        from ._methods import view_items
-
         return view_items(vm, v)
     if t is SetVar:
-        from ._sets import set_items
-
         return set_items(v)
     if t is TensorVar:
         fake = v.fake
@@ -336,11 +331,8 @@ def seq_items(vm: VM, v: Var) -> list[Var]:
         out = vm.op("call_method", "unbind", [v, ConstVar(0)], {}, vm.grad, "unbind")
         assert len(out.items) == n
         return list(out.items)
-    from ._iters import iter_remaining
 
     if t is GenVar:
-        from ._generators import drive
-
         out = []
         while True:
             x = drive(vm, v)
@@ -351,24 +343,22 @@ def seq_items(vm: VM, v: Var) -> list[Var]:
 
 
 def dict_items(vm: VM, v: DictVar) -> dict[object, Var]:
-    from ._methods import dict_view
-
     return dict_view(vm, v)
 
 
 def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> Var | Inline:
     obj = fv.obj
     if isinstance(obj, torch.nn.Module):  # decided by its type (guarded when read) and hooks, not identity
-        from ._modules import call_module
-
         res = call_module(vm, fv, args, kwargs)
+        if res is not NotImplemented:
+            return res
+    if not isinstance(obj, type):  # an instance with a Python __call__: decided by its (guarded) type
+        res = call_instance(vm, fv, args, kwargs)
         if res is not NotImplemented:
             return res
     if fv.src is not None and not isinstance(fv.src, ConstSrc):
         vm.guards.identity(fv.src, obj)  # what the call does is decided by which object it is
     if obj is AUTOCAST or obj is torch.inference_mode:
-        from ._modes import make_ctx
-
         ctx = make_ctx(vm, obj, args, kwargs)
         if ctx is not None:
             return ctx
@@ -376,6 +366,11 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
     if rule is not None:
         res = apply_rule(vm, rule, fv, args, kwargs)
         if res is not None:
+            return res
+    registered = model_for(obj) if isinstance(obj, _MODELED_KINDS) else None
+    if registered is not None:
+        res = _run_model(vm, fv, registered, args, kwargs)
+        if res is not NotImplemented:
             return res
     if is_graph_op(obj):
         return vm.op("call_function", obj, args, kwargs, vm.grad, getattr(obj, "__name__", "op"))
@@ -406,35 +401,25 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         return ConstVar(None)
     if obj is object.__setattr__ and len(args) == 3 and not kwargs and type(args[1]) is ConstVar \
             and type(args[1].value) is str:
-        from ._objects import class_lookup, instance_type, is_data_descriptor, object_setattr
-
         tp = instance_type(args[0])
         if tp is not None and "__slots__" not in tp.__dict__ and not is_data_descriptor(
                 class_lookup(tp, args[1].value)):  # a descriptor's __set__ would run: not a plain store
             object_setattr(vm, args[0], args[1].value, args[2])
             return ConstVar(None)
     if obj is dict.__setitem__ and len(args) == 3 and not kwargs:
-        from ._methods import dict_setitem
-
         if dict_setitem(vm, *args):
             return ConstVar(None)
     if obj is super and not args and not kwargs:
-        from ._objects import zero_arg_super
-
         return zero_arg_super(vm)
     if obj is object.__init__ and len(args) == 1 and not kwargs:
         return ConstVar(None)
     if obj in _STATE_QUERIES and all(type(a) is ConstVar for a in args) and not kwargs:
-        from ._modes import applied
-
         try:  # the state they read is part of every segment's guards (see torch_state), and the traced modes
             with applied(vm):
                 return ConstVar(obj(*[a.value for a in args]))
         except Exception:
             raise Unsupported("state-query", "torch state query raised") from None
     if isinstance(obj, type):
-        from ._objects import is_plain_class, is_plain_exception, new_namedtuple, new_object
-
         if is_plain_class(obj):
             return new_object(vm, obj, args, kwargs)
         made = new_namedtuple(vm, obj, args, kwargs)
@@ -443,16 +428,23 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         if is_plain_exception(obj) and not kwargs and all(
                 type(a) is ConstVar and type(a.value) in (int, float, str, bool, type(None)) for a in args):
             return ExcVar(obj, tuple(a.value for a in args))
-    if isinstance(obj, (types.BuiltinFunctionType, type)):
-        from ._builtins import call_builtin
-
-        res = call_builtin(vm, obj, args, kwargs)
-        if res is not NotImplemented:
-            return res
     raise Unsupported("call-object", f"calling {getattr(obj, '__qualname__', type(obj).__name__)} "
                       "is not modeled")
 
 
+def _run_model(vm: VM, fv: Var, registered: tuple, args: list[Var], kwargs: dict[str, Var]):
+    """A registered model (_iface.MODELS) of calling fv; a bound method's receiver is its first argument."""
+    fn, receiver = registered
+    if receiver is not None:
+        src = fv.src
+        self_var = vm.wrap(receiver, AttrSrc(src, "__self__")) if src is not None else vm.wrap_fixed(receiver)
+        args = [self_var, *args]
+    return fn(vm, args, kwargs)
+
+
+# what the registry is asked about: builtin functions, methods and types (hashing them runs no user code)
+_MODELED_KINDS = (types.BuiltinFunctionType, types.MethodDescriptorType, types.WrapperDescriptorType,
+                  types.MethodWrapperType, types.ClassMethodDescriptorType, type)
 _STATE_QUERIES = {torch.is_inference_mode_enabled, torch.is_autocast_enabled, torch.get_autocast_dtype,
                   torch.is_autocast_cache_enabled, torch.get_default_dtype}
 AUTOCAST = torch.amp.autocast_mode.autocast
@@ -464,10 +456,6 @@ _INFERENCE_CLONE = torch.inference_mode.clone
 def _frame_namespace(vm: VM, obj: object, args: list[Var], kwargs: dict[str, Var]) -> Var | None:
     """locals(), vars(), dir() and globals() of the calling frame, built from the VM's own frame, as
     CPython 3.11 builds them (bound locals, cell contents and free variables, in localsplus order)."""
-    from ._ops_locals import cell_get
-    from ._values import EMPTY, CellVar, DictVar, ListVar
-    from ._wrap import wrap_fixed
-
     frame = vm.frames[-1]
     if args or kwargs:
         return None

@@ -68,7 +68,10 @@ class CodeInfo:
             # A generator is traced as a suspendable frame, started after its RETURN_GENERATOR.
             bad -= V.GENERATOR_OPS
             self.gen_start = next(k for k, ins in enumerate(raw) if ins.opname == "RETURN_GENERATOR") + 1
-        for ins in raw:
+        for k, ins in enumerate(raw):
+            if ins.opname == "LOAD_GLOBAL" and ins.argval in V.NAMESPACE_DEFAULT_ARGS and (
+                    (V.direct_call_argc(raw, k) or 0) >= V.NAMESPACE_DEFAULT_ARGS[ins.argval]):
+                continue  # `vars(obj)`, `dir(obj)`: a plain call (the name resolved at run time: _frame_readers)
             if (ins.opname == "LOAD_GLOBAL" and ins.argval in V.FRAME_INTROSPECTING_GLOBALS) or (
                     ins.opname in ("LOAD_ATTR", "LOAD_METHOD") and ins.argval in V.FRAME_INTROSPECTING_ATTRS):
                 bad.add(f"{ins.argval}() (frame introspection)")

@@ -21,8 +21,11 @@ from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
 from .._guards import AttrSrc, ConstSrc
+from ._arith import is_same
 from ._effects import SetAttrEffect
-from ._values import ConstVar, ExcVar, ObjVar, TracebackVar
+from ._objects import is_plain_exception
+from ._values import ConstVar, ExcVar, ObjVar, TracebackVar, TupleVar
+from ._wrap import wrap
 
 if TYPE_CHECKING:
     from ._frame import Frame
@@ -49,7 +52,6 @@ def get_state(vm: VM, exc: Var, name: str) -> Var:
         return {"__traceback__": exc.tb, "__context__": exc.context, "__cause__": exc.cause}[name]
     if exc.attrs is not None and name in exc.attrs:
         return exc.attrs[name]
-    from ._wrap import wrap
 
     src = exc.src if exc.src is not None else ConstSrc(exc.obj)
     return wrap(vm, getattr(exc.obj, name), AttrSrc(src, name))
@@ -89,8 +91,6 @@ def tb_entry(vm: VM, exc: Var, code: types.CodeType, fglobals: dict, offset: int
 
 def chain_context(vm: VM, exc: Var) -> None:
     """Implicit chaining as `raise` does it: the handled exception becomes `exc.__context__`."""
-    from ._arith import is_same
-
     handled = vm.resolve(vm.cur_exc)
     if is_none(handled) or handled is exc or is_same(vm, handled, exc):
         return
@@ -112,8 +112,6 @@ def chain_context(vm: VM, exc: Var) -> None:
 def instance_of(vm: VM, v: Var) -> Var | None:
     """What `raise v` raises: an exception value, or a new instance of a plain exception class given as `v`;
     None when the VM cannot tell (an eager op then raises it, or CPython's TypeError)."""
-    from ._objects import is_plain_exception
-
     if is_exception(v):
         return v
     if type(v) is ObjVar and is_plain_exception(v.obj):
@@ -149,8 +147,6 @@ def exc_attr(vm: VM, exc: Var, name: str) -> Var:
     if name in STATE:
         return get_state(vm, exc, name)
     if type(exc) is ExcVar and name == "args":
-        from ._values import TupleVar
-
         return TupleVar([ConstVar(a) for a in exc.args])
     raise Unsupported("attr", f"attribute {name} of an exception")
 

@@ -26,6 +26,7 @@ import torch
 from .._runtime import MISSING as _MISSING
 from .._runtime import Missing
 from . import _version as V
+from ._ops_locals import cell_get
 from ._values import UNREAD, BoundMethodVar, CellVar, FuncVar, LazyVar, ObjVar, Var
 
 if TYPE_CHECKING:
@@ -43,6 +44,8 @@ class Probe:
     globals: tuple[tuple[str, tuple[str, ...]], ...]
     cells: dict[int, tuple[tuple[str, ...], ...]]  # index into the closure -> chains
     args: dict[int, tuple[tuple[str, ...], ...]]  # argument's local index -> chains
+    # a global every plain load of which is called at once -> the fewest positional arguments it gets
+    argc: dict[str, int]
 
 
 _PROBES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -61,6 +64,7 @@ def _scan(code: types.CodeType) -> Probe:
     nfree = len(code.co_freevars)
     nargs = code.co_argcount + code.co_kwonlyargcount
     globs, cells, args = set(), set(), set()
+    argc: dict[str, int | None] = {}
     for k, ins in enumerate(instrs):
         chain = []
         j = k + 1
@@ -69,11 +73,15 @@ def _scan(code: types.CodeType) -> Probe:
             j += 1
         if ins.opname == "LOAD_GLOBAL":
             globs.add((ins.argval, tuple(chain)))
+            if not chain:
+                n, had = V.direct_call_argc(instrs, k), argc.get(ins.argval, -1)
+                argc[ins.argval] = None if n is None or had is None else n if had == -1 else min(n, had)
         elif ins.opname in ("LOAD_DEREF", "LOAD_CLOSURE") and ins.arg >= nlocals - nfree:
             cells.add((ins.arg - (nlocals - nfree), tuple(chain)))
         elif ins.opname == "LOAD_FAST" and ins.arg < nargs:
             args.add((ins.arg, tuple(chain)))
-    return Probe(tuple(sorted(globs)), _by_index(cells), _by_index(args))
+    return Probe(tuple(sorted(globs)), _by_index(cells), _by_index(args),
+                 {k: n for k, n in argc.items() if n is not None})
 
 
 def _by_index(pairs: set[tuple[int, tuple[str, ...]]]) -> dict[int, tuple[tuple[str, ...], ...]]:
@@ -370,15 +378,25 @@ def _globals_kind(vm: VM, pins: _Pins, p: Probe, fglobals: dict) -> int:
         else:
             pins.exprs.append(f"{name!r} not in {g}")
             obj, x = fbuiltins.get(name, _MISSING), f"{ns.const(fbuiltins, 'G')}.get({name!r}, _MISSING)"
-        worst = max(worst, pins.load(obj, x, chain))
+        kind = pins.load(obj, x, chain)
+        if kind == NAMESPACE and not chain and name in p.argc and _plain_call(obj, p.argc[name]):
+            kind = NONE  # `vars(obj)`, `dir(obj)`: the reader pinned by identity, called with its argument
+        worst = max(worst, kind)
     return worst
+
+
+def _plain_call(obj: object, nargs: int) -> bool:
+    """Calling `obj` (itself, not a wrapper) with `nargs` positional arguments reads no frame."""
+    try:
+        need = V._FRAME_READERS_POSITIONAL.get(obj)
+    except TypeError:
+        return False
+    return need is not None and nargs >= need
 
 
 def _cells_kind(vm: VM, pins: _Pins, p: Probe, closure: list | None) -> int:
     """The worst reader the probed closure cells reach: a real cell's loads pinned, the contents of one
     made or written by traced code known to the trace."""
-    from ._ops_locals import cell_get
-
     worst = NONE
     for k, chains in p.cells.items():
         c = closure[k] if closure is not None and k < len(closure) else None

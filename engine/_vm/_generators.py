@@ -34,15 +34,16 @@ from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
 from ._ending import Ending, EndKind, Fatal, Restart
-from ._values import CMExitVar, ConstVar, ExcVar, ObjVar
+from ._exceptions import raise_new, set_state, tb_entry, tb_here
+from ._iface import Inline, Raise
+from ._opcodes import EagerSpec, Resume
+from ._values import CMExitVar, ConstVar, ExcVar, GenVar, IterVar, ListVar, ObjVar, TupleVar
 
 if TYPE_CHECKING:
-    from ._calls import Inline
     from ._code import Instr
     from ._frame import Frame
     from ._interp import VM
-    from ._opcodes import EagerSpec
-    from ._values import GenMode, GenVar, Var
+    from ._values import GenMode, Var
 
 
 def drive(vm: VM, gen: GenVar):
@@ -76,8 +77,6 @@ def step(vm: VM, gen: GenVar, sent: Var, default: Var | None) -> Inline | Var:
     a break inside it resumes there; what it yields is the call's value, and its return raises
     StopIteration in the caller (or gives `default`). A finished generator raises StopIteration at once
     (or gives `default`); a value sent into one not started yet raises CPython's TypeError."""
-    from ._calls import Inline, Raise
-
     if gen.state == "done":
         if default is not None:
             return default
@@ -93,8 +92,6 @@ def step(vm: VM, gen: GenVar, sent: Var, default: Var | None) -> Inline | Var:
 
 def send_call(vm: VM, gen: GenVar, args: list[Var], kwargs: dict[str, Var]) -> Inline | Var:
     """gen.send(...): one argument, none by keyword (CPython's TypeErrors otherwise)."""
-    from ._calls import Raise
-
     if kwargs:
         raise Raise(ExcVar(TypeError, ("generator.send() takes no keyword arguments",)))
     if len(args) != 1:
@@ -120,8 +117,6 @@ def send_step(receiver: object, value: object) -> object:
 
 
 def send_eager(frame: Frame, ins: Instr) -> EagerSpec:
-    from ._opcodes import EagerSpec, Resume
-
     return EagerSpec(send_step, 2, npop=1, resume=Resume.SEND, label="send")
 
 
@@ -130,9 +125,6 @@ def send(vm: VM, frame: Frame, ins: Instr) -> None:
     as a frame pushed above (a value it yields goes on the stack for YIELD_VALUE; what it returns replaces
     it and the loop is left), so a break inside it resumes there; an iterator value is stepped in place;
     anything else (a real delegate, a value sent in) is an eager op."""
-    from ._iters import iter_next
-    from ._values import GenVar, IterVar
-
     receiver, value = frame.stack[-2], frame.stack[-1]
     if type(value) is not ConstVar or value.value is not None:
         raise Unsupported("yield-from", "a value sent into `yield from`", eager=send_eager(frame, ins))
@@ -141,15 +133,13 @@ def send(vm: VM, frame: Frame, ins: Instr) -> None:
         frame.stack.pop()
         receiver.owner, receiver.for_at, receiver.for_depth = frame, frame.ip, len(frame.stack) - 1
         receiver.target = ins.target
-        frame.ip += 1
-        frame.call_index = frame.ip - 1
-        vm.frames.append(gen_frame)
+        vm.push_frame(frame, gen_frame)
         return
     if type(receiver) is GenVar:  # finished already: SEND's next() gives nothing, `yield from` is None
         x, done = None, ConstVar(None)
     elif type(receiver) is IterVar:
         try:
-            x = iter_next(vm, receiver)
+            x = vm.iter_next(receiver)
         except Unsupported as u:
             u.eager = u.eager or send_eager(frame, ins)
             raise
@@ -193,9 +183,6 @@ def leave_exc_state(vm: VM, gen: GenVar, suspended: bool) -> None:
 def collect(vm: VM, gen: GenVar, as_tuple: bool):
     """list(gen) / tuple(gen): the generator runs as a frame above the call, each yielded value appended to
     a list and the generator resumed at once, so a break inside it resumes there."""
-    from ._calls import Inline
-    from ._values import ListVar
-
     frame = _resume(vm, gen, "collect")
     gen.acc, gen.acc_tuple = ListVar([]), as_tuple
     return Inline(frame)
@@ -204,9 +191,7 @@ def collect(vm: VM, gen: GenVar, as_tuple: bool):
 def on_yield(vm: VM, frame: Frame, value: Var):
     gen = frame.gen
     if gen.mode == "collect":  # appended; the generator goes on (the value sent in is None)
-        from ._methods import call_method
-
-        call_method(vm, vm.resolve(gen.acc), "append", [value], {})
+        vm.call_method(vm.resolve(gen.acc), "append", [value], {})
         frame.ip += 1
         frame.stack.append(ConstVar(None))
         return None
@@ -256,10 +241,7 @@ def on_return(vm: VM, frame: Frame, value: Var):
     if gen.mode == "collect":
         acc = vm.resolve(gen.acc)
         if gen.acc_tuple:
-            from ._methods import list_items
-            from ._values import TupleVar
-
-            acc = TupleVar(list(list_items(vm, acc)))
+            acc = TupleVar(list(vm.list_items(acc)))
         caller.stack.append(acc)
         return None
     if gen.mode == "send":  # `yield from` evaluates to what it returned
@@ -283,7 +265,6 @@ def _stop(vm: VM, gen: GenVar, caller: Frame, value: Var):
         if gen.call_no > 0:
             raise Restart(gen.call_no, "eager")
         raise Fatal(Unsupported("generator", "StopIteration of a value made by traced code"))
-    from ._exceptions import raise_new
 
     return raise_new(vm, caller, ExcVar(StopIteration, () if v.value is None else (v.value,)))
 
@@ -305,7 +286,6 @@ def on_raise(vm: VM, frame: Frame, exc: Var) -> Var | None:
         if gen.mode in ("enter", "exit", "throw"):
             _contextlib_entry(vm, exc, gen.mode)  # it leaves through contextlib's __enter__/__exit__
         return exc
-    from ._exceptions import set_state
 
     set_state(vm, vm.resolve(gen.thrown), "__traceback__", gen.thrown_tb)
     caller = vm.frames[-1]
@@ -329,8 +309,6 @@ def _pep479(vm: VM, exc: Var) -> Var:
 
 def _raise_in(vm: VM, frame: Frame, exc: ExcVar, cause: Var | None = None):
     """contextlib's own RuntimeError, raised in its __enter__/__exit__ (an entry there) into `frame`."""
-    from ._exceptions import raise_new
-
     _contextlib_entry(vm, exc, exc.args[0])
     return raise_new(vm, frame, exc, cause)
 
@@ -358,8 +336,6 @@ def _cm_site(key: str) -> tuple[types.CodeType, dict, int] | None:
 
 
 def _contextlib_entry(vm: VM, exc: Var, key: str) -> None:
-    from ._exceptions import tb_entry
-
     site = _cm_site(key)
     if site is not None:
         tb_entry(vm, exc, *site)
@@ -382,9 +358,7 @@ def cm_enter(vm: VM, frame: Frame, gen: GenVar) -> None:
     if gen.state != "created":
         raise Unsupported("contextmanager", "a @contextmanager object entered twice")
     frame.stack[-1] = CMExitVar(gen)
-    frame.ip += 1
-    frame.call_index = frame.ip - 1
-    vm.frames.append(_resume(vm, gen, "enter"))
+    vm.push_frame(frame, _resume(vm, gen, "enter"))
 
 
 def cm_exit(vm: VM, gen: GenVar, exc: Var | None, tb: Var | None) -> Frame:
@@ -394,7 +368,6 @@ def cm_exit(vm: VM, gen: GenVar, exc: Var | None, tb: Var | None) -> Frame:
         raise Unsupported("contextmanager-exit", f"leaving a @contextmanager block whose generator is {gen.state}")
     if exc is None:
         return _resume(vm, gen, "exit")
-    from ._exceptions import tb_here
 
     f = gen.frame
     gen.state = "running"
@@ -426,6 +399,4 @@ def resume_for(vm: VM, frame: Frame, gen: GenVar, ins: Instr) -> None:
     gen.mode = "for"
     gen.target = ins.target
     gen.owner, gen.for_at, gen.for_depth = frame, frame.ip, len(frame.stack) - 1
-    frame.ip += 1
-    frame.call_index = frame.ip - 1
-    vm.frames.append(gen.frame)
+    vm.push_frame(frame, gen.frame)

@@ -17,9 +17,14 @@ from . import _code
 from ._ending import Ending, EndKind, Fatal, Forced, Restart
 from ._exceptions import is_exception, tb_here
 from ._frame import Frame
-from ._opcodes import DISPATCH, eager_form
+from ._generators import on_raise, on_return
+from ._iface import Inline, VMOps
+from ._methods import list_items
+from ._modes import applied, note_op
+from ._opcodes import ATTACHED, DISPATCH, eager_form
 from ._regions import on_break
-from ._values import DISCARD, ConstVar, LazyVar, ObjVar
+from ._values import DISCARD, ConstVar, LazyVar, ListVar, ObjVar
+from ._wrap import wrap
 
 if TYPE_CHECKING:
     from .._segments import Compiled
@@ -43,7 +48,7 @@ class BreakRecord:
         return f"Break({self.gb_id} at {self.where}, depth {self.depth}: {self.reason})"
 
 
-class VM:
+class VM(VMOps):
     """The symbolic interpreter of one segment: the explicit frame stack and everything the trace learnt.
 
     Owns the frames (`frames`, innermost last; no host recursion per call), the guards and namespace of the
@@ -53,7 +58,8 @@ class VM:
     the current exception, and the calls forced to run on their own (`forced`, by call number). `run()` steps
     handlers until one ends the segment. Invariants: a handler that raises Unsupported left the frame as it
     was, so a break runs the instruction from that state; anything read from the env is guarded; a VM is
-    used for one trace only (a Restart builds a new one with more forced calls)."""
+    used for one trace only (a Restart builds a new one with more forced calls). The recursive operations
+    models use (`call`, `load_attr`, `get_iter`, `binary`, `wrap`...) are those of `VMOps` (_iface.py)."""
 
     def __init__(self, ctx: Compiled, env: list[Any], grad: bool, forced: dict[int, Forced]) -> None:
         self.ctx = ctx  # the compiled function: options and stats
@@ -90,8 +96,6 @@ class VM:
         if type(v) is LazyVar:
             r = self.lazy.get(v.index)
             if r is None:
-                from ._wrap import wrap
-
                 r = self.lazy[v.index] = wrap(self, self.env[v.index], EnvSrc(v.index))
             return r
         return v
@@ -115,9 +119,6 @@ class VM:
     def op(self, kind: OpKind, target: Any, args: list[Var], kwargs: dict[str, Var], grad: bool,
            name: str) -> Var:
         """One graph op; real lists among the arguments are read (guarded) first."""
-        from ._methods import list_items
-        from ._values import ListVar
-
         if self.eager_ops:
             raise Unsupported("eager-ops", f"{name} runs eagerly (its graph failed at run time)")
         for a in list(args) + list(kwargs.values()):
@@ -125,7 +126,6 @@ class VM:
                 list_items(self, a)
         if not self.modes:
             return self.graph.call(kind, target, args, kwargs, grad, name)
-        from ._modes import applied, note_op
 
         note_op(self, args, kwargs)
         return self.graph.call(kind, target, args, kwargs, grad, name, applied(self))
@@ -149,6 +149,18 @@ class VM:
         self.frames_traced += 1
         return Frame(info, fglobals, b, localsplus, [], 0, None, exit_grad, -1, self.call_no, name)
 
+    def push_frame(self, caller: Frame, callee: Frame | Inline) -> None:
+        """The caller's current instruction made a frame run above it (an inlined call, a generator resumed):
+        the caller goes on after that instruction when the frame returns; decorator-form grad mode is entered."""
+        caller.ip += 1
+        caller.call_index = caller.ip - 1
+        if type(callee) is Inline:
+            self.frames.append(callee.frame)
+            if callee.grad is not None:
+                self.set_grad(callee.grad)
+        else:
+            self.frames.append(callee)
+
     def where(self, frame: Frame | None = None) -> str:
         frame = frame or self.frames[-1]
         ins = frame.info.instrs[min(frame.ip, len(frame.info.instrs) - 1)]
@@ -168,6 +180,8 @@ class VM:
                     raise Unsupported("opcode", f"opcode {ins.opname} is not modeled")
                 ending = handler(self, frame, ins)
             except Unsupported as u:
+                if u.eager is None and ins.opname in ATTACHED:  # (the handler left the frame as it was)
+                    u.eager = eager_form(frame, ins)
                 return self._on_unsupported(u, frame)
             except (Restart, Fatal):
                 raise
@@ -226,8 +240,6 @@ class VM:
             if f.exit_grad is not None:
                 self.set_grad(f.exit_grad)
             if f.gen is not None:
-                from ._generators import on_raise
-
                 exc = on_raise(self, f, exc)
                 if exc is None:
                     return None
@@ -240,8 +252,6 @@ class VM:
         frames = self.frames
         f = frames.pop()
         if f.gen is not None:
-            from ._generators import on_return
-
             return on_return(self, f, value)
         if f.exit_grad is not None:
             self.set_grad(f.exit_grad)

@@ -7,8 +7,11 @@ from typing import TYPE_CHECKING
 
 from .. import _runtime as R
 from .._errors import Unsupported
+from ._consts import key_var
+from ._frame import Frame
+from ._iface import implements
 from ._members import MemberView, container_items
-from ._methods import list_items, view_items
+from ._sets import set_iter
 from ._values import (
     CellVar,
     ConstVar,
@@ -29,6 +32,17 @@ if TYPE_CHECKING:
     from ._values import Var
 
 
+def view_items(vm: VM, v: Var) -> list[Var]:
+    """The items a dict view (`keys()`, `values()`, `items()`) yields, in the dict's order."""
+    d = vm.dict_view(v.dict_var)
+    if v.kind == "keys":
+        return [key_var(k) for k in d]
+    if v.kind == "values":
+        return list(d.values())
+    return [TupleVar([key_var(k), x]) for k, x in d.items()]
+
+
+@implements("get_iter")
 def get_iter(vm: VM, v: Var):
     t = type(v)
     if t is IterVar or t is GenVar:
@@ -36,27 +50,21 @@ def get_iter(vm: VM, v: Var):
     if t is TupleVar:
         return IterVar(v)
     if t is ListVar:
-        list_items(vm, v)
+        vm.list_items(v)
         return IterVar(v)
     if t is ConstVar and isinstance(v.value, (tuple, range, str, bytes)):
         return IterVar(v)
     if t is ConstVar and type(v.value) is frozenset:  # (`for k in {1, 2}` iterates a frozenset constant)
         return IterVar(ConstVar(tuple(v.value)))  # immutable: its own order, fixed
     if t is DictVar or t is DictViewVar:
-        from ._calls import seq_items
-
-        it = IterVar(TupleVar(seq_items(vm, v)))
+        it = IterVar(TupleVar(vm.seq_items(v)))
         dv = v if t is DictVar else v.dict_var
         it.over = (dv, "keys" if t is DictVar else v.kind, tuple(_dict_items(vm, dv)))
         vm.dict_iters.append(it)
         return it
     if t is TensorVar:
-        from ._calls import seq_items
-
-        return IterVar(TupleVar(seq_items(vm, v)))
+        return IterVar(TupleVar(vm.seq_items(v)))
     if t is SetVar:
-        from ._sets import set_iter
-
         return set_iter(v)
     raise Unsupported("iter", f"iterating a {type(v).__name__}")
 
@@ -85,8 +93,6 @@ class DictPart:
         self.dict_var, self.kind, self.keys = dict_var, kind, keys
 
     def items(self, vm: VM) -> list:
-        from ._methods import key_var
-
         d = _dict_items(vm, self.dict_var)
         if tuple(d) != self.keys:
             raise Unsupported("dict-iter", "a dict's keys changed while enumerate/zip iterate it")
@@ -102,7 +108,7 @@ def as_sequence(vm: VM, v: Var):
     t = type(v)
     if t in (TupleVar, ListVar) or (t is ConstVar and isinstance(v.value, (tuple, range, str, bytes))):
         if t is ListVar:
-            list_items(vm, v)
+            vm.list_items(v)
         return v
     if t is DictVar or t is DictViewVar:
         dv = v if t is DictVar else v.dict_var
@@ -110,9 +116,7 @@ def as_sequence(vm: VM, v: Var):
         vm.dict_iters.append(part)
         return part
     if t is TensorVar:
-        from ._calls import seq_items
-
-        return TupleVar(seq_items(vm, v))
+        return TupleVar(vm.seq_items(v))
     if t is ObjVar:
         items = container_items(vm, v)
         if items is not None:  # a ModuleList/Sequential/ModuleDict: its submodules (or names)
@@ -178,7 +182,7 @@ def _length_and_get(vm: VM, seq):
     if t is TupleVar:
         return seq.items
     if t is ListVar:
-        return list_items(vm, seq)
+        return vm.list_items(seq)
     if t is ConstVar:
         return seq.value
     if t is DictViewVar:
@@ -191,9 +195,7 @@ def _length_and_get(vm: VM, seq):
 
 
 def _dict_items(vm: VM, dv: DictVar) -> dict:
-    from ._methods import dict_view
-
-    return dict_view(vm, dv) if dv.real is not None else dv.items
+    return vm.dict_view(dv) if dv.real is not None else dv.items
 
 
 def dict_next(vm: VM, it: IterVar):
@@ -217,11 +219,11 @@ def dict_next(vm: VM, it: IterVar):
         return it.seq.items[k]
     if kind == "values":
         return items[key]
-    from ._methods import key_var
 
     return TupleVar([key_var(key), items[key]])
 
 
+@implements("iter_next")
 def iter_next(vm: VM, it: Var):
     """The next element value, or None when the iterator is exhausted."""
     if it.done:
@@ -308,13 +310,20 @@ def _has_part(view: ZipView, part: DictPart) -> bool:
     return any(s is part or (type(s) is ZipView and _has_part(s, part)) for s in view.seqs)
 
 
+def zip_loop(it: IterVar) -> bool:
+    """A zip()/enumerate() over lists, tuples and constant sequences, not exhausted: as a for-loop's own
+    iterator at a break it becomes `_runtime.ZipIter`, whose steps later segments trace."""
+    z = it.seq
+    return type(z) is ZipView and not z.strict and not it.done and all(
+        type(q) in (TupleVar, ListVar) or (type(q) is ConstVar and type(q.value) in (tuple, range, str))
+        for q in z.seqs)
+
+
 def reached_iters(vm: VM) -> tuple[dict[int, IterVar], dict[int, IterVar]]:
     """The iterator values the VM's state reaches: (those reached other than as a for-loop's own stack slot,
-    the dict iterators made by traced code in such a slot -- the loop `loop` recorded, still running). Every
+    the dict iterators and `zip_loop` ones made by traced code in such a slot -- the loop `loop` recorded, still running). Every
     value's parts are followed (frames' locals and stacks, generators' frames, effects, written-back
     containers, stored globals): conservative, anything found elsewhere counts."""
-    from ._frame import Frame
-
     reached: dict[int, IterVar] = {}
     loops: dict[int, IterVar] = {}
     seen: set[int] = set()
@@ -340,7 +349,8 @@ def reached_iters(vm: VM) -> tuple[dict[int, IterVar], dict[int, IterVar]]:
             continue
         at = x.call_index if x.call_index >= 0 else x.ip
         for k, y in enumerate(x.stack):
-            if type(y) is IterVar and y.over is not None and y.real is None and y.loop is not None and \
+            if type(y) is IterVar and (y.over is not None or zip_loop(y)) and y.real is None and y.loop is not None \
+                    and \
                     y.loop[0] is x and y.loop[2] == k and y.loop[1] <= at < x.info.instrs[y.loop[1]].target:
                 loops[id(y)] = y
                 todo.extend(getattr(y, n, None) for n in IterVar.__slots__)  # its parts, not the slot's

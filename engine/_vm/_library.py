@@ -19,8 +19,12 @@ from .._errors import Unsupported
 from .._guards import AttrSrc, CallSrc, ConstSrc, ItemSrc, Src
 from .._policy import Decision, Rule
 from . import _regions
+from . import _version as V
+from ._arith import unary
+from ._consts import is_const_value
 from ._members import members_model
 from ._modules import module_setattr
+from ._objects import _ABSENT, class_lookup
 from ._values import (
     ConstVar,
     FuncVar,
@@ -33,6 +37,7 @@ from ._values import (
 )
 
 _PLAIN_TENSOR_TYPES = (torch.Tensor, torch.nn.Parameter)
+
 
 if TYPE_CHECKING:
     from ._interp import VM
@@ -77,9 +82,7 @@ def _plain(vm: VM, v: Var) -> bool:
     if t is TupleVar:
         return all(_plain(vm, x) for x in v.items)
     if t is ListVar:
-        from ._methods import list_items
-
-        return all(_plain(vm, x) for x in list_items(vm, v))
+        return all(_plain(vm, x) for x in vm.list_items(v))
     if t in (ObjVar, NewObjVar):
         tp = type(v.obj) if t is ObjVar else v.cls
         return not isinstance(v.obj if t is ObjVar else None, torch.Tensor) and \
@@ -96,9 +99,8 @@ def torch_function_check(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var
     if _real(fv) is torch._C._has_torch_function:
         if len(args) != 1:
             return NotImplemented
-        from ._calls import seq_items
 
-        items = seq_items(vm, args[0])
+        items = vm.seq_items(args[0])
     return ConstVar(False) if all(_plain(vm, x) for x in items) else NotImplemented
 
 
@@ -114,10 +116,24 @@ def tracing_state(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> V
     return ConstVar(value)
 
 
+def state_now(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
+    """`torch.compiler.is_exporting()` / `_get_current_dispatch_mode_stack()`: their value now, guarded (a bool,
+    or an empty stack -- a stack with modes in it is left to run for real)."""
+    fn = _real(fv)
+    if args or kwargs:
+        return NotImplemented
+    value = fn()
+    if type(value) is bool:
+        vm.guards.add(f"{vm.ns.const(fn, 'fn')}() is {value!r}")
+        return ConstVar(value)
+    if type(value) is list and not value:
+        vm.guards.add(f"not {vm.ns.const(fn, 'fn')}()")
+        return ListVar([])
+    return NotImplemented
+
+
 def fold_constants(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Var:
     """A pure function of constants, evaluated now (math.*)."""
-    from ._wrap import is_const_value
-
     vals = [a.value for a in args if type(a) is ConstVar]
     kv = {k: v.value for k, v in kwargs.items() if type(v) is ConstVar}
     if len(vals) != len(args) or len(kv) != len(kwargs):
@@ -133,8 +149,6 @@ def fold_constants(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> 
 
 def _has_attr(vm: VM, v: Var, name: str) -> bool | None:
     """hasattr(v, name) as the trace can answer it, with the guard that keeps the answer; None: cannot."""
-    from ._objects import _ABSENT, class_lookup
-
     t = type(v)
     if t is ConstVar:
         return hasattr(v.value, name)
@@ -172,7 +186,6 @@ def getattr_model(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> A
     """getattr(obj, name[, default]): LOAD_ATTR's lookup; with a default, hasattr decides first."""
     if kwargs or len(args) not in (2, 3) or type(args[1]) is not ConstVar or type(args[1].value) is not str:
         return NotImplemented
-    from ._attrs import load_attr
 
     if len(args) == 3:
         res = _has_attr(vm, args[0], args[1].value)
@@ -180,30 +193,25 @@ def getattr_model(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> A
             return NotImplemented
         if not res:
             return args[2]
-    return load_attr(vm, args[0], args[1].value)
+    return vm.load_attr(args[0], args[1].value)
 
 
 # -- operator, weakref, functools.partial -------------------------------------------------------------------
 
 def operator_model(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """operator.add(a, b) is `a + b`: the same model as the opcode."""
-    from . import _version as V
-    from ._arith import binary, compare, unary
-
     fn = _real(fv)
     if kwargs:
         return NotImplemented
     if len(args) == 2:
         for sym, f in V.BINARY_OPS.values():
             if f is fn:
-                return binary(vm, fn, sym, *args)
+                return vm.binary(fn, sym, *args)
         for sym, f in V.COMPARE_OPS.items():
             if f is fn:
-                return compare(vm, fn, sym, *args)
+                return vm.compare(fn, sym, *args)
         if fn is operator.getitem:
-            from ._attrs import get_item
-
-            return get_item(vm, *args)
+            return vm.get_item(*args)
     if len(args) == 1:
         if fn in (operator.neg, operator.not_):
             return unary(vm, fn, args[0])
@@ -214,8 +222,6 @@ def operator_model(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> 
 
 def weakref_call(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """ref(): the referent, re-read through the reference (guarded) when the segment starts."""
-    from ._wrap import wrap
-
     if args or kwargs:
         return NotImplemented
     target = fv.obj()
@@ -223,26 +229,24 @@ def weakref_call(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> An
     if target is None:
         vm.guards.add(f"{src.expr(vm.ns)} is None")
         return ConstVar(None)
-    return wrap(vm, target, src)
+    return vm.wrap(target, src)
 
 
 def partial_call(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """partial(f, *a, **k)(*args, **kw) is f(*a, *args, **k, **kw); a partial's parts are read-only."""
-    from ._calls import call
-    from ._wrap import wrap
-
     p, base = fv.obj, _src(fv)
-    func = wrap(vm, p.func, AttrSrc(base, "func"), fixed=True)
-    pargs = [wrap(vm, a, ItemSrc(AttrSrc(base, "args"), k), fixed=True) for k, a in enumerate(p.args)]
+    func = vm.wrap(p.func, AttrSrc(base, "func"), fixed=True)
+    pargs = [vm.wrap(a, ItemSrc(AttrSrc(base, "args"), k), fixed=True) for k, a in enumerate(p.args)]
     if not all(type(k) is str for k in p.keywords):
         return NotImplemented
-    pkw = {k: wrap(vm, a, ItemSrc(AttrSrc(base, "keywords"), k), fixed=True) for k, a in p.keywords.items()}
-    return call(vm, func, pargs + list(args), {**pkw, **kwargs})
+    pkw = {k: vm.wrap(a, ItemSrc(AttrSrc(base, "keywords"), k), fixed=True) for k, a in p.keywords.items()}
+    return vm.call(func, pargs + list(args), {**pkw, **kwargs})
 
 
 # The model of each MODEL rule of the policy table (engine/_policy.py says which callables and why).
 MODELS: dict[Rule, Callable[..., Any]] = {
     P.TORCH_FUNCTION_CHECK: torch_function_check, P.FOLD_FALSE: always_false, P.TRACING: tracing_state,
+    P.STATE_NOW: state_now,
     P.OPERATOR: operator_model, P.MATH: fold_constants, P.HASATTR: hasattr_model, P.GETATTR: getattr_model,
     P.WEAKREF_CALL: weakref_call, P.PARTIAL_CALL: partial_call,
     P.REGION: _regions.factory_model, P.REGION_EXIT: _regions.exit_model, P.MODULE_SETATTR: module_setattr,

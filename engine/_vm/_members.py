@@ -20,6 +20,7 @@ import torch
 
 from .._errors import Unsupported
 from .._guards import AttrSrc, ConstSrc
+from ._consts import key_var
 from ._values import ConstVar, DictVar, IterVar, ObjVar, TupleVar, Var
 
 if TYPE_CHECKING:
@@ -117,15 +118,12 @@ def members_model(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> V
 
 def _store(vm: VM, m: ObjVar, store: str) -> dict[str, Var]:
     """The VM's view of `m.<store>` (a real dict read with its keys guarded, with traced stores applied)."""
-    from ._methods import dict_view
-    from ._wrap import wrap
-
     d = m.obj.__dict__.get(store)
     if type(d) is not dict:
         raise Unsupported("module-members", f"{type(m.obj).__name__}.{store} is not a dict")
-    dv = wrap(vm, d, AttrSrc(m.src or ConstSrc(m.obj), store))
+    dv = vm.wrap(d, AttrSrc(m.src or ConstSrc(m.obj), store))
     assert type(dv) is DictVar
-    return dict_view(vm, dv)
+    return vm.dict_view(dv)
 
 
 def _plain_tree(m: ObjVar) -> bool:
@@ -212,8 +210,6 @@ def container_items(vm: VM, v: ObjVar, reverse: bool = False) -> list[Var] | Non
     """What iterating a ModuleList/Sequential/ModuleDict yields (the VM's view of its `_modules`), or None.
     `reverse`: for reversed(), which (no __reversed__) indexes 0..len-1: the same values for ModuleList and
     Sequential; ModuleDict's __getitem__ takes names, so eager raises there (None: that runs eagerly)."""
-    from ._methods import key_var
-
     tp = type(v.obj)
     it = getattr(tp, "__iter__", None)
     if it not in _ITER_VALUES and (reverse or it not in _ITER_KEYS):
@@ -228,15 +224,13 @@ def container_items(vm: VM, v: ObjVar, reverse: bool = False) -> list[Var] | Non
 
 def _parameter_list_items(vm: VM, v: ObjVar) -> list[Var] | None:
     """A ParameterList iterates self[i] for i < self._size, and self[i] is getattr(self, str(i))."""
-    from ._attrs import load_attr
-
     tp = type(v.obj)
     size = v.obj.__dict__.get("_size")
     if tp.__getitem__ is not torch.nn.ParameterList.__getitem__ or tp.__len__ is not torch.nn.ParameterList.__len__ \
             or type(size) is not int:
         return None
     vm.guards.const(AttrSrc(v.src or ConstSrc(v.obj), "_size"), size)
-    items = [load_attr(vm, v, str(i)) for i in range(size)]
+    items = [vm.load_attr(v, str(i)) for i in range(size)]
     return items if all(isinstance(x, Var) for x in items) else None
 
 

@@ -11,7 +11,11 @@ from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
 from .._guards import EnvSrc, ItemSrc
+from ._consts import is_const_value
 from ._effects import CallEffect, Effect, SetItemEffect
+from ._iface import MODELS, implements
+from ._iters import iterated
+from ._sets import set_method
 from ._torchops import is_tensor_method
 from ._values import (
     ConstVar,
@@ -23,15 +27,11 @@ from ._values import (
     TensorVar,
     TupleVar,
 )
-from ._wrap import is_const_value, wrap
+from ._wrap import wrap
 
 if TYPE_CHECKING:
     from ._interp import VM
     from ._values import Var
-
-
-def key_var(k: object) -> Var:
-    return ConstVar(k) if is_const_value(k) else ObjVar(k, None)
 
 
 def key_of(v: Var) -> object:
@@ -54,13 +54,12 @@ def _replay_pending(vm: VM, c: ListVar | DictVar, apply: Callable[[Effect], None
         _touch(vm, c)
 
 
+@implements("list_items")
 def list_items(vm: VM, lv: ListVar):
     if lv.items is None:
         vm.guards.length(lv.src, len(lv.real))
         lv.items = [wrap(vm, x, ItemSrc(lv.src, k)) for k, x in enumerate(lv.real)]
         if lv.pending:
-            from ._calls import seq_items
-
             def apply(eff: Effect) -> None:
                 if isinstance(eff, SetItemEffect):
                     k = eff.key.value
@@ -72,7 +71,7 @@ def list_items(vm: VM, lv: ListVar):
                 elif eff.name == "append":
                     lv.items.append(eff.args[0])
                 elif eff.name == "extend":
-                    lv.items.extend(seq_items(vm, eff.args[0]))
+                    lv.items.extend(vm.seq_items(eff.args[0]))
                 elif eff.name == "insert":
                     lv.items.insert(eff.args[0].value, eff.args[1])
 
@@ -80,6 +79,7 @@ def list_items(vm: VM, lv: ListVar):
     return lv.items
 
 
+@implements("dict_view")
 def dict_view(vm: VM, dv: DictVar):
     if dv.items is None:
         keys = tuple(dv.real)
@@ -96,15 +96,6 @@ def dict_view(vm: VM, dv: DictVar):
     return dv.items
 
 
-def view_items(vm: VM, v: Var):
-    d = dict_view(vm, v.dict_var)
-    if v.kind == "keys":
-        return [key_var(k) for k in d]
-    if v.kind == "values":
-        return list(d.values())
-    return [TupleVar([key_var(k), x]) for k, x in d.items()]
-
-
 def _touch(vm: VM, c: Var) -> None:
     """Before mutating a real container's tracked contents: make sure it is written back."""
     if c.real is not None and not c.changed:
@@ -112,6 +103,7 @@ def _touch(vm: VM, c: Var) -> None:
         vm.writeback.append(c)
 
 
+@implements("call_method")
 def call_method(vm: VM, self_var: Var, name: str, args: list[Var], kwargs: dict[str, Var]):
     t = type(self_var)
     if t is TensorVar:
@@ -123,8 +115,6 @@ def call_method(vm: VM, self_var: Var, name: str, args: list[Var], kwargs: dict[
     if t is DictVar:
         return _dict_method(vm, self_var, name, args, kwargs)
     if t is SetVar:
-        from ._sets import set_method
-
         return set_method(vm, self_var, name, args, kwargs)
     if t is ConstVar or t is TupleVar:
         vals = [_const(a) for a in args]
@@ -139,6 +129,11 @@ def call_method(vm: VM, self_var: Var, name: str, args: list[Var], kwargs: dict[
         if not is_const_value(out):
             raise Unsupported("const-method", f"{type(recv).__name__}.{name} result is not a constant")
         return ConstVar(out) if type(out) is not tuple else TupleVar([ConstVar(x) for x in out])
+    model = MODELS.get((t, name))  # a method of a symbolic value class of a model family
+    if model is not None:
+        res = model(vm, [self_var, *args], kwargs)
+        if res is not NotImplemented:
+            return res
     raise Unsupported("method", f"{type(self_var).__name__}.{name}")
 
 
@@ -165,13 +160,10 @@ def _list_method(vm: VM, lv: ListVar, name: str, args: list[Var], kwargs: dict[s
     if lv.real is not None and lv.items is None and name in _LIST_LOGGED and not _is_local(lv) and \
             (name != "insert" or (len(args) == 2 and type(args[0]) is ConstVar and type(args[0].value) is int)):
         if name == "extend":
-            from ._calls import seq_items
-
-            args = [ListVar(seq_items(vm, args[0]))]
+            args = [ListVar(vm.seq_items(args[0]))]
         vm.effects.append(CallEffect(lv, name, list(args)))
         lv.pending += 1
         return ConstVar(None)
-    from ._calls import seq_items
 
     if name in ("append", "extend", "insert", "pop", "clear", "reverse", "remove", "sort"):
         items = list_items(vm, lv)
@@ -180,7 +172,7 @@ def _list_method(vm: VM, lv: ListVar, name: str, args: list[Var], kwargs: dict[s
             items.append(args[0])
             return ConstVar(None)
         if name == "extend" and len(args) == 1:
-            new = seq_items(vm, args[0])
+            new = vm.seq_items(args[0])
             _touch(vm, lv)
             items.extend(new)
             return ConstVar(None)
@@ -216,8 +208,6 @@ def _list_method(vm: VM, lv: ListVar, name: str, args: list[Var], kwargs: dict[s
 
 
 def _dict_method(vm: VM, dv: DictVar, name: str, args: list[Var], kwargs: dict[str, Var]):
-    from ._calls import seq_items
-
     if dv.real is not None and dv.items is None and name in ("__setitem__",):
         raise AssertionError("setitem goes through setitem()")
     items = dict_view(vm, dv) if dv.real is not None else dv.items
@@ -250,8 +240,8 @@ def _dict_method(vm: VM, dv: DictVar, name: str, args: list[Var], kwargs: dict[s
             if type(src) is DictVar:
                 new.update(dict_view(vm, src) if src.real is not None else src.items)
             else:
-                for pair in seq_items(vm, src):
-                    kv = seq_items(vm, pair)
+                for pair in vm.seq_items(src):
+                    kv = vm.seq_items(pair)
                     if len(kv) != 2:
                         raise Unsupported("dict-update", "dict.update with a bad pair")
                     new[key_of(kv[0])] = kv[1]
@@ -271,8 +261,6 @@ def _dict_method(vm: VM, dv: DictVar, name: str, args: list[Var], kwargs: dict[s
 
 def _no_iterator(vm: VM, dv: DictVar) -> None:
     """A key leaves `dv`: an eager op if an iterator over it may still be stepped (_iters.iterated)."""
-    from ._iters import iterated
-
     if iterated(vm, dv):
         raise Unsupported("dict-iter", "a key removed from a dict an iterator over it is still iterating")
 

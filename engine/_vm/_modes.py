@@ -39,6 +39,7 @@ from torch.amp.autocast_mode import _enter_autocast, _exit_autocast
 from torch.autograd.grad_mode import _enter_inference_mode, _exit_inference_mode
 
 from .._errors import Unsupported
+from ._effects import SetAttrEffect
 from ._ending import EndKind, Restart
 from ._values import ConstVar, ListVar, ModeCtxVar, ModeExitVar, ObjVar, SliceVar, TensorVar, TupleVar
 
@@ -136,8 +137,6 @@ def enter(vm: VM, ctx: ModeCtxVar) -> tuple[ModeExitVar, Var]:
                         torch.is_autocast_cache_enabled())
         node = vm.graph.mode_node(_enter_autocast, ctx.args)
         if ctx.real is not None:  # __enter__ stores the state it saves on the object
-            from ._effects import SetAttrEffect
-
             for name, value in zip(("prev", "prev_fastdtype", "prev_cache_enabled"), ctx.prev):
                 vm.effects.append(SetAttrEffect(ctx.real, name, ConstVar(value)))
         result: Var = ctx if ctx.real is None else ctx.real

@@ -20,6 +20,9 @@ import torch
 import torch.nn.modules.module as _mm
 
 from .._guards import AttrSrc, ConstSrc, module_hooks, module_plain
+from ._effects import SetItemEffect
+from ._methods import key_of, set_item
+from ._objects import _ABSENT, class_lookup, object_setattr
 from ._values import (
     BoundMethodVar,
     ConstVar,
@@ -32,6 +35,7 @@ from ._values import (
     TupleVar,
     Var,
 )
+from ._wrap import wrap, wrap_fixed
 
 if TYPE_CHECKING:
     from ._interp import VM
@@ -74,10 +78,6 @@ class CompiledBase:
 
 def call_module(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """`module(*args, **kwargs)`: a Var or an Inline frame, or NotImplemented (the call runs eagerly)."""
-    from ._calls import call
-    from ._objects import class_lookup
-    from ._wrap import wrap_fixed
-
     m = fv.obj
     tp = type(m)
     found = class_lookup(tp, "forward")
@@ -91,14 +91,14 @@ def call_module(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) -> 
     if module_plain(m):
         vm.guards.add("_no_global_hooks()")
         vm.guards.add(f"_module_unhooked({src})")
-        return call(vm, bound, args, kwargs)
+        return vm.call(bound, args, kwargs)
     hooks = module_hooks(m)
     if hooks is None:
         return NotImplemented
     vm.guards.add(f"_module_hooks({src}) == {vm.ns.const(hooks, 'hooks')}")
     pre, post = (TupleVar([wrap_fixed(vm, h) for h in hs]) for hs in hooks)
     helper = wrap_fixed(vm, call_with_hooks)
-    return call(vm, helper, [fv, bound, pre, post, TupleVar(args), DictVar(dict(kwargs))], {})
+    return vm.call(helper, [fv, bound, pre, post, TupleVar(args), DictVar(dict(kwargs))], {})
 
 
 # -- Module.__setattr__ --------------------------------------------------------------------------------------
@@ -110,9 +110,6 @@ _STORABLE = (ConstVar, TupleVar, ListVar, DictVar, TensorVar, NewObjVar, FuncVar
 def _store_unchanged(vm: VM, d: dict) -> bool:
     """The VM's view of a parameter/buffer/module dict has the real one's keys: no store into it traced so
     far, or only stores replacing existing keys (a buffer assigned twice)."""
-    from ._effects import SetItemEffect
-    from ._methods import key_of
-
     dv = vm.memo.get(id(d))
     if dv is None or type(dv) is not DictVar:
         return True
@@ -135,9 +132,6 @@ def module_setattr(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> 
     existing buffer (`self.steps = self.steps + 1`, with no global buffer hooks), and a plain value under a
     name that is no parameter, buffer or submodule (`self.calls += 1`, `self.cache = y.detach()`). The
     membership answers are guarded. None: another case (parameters, submodules, new buffers), traced."""
-    from ._objects import object_setattr
-    from ._wrap import wrap
-
     if kwargs or len(args) != 3 or type(args[0]) is not ObjVar or type(args[1]) is not ConstVar:
         return None
     self_v, name, val = args[0], args[1].value, args[2]
@@ -162,7 +156,6 @@ def module_setattr(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> 
         vm.guards.add(f"{name!r} in {src}._buffers and {name!r} not in {src}._parameters "
                       f"and {name!r} not in {src}._modules "
                       f"and not {vm.ns.const(_mm._global_buffer_registration_hooks, 'hooks')}")
-        from ._methods import set_item
 
         buffers = wrap(vm, d["_buffers"], AttrSrc(self_v.src or ConstSrc(m), "_buffers"))
         set_item(vm, buffers, ConstVar(name), val)
@@ -170,7 +163,6 @@ def module_setattr(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> 
             self_v.attrs = {}
         self_v.attrs[name] = val  # later reads in this trace see the new buffer (the store is replayed)
         return ConstVar(None)
-    from ._objects import _ABSENT, class_lookup
 
     cls_attr = class_lookup(type(m), name)
     if cls_attr is not _ABSENT and (hasattr(type(cls_attr), "__set__") or hasattr(type(cls_attr), "__delete__")):

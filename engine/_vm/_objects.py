@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 import types
 from typing import TYPE_CHECKING
 
@@ -9,9 +11,34 @@ import torch
 
 from .._errors import FrameBound, Unsupported
 from ._effects import SetAttrEffect
+from ._iface import Inline, implements
 from ._opcodes import EagerSpec, raising
+from ._ops_locals import cell_get
 from ._torchops import skip_inline
-from ._values import BoundMethodVar, ConstVar, NewObjVar, Var
+from ._values import (
+    DISCARD,
+    EMPTY,
+    BoundMethodVar,
+    CellVar,
+    CMVar,
+    ConstVar,
+    DictVar,
+    ExcVar,
+    FuncVar,
+    GenVar,
+    GradCtxVar,
+    ListVar,
+    NewObjVar,
+    ObjVar,
+    SetVar,
+    SliceVar,
+    SuperVar,
+    TensorVar,
+    TracebackVar,
+    TupleVar,
+    Var,
+)
+from ._wrap import wrap_fixed
 
 if TYPE_CHECKING:
     from ._interp import VM
@@ -55,9 +82,6 @@ def user_function(x: object) -> bool:
 
 def new_object(vm: VM, cls: type, args: list[Var], kwargs: dict[str, Var]):
     """`cls(*args)`: a NewObjVar, with __init__ traced as a frame that returns the object."""
-    from ._calls import Inline, call
-    from ._wrap import wrap_fixed
-
     init = class_lookup(cls, "__init__")
     obj = NewObjVar(cls)
     if init is object.__init__:
@@ -66,7 +90,7 @@ def new_object(vm: VM, cls: type, args: list[Var], kwargs: dict[str, Var]):
         return obj
     if not user_function(init):
         raise Unsupported("new-object", f"{cls.__name__}.__init__ is not a user function")
-    res = call(vm, wrap_fixed(vm, init), [obj, *args], kwargs)
+    res = vm.call(wrap_fixed(vm, init), [obj, *args], kwargs)
     if isinstance(res, Inline):
         res.frame.ret_override = obj
         return res
@@ -77,9 +101,6 @@ def new_namedtuple(vm: VM, cls: type, args: list[Var], kwargs: dict[str, Var]) -
     """`Point(x, y=1)` for a namedtuple class (collections.namedtuple, typing.NamedTuple, subclasses that
     keep the generated __new__): the fields bound as that __new__ binds them (defaults included), as a
     tuple value of that type. None for anything else (an overridden __new__ or __init__, a metaclass)."""
-    import inspect
-
-    from ._values import TupleVar
 
     if type(cls) is not type or not issubclass(cls, tuple) or class_lookup(cls, "__init__") is not object.__init__:
         return None
@@ -101,20 +122,55 @@ def new_namedtuple(vm: VM, cls: type, args: list[Var], kwargs: dict[str, Var]) -
 
 def enter_user_ctx(vm: VM, ctx: Var, tp: type):
     """BEFORE_WITH on a user context manager: (exit bound method, result-or-Inline of __enter__)."""
-    from ._calls import call
-    from ._wrap import wrap_fixed
-
     enter, exit_ = class_lookup(tp, "__enter__"), class_lookup(tp, "__exit__")
     if not (user_function(enter) and user_function(exit_)):
         raise Unsupported("with", f"with-block over a {tp.__name__}")
     exit_var = BoundMethodVar(ctx, wrap_fixed(vm, exit_))
-    return exit_var, call(vm, BoundMethodVar(ctx, wrap_fixed(vm, enter)), [], {})
+    return exit_var, vm.call(BoundMethodVar(ctx, wrap_fixed(vm, enter)), [], {})
+
+
+def python_type(vm: VM, v: Var):
+    """The exact Python type of a VM value, when the trace knows it."""
+    t = type(v)
+    if t is ConstVar:
+        return type(v.value)
+    if t is TensorVar:
+        return v.pytype
+    if t is TupleVar:
+        return v.pytype
+    if t is ListVar:
+        return list
+    if t is DictVar:
+        return dict
+    if t is SetVar:
+        return set
+    if t is FuncVar:
+        return type(lambda: 0)
+    if t is ObjVar:
+        return type(v.obj)
+    if t is NewObjVar:
+        return v.cls
+    if t is ExcVar:
+        return v.cls
+    if t is TracebackVar:
+        return types.TracebackType
+    if t is GenVar:
+        return types.GeneratorType
+    if t is GradCtxVar:
+        return v.torch_class()
+    if t is CMVar:
+        return contextlib._GeneratorContextManager
+    if t is BoundMethodVar:
+        return types.MethodType
+    if t is CellVar:
+        return types.CellType
+    if t is SliceVar:
+        return slice
+    return None
 
 
 def instance_type(v: Var) -> type | None:
     """The class of a user-object value (None for modules, classes and non-objects)."""
-    from ._values import ObjVar
-
     if type(v) is NewObjVar:
         return v.cls
     if type(v) is ObjVar and not isinstance(v.obj, (type, types.ModuleType)):
@@ -122,17 +178,14 @@ def instance_type(v: Var) -> type | None:
     return None
 
 
+@implements("call_dunder")
 def call_dunder(vm: VM, obj, name: str, args: list[Var], discard: bool = False):
     """obj.name(*args) for a user-defined special method, traced as a frame (Unsupported otherwise)."""
-    from ._calls import Inline, call
-    from ._values import DISCARD
-    from ._wrap import wrap_fixed
-
     tp = instance_type(obj)
     f = class_lookup(tp, name) if tp is not None else _ABSENT
     if not user_function(f):
         raise Unsupported("dunder", f"{name} of a {type(obj).__name__} is not a user function")
-    res = call(vm, BoundMethodVar(obj, wrap_fixed(vm, f)), args, {})
+    res = vm.call(BoundMethodVar(obj, wrap_fixed(vm, f)), args, {})
     if discard and isinstance(res, Inline):
         res.frame.ret_override = DISCARD
     return res
@@ -176,9 +229,6 @@ def zero_arg_super(vm: VM):
 
     It reads the calling frame, so it has no eager form outside it: each way CPython fails is an eager op
     raising CPython's own error, and what cannot be modeled makes the whole frame run for real."""
-    from ._ops_locals import cell_get
-    from ._values import EMPTY, CellVar, ObjVar, SuperVar
-
     def fail(msg: str) -> Unsupported:  # the CALL's [NULL, super] items are dropped, then CPython's error is raised
         return Unsupported("super", msg, eager=EagerSpec(raising(RuntimeError, msg), 0, npop=2, label="super"))
 
@@ -204,10 +254,6 @@ def zero_arg_super(vm: VM):
 
 
 def super_attr(vm: VM, sv: SuperVar, name: str):
-    from ._builtins import python_type
-    from ._values import ObjVar
-    from ._wrap import wrap_fixed
-
     tp = python_type(vm, sv.self_var)
     if tp is None or sv.cls not in tp.__mro__:
         raise Unsupported("super", "super() over an unknown type")

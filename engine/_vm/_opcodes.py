@@ -1,9 +1,12 @@
 """The one dispatch table: opcode name -> handler(vm, frame, instr), and the instruction's eager form.
 
 Handlers register with `@handles(*opnames, eager=form)`. The eager form `form(frame, instr)` says how the
-instruction runs for real from the frame state before it (an `EagerSpec`, or None where it has none): the
-handler uses it when it breaks, and the VM when a handler fails with an engine error rather than an
-`Unsupported`. One place per opcode: adding an opcode touches its family module only.
+instruction runs for real from the frame state before it (an `EagerSpec`, or None where it has none). The
+VM attaches it to whatever `Unsupported` leaves the handler without one (a handler just raises, or lets a
+model's `Unsupported` through), and uses it when a handler fails with an engine error rather than an
+`Unsupported`. A handler registered with `attach=False` decides its break's eager form itself (CALL: a
+classic callee; or paths that must restart rather than run eagerly, such as a traced generator's). One
+place per opcode: adding an opcode touches its family module only.
 
 Handler contract: compute first, then commit. A handler that raises `Unsupported` must not have changed the
 frame (the instruction then runs eagerly from exactly that state).
@@ -25,10 +28,12 @@ if TYPE_CHECKING:
 
 DISPATCH: dict[str, Handler] = {}
 EAGER_FORMS: dict[str, EagerForm] = {}
+ATTACHED: set[str] = set()  # opcodes whose breaks get their eager form from the VM
 
 
-def handles(*opnames: str, eager: EagerForm | None = None) -> Callable[[Handler], Handler]:
-    """Register the decorated handler (and its eager form, if the instruction has one) for `opnames`."""
+def handles(*opnames: str, eager: EagerForm | None = None, attach: bool = True) -> Callable[[Handler], Handler]:
+    """Register the decorated handler (and its eager form, if the instruction has one) for `opnames`;
+    `attach=False`: the handler sets its breaks' eager form itself (see the module docstring)."""
 
     def register(fn: Handler) -> Handler:
         for name in opnames:
@@ -36,6 +41,8 @@ def handles(*opnames: str, eager: EagerForm | None = None) -> Callable[[Handler]
             DISPATCH[name] = fn
             if eager is not None:
                 EAGER_FORMS[name] = eager
+                if attach:
+                    ATTACHED.add(name)
         return fn
 
     return register

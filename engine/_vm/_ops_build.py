@@ -8,7 +8,7 @@ import torch
 
 from .._errors import Unsupported
 from ._calls import seq_items
-from ._methods import dict_view, key_of, list_items
+from ._methods import _touch, call_method, dict_view, key_of, list_items
 from ._opcodes import EagerSpec, Resume, handles
 from ._sets import new_set, set_method
 from ._values import ConstVar, DictVar, ListVar, SetVar, SliceVar, TupleVar, Var
@@ -45,26 +45,18 @@ def _build_set_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("BUILD_SET", eager=_build_set_eager)
 def _build_set_h(vm: VM, frame: Frame, ins: Instr) -> None:
-    try:
-        sv = new_set(vm, [TupleVar(vm.peek(ins.arg))] if ins.arg else [])
-    except Unsupported as u:
-        u.eager = _build_set_eager(frame, ins)
-        raise
+    sv = new_set(vm, [TupleVar(vm.peek(ins.arg))] if ins.arg else [])
     vm.popn(ins.arg)
     frame.stack.append(sv)
     frame.ip += 1
 
 
-def _set_call(vm: VM, frame: Frame, ins: Instr, name: str, eager: EagerSpec) -> None:
+def _set_call(vm: VM, frame: Frame, ins: Instr, name: str) -> None:
     """SET_ADD / SET_UPDATE: the method call on the set below the top `ins.arg` items."""
     target = vm.resolve(frame.stack[-1 - ins.arg])
-    try:
-        if type(target) is not SetVar:
-            raise Unsupported("set", f"{ins.opname} on an unknown set")
-        set_method(vm, target, name, [vm.peek(1)[0]], {})
-    except Unsupported as u:
-        u.eager = eager
-        raise
+    if type(target) is not SetVar:
+        raise Unsupported("set", f"{ins.opname} on an unknown set")
+    set_method(vm, target, name, [vm.peek(1)[0]], {})
     frame.stack.pop()
     frame.ip += 1
 
@@ -85,11 +77,7 @@ def _dict_from(keys, values):
 def _build_map(vm: VM, frame: Frame, ins: Instr) -> None:
     n = ins.arg
     items = vm.peek(2 * n) if n else []
-    try:
-        d = _dict_from(items[0::2], items[1::2])
-    except Unsupported as u:
-        u.eager = _build_map_eager(frame, ins)
-        raise
+    d = _dict_from(items[0::2], items[1::2])
     vm.popn(2 * n)
     frame.stack.append(DictVar(d))
     frame.ip += 1
@@ -108,11 +96,7 @@ def _build_const_key_map(vm: VM, frame: Frame, ins: Instr) -> None:
     n = ins.arg
     items = vm.peek(n + 1)
     keys = items[-1]
-    try:
-        d = _dict_from([ConstVar(k) for k in keys.value], items[:-1])
-    except Unsupported as u:
-        u.eager = _build_const_key_map_eager(frame, ins)
-        raise
+    d = _dict_from([ConstVar(k) for k in keys.value], items[:-1])
     vm.popn(n + 1)
     frame.stack.append(DictVar(d))
     frame.ip += 1
@@ -140,7 +124,7 @@ def _build_string_eager(frame: Frame, ins: Instr) -> EagerSpec:
 def _build_string(vm: VM, frame: Frame, ins: Instr) -> None:
     items = vm.peek(ins.arg) if ins.arg else []
     if not all(type(x) is ConstVar and type(x.value) is str for x in items):
-        raise Unsupported("build-string", "f-string of non-constant parts", eager=_build_string_eager(frame, ins))
+        raise Unsupported("build-string", "f-string of non-constant parts")
     vm.popn(ins.arg)
     frame.stack.append(ConstVar("".join(x.value for x in items)))
     frame.ip += 1
@@ -188,7 +172,7 @@ def _format_value(vm: VM, frame: Frame, ins: Instr) -> None:
         frame.stack.append(ConstVar(out))
         frame.ip += 1
         return
-    raise Unsupported("format", "formatting a non-constant value", eager=_format_value_eager(frame, ins))
+    raise Unsupported("format", "formatting a non-constant value")
 
 
 def _list_append_eager(frame: Frame, ins: Instr) -> EagerSpec:
@@ -200,17 +184,11 @@ def _list_append(vm: VM, frame: Frame, ins: Instr) -> None:
     lst = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
     if type(lst) is not ListVar:
-        raise Unsupported("list-append", "LIST_APPEND on an unknown value", eager=_list_append_eager(frame, ins))
+        raise Unsupported("list-append", "LIST_APPEND on an unknown value")
     if lst.real is None:
         lst.items.append(v)
     else:  # a comprehension's list made real by a break inside the comprehension
-        from ._methods import call_method
-
-        try:
-            call_method(vm, lst, "append", [v], {})
-        except Unsupported as u:
-            u.eager = _list_append_eager(frame, ins)
-            raise
+        call_method(vm, lst, "append", [v], {})
     frame.stack.pop()
     frame.ip += 1
 
@@ -236,14 +214,14 @@ def _set_add_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("SET_ADD", eager=_set_add_eager)
 def _set_add_h(vm: VM, frame: Frame, ins: Instr) -> None:
-    _set_call(vm, frame, ins, "add", _set_add_eager(frame, ins))
+    _set_call(vm, frame, ins, "add")
 
 
 def _map_add_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_map_add, ins.arg + 2, npop=2, resume=Resume.NONE)
 
 
-@handles("MAP_ADD", eager=_map_add_eager)
+@handles("MAP_ADD", eager=_map_add_eager, attach=False)
 def _map_add_h(vm: VM, frame: Frame, ins: Instr) -> None:
     d = vm.resolve(frame.stack[-2 - ins.arg])
     k, v = vm.peek(2)
@@ -271,18 +249,12 @@ def _list_extend_eager(frame: Frame, ins: Instr) -> EagerSpec:
 def _list_extend(vm: VM, frame: Frame, ins: Instr) -> None:
     lst = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
-    try:
-        if type(lst) is not ListVar:
-            raise Unsupported("list-extend", "LIST_EXTEND on an unknown list")
-        items = seq_items(vm, v)
-        if lst.real is not None:  # the display's list was made real by a break inside the display
-            from ._methods import call_method
-
-            call_method(vm, lst, "extend", [ListVar(items)], {})
-            items = None
-    except Unsupported as u:
-        u.eager = _list_extend_eager(frame, ins)
-        raise
+    if type(lst) is not ListVar:
+        raise Unsupported("list-extend", "LIST_EXTEND on an unknown list")
+    items = seq_items(vm, v)
+    if lst.real is not None:  # the display's list was made real by a break inside the display
+        call_method(vm, lst, "extend", [ListVar(items)], {})
+        items = None
     if items is not None:
         lst.items.extend(items)
     frame.stack.pop()
@@ -295,7 +267,7 @@ def _set_update_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("SET_UPDATE", eager=_set_update_eager)
 def _set_update_h(vm: VM, frame: Frame, ins: Instr) -> None:
-    _set_call(vm, frame, ins, "update", _set_update_eager(frame, ins))
+    _set_call(vm, frame, ins, "update")
 
 
 def _dict_update_adapter(merge):
@@ -318,22 +290,16 @@ def _dict_update_eager(frame: Frame, ins: Instr) -> EagerSpec:
 def _dict_update(vm: VM, frame: Frame, ins: Instr) -> None:
     d = vm.resolve(frame.stack[-1 - ins.arg])
     v = vm.peek(1)[0]
-    try:
-        if type(d) is not DictVar or type(v) is not DictVar:
-            raise Unsupported("dict-update", "DICT_UPDATE on unknown dicts")
-        other = dict_view(vm, v) if v.real is not None else v.items
-        target = dict_view(vm, d) if d.real is not None else d.items
-        if not all(type(k) is str for k in other) and ins.opname == "DICT_MERGE":
-            raise Unsupported("dict-merge", "non-string keyword names")
-        if ins.opname == "DICT_MERGE" and any(k in target for k in other):
-            raise Unsupported("dict-merge", "duplicate keyword argument")
-        if d.real is not None:
-            from ._methods import _touch
-
-            _touch(vm, d)
-    except Unsupported as u:
-        u.eager = _dict_update_eager(frame, ins)
-        raise
+    if type(d) is not DictVar or type(v) is not DictVar:
+        raise Unsupported("dict-update", "DICT_UPDATE on unknown dicts")
+    other = dict_view(vm, v) if v.real is not None else v.items
+    target = dict_view(vm, d) if d.real is not None else d.items
+    if not all(type(k) is str for k in other) and ins.opname == "DICT_MERGE":
+        raise Unsupported("dict-merge", "non-string keyword names")
+    if ins.opname == "DICT_MERGE" and any(k in target for k in other):
+        raise Unsupported("dict-merge", "duplicate keyword argument")
+    if d.real is not None:
+        _touch(vm, d)
     target.update(other)
     frame.stack.pop()
     frame.ip += 1
@@ -343,7 +309,7 @@ def _list_to_tuple_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(tuple, 1)
 
 
-@handles("LIST_TO_TUPLE", eager=_list_to_tuple_eager)
+@handles("LIST_TO_TUPLE", eager=_list_to_tuple_eager, attach=False)
 def _list_to_tuple(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
     if type(v) is not ListVar:
@@ -372,13 +338,9 @@ def _unpack_sequence_eager(frame: Frame, ins: Instr) -> EagerSpec:
 @handles("UNPACK_SEQUENCE", eager=_unpack_sequence_eager)
 def _unpack_sequence(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
-    try:
-        items = seq_items(vm, v)
-        if len(items) != ins.arg:
-            raise Unsupported("unpack", "unpacking a sequence of the wrong length")
-    except Unsupported as u:
-        u.eager = _unpack_sequence_eager(frame, ins)
-        raise
+    items = seq_items(vm, v)
+    if len(items) != ins.arg:
+        raise Unsupported("unpack", "unpacking a sequence of the wrong length")
     frame.stack.pop()
     frame.stack.extend(reversed(items))
     frame.ip += 1
@@ -405,13 +367,9 @@ def _unpack_ex_eager(frame: Frame, ins: Instr) -> EagerSpec:
 def _unpack_ex(vm: VM, frame: Frame, ins: Instr) -> None:
     before, after = ins.arg & 0xFF, ins.arg >> 8
     v = vm.peek(1)[0]
-    try:
-        items = seq_items(vm, v)
-        if len(items) < before + after:
-            raise Unsupported("unpack", "not enough values")
-    except Unsupported as u:
-        u.eager = _unpack_ex_eager(frame, ins)
-        raise
+    items = seq_items(vm, v)
+    if len(items) < before + after:
+        raise Unsupported("unpack", "not enough values")
     out = items[:before] + [ListVar(items[before:len(items) - after])] + items[len(items) - after:]
     frame.stack.pop()
     frame.stack.extend(reversed(out))

@@ -9,11 +9,14 @@ from typing import TYPE_CHECKING
 from .. import _runtime as R
 from .._errors import FrameBound, Unsupported
 from . import _version as V
-from ._calls import Inline, Raise, call, seq_items
+from ._calls import call, seq_items
 from ._exceptions import raise_new
+from ._generators import on_yield, send, send_eager
+from ._iface import Inline, Raise
+from ._iters import get_iter
 from ._methods import dict_view
 from ._opcodes import EagerSpec, handles
-from ._values import NULL, DictVar, FuncVar, ObjVar, TupleVar
+from ._values import NULL, DictVar, FuncVar, GenVar, ObjVar, TupleVar
 
 if TYPE_CHECKING:
     from ._code import Instr
@@ -47,14 +50,11 @@ def call_adapter(kw_names, classic_ctx=None):
 def _commit_call(vm: VM, frame: Frame, res: Var | Inline, npop: int) -> None:
     vm.popn(npop)
     frame.kw_names = None
-    frame.ip += 1
     if isinstance(res, Inline):
-        frame.call_index = frame.ip - 1
-        vm.frames.append(res.frame)
-        if res.grad is not None:
-            vm.set_grad(res.grad)
+        vm.push_frame(frame, res)
     else:
         frame.stack.append(res)
+        frame.ip += 1
 
 
 @handles("KW_NAMES")
@@ -84,7 +84,7 @@ def _call_eager_form(frame: Frame, ins: Instr) -> EagerSpec | None:
     return None if _reads_frame(frame, ins.arg + 2) else _call_eager(frame, ins)
 
 
-@handles("CALL", eager=_call_eager_form)
+@handles("CALL", eager=_call_eager_form, attach=False)
 def _call(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
     argc = ins.arg
     items = vm.peek(argc + 2)
@@ -133,7 +133,7 @@ def _call_ex_eager_form(frame: Frame, ins: Instr) -> EagerSpec | None:
     return None if _reads_frame(frame, 4 if ins.arg & 1 else 3) else _call_ex_eager(frame, ins)
 
 
-@handles("CALL_FUNCTION_EX", eager=_call_ex_eager_form)
+@handles("CALL_FUNCTION_EX", eager=_call_ex_eager_form, attach=False)
 def _call_function_ex(vm: VM, frame: Frame, ins: Instr) -> None:
     n = 4 if ins.arg & 1 else 3
     items = vm.peek(n)
@@ -194,7 +194,7 @@ def _import_name_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("IMPORT_NAME", eager=_import_name_eager)
 def _import_name(vm: VM, frame: Frame, ins: Instr) -> None:
-    raise Unsupported("import", f"import {ins.argval}", eager=_import_name_eager(frame, ins))
+    raise Unsupported("import", f"import {ins.argval}")
 
 
 def _import_from_eager(frame: Frame, ins: Instr) -> EagerSpec:
@@ -208,7 +208,7 @@ def _import_from_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("IMPORT_FROM", eager=_import_from_eager)
 def _import_from(vm: VM, frame: Frame, ins: Instr) -> None:
-    raise Unsupported("import", f"from-import {ins.argval}", eager=_import_from_eager(frame, ins))
+    raise Unsupported("import", f"from-import {ins.argval}")
 
 
 def _yield_from_iter(v):
@@ -222,35 +222,22 @@ def _get_yield_from_iter_eager(frame: Frame, ins: Instr) -> EagerSpec:
 @handles("GET_YIELD_FROM_ITER", eager=_get_yield_from_iter_eager)
 def _get_yield_from_iter(vm: VM, frame: Frame, ins: Instr) -> None:
     """`yield from v`: a traced generator is its own iterator; anything else is iter(v)."""
-    from ._iters import get_iter
-    from ._values import GenVar
-
     v = vm.peek(1)[0]
     if type(v) is not GenVar:
-        try:
-            frame.stack[-1] = get_iter(vm, v)
-        except Unsupported as u:  # (a real generator or iterable: made so for real)
-            u.eager = u.eager or _get_yield_from_iter_eager(frame, ins)
-            raise
+        frame.stack[-1] = get_iter(vm, v)
     frame.ip += 1
 
 
 def _send_eager(frame: Frame, ins: Instr) -> EagerSpec:
-    from ._generators import send_eager
-
     return send_eager(frame, ins)
 
 
-@handles("SEND", eager=_send_eager)
+@handles("SEND", eager=_send_eager, attach=False)
 def _send(vm: VM, frame: Frame, ins: Instr) -> None:
-    from ._generators import send
-
     send(vm, frame, ins)
 
 
 @handles("YIELD_VALUE")
 def _yield_value(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
-    from ._generators import on_yield
-
     value = vm.pop()
     return on_yield(vm, frame, value)

@@ -6,8 +6,10 @@ import types
 from typing import TYPE_CHECKING
 
 from .._errors import Unsupported
-from ._calls import Inline, call
+from ._calls import call
 from ._exceptions import get_state, instance_of, is_exception, is_none, raise_new
+from ._generators import cm_enter, cm_exit, throw_pending
+from ._iface import Inline
 from ._modes import enter as enter_mode
 from ._modes import program_ctx
 from ._objects import enter_user_ctx
@@ -50,7 +52,7 @@ def _before_with_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_before_with, 1, resume=Resume.PUSHN, label="enter")
 
 
-@handles("BEFORE_WITH", eager=_before_with_eager)
+@handles("BEFORE_WITH", eager=_before_with_eager, attach=False)
 def _before_with_h(vm: VM, frame: Frame, ins: Instr) -> None:
     ctx = vm.peek(1)[0]
     if type(ctx) is GradCtxVar:
@@ -76,8 +78,6 @@ def _before_with_h(vm: VM, frame: Frame, ins: Instr) -> None:
         frame.ip += 1
         return
     if type(ctx) is CMVar and not ctx.entered:
-        from ._generators import cm_enter
-
         cm_enter(vm, frame, ctx.gen)
         ctx.entered = True
         return
@@ -96,12 +96,11 @@ def _before_with_h(vm: VM, frame: Frame, ins: Instr) -> None:
         u.eager = _before_with_eager(frame, ins)
         raise
     frame.stack[-1] = exit_
-    frame.ip += 1
     if isinstance(res, Inline):
-        frame.call_index = frame.ip - 1
-        vm.frames.append(res.frame)
+        vm.push_frame(frame, res)
     else:
         frame.stack.append(res)
+        frame.ip += 1
 
 
 def _with_except_start(exit_, lasti, prev, exc):
@@ -125,16 +124,12 @@ def _with_except_start_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_with_except_start, 4, npop=0, label="exit")
 
 
-@handles("WITH_EXCEPT_START", eager=_with_except_start_eager)
+@handles("WITH_EXCEPT_START", eager=_with_except_start_eager, attach=False)
 def _with_except_start_h(vm: VM, frame: Frame, ins: Instr) -> None:
     exit_, _lasti, _prev, exc = vm.peek(4)
     if type(exit_) is CMExitVar and is_exception(exc) and exit_.gen.state == "suspended":
-        from ._generators import cm_exit, throw_pending
-
         gen_frame = cm_exit(vm, exit_.gen, exc, get_state(vm, exc, "__traceback__"))
-        frame.ip += 1
-        frame.call_index = frame.ip - 1
-        vm.frames.append(gen_frame)
+        vm.push_frame(frame, gen_frame)
         return throw_pending(vm)
     try:
         if type(exit_) is GradExitVar or type(exit_) is ModeExitVar:
@@ -147,14 +142,11 @@ def _with_except_start_h(vm: VM, frame: Frame, ins: Instr) -> None:
         if u.eager is None:
             u.eager = _with_except_start_eager(frame, ins)
         raise
-    frame.ip += 1
     if isinstance(res, Inline):
-        frame.call_index = frame.ip - 1
-        vm.frames.append(res.frame)
-        if res.grad is not None:
-            vm.set_grad(res.grad)
+        vm.push_frame(frame, res)
     else:
         frame.stack.append(res)
+        frame.ip += 1
 
 
 @handles("PUSH_EXC_INFO")
@@ -195,7 +187,7 @@ def _check_exc_match_h(vm: VM, frame: Frame, ins: Instr) -> None:
             frame.stack[-1] = ConstVar(r)
             frame.ip += 1
             return
-    raise Unsupported("exc-match", "except clause over unknown classes", eager=_check_exc_match_eager(frame, ins))
+    raise Unsupported("exc-match", "except clause over unknown classes")
 
 
 def _raise_eager(exc) -> None:
@@ -224,7 +216,7 @@ def _reraise_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_reraise_kept, 1, resume=Resume.NONE)
 
 
-@handles("RERAISE", eager=_reraise_eager)
+@handles("RERAISE", eager=_reraise_eager, attach=False)
 def _reraise(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
     exc = vm.peek(1)[0]
     if not is_exception(exc):
@@ -238,7 +230,7 @@ def _raise_varargs_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(fn, ins.arg, resume=Resume.NONE)
 
 
-@handles("RAISE_VARARGS", eager=_raise_varargs_eager)
+@handles("RAISE_VARARGS", eager=_raise_varargs_eager, attach=False)
 def _raise_varargs(vm: VM, frame: Frame, ins: Instr) -> Ending | None:
     if ins.arg == 0:  # a bare raise re-raises the handled exception as it is: no context, no new entry
         exc = vm.resolve(vm.cur_exc)

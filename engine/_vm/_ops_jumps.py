@@ -8,9 +8,12 @@ from .. import _runtime as R
 from .._errors import Unsupported
 from . import _version as V
 from ._arith import is_same, truth
+from ._generators import resume_for
+from ._iface import Inline
 from ._iters import get_iter, iter_next
+from ._objects import call_dunder, instance_type
 from ._opcodes import EagerSpec, Resume, handles
-from ._values import ConstVar
+from ._values import ConstVar, GenVar, IterVar
 
 if TYPE_CHECKING:
     from ._code import Instr
@@ -41,16 +44,12 @@ def _pop_jump(vm: VM, frame: Frame, ins: Instr) -> None:
     kind = V.CONDITIONAL_POP_JUMPS[ins.opname]
     v = vm.peek(1)[0]
     if kind in ("true", "false"):
-        try:
-            b = truth(vm, v)
-        except Unsupported as u:
-            u.eager = _pop_jump_eager(frame, ins)
-            raise
+        b = truth(vm, v)
         jump = b if kind == "true" else not b
     else:
         n = is_same(vm, v, ConstVar(None))
         if n is None:
-            raise Unsupported("is-none", "`is None` on an unknown value", eager=_pop_jump_eager(frame, ins))
+            raise Unsupported("is-none", "`is None` on an unknown value")
         jump = n if kind == "none" else not n
     frame.stack.pop()
     frame.ip = ins.target if jump else frame.ip + 1
@@ -66,11 +65,7 @@ def _or_pop_jump_eager(frame: Frame, ins: Instr) -> EagerSpec:
 def _or_pop_jump(vm: VM, frame: Frame, ins: Instr) -> None:
     kind = V.OR_POP_JUMPS[ins.opname]
     v = vm.peek(1)[0]
-    try:
-        b = truth(vm, v)
-    except Unsupported as u:
-        u.eager = _or_pop_jump_eager(frame, ins)
-        raise
+    b = truth(vm, v)
     or_pop_commit(frame, ins, kind, b)
 
 
@@ -89,23 +84,15 @@ def _get_iter_eager(frame: Frame, ins: Instr) -> EagerSpec:
 @handles("GET_ITER", eager=_get_iter_eager)
 def _get_iter(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
-    try:
-        from ._objects import call_dunder, instance_type
 
-        if instance_type(v) is not None:
-            it = call_dunder(vm, v, "__iter__", [])  # a user (or torch.nn) __iter__, traced
-        else:
-            it = get_iter(vm, v)
-    except Unsupported as u:
-        u.eager = _get_iter_eager(frame, ins)
-        raise
-    from ._calls import Inline
+    if instance_type(v) is not None:
+        it = call_dunder(vm, v, "__iter__", [])  # a user (or torch.nn) __iter__, traced
+    else:
+        it = get_iter(vm, v)
 
     if isinstance(it, Inline):
         frame.stack.pop()
-        frame.ip += 1
-        frame.call_index = frame.ip - 1
-        vm.frames.append(it.frame)
+        vm.push_frame(frame, it)
         return
     frame.stack[-1] = it
     frame.ip += 1
@@ -119,14 +106,11 @@ def _for_iter_eager(frame: Frame, ins: Instr) -> EagerSpec:
     return EagerSpec(_next_or_exhausted, 1, npop=0, resume=Resume.FORITER, label="next")
 
 
-@handles("FOR_ITER", eager=_for_iter_eager)
+@handles("FOR_ITER", eager=_for_iter_eager, attach=False)
 def _for_iter(vm: VM, frame: Frame, ins: Instr) -> None:
     it = vm.peek(1)[0]
-    from ._values import GenVar, IterVar
 
     if type(it) is GenVar:
-        from ._generators import resume_for
-
         resume_for(vm, frame, it, ins)
         return
     if type(it) is not IterVar:

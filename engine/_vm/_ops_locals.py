@@ -8,12 +8,13 @@ import torch
 
 from .. import _runtime as R
 from .._errors import Unsupported
-from .._guards import GlobalSrc
+from .._guards import CellSrc, GlobalSrc
 from . import _version as V
+from ._consts import is_const_value
 from ._effects import CellEffect, GlobalEffect
 from ._opcodes import EagerSpec, Resume, handles, raising
 from ._values import EMPTY, NULL, UNREAD, CellVar, ConstVar, ObjVar
-from ._wrap import is_const_value, wrap, wrap_fixed
+from ._wrap import wrap, wrap_fixed
 
 if TYPE_CHECKING:
     from ._code import Instr
@@ -33,7 +34,7 @@ def _unbound_local_eager(frame: Frame, ins: Instr) -> EagerSpec | None:
 def _load_fast(vm: VM, frame: Frame, ins: Instr) -> None:
     v = frame.locals[ins.arg]
     if v is None:
-        raise Unsupported("unbound-local", f"local {ins.argval} is unbound", eager=_unbound_local_eager(frame, ins))
+        raise Unsupported("unbound-local", f"local {ins.argval} is unbound")
     frame.stack.append(v)
     frame.ip += 1
 
@@ -47,7 +48,7 @@ def _store_fast(vm: VM, frame: Frame, ins: Instr) -> None:
 @handles("DELETE_FAST", eager=_unbound_local_eager)
 def _delete_fast(vm: VM, frame: Frame, ins: Instr) -> None:
     if frame.locals[ins.arg] is None:
-        raise Unsupported("unbound-local", f"local {ins.argval} is unbound", eager=_unbound_local_eager(frame, ins))
+        raise Unsupported("unbound-local", f"local {ins.argval} is unbound")
     frame.locals[ins.arg] = None
     frame.ip += 1
 
@@ -77,7 +78,7 @@ def load_global(vm: VM, frame: Frame, ins: Instr):
         value = b[name]
         vm.guards.global_identity(b, name, value)
         return wrap_fixed(vm, value)
-    raise Unsupported("name-error", f"global {name} is not defined", eager=_load_global_eager(frame, ins))
+    raise Unsupported("name-error", f"global {name} is not defined")
 
 
 def _load_global_eager(frame: Frame, ins: Instr) -> EagerSpec:
@@ -126,7 +127,7 @@ def _delete_global_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("DELETE_GLOBAL", eager=_delete_global_eager)
 def _delete_global(vm: VM, frame: Frame, ins: Instr) -> None:
-    raise Unsupported("delete-global", "del of a global", eager=_delete_global_eager(frame, ins))
+    raise Unsupported("delete-global", "del of a global")
 
 
 @handles("LOAD_ASSERTION_ERROR")
@@ -157,8 +158,6 @@ def _load_closure(vm: VM, frame: Frame, ins: Instr) -> None:
 
 def cell_get(vm: VM, cell: CellVar):
     if cell.contents is UNREAD:
-        from .._guards import CellSrc
-
         try:
             real = cell.real.cell_contents
         except ValueError:

@@ -10,7 +10,8 @@ from .._runtime import NULL as NULL_REAL
 from . import _version as V
 from ._arith import binary, compare, contains, is_same, unary
 from ._attrs import get_item, load_attr, store_attr, store_item
-from ._calls import Inline
+from ._iface import Inline
+from ._models_py import delete_item
 from ._opcodes import EagerSpec, Resume, handles
 from ._values import NULL, ConstVar, GenVar, MethodVar
 
@@ -18,12 +19,6 @@ if TYPE_CHECKING:
     from ._code import Instr
     from ._frame import Frame
     from ._interp import VM
-
-
-def _eager(u: Unsupported, spec: EagerSpec) -> Unsupported:
-    if u.eager is None:
-        u.eager = spec
-    return u
 
 
 def _binary_op_eager(frame: Frame, ins: Instr) -> EagerSpec:
@@ -35,10 +30,7 @@ def _binary_op_eager(frame: Frame, ins: Instr) -> EagerSpec:
 def _binary_op(vm: VM, frame: Frame, ins: Instr) -> None:
     sym, fn = V.BINARY_OPS[ins.arg]
     a, b = vm.peek(2)
-    try:
-        r = binary(vm, fn, sym, a, b)
-    except Unsupported as u:
-        raise _eager(u, _binary_op_eager(frame, ins)) from None
+    r = binary(vm, fn, sym, a, b)
     vm.popn(2)
     frame.stack.append(r)
     frame.ip += 1
@@ -52,10 +44,7 @@ def _compare_op_eager(frame: Frame, ins: Instr) -> EagerSpec:
 def _compare_op(vm: VM, frame: Frame, ins: Instr) -> None:
     fn = V.COMPARE_OPS[ins.argval]
     a, b = vm.peek(2)
-    try:
-        r = compare(vm, fn, ins.argval, a, b)
-    except Unsupported as u:
-        raise _eager(u, _compare_op_eager(frame, ins)) from None
+    r = compare(vm, fn, ins.argval, a, b)
     vm.popn(2)
     frame.stack.append(r)
     frame.ip += 1
@@ -74,7 +63,7 @@ def _is_op(vm: VM, frame: Frame, ins: Instr) -> None:
     a, b = vm.peek(2)
     r = is_same(vm, a, b)
     if r is None:
-        raise Unsupported("is", "`is` between values the trace cannot tell apart", eager=_is_op_eager(frame, ins))
+        raise Unsupported("is", "`is` between values the trace cannot tell apart")
     vm.popn(2)
     frame.stack.append(ConstVar(r != bool(ins.arg)))
     frame.ip += 1
@@ -95,10 +84,7 @@ def _contains_op_eager(frame: Frame, ins: Instr) -> EagerSpec:
 @handles("CONTAINS_OP", eager=_contains_op_eager)
 def _contains_op(vm: VM, frame: Frame, ins: Instr) -> None:
     a, b = vm.peek(2)
-    try:
-        r = contains(vm, a, b)
-    except Unsupported as u:
-        raise _eager(u, _contains_op_eager(frame, ins)) from None
+    r = contains(vm, a, b)
     vm.popn(2)
     frame.stack.append(ConstVar(r.value != bool(ins.arg)))
     frame.ip += 1
@@ -112,10 +98,7 @@ def _unary_eager(frame: Frame, ins: Instr) -> EagerSpec:
 def _unary(vm: VM, frame: Frame, ins: Instr) -> None:
     fn = V.UNARY_OPS[ins.opname]
     v = vm.peek(1)[0]
-    try:
-        r = unary(vm, fn, v)
-    except Unsupported as u:
-        raise _eager(u, _unary_eager(frame, ins)) from None
+    r = unary(vm, fn, v)
     frame.stack[-1] = r
     frame.ip += 1
 
@@ -132,22 +115,13 @@ def _load_attr_eager(frame: Frame, ins: Instr) -> EagerSpec:
 @handles("LOAD_ATTR", eager=_load_attr_eager)
 def _load_attr(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
-    try:
-        r = load_attr(vm, v, ins.argval)
-    except Unsupported as u:
-        raise _eager(u, _load_attr_eager(frame, ins)) from None
+    r = load_attr(vm, v, ins.argval)
     if isinstance(r, Inline):  # a property getter runs as a frame; its result replaces the object
         frame.stack.pop()
-        _push_frame(vm, frame, r)
+        vm.push_frame(frame, r)
         return
     frame.stack[-1] = r
     frame.ip += 1
-
-
-def _push_frame(vm: VM, frame: Frame, inline: Inline) -> None:
-    frame.ip += 1
-    frame.call_index = frame.ip - 1
-    vm.frames.append(inline.frame)
 
 
 def _load_method_eager(frame: Frame, ins: Instr) -> EagerSpec:
@@ -170,13 +144,10 @@ def _load_method(vm: VM, frame: Frame, ins: Instr) -> None:
         frame.stack.append(MethodVar(v, "send"))
         frame.ip += 1
         return
-    try:
-        r = load_attr(vm, v, ins.argval)
-    except Unsupported as u:
-        raise _eager(u, _load_method_eager(frame, ins)) from None
+    r = load_attr(vm, v, ins.argval)
     if isinstance(r, Inline):
         frame.stack[-1] = NULL
-        _push_frame(vm, frame, r)
+        vm.push_frame(frame, r)
         return
     frame.stack[-1] = NULL
     frame.stack.append(r)
@@ -195,13 +166,10 @@ def _store_attr_eager(frame: Frame, ins: Instr) -> EagerSpec:
 @handles("STORE_ATTR", eager=_store_attr_eager)
 def _store_attr(vm: VM, frame: Frame, ins: Instr) -> None:
     val, obj = vm.peek(2)
-    try:
-        r = store_attr(vm, obj, ins.argval, val)
-    except Unsupported as u:
-        raise _eager(u, _store_attr_eager(frame, ins)) from None
+    r = store_attr(vm, obj, ins.argval, val)
     vm.popn(2)
     if isinstance(r, Inline):
-        _push_frame(vm, frame, r)
+        vm.push_frame(frame, r)
         return
     frame.ip += 1
 
@@ -217,7 +185,7 @@ def _delete_attr_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("DELETE_ATTR", eager=_delete_attr_eager)
 def _delete_attr(vm: VM, frame: Frame, ins: Instr) -> None:
-    raise Unsupported("delete-attr", "del of an attribute", eager=_delete_attr_eager(frame, ins))
+    raise Unsupported("delete-attr", "del of an attribute")
 
 
 def _binary_subscr_eager(frame: Frame, ins: Instr) -> EagerSpec:
@@ -227,13 +195,10 @@ def _binary_subscr_eager(frame: Frame, ins: Instr) -> EagerSpec:
 @handles("BINARY_SUBSCR", eager=_binary_subscr_eager)
 def _binary_subscr(vm: VM, frame: Frame, ins: Instr) -> None:
     c, k = vm.peek(2)
-    try:
-        r = get_item(vm, c, k)
-    except Unsupported as u:
-        raise _eager(u, _binary_subscr_eager(frame, ins)) from None
+    r = get_item(vm, c, k)
     vm.popn(2)
     if isinstance(r, Inline):
-        _push_frame(vm, frame, r)
+        vm.push_frame(frame, r)
         return
     frame.stack.append(r)
     frame.ip += 1
@@ -250,13 +215,10 @@ def _store_subscr_eager(frame: Frame, ins: Instr) -> EagerSpec:
 @handles("STORE_SUBSCR", eager=_store_subscr_eager)
 def _store_subscr(vm: VM, frame: Frame, ins: Instr) -> None:
     v, c, k = vm.peek(3)
-    try:
-        r = store_item(vm, c, k, v)
-    except Unsupported as u:
-        raise _eager(u, _store_subscr_eager(frame, ins)) from None
+    r = store_item(vm, c, k, v)
     vm.popn(3)
     if isinstance(r, Inline):
-        _push_frame(vm, frame, r)
+        vm.push_frame(frame, r)
         return
     frame.ip += 1
 
@@ -267,5 +229,12 @@ def _delete_subscr_eager(frame: Frame, ins: Instr) -> EagerSpec:
 
 @handles("DELETE_SUBSCR", eager=_delete_subscr_eager)
 def _delete_subscr(vm: VM, frame: Frame, ins: Instr) -> None:
-    raise Unsupported("delete-subscr", "del of an item", eager=_delete_subscr_eager(frame, ins))
+    try:
+        done = delete_item(vm, *vm.peek(2))
+    except Unsupported:
+        done = False
+    if not done:
+        raise Unsupported("delete-subscr", "del of an item", eager=_delete_subscr_eager(frame, ins))
+    vm.popn(2)
+    frame.ip += 1
 

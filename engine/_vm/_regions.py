@@ -7,8 +7,8 @@ in a frame of its own). They change nothing at run time: entering one pushes a n
 any other stack value, and leaving it calls that no-op. What they mean is decided at a break (`on_break`), from the regions
 active on the frame stack at that point, innermost first, as Dynamo reads its settings when it breaks:
 
-- error_on_graph_break(True): the break is an error, the same `EngineError` as for fullgraph=True (Dynamo
-  raises its `Unsupported`); an inner error_on_graph_break(False) lets the break resume again.
+- error_on_graph_break(True): the break is an error, the same `GraphBreakError` as for fullgraph=True (an
+  `EngineError` that is also torch's `torch._dynamo.exc.Unsupported`, which Dynamo raises); an inner error_on_graph_break(False) lets the break resume again.
 - disable_nested_graph_breaks: a break below the outermost frame is handled as with nested=False: the
   outermost frame's call that leads to it runs as its own compiled call without nested resumption (Dynamo
   too unwinds such a break to the top frame, which breaks at that call and compiles the callee on its own).
@@ -30,7 +30,9 @@ import torch._dynamo
 import torch._dynamo.decorators as _decorators
 import torch._dynamo.external_utils as _external
 
-from .._errors import EngineError, Unsupported
+from .._errors import GraphBreakError, Unsupported
+from .._guards import ConstSrc
+from ._ending import Restart
 from ._values import ConstVar, LazyVar, ObjVar
 
 if TYPE_CHECKING:
@@ -100,8 +102,6 @@ class RegionExit:
 
 def enter(vm: VM, ctx) -> tuple[ObjVar, ConstVar] | None:
     """BEFORE_WITH over a region object: (exit callable, value of `as`), or None for any other object."""
-    from .._guards import ConstSrc
-
     if type(ctx) is not ObjVar or not _is_region(ctx.obj):
         return None
     exit_ = RegionExit(ctx.obj)
@@ -142,13 +142,11 @@ def active(vm: VM) -> tuple[bool | None, bool]:
 
 def on_break(vm: VM, u, depth: int) -> None:
     """Apply the active regions to a break: raise the fullgraph error, or restart with a classic call."""
-    from ._interp import Restart
-
     error, nested_off = active(vm)
     if error:
         hint = f"; hint: {u.hint}" if u.hint else ""
-        raise EngineError(f"[{u.gb_id}] graph break at {u.where} inside error_on_graph_break(True): "
-                          f"{u.explanation}{hint}")
+        raise GraphBreakError(f"[{u.gb_id}] graph break at {u.where} inside error_on_graph_break(True): "
+                              f"{u.explanation}{hint}", u.gb_id)
     if nested_off and depth > 0:
         # the outermost call still made by this trace: resumed frames below it cannot be re-run
         for frame in vm.frames[1:]:
@@ -159,8 +157,6 @@ def on_break(vm: VM, u, depth: int) -> None:
 def factory_model(vm: VM, fv, args, kwargs):
     """`error_on_graph_break(b)` / `disable_nested_graph_breaks()` called in traced code: the region object,
     made once at trace time (entering and leaving it are modeled, so it keeps no state between calls)."""
-    from .._guards import ConstSrc
-
     if kwargs or not all(type(a) is ConstVar for a in args):
         return NotImplemented
     values = [a.value for a in args]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+import torch
+
 if TYPE_CHECKING:
     from .._guards import Src
     from ._frame import Frame
@@ -250,8 +252,6 @@ class GradCtxVar(Var):
         self.prev = prev
 
     def torch_class(self) -> type:
-        import torch
-
         if self.prev is not None:
             return torch.set_grad_enabled
         return torch.enable_grad if self.target else torch.no_grad

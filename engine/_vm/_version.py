@@ -6,6 +6,7 @@ import dis
 import inspect
 import operator
 import sys
+import traceback
 import types
 from typing import Literal
 
@@ -49,7 +50,6 @@ TERMINATORS = {"RETURN_VALUE", "RAISE_VARARGS", "RERAISE"} | UNCONDITIONAL_JUMPS
 FRAME_UNSUPPORTED = {
     "RETURN_GENERATOR", "YIELD_VALUE", "SEND", "GET_YIELD_FROM_ITER", "GET_AWAITABLE", "GET_AITER",
     "GET_ANEXT", "END_ASYNC_FOR", "BEFORE_ASYNC_WITH", "ASYNC_GEN_WRAP", "PREP_RERAISE_STAR",
-    "MATCH_CLASS", "MATCH_KEYS", "MATCH_MAPPING", "MATCH_SEQUENCE", "GET_LEN", "COPY_DICT_WITHOUT_KEYS",
     "LOAD_NAME", "STORE_NAME", "DELETE_NAME", "LOAD_CLASSDEREF", "SETUP_ANNOTATIONS", "PRINT_EXPR",
     "IMPORT_STAR", "LOAD_BUILD_CLASS", "CHECK_EG_MATCH",
 }
@@ -115,11 +115,38 @@ FRAME_INTROSPECTING_ATTRS = {"_getframe", "currentframe", "getouterframes", "exc
                              "print_exc"}
 
 
-def _frame_readers() -> tuple[set[object], dict[object, int]]:
-    import inspect
-    import sys
-    import traceback
+# Builtins that read the calling frame's namespace only when called with fewer positional arguments than
+# this: `vars(obj)`, `dir(obj)`, `eval(src, g)` are plain calls.
+NAMESPACE_DEFAULT_ARGS = {"vars": 1, "dir": 1, "eval": 2, "exec": 2}
 
+
+def direct_call_argc(instrs: list, k: int) -> int | None:
+    """The positional argument count of the call that consumes the callable the instruction at `k` pushes
+    (a LOAD_GLOBAL with its NULL), when the instructions between only push and pop its arguments in a
+    straight line; None when that cannot be told (a jump, keyword names, `*args`, the value used otherwise)."""
+    depth = 0
+    for ins in instrs[k + 1:]:
+        op = ins.opname
+        if op == "PRECALL":
+            if depth == ins.arg:
+                return ins.arg
+            continue
+        if op == "CALL":
+            depth -= ins.arg + 1  # an inner call: callable, NULL or self, and its arguments -> its result
+        elif op in ("KW_NAMES", "CALL_FUNCTION_EX") or ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs:
+            return None
+        else:
+            try:
+                depth += dis.stack_effect(ins.opcode, ins.arg if ins.opcode >= dis.HAVE_ARGUMENT else None,
+                                          jump=False)
+            except ValueError:
+                return None
+        if depth < 0:
+            return None
+    return None
+
+
+def _frame_readers() -> tuple[set[object], dict[object, int]]:
     always = {locals, globals, breakpoint, sys._getframe, sys.exc_info, inspect.currentframe, inspect.stack,
               inspect.trace, traceback.format_exc, traceback.print_exc, traceback.extract_stack,
               traceback.format_stack, traceback.print_stack}

@@ -9,7 +9,10 @@ import torch
 
 from .. import _runtime as R
 from .._guards import AttrSrc, ConstSrc, EnvSrc, ItemSrc, IterSeqSrc
-from ._members import MembersIter
+from ._consts import IMMUTABLE, SCALARS, is_const_value, key_var
+from ._iface import implements
+from ._iters import ZipView, as_sequence
+from ._members import MembersIter, MemberView
 from ._sets import wrap_real_set
 from ._values import (
     DISCARD,
@@ -34,26 +37,13 @@ if TYPE_CHECKING:
     from ._interp import VM
     from ._values import Var
 
-SCALARS = (int, float, bool, str, type(None), bytes, complex)
-_IMMUTABLE = SCALARS + (torch.dtype, torch.device, torch.layout, torch.memory_format, range, torch.Size,
-                        type(Ellipsis), type(NotImplemented))
-
-
-def is_const_value(v: object) -> bool:
-    t = type(v)
-    if t in _IMMUTABLE:
-        return True
-    if t is tuple or t is frozenset:
-        return all(is_const_value(x) for x in v)
-    return False
-
-
 _METHOD_SELF_TYPES = (list, dict)
 # Tensor subclasses (their __torch_function__ must run in program order) and sparse/other layouts are
 # opaque objects: every op on them runs eagerly.
 _PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
 
 
+@implements("wrap")
 def wrap(vm: VM, value, src: Src, fixed: bool = False):
     """A VM value for a real `value` read from `src`. `fixed`: identity is already guarded (or the object
     is a fixed part of the program such as a module), so no type guards are needed and `src` is constant."""
@@ -91,7 +81,7 @@ def wrap(vm: VM, value, src: Src, fixed: bool = False):
             g.type_is(src, t)
             g.length(src, len(value))
         return TupleVar([wrap(vm, x, ItemSrc(src, k), fixed) for k, x in enumerate(value)], t)
-    elif t in _IMMUTABLE:
+    elif t in IMMUTABLE:
         if not fixed:
             g.const(src, value)
         return ConstVar(value)
@@ -150,8 +140,6 @@ def wrap(vm: VM, value, src: Src, fixed: bool = False):
     elif t in R.POSITIONED_TYPES and (var := _wrap_seq_iter(vm, value, src)) is not None:
         pass
     elif t is R.DictIter and not value.broken:  # (a broken one raises at every step: opaque, stepped eagerly)
-        from ._methods import key_var
-
         e = src.expr(vm.ns)
         g.type_is(src, t)
         g.add(f"{e}.index == {value.index!r} and {e}.broken is False and {e}.kind == {value.kind!r} and "
@@ -161,9 +149,15 @@ def wrap(vm: VM, value, src: Src, fixed: bool = False):
         var.over = (d, value.kind, value.keys)
         vm.dict_iters.append(var)
         vm.writeback.append(var)
+    elif t is R.ZipIter and not value.done:  # a loop's own zip/enumerate (see _iters.zip_loop)
+        e = src.expr(vm.ns)
+        g.type_is(src, t)
+        g.add(f"{e}.index == {value.index!r} and {e}.done is False and {e}.start == {value.start!r} and "
+              f"len({e}.seqs) == {len(value.seqs)}")
+        seqs = [as_sequence(vm, wrap(vm, q, ItemSrc(AttrSrc(src, "seqs"), k))) for k, q in enumerate(value.seqs)]
+        var = IterVar(ZipView(seqs, value.start), value.index, real=value, src=src)
+        vm.writeback.append(var)
     elif t is MembersIter:
-        from ._members import MemberView
-
         g.type_is(src, t)
         e = src.expr(vm.ns)
         g.add(f"{e}.index == {value.index!r} and {e}.method == {value.method!r} "
@@ -201,9 +195,7 @@ def _wrap_seq_iter(vm: VM, value, src: Src) -> IterVar | None:
     g.add(f"_iter_index({e}) == {index!r}")
     seq_var = wrap(vm, seq, IterSeqSrc(src))
     if type(value) is reversed:
-        from ._calls import seq_items
-
-        items = seq_items(vm, seq_var)
+        items = vm.seq_items(seq_var)
         var = IterVar(TupleVar(items[::-1]), len(items) - 1 - index, real=value, src=src, rev=seq_var)
     else:
         var = IterVar(seq_var, index, real=value, src=src)
@@ -215,6 +207,7 @@ def _src_of(var: Var) -> Src | None:
     return getattr(var, "src", None)
 
 
+@implements("wrap_fixed")
 def wrap_fixed(vm: VM, value):
     """An object that is part of the program (a global's or module attribute's value, identity-guarded)."""
     return wrap(vm, value, ConstSrc(value), fixed=True)

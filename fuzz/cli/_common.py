@@ -87,14 +87,16 @@ def check_workers(workers: int, oversubscribe: bool = False) -> int:
 def read_program(path: str | Path) -> str:
     """The text of a program file; UsageError for a missing, unreadable, binary or non-UTF-8 file."""
     path = Path(path)
+    if path.is_dir():
+        raise UsageError(f"{path} is a directory; give a program file")
     if not path.is_file():
         raise UsageError(f"no such file: {path}")
+    from oracle import read_program_text
+
     try:
-        data = path.read_bytes()
+        text = read_program_text(path)  # a BOM and CRLF line ends are read as the author meant them
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{path} is not a program file: not UTF-8 text") from None
     if "\0" in text:

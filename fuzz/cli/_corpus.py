@@ -30,17 +30,25 @@ def register(subparsers) -> None:
 
 
 def _open(path: str, must_exist: bool):
-    from fuzz.corpus import Corpus, CorpusError
+    from fuzz.corpus import Corpus, CorpusError, ManifestError
 
     try:
         return Corpus(path, must_exist=must_exist)
+    except ManifestError:
+        raise
     except CorpusError as exc:
         raise UsageError(str(exc)) from None
 
 
 def corpus(args) -> int:
+    from fuzz.corpus import ManifestError
+
     check_workers(args.workers, args.oversubscribe)
-    store = _open(args.dir, must_exist=args.action != "add")
+    try:
+        store = _open(args.dir, must_exist=args.action != "add")
+    except ManifestError as exc:  # a corpus problem, as an entry without its file is: exit 1, nothing written
+        print(f"ngb-fuzz corpus: error: {exc}", file=sys.stderr)
+        return 1
     if args.action == "list":
         return _list(store, args)
     if args.action == "stats":

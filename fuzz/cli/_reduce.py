@@ -1,6 +1,7 @@
 """``ngb-fuzz reduce FILE --target SPEC``: shrink a failing program keeping its verdict signature.
 
-``ngb-fuzz reduce --campaign DIR`` reduces the buckets of a campaign whose reduction did not finish.
+``ngb-fuzz reduce --campaign DIR`` reduces the buckets of a campaign whose reduction did not finish (not reduced
+yet, or cut short: gone on with from the smallest program so far).
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ def register(subparsers) -> None:
     p.add_argument("file", metavar="FILE", nargs="?", help="program file (docs/program-format.md)")
     p.add_argument("--target", metavar="SPEC", help="target it fails on, e.g. torch:ngb=off (required with FILE)")
     p.add_argument("--campaign", metavar="DIR",
-                   help="instead of FILE: reduce every bucket of the campaign in DIR not reduced yet (the budget "
-                        "is per bucket; several at once with --workers 4 or more; a reduced bucket with the root "
+                   help="instead of FILE: reduce every bucket of the campaign in DIR not reduced yet, and go on "
+                        "with those cut short from where they stand (the budget is per bucket; several at once with --workers 4 or more; a reduced bucket with the root "
                         "cause of a bug in ./corpus is KNOWN)")
     p.add_argument("--signature", help="signature to keep (default: the file's verdict on the target)")
     p.add_argument("--budget", default="60s", help="time budget, e.g. 60s, 5m (default 60s)")
@@ -102,7 +103,10 @@ def reduce(args) -> int:
                 from None
     print(result.summary(), file=sys.stderr)
     if out != "-":
-        print(f"wrote {out}; replay: ngb-fuzz repro {out} --target {target}  (or: python {out})", file=sys.stderr)
+        from ..commands import replay_command, shell_command
+
+        print(f"wrote {out}; replay: {replay_command(out, target)}  (or: {shell_command('python', out)})",
+              file=sys.stderr)
     if args.corpus:
         from fuzz.corpus import Corpus
 
@@ -137,16 +141,25 @@ def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
     known = known_bugs("corpus")  # as ``run`` by default: a reduced bucket with a corpus bug's root cause is KNOWN
     with oracle.Runner(workers=workers) as runner:
         try:
-            campaign = Campaign(config, runner, known=known)
+            campaign = Campaign(config, runner, known=known,
+                                on_notice=lambda message: print(f"[ngb-fuzz] {message}", file=sys.stderr))
         except CampaignError as exc:
             raise UsageError(str(exc)) from None
-        before = campaign.not_reduced
+        before, lost = campaign.not_reduced, set(campaign.lost_repros)
+        lines_before = {b.repro: b.lines for b in campaign.buckets.values() if b.unfinished}
         summary = campaign.reduce_pending()
     left = summary["not_reduced"]
-    print(f"reduced {before - left} of {before} bucket(s) not reduced before; {left} left", file=sys.stderr)
+    print(f"finished {before - left} of {before} bucket reduction(s) not finished before; {left} left",
+          file=sys.stderr)
     for bucket in summary["buckets"]:
         state = {"done": f"{bucket['lines']} lines", "failed": "kept as found",
                  "cut short": f"cut short at {bucket['lines'] or 'its original'} lines (not minimal)"}
-        if bucket["reduction"] in state:
-            print(f"  {bucket['repro']}: {state[bucket['reduction']]}", file=sys.stderr)
-    return 0 if left == 0 else 1
+        if bucket["repro"] in lost:
+            print(f"  {bucket['repro']}: deleted, and it cannot be regenerated: not reduced", file=sys.stderr)
+        elif bucket["reduction"] in state:
+            known = f": corpus/{bucket['known']}" if bucket.get("known") else ""
+            was = lines_before.get(bucket["repro"])
+            went_on = f" (went on from {was} lines)" if was and bucket["repro"] in lines_before else ""
+            print(f"  {bucket['repro']}: {state[bucket['reduction']]}{went_on}, {bucket['status']}{known}",
+                  file=sys.stderr)
+    return 0 if left == 0 and not lost else 1

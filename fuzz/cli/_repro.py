@@ -33,6 +33,8 @@ def repro(args) -> int:
     import oracle
     from oracle import header_fields
 
+    from ..commands import replay_command
+
     path = Path(args.file)
     check_timeout(args.timeout)
     source = read_program(path)
@@ -57,7 +59,7 @@ def repro(args) -> int:
             expected = header.get("signature")
             if expected and expected != verdict.signature:
                 print(f"  note: the file's header names {expected}")
-            print(f"  replay: ngb-fuzz repro {path} --target '{spec}'")
+            print(f"  replay: {replay_command(path, spec)}")
         elif verdict.signature == "skip:invalid-program":
             status = max(status, EXIT_NO_LOAD)
         elif verdict.kind != "ok":  # eager failed or hung, flaky: nothing was compared

@@ -21,7 +21,8 @@ from ._common import (
 )
 
 EXIT_CODES = """exit codes: 0 the budget was spent; 1 the campaign stopped because its state or files could not be written
-(disk full, read-only: what is on disk resumes); 2 a usage error (bad option, --out unusable or in use by
+(disk full, read-only: what is on disk resumes), or a repro file was deleted and cannot be regenerated (a --bias
+campaign's; others are regenerated from their program); 2 a usage error (bad option, --out unusable or in use by
 another run); 3 the cluster's scheduler went away (state written: re-run to resume); 128+N stopped by signal N (130 SIGINT/Ctrl-C, 143 SIGTERM, 129 SIGHUP), after writing the summary
 and state. Re-running the same command resumes a stopped campaign."""
 
@@ -55,7 +56,8 @@ def register(subparsers) -> None:
     p.add_argument("--max-worker-mb", type=float, default=MAX_RSS_MB, metavar="MB",
                    help=f"replace a worker whose resident memory passed MB (default {MAX_RSS_MB:.0f})")
     p.add_argument("--reduce-budget", default="60s",
-                   help="reduce each new bucket's repro within this time (e.g. 60s; 0 turns reduction off)")
+                   help="reduce each new bucket's repro within this time (e.g. 60s; 0 turns reduction off), "
+                        "stretched to follow the cost of a check up to four times that")
     p.add_argument("--bias", action="store_true",
                    help="lean generation toward the features of programs that opened new buckets, met new break "
                         "reasons or unusual graph/break counts (programs then depend on the campaign's history)")
@@ -142,7 +144,8 @@ def run(args) -> int:
     report.final(summary)
     state = (f"stopped by {_signal_name(received.signum)}" if received.signum
              else "stopped" if failed or lost else "done")
-    _print_summary(summary, config.out, state)
+    deleted = set(campaign.lost_repros)
+    _print_summary(summary, config.out, state, written="summary.json" in campaign.dir.written, lost=deleted)
     if failed is not None:
         print(f"ngb-fuzz run: error: {failed}", file=sys.stderr)
         return 1
@@ -150,7 +153,13 @@ def run(args) -> int:
         print(f"ngb-fuzz run: {lost}; state written to {config.out}: run the same command again to resume",
               file=sys.stderr)
         return 3
-    return exit_code(received.signum) if received.signum else 0
+    if received.signum:
+        return exit_code(received.signum)
+    if deleted:
+        print(f"ngb-fuzz run: error: repro file(s) deleted and not regenerated: {', '.join(sorted(deleted))} (see "
+              "above); their buckets are counted but cannot be replayed", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _signal_name(signum: int) -> str:
@@ -227,7 +236,7 @@ class _Progress:
     def _figures(self, campaign) -> tuple[int, float, dict, str]:
         seconds = max(campaign.seconds, 1e-9)
         statuses = Counter(b.status for b in list(campaign.buckets.values()))
-        tags = [f"{statuses[s]} {s}" for s in ("KNOWN", "REGRESSION") if statuses[s]]
+        tags = [f"{statuses[s]} {s}" for s in ("NEW", "NEW?", "KNOWN", "REGRESSION") if statuses[s]]
         buckets = f"{len(campaign.buckets)}" + (f" ({', '.join(tags)})" if tags else "")
         return campaign.programs, campaign.programs / seconds, dict(campaign.verdicts), buckets
 
@@ -295,16 +304,16 @@ class _Progress:
         self._say(f"new bucket, {bucket.status}{known}: {bucket.signature} on {bucket.target}: {bucket.repro}")
 
     def reduced(self, bucket) -> None:
-        known = f", {bucket.status}: corpus/{bucket.known}" if bucket.known else ""
+        status = f", {bucket.status}" + (f": corpus/{bucket.known}" if bucket.known else "")
         if bucket.same_as:
-            self._say(f"{bucket.repro}: same root cause as {bucket.same_as} ({bucket.lines} lines)")
+            self._say(f"{bucket.repro}: same root cause as {bucket.same_as} ({bucket.lines} lines){status}")
         elif bucket.reduction == "done":
-            self._say(f"reduced {bucket.repro} to {bucket.lines} lines{known}")
+            self._say(f"reduced {bucket.repro} to {bucket.lines} lines{status}")
         elif bucket.reduction == "cut short":
             self._say(f"reduction of {bucket.repro} cut short at {bucket.lines or 'its original'} lines "
-                      f"(smaller, not minimal){known}")
+                      f"(smaller, not minimal){status}")
         else:
-            self._say(f"{bucket.repro}: no smaller program kept its signature")
+            self._say(f"{bucket.repro}: no smaller program kept its signature{status}")
 
 
 def worker_memory(campaign) -> str:
@@ -315,12 +324,18 @@ def worker_memory(campaign) -> str:
     return " ".join(f"{mb:.0f}" for mb in rows) or "-"
 
 
-def _print_summary(summary: dict, out: Path, state: str) -> None:
+def _print_summary(summary: dict, out: Path, state: str, written: bool = True, lost: set[str] = frozenset()) -> None:
+    """The campaign's closing lines on stdout; ``written``: whether summary.json was written (not on a full disk);
+    ``lost``: repro files deleted that could not be regenerated (``fuzz.campaign_files``)."""
+    from ..commands import replay_command, shell_command
+
     verdicts = " ".join(f"{k}={v}" for k, v in sorted(summary["verdicts"].items()))
     print(f"{state}: {summary['programs']} programs in {summary['seconds']:.1f}s  {verdicts}  "
           f"buckets={len(summary['buckets'])} root causes={summary['root_causes']}")
+    first_of: dict[str, str] = {}  # root cause -> the first bucket's repro with it
     for bucket in summary["buckets"]:
         path = out / bucket["repro"]
+        earlier = first_of.setdefault(bucket.get("root_cause") or "", bucket["repro"])
         size = {"done": f"  (reduced to {bucket['lines']} lines)",
                 "cut short": f"  (reduction cut short at {bucket['lines'] or 'its original'} lines: not minimal)",
                 "failed": "  (not reduced: no smaller program kept the signature)",
@@ -331,12 +346,22 @@ def _print_summary(summary: dict, out: Path, state: str) -> None:
             what = "regression of the FIXED bug" if bucket.get("regression") else "known bug"
             lines = bucket.get("known_lines")
             print(f"         {what}: corpus/{bucket['known']}" + (f"  ({lines} lines: its repro, "
-                  f"python corpus/{bucket['known']})" if lines and not bucket.get("reduction") else ""))
+                  f"{shell_command('python', 'corpus/' + bucket['known'])})" if lines and not bucket.get("reduction")
+                  else ""))
         if bucket.get("same_as"):
             print(f"         same root cause as {bucket['same_as']} (its reduced repro; not reduced again)")
-        elif bucket.get("reduction") == "pending":
-            print(f"         not reduced: ngb-fuzz reduce --campaign {out}  (or the next run) reduces it")
-        print(f"         replay: ngb-fuzz repro {path} --target '{bucket['target']}'")
+        elif bucket.get("root_cause") and earlier != bucket["repro"]:
+            print(f"         same root cause as {earlier} (found by its own reduction)")
+        elif bucket.get("reduction") in ("pending", "cut short"):
+            what = "not reduced" if bucket["reduction"] == "pending" else "reduction not finished"
+            print(f"         {what}: {shell_command('ngb-fuzz', 'reduce', '--campaign', out)}  (or the next run) "
+                  + ("reduces it" if bucket["reduction"] == "pending" else "goes on with it"))
+        if bucket.get("status") == "NEW?":
+            print("         NEW?: its root cause is decided once its reduction finishes (it may be a known bug)")
+        if bucket["repro"] in lost:
+            print(f"         {bucket['repro']}: deleted, and it cannot be regenerated: nothing to replay")
+            continue
+        print(f"         replay: {replay_command(path, bucket['target'])}")
     share = summary.get("known_share")
     if share and share["buckets"]:
         print(f"KNOWN: {share['known_findings']} of {share['findings']} findings "
@@ -354,7 +379,7 @@ def _print_summary(summary: dict, out: Path, state: str) -> None:
     if summary.get("memory"):
         w = summary["memory"]
         print(f"workers: peak {w['peak_rss_mb']:.0f} MB resident, {w['recycled']} recycled")
-    print(f"summary: {out / 'summary.json'}")
+    print(f"summary: {out / 'summary.json'}" if written else "summary: not written (see the error below)")
     if (out / "report.html").exists():
         print(f"report: {out / 'report.html'}")
 

@@ -30,6 +30,7 @@ def targets(args) -> int:
     import torch
 
     import oracle
+    from oracle._configs import CONFIGS
     from oracle._targets import option_choices
 
     print(f"torch {torch.__version__}; CUDA {'available' if torch.cuda.is_available() else 'not available'} here")
@@ -39,8 +40,14 @@ def targets(args) -> int:
         for key, values in kind.options.items():
             default = kind.defaults.get(key)
             values = option_choices(values)
-            choices = "|".join(values) if values else "TEXT"
+            choices = "|".join(values) if values else "NAME[+NAME...]" if key == "config" else "TEXT"
             bare = " (bare word allowed)" if key == kind.positional else ""
             print(f"{'':15}   {key}={choices}" + (f"  default {default}" if default else "") + bare)
-    print("\nexamples: torch   torch:ngb=off   torch:backend=inductor,device=cuda   fault:perturb   engine")
+    print("\nconfig=NAME[+NAME...]: sets of Dynamo/Inductor flags, set around the compile and every call "
+          "(docs/oracle.md)")
+    for name, config in CONFIGS.items():
+        flags = ", ".join(f"{module}.{flag}={value!r}" for module, flag, value in config.flags)
+        print(f"  {name:33} {config.description}  [{flags}]")
+    print("\nexamples: torch   torch:ngb=off   torch:backend=inductor,device=cuda   torch:dynamic=true,config="
+          "capture_scalar_outputs   fault:perturb   engine")
     return 0

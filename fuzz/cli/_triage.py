@@ -6,17 +6,23 @@ import sys
 from pathlib import Path
 
 from . import UsageError
-from ._common import parse_targets
+from ._common import parse_targets, read_program
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "triage", help="run one repro across NGB on/off, backends and torch installations; say what fails",
         description="Check a program file with NGB on and off, on each backend and on each torch installation "
-                    "given, print which configurations fail and conclude: NGB-specific or not, "
-                    "backend-specific or not, which torch versions have it.")
+                    "given (and, for a file whose target has dynamic= or config=, with and without them), print "
+                    "which configurations fail and conclude: NGB-specific or not, backend-specific or not, "
+                    "whether it needs those options, which torch versions have it.")
     p.add_argument("file", help="program file (see docs/program-format.md)")
     add_ladder_options(p)
+    p.add_argument("--dynamic", action="append", choices=("auto", "true", "false"),
+                   help="torch.compile's dynamic=, repeatable (default: the file's target's, and auto beside it)")
+    p.add_argument("--config", action="append", metavar="NAME[+NAME...]",
+                   help="config= flag sets, repeatable; 'none' for none (default: the file's target's, and none "
+                        "beside it); see `ngb-fuzz targets`")
     p.set_defaults(handler=triage)
 
 
@@ -43,22 +49,42 @@ def triage(args) -> int:
     from fuzz.triage import triage as run_ladder
 
     path = Path(args.file)
-    if not path.is_file():
-        raise UsageError(f"no such file: {path}")
-    source = path.read_text()
+    source = read_program(path)
     if "def entry(" not in source:
         raise UsageError(f"{path} is not a program file: it needs an entry() (see docs/program-format.md)")
     interpreters = pythons(args)
     backends = tuple(dict.fromkeys(args.backend or ("eager", "aot_eager", "inductor")))
+    variants = axes_variants(args, oracle.header_fields(source).get("target"))
+    if variants != [""]:
+        print(f"axes: {' | '.join(v or 'defaults' for v in variants)} (dynamic=, config=; each on every rung)",
+              file=sys.stderr)
 
     def progress(rung) -> None:
-        print(f"  torch {rung.torch} ngb={rung.ngb} backend={rung.backend}: {rung.signature}", file=sys.stderr)
+        axes = f" {rung.axes}" if rung.axes else ""
+        print(f"  torch {rung.torch} ngb={rung.ngb} backend={rung.backend}{axes}: {rung.signature}", file=sys.stderr)
 
     with oracle.Runner(workers=1, timeout=args.timeout) as runner:
-        result = run_ladder(source, runner, interpreters, backends, on_rung=progress)
+        result = run_ladder(source, runner, interpreters, backends, on_rung=progress, axes=variants)
     print(format_table(result))
     print("conclusion: " + conclude(result))
     return 1 if result.failing() else 0
+
+
+def axes_variants(args, target: str | None) -> list[str]:
+    """The variants of Dynamo's own axes to ladder: those asked for (--dynamic × --config), else the file's
+    target's and, when that has any, the defaults beside it (does the bug need them?). Exit 2 on a bad one."""
+    import oracle
+    from fuzz.triage import target_axes
+
+    dynamic, config = getattr(args, "dynamic", None), getattr(args, "config", None)
+    if not dynamic and not config:
+        try:
+            own = target_axes(target)
+        except oracle.TargetError:  # a target of another kind (engine, fault:...): torch's ladder, default axes
+            own = ""
+        return [own, ""] if own else [""]
+    specs = [f"torch:dynamic={d},config={c}" for d in dynamic or ["auto"] for c in config or ["none"]]
+    return list(dict.fromkeys(target_axes(spec) for spec in parse_targets(specs, check=False)))
 
 
 def corpus_matrix(store, args) -> int:
@@ -68,7 +94,7 @@ def corpus_matrix(store, args) -> int:
     import threading
 
     import oracle
-    from fuzz.triage import entry_backends, format_matrix, matrix_record
+    from fuzz.triage import entry_backends, format_matrix, matrix_record, target_axes
     from fuzz.triage import triage as run_ladder
 
     interpreters = pythons(args)
@@ -85,7 +111,8 @@ def corpus_matrix(store, args) -> int:
         if not path.exists():
             print(f"  {entry.file}: missing", file=sys.stderr)
             return
-        result = run_ladder(path.read_text(), runner, interpreters, entry_backends(entry.target, args.backend))
+        result = run_ladder(oracle.read_program_text(path), runner, interpreters, entry_backends(entry.target, args.backend),
+                            axes=(target_axes(entry.target),))
         with lock:
             entry.matrix = matrix_record(result, today)
             results[entry.file] = result

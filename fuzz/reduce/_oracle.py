@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from fuzz.reduce._driver import ReduceError, ReduceResult, reduce_ir, reduce_source
+from fuzz.reduce._driver import Clock, ReduceError, ReduceResult, reduce_ir, reduce_source
 from fuzz.reduce._tree import code_lines
 from oracle import set_header, split_source, with_footer
 
@@ -53,9 +53,9 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
     from oracle._compare import compare_calls
     from oracle._runner import eager_outcome as outcome_of
     from oracle._runner import eager_outcomes
-    from oracle._verdict import judge
+    from oracle._verdict import calls_for, judge
 
-    calls = 2 if "second_call" in signature else 1
+    calls = calls_for(signature)
     parsed = oracle.parse_target(target)
     mismatch = signature.startswith("mismatch:") and not parsed.exact
     eager = parsed.eager
@@ -101,6 +101,8 @@ def reduce_program(
     progress=None,
     ir=None,
     cheaper: bool = True,
+    checks: int = 500,
+    ceiling_s: float | None = None,
 ) -> ReduceResult:
     """Reduce a failing program file for ``target`` keeping its verdict signature.
 
@@ -114,17 +116,23 @@ def reduce_program(
     target's (``_cheaper_target``), the candidates are checked there, and the result once on ``target``; a
     result that lost the bug there is reduced again on ``target``, from the original, in what is left of the
     budget. The stages say which (``backend=eager``, then ``target`` for the second reduction).
+
+    ``checks``: the budget follows the cost of a check (``Clock``): ``budget_s`` stretched to what ``checks``
+    candidates cost at the pace measured, up to ``ceiling_s`` (default four times ``budget_s``). The IR stage gets a third of it and gives way to
+    the source stage once it stops paying.
     """
     import oracle
+    from oracle._verdict import calls_for
 
     spec = oracle.parse_target(target).spec
     started = time.monotonic()
+    ceiling_s = 4 * budget_s if ceiling_s is None else ceiling_s
     with contextlib.ExitStack() as stack:
         if runner is None:
             runner = stack.enter_context(oracle.Runner(workers=workers, timeout=timeout))
-        # The original, checked in full once: its signature (unless given) and eager's outcome, both kept. One
-        # call when the given signature is not about the second: as the predicate checks, and half the compile.
-        calls = 2 if signature is None or "second_call" in signature else 1
+        # The original, checked in full once: its signature (unless given) and eager's outcome, both kept. Only
+        # the calls the given signature is about (``calls_for``): as the predicate checks, and less to compile.
+        calls = calls_for(signature)
         try:
             report = runner.check(source, [spec], calls=calls)
         except KeyboardInterrupt:  # Ctrl-C (or a stopping campaign) before the first check: nothing to keep
@@ -155,17 +163,21 @@ def reduce_program(
         if ir is not None:
             found_by = next((line[len("# found-by:"):].strip() for line in split_source(source)[0].splitlines()
                              if line.startswith("# found-by:")), None)
-            ir_result = reduce_ir(ir, predicate, budget_s=budget_s / 3, workers=workers, found_by=found_by,
-                                  progress=progress)
+            ir_clock = Clock(budget_s / 3, checks // 3, ceiling_s / 3)
+            ir_result = reduce_ir(ir, predicate, workers=workers, found_by=found_by, progress=progress,
+                                  clock=ir_clock)
             if ir_result is not None:
                 source, stages = ir_result.source, stages + ("ir",)
         # The budget is the whole reduction's wall time: the full check of the original (tens of seconds for a
         # large program on a loaded machine) and the IR stage come out of it.
-        left = budget_s - (time.monotonic() - started)
         interrupted = ir_result is not None and ir_result.interrupted
+        # the budget counts the reduction's checks (not the original's full check, nor starting the workers: see
+        # ``Clock``); the ceiling, everything
+        reducing = ir_result.elapsed_s if ir_result is not None else 0.0
+        clock = Clock(max(budget_s - reducing, 1.0), checks, max(ceiling_s - (time.monotonic() - started), 1.0))
         result = reduce_source(
-            source, predicate, budget_s=0.0 if interrupted else max(left, 1.0), workers=workers,
-            progress=progress, check_original=False,
+            source, predicate, budget_s=0.0, workers=workers, progress=progress, check_original=False,
+            clock=Clock(0.0) if interrupted else clock,
         )
         if interrupted:  # Ctrl-C in the IR stage: no source stage, best-so-far from the IR
             result = dataclasses.replace(result, stopped="interrupted")
@@ -177,8 +189,8 @@ def reduce_program(
                 held, result = True, dataclasses.replace(result, stopped="interrupted")
             if not held:
                 # what the target's own backend needs went with a candidate the eager backend took: again, there
-                again = reduce_source(original, on_target, budget_s=max(budget_s - (time.monotonic() - started), 1.0),
-                                      workers=workers, progress=progress, check_original=False)
+                again = reduce_source(original, on_target, budget_s=max(clock.left(), 1.0), workers=workers,
+                                      progress=progress, check_original=False)
                 result = dataclasses.replace(again, invocations=again.invocations + result.invocations + 1,
                                              passes=result.passes + again.passes, stages=("target",))
         compare = None if result.stopped == "interrupted" else _compare_kinds(runner, result.source, spec, signature)
@@ -230,14 +242,16 @@ def _cheaper_target(runner, source: str, target: str, signature: str, calls: int
 
 
 def _eager_calls(runner, source: str, target: str, signature: str) -> tuple[str, ...] | None:
-    """Eager's outcome on each of the original's two calls, for a second-call signature (one eager run); None
+    """Eager's outcome on each of the calls a second- or third-call signature needs (one eager run); None
     otherwise, or for a runner that only judges whole programs."""
     import oracle
     from oracle._runner import eager_outcomes
+    from oracle._verdict import calls_for
 
-    if "second_call" not in signature or not callable(getattr(runner, "run", None)):
+    calls = calls_for(signature)
+    if calls < 2 or not callable(getattr(runner, "run", None)):
         return None
-    run = runner.run(source, oracle.parse_target(target).eager, 2)
+    run = runner.run(source, oracle.parse_target(target).eager, calls)
     return eager_outcomes(run) if run.get("calls") else None
 
 

@@ -37,6 +37,10 @@ def write_report(out: Path, summary: dict | None = None, dest: Path | None = Non
     page = render(data, figures(data), plotly.offline.get_plotlyjs(), refreshed=running)
     dest = Path(dest) if dest is not None else Path(out) / REPORT
     tmp = dest.with_name(dest.name + ".tmp")
-    tmp.write_text(page, encoding="utf-8")
-    os.replace(tmp, dest)  # a browser reloading mid-refresh sees the old page or the new one, never half of one
+    try:
+        tmp.write_text(page, encoding="utf-8")
+        os.replace(tmp, dest)  # a browser reloading mid-refresh sees the old page or the new one, never half of one
+    except OSError:
+        tmp.unlink(missing_ok=True)  # a full disk leaves the last whole page, never a half-written .tmp beside it
+        raise
     return dest

@@ -89,10 +89,18 @@ def _summary_from_state(state: dict) -> dict:
 
 def _status(bucket: dict) -> str | None:
     for key in ("status", "novelty"):
-        if isinstance(bucket.get(key), str) and bucket[key].upper() in ("NEW", "KNOWN", "REGRESSION"):
+        if isinstance(bucket.get(key), str) and bucket[key].upper() in ("NEW", "NEW?", "KNOWN", "REGRESSION"):
             return bucket[key].upper()
     if isinstance(bucket.get("known"), bool | str | dict | list):
-        return "KNOWN" if bucket["known"] else "NEW"
+        if bucket["known"]:
+            return "REGRESSION" if bucket.get("regression") else "KNOWN"
+        if "reduction" not in bucket:
+            return "NEW"  # a summary from before reductions were tracked
+        # as fuzz.campaign.Bucket.status: NEW only once the root cause is settled
+        from ..rootcause import root_cause
+
+        settled = root_cause(str(bucket.get("signature", ""))) is not None or bucket["reduction"] == "done"
+        return "NEW" if settled else "NEW?"
     return None
 
 

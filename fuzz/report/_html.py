@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import datetime
 import html
-import shlex
 
+from ..commands import replay_command
 from ._data import CampaignData, Finding
 
 __all__ = ["render"]
@@ -29,7 +29,7 @@ code, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12
 pre { background: #f7f7f7; border: 1px solid #e2e2e2; padding: 8px; overflow: auto; max-height: 420px;
   overflow-wrap: normal; white-space: pre; }
 .badge { border-radius: 4px; padding: 1px 6px; font-size: 11px; font-weight: 600; color: #fff; }
-.NEW { background: #d62728; } .KNOWN { background: #7f7f7f; } .REGRESSION { background: #9467bd; }
+.NEW { background: #d62728; } .NEW-undecided { background: #e3a1a1; } .KNOWN { background: #7f7f7f; } .REGRESSION { background: #9467bd; }
 button.copy { font-size: 11px; margin-left: 6px; cursor: pointer; }
 .replay { margin: 2px 0 4px; font-size: 12px; color: #555; } .muted { color: #888; } details summary { cursor: pointer; color: #1f5fa8; }
 """
@@ -83,10 +83,13 @@ def _size(f: Finding) -> str:
 
 
 def _finding_row(i: int, f: Finding, data: CampaignData, show_status: bool, show_triage: bool) -> str:
-    replay = f"ngb-fuzz repro {shlex.quote(str(data.out / f.repro))} --target {shlex.quote(f.target)}"
+    replay = replay_command(data.out / f.repro, f.target)
     cells = []
     if show_status:
-        cells.append(f'<td><span class="badge {_e(f.status)}">{_e(f.status)}</span></td>' if f.status else "<td></td>")
+        badge = "NEW-undecided" if f.status == "NEW?" else f.status or ""
+        title = ' title="not reduced to a root cause yet: may be a known bug"' if f.status == "NEW?" else ""
+        cells.append(f'<td><span class="badge {_e(badge)}"{title}>{_e(f.status)}</span></td>' if f.status
+                     else "<td></td>")
     cause = _e(f.cause_label or f.root_cause) if f.root_cause else '<span class="muted">(not reduced yet)</span>'
     if f.same_as:
         cause += f'<br><span class="muted">same root cause as {_e(f.same_as)}</span>'

@@ -5,9 +5,9 @@ to compose their own program shapes.
 
 Every decision is one bounded integer choice (``_draw.integer``/``weighted``/``chance``), so the same code runs
 under Hypothesis (``@given``, the shrinker, :func:`fuzz.generate.replay_program`) and under the fast seeded path
-of :func:`fuzz.generate.generate_program`. Adding a construct: a record in ``fuzz/ir.py``, a template in
-``fuzz/render.py``, a catalog entry and its extraction in ``fuzz/features.py``, and a ``_<name>_impl(draw, ...)``
-here that keeps ``Body.bound`` honest (the value bound that keeps programs numerically tame).
+of :func:`fuzz.generate.generate_program`. Adding a construct: one :class:`fuzz.families.Construct` in its
+family's module under ``fuzz/families/`` (template, weight, bound, definitions); the strategies draw registry
+constructs as wrappers around a drawn body (those with a hole) or as filler statements (those without).
 """
 
 from fuzz.strategies._programs import call_site, call_structure, callee_interface, function, inputs, programs

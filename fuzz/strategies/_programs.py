@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from hypothesis import strategies as st
 
 from fuzz import ir
@@ -121,7 +123,7 @@ def _function_impl(draw, gen: Gen, i: int) -> ir.Function:
     deep = gen.n > 20
     stmts: list = []
     if i == 0 and not gen.requires_grad and chance(draw, gen.w("side.inplace_input") * 0.15):
-        stmts.append(ir.SideEffect("inplace_input"))
+        stmts.append(ir.Construct("side.inplace_input"))
     items: list = [("call", j) for j in children]
     if not children or chance(draw, 0.05 if deep else 0.3):
         items.append(("break", None))
@@ -226,6 +228,11 @@ def _programs_impl(draw, config: GenerationConfig | None = None) -> ir.Program:
         for name in sorted(set(gen.modules.values()) - {""})
     )
     returns = weighted(draw, [("x", 6.0), ("tuple", 1.0), ("dict", 1.0)])
+    # drawn last, so that every other draw stays as it was. A third call on other sizes costs about 1.4 times
+    # the rest of a program's check (a recompile of every frame with dynamic shapes; benchmarks/third_call.py):
+    # some 15% of programs have it
+    record = dataclasses.replace(record, mark_dynamic=chance(draw, config.weight("input.mark_dynamic") * 0.1),
+                                 other_sizes=chance(draw, config.weight("input.other_sizes") * 0.3))
     return ir.Program(functions, modules, record, wants_grad, returns)
 
 

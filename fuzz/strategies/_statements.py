@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from fuzz import ir
+from fuzz import families, ir
 from fuzz.strategies._draw import chance, pick, weighted
 from fuzz.strategies._filler import pool as filler_pool
 from fuzz.strategies._state import LIMIT, MULT_LIMIT, Body
@@ -74,44 +74,19 @@ def _arith_impl(draw, body: Body) -> ir.Arith:
     return ir.Arith(op, c)
 
 
-_SIDE_BOUND = {
-    "list": lambda b: b,
-    "dict": lambda b: b,
-    "global": lambda b: b + 0.1,
-    "attr": lambda b: b + 0.1,
-    "class_init": lambda b: 0.5 * b + 0.1,
-    "class_setattr": lambda b: 0.5 * b,
-    "class_setitem": lambda b: 0.5 * b,
-    "class_property": lambda b: 0.5 * b,
-    "class_new": lambda b: b,
-    "class_str": lambda b: b,
-    "class_local": lambda b: 0.5 * b + 0.25,
-    "class_super": lambda b: 0.25 * b + 0.05,
-    "super_setattr": lambda b: 0.5 * b,
-    "super_dict": lambda b: 0.25 * b + 0.125,
-    "super_list": lambda b: 0.5 * b + 0.01,
-    "super_hierarchy": lambda b: 0.125 * b + 0.25,
-    "nn_module": lambda b: 1.0,
-}
-_SIDE_FEATURE = {
-    "list": "side.list",
-    "dict": "side.dict",
-    "global": "side.global",
-    "attr": "side.attr",
-    "class_init": "class.init",
-    "class_setattr": "class.setattr",
-    "class_setitem": "class.setitem",
-    "class_property": "class.property",
-    "class_new": "class.new",
-    "class_str": "class.str",
-    "class_local": "class.local",
-    "class_super": "class.super",
-    "super_setattr": "class.super_setattr",
-    "super_dict": "class.super_dict",
-    "super_list": "class.super_list",
-    "super_hierarchy": "class.super_hierarchy",
-    "nn_module": "nn.module",
-}
+def _fillers(gen) -> tuple:
+    """Plain registry constructs drawn as filler statements, with their weights."""
+    options = gen.memo.get("fillers")
+    if options is None:
+        options = gen.memo["fillers"] = tuple(
+            (c, gen.w(c.name) * 0.5) for c in families.plain() if c.filler and _fits(gen, c)
+        )
+    return options
+
+
+def _fits(gen, c: families.Construct) -> bool:
+    """Constructs that run autograd stay out of programs that may enter inference mode."""
+    return not c.grad or not gen.allow_inference
 
 
 def _filler_impl(draw, body: Body):
@@ -120,7 +95,7 @@ def _filler_impl(draw, body: Body):
     if options is None:
         options = gen.memo["filler"] = (
             (("arith", 6), ("effect", 1.5), ("probe", 1.0))
-            + tuple((k, gen.w(f) * 0.5) for k, f in _SIDE_FEATURE.items())
+            + _fillers(gen)
             + ((("hypothesmith", gen.w("filler.hypothesmith") * 0.5),) if filler_pool() else ())
         )
     kind = weighted(draw, options)
@@ -132,8 +107,8 @@ def _filler_impl(draw, body: Body):
         return ir.Probe(weighted(draw, [("grad", 4), ("autocast", 1), ("inference", 1)]))
     if kind == "hypothesmith":
         return ir.Filler(pick(draw, filler_pool()))
-    body.bound = _SIDE_BOUND[kind](body.bound)
-    return ir.SideEffect(kind)
+    body.bound = kind.bound(body.bound, body.bound)
+    return ir.Construct(kind.name)
 
 
 _BREAK_KINDS = (
@@ -194,25 +169,42 @@ def ctx_kind(draw, body: Body, exclude: tuple[str, ...] = ()) -> str:
 _WRAPPERS = (
     ("with", None), ("closure", "closure.nonlocal"), ("data_if", "break.data_if"), ("loop", "flow.loop"),
     ("try_except", "flow.try_except"), ("try_finally", "flow.try_finally"), ("generator", "flow.generator"),
-    ("counter_if", "flow.recompile"), ("tensor_loop", "flow.tensor_loop"),
+    ("counter_if", "flow.recompile"), ("tensor_loop", "flow.tensor_loop"), ("construct", None),
 )
+# The weight of the "construct" wrapper when every hosting construct has its catalog weight (the options
+# beside it: "none" 8, each other wrapper about 1); it scales with the constructs' weights in the config.
+_CONSTRUCT_WEIGHT = 3.0
+
+
+def _hosting(gen, mult: int) -> tuple:
+    """Registry constructs with a hole that fit ``mult`` (runs per call so far), with their weights."""
+    key = ("hosting", mult)
+    options = gen.memo.get(key)
+    if options is None:
+        options = gen.memo[key] = tuple(
+            (c, gen.w(c.name)) for c in families.hosting() if mult * c.calls <= MULT_LIMIT and _fits(gen, c)
+        )
+    return options
 
 
 def _wrapped_impl(draw, body: Body, core) -> tuple:
     """``core`` (``draw -> statement tuple``) inside 0-2 compound wrappers; returns a statement tuple."""
     gen = body.gen
     loops = body.mult * 2 <= MULT_LIMIT
-    options = gen.memo.get(("wrap", loops))
+    options = gen.memo.get(("wrap", loops, body.mult))
     if options is None:
         options = [("none", 8.0)]
         for kind, feature in _WRAPPERS:
             if kind == "with":
                 w = 2.5 * (gen.w("ctx.no_grad") + gen.w("ctx.user_class")) / 3.0
+            elif kind == "construct":
+                default = sum(c.weight for c in families.hosting()) or 1.0
+                w = _CONSTRUCT_WEIGHT * sum(cw for _, cw in _hosting(gen, body.mult)) / default
             else:
                 w = gen.w(feature) * (0.7 if kind == "data_if" else 1.2)
             if kind not in ("loop", "tensor_loop") or loops:
                 options.append((kind, w))
-        options = gen.memo["wrap", loops] = tuple(options)
+        options = gen.memo["wrap", loops, body.mult] = tuple((k, w) for k, w in options if w > 0)
     kind = weighted(draw, options)
     if kind == "none":
         return tuple(core(draw))
@@ -228,6 +220,8 @@ def _wrapped_impl(draw, body: Body, core) -> tuple:
     if kind == "with":
         ck = ctx_kind(draw, body)
         return (ir.With(ck, inside()),)
+    if kind == "construct":
+        return _construct_impl(draw, body, inside, before)
     if kind == "closure":
         stmts = inside()
         if chance(draw, 0.4):  # read the defining module's globals after the break (May-2026 bug shape 2)
@@ -268,6 +262,20 @@ def _wrapped_impl(draw, body: Body, core) -> tuple:
     if body.bound > LIMIT:
         return (ir.Generator(mode, stmts), _squash_impl(draw, body))
     return (ir.Generator(mode, stmts),)
+
+
+def _construct_impl(draw, body: Body, inside, before: float) -> tuple:
+    """A registry construct with a hole; the hole's body is drawn inside it and runs ``calls`` times."""
+    c = weighted(draw, _hosting(body.gen, body.mult))
+    saved = body.mult
+    body.mult *= c.calls
+    stmts = inside()
+    body.mult = saved
+    body.bound = c.bound(before, body.bound)
+    out: tuple = (ir.Construct(c.name, stmts),)
+    if body.bound > LIMIT:
+        out += (_squash_impl(draw, body),)
+    return out
 
 
 def _tensor_loop_impl(draw, body: Body, inside, before: float) -> ir.TensorLoop:

@@ -35,6 +35,7 @@ class Scenario:
     graphs: int  # the engine's graphs after both calls
     inputs2: Callable[[], tuple] | None = None  # the second call's inputs (default: `inputs` again)
     restarts: int = 0  # traces the engine restarts with a callee made eager (a known fallback)
+    eager: int = 0  # calls the engine runs eagerly as a whole (a known fallback)
     setup: Callable[[], None] | None = None  # puts module state back before every run
     observe: Callable[[], Any] | None = None  # module state to compare after every call
     raises: bool = False  # eager raises (on purpose): a scenario that raises by mistake tests nothing
@@ -117,4 +118,4 @@ def check_scenario(sc: Scenario, backend: str = "eager") -> None:
         assert (ref.exc is not None) == sc.raises, f"call {k + 1}: eager raised {ref.exc!r}"
         diff = difference(ref, got)
         assert diff is None, f"call {k + 1}: {diff}"
-    assert_compiled(c, graphs=sc.graphs, restarts=sc.restarts)
+    assert_compiled(c, graphs=sc.graphs, eager=sc.eager, restarts=sc.restarts)

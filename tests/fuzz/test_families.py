@@ -32,7 +32,15 @@ def _example(family: str):
     raise AssertionError(f"no example of family {family!r} in 200 programs")
 
 
-@pytest.mark.parametrize("family", _FAMILIES)
+# Families whose first example hits a torch bug already in corpus/: the example checks the family, not torch.
+_TORCH_BUGS = {"iter": "corpus/torch-ngb-sorted-key-break-returns-key-value.py (torch 2.10-2.13)"}
+
+
+@pytest.mark.parametrize(
+    "family",
+    [pytest.param(f, marks=pytest.mark.xfail(reason=_TORCH_BUGS[f], strict=False)) if f in _TORCH_BUGS else f
+     for f in _FAMILIES],
+)
 def test_family_example_matches_under_torch_compile(family):
     program = _example(family)
     eager = _exec.run(program.source)

@@ -60,7 +60,7 @@ def test_program_contract():
         src = generate_program(1, i).source
         assert src.startswith("# ngb-fuzz program\n")
         compile(src, "<p>", "exec")
-        for needle in ("\nEFFECTS = []\n", "\ndef _effect(tag, value):", "\ndef entry(", "\ndef make_inputs(device):"):
+        for needle in ("\nEFFECTS = []\n", "\ndef _effect(tag, value):", "\ndef entry(", "\ndef make_inputs(device"):
             assert needle in src
 
 

@@ -49,7 +49,7 @@ def _all_templates_program(inputs: ir.Inputs) -> ir.Program:
     for kind, exit_ in itertools.product(("iter", "unbind"), ("", "index", "data")):
         body.append(ir.TensorLoop(kind, (ir.CallSite(1, "binop"), ir.Arith("tanh")), exit_))
     body += [ir.Break(k) for k in ("item", "tolist", "numpy", "attr_store", "disable")]
-    body += [ir.SideEffect("nn_module"), ir.SideEffect("class_str"), ir.CallSite(1, "fstring"), ir.Effect("x")]
+    body += [ir.Construct("nn.module"), ir.Construct("class.str"), ir.CallSite(1, "fstring"), ir.Effect("x")]
     callee = ir.Function(1, "", "plain", (), (ir.Effect("x.sum()"), ir.Break("graph_break"), ir.Arith("tanh")))
     return ir.Program((ir.Function(0, "", "plain", (), tuple(body)), callee), (), inputs, wants_grad=True)
 

@@ -23,7 +23,7 @@ def test_helper_module_functions_read_their_own_globals():
 
 
 def test_global_side_effects_declare_global_in_each_def():
-    body = (ir.SideEffect("global"), ir.Closure((ir.SideEffect("global"),)), ir.Generator("exhaust", (ir.SideEffect("global"),)))
+    body = (ir.Construct("side.global"), ir.Closure((ir.Construct("side.global"),)), ir.Generator("exhaust", (ir.Construct("side.global"),)))
     src = render(_program([ir.Function(0, "", "plain", (), body)]))
     assert src.count("global COUNTER") == 3
     run = run_eager(src)

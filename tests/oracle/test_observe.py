@@ -153,3 +153,92 @@ def test_a_repair_that_cannot_be_made_is_refused():
     with _leaked_dispatch_mode():
         assert not obs.repair_dispatch(default)
     assert obs.repair_dispatch(default)  # nothing to repair: healthy, and it still compiles correctly
+
+
+_PROGRAM_TYPES = '''
+import collections, dataclasses, enum
+
+
+class Color(enum.Enum):
+    RED = 1
+
+
+class Level(enum.IntEnum):
+    HIGH = 3
+
+
+class Perm(enum.IntFlag):
+    R = 1
+    W = 2
+
+
+class Name(str):
+    pass
+
+
+Point = collections.namedtuple("Point", ["a", "b"])
+
+
+@dataclasses.dataclass(slots=True)
+class Slotted:
+    rank: int
+    note: str = "s"
+
+
+class Slots:
+    __slots__ = ("a", "__hidden", "unset")
+
+    def __init__(self):
+        self.a = 1
+        self.__hidden = 2
+
+
+class SubSlots(Slots):
+    def __init__(self):
+        super().__init__()
+        self.extra = 3
+'''
+
+
+def _program_types():
+    """The classes a program defines, in a module that is not importable (as the worker loads programs)."""
+    module = types.ModuleType("ngb_program")
+    exec(compile(_PROGRAM_TYPES, "<program>", "exec", dont_inherit=True), module.__dict__)
+    return module
+
+
+def test_library_containers_keep_their_type_items_and_maxlen():
+    import collections
+
+    dq = collections.deque([1, torch.ones(2)], maxlen=3)
+    tag, items, maxlen = obs.observe(dq)
+    assert (tag, items[0], maxlen) == ("deque", ("int", 1), ("int", 3)) and items[1][0] == "tensor"
+    assert obs.observe(collections.deque([1]))[2] == ("NoneType", None)
+    assert obs.observe(collections.deque([1, 2])) != obs.observe(collections.deque([2, 1]))
+    counter = collections.Counter("abb")
+    assert obs.observe(counter) == ("mapping", "Counter", ("dict", [(("str", "a"), ("int", 1)),
+                                                                    (("str", "b"), ("int", 2))]))
+    assert obs.observe(collections.OrderedDict(a=1))[:2] == ("mapping", "OrderedDict")
+    assert obs.observe(collections.defaultdict(list, a=[]))[:2] == ("mapping", "defaultdict")
+    assert obs.observe(collections.OrderedDict(a=1))[2] == obs.observe({"a": 1})  # items as a dict's
+    assert obs.observe({"a": 1}) == ("dict", [(("str", "a"), ("int", 1))])  # a plain dict is as before
+    assert obs.is_data(collections.deque([1.0]))
+
+
+def test_enum_members_scalar_subclasses_and_slots_are_observed_as_eager_shows_them():
+    import pickle
+
+    m = _program_types()
+    assert obs.observe(m.Color.RED) == ("enum", "Color", "RED", ("int", 1))
+    assert obs.observe(m.Level.HIGH) == ("enum", "Level", "HIGH", ("int", 3))
+    assert obs.observe(m.Perm.R | m.Perm.W)[:2] == ("enum", "Perm")
+    assert obs.observe(m.Perm.R | m.Perm.W)[3] == ("int", 3)
+    assert obs.observe(m.Name("n")) == ("Name", "n")
+    assert obs.observe(m.Point(1, 2)) == ("Point", [("int", 1), ("int", 2)])
+    assert obs.observe(m.Slotted(2)) == ("object", "Slotted", obs.observe({"rank": 2, "note": "s"}))
+    assert obs.observe(m.Slotted(2)) != obs.observe(m.Slotted(3))
+    assert obs.observe(m.Slots()) == ("object", "Slots", obs.observe({"a": 1, "_Slots__hidden": 2}))
+    assert obs.observe(m.SubSlots())[2] == obs.observe({"a": 1, "_Slots__hidden": 2, "extra": 3})
+    for value in (m.Color.RED, m.Level.HIGH, m.Name("n"), m.Slotted(1), m.Slots(), m.Perm.R):
+        pickle.dumps(obs.observe(value))  # the worker sends observations to a parent that cannot import them
+        assert obs.is_data(value)

@@ -113,3 +113,17 @@ def test_a_torch_second_call_check_makes_inputs_and_registers_helper_modules_of_
     checked = _run(tmp_path, program)  # no bug here: both sides' second calls return the same
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "eager:         tensor([1., 3., 5.])" in checked.stdout
+
+
+DEQUE_FINDING = ("# ngb-fuzz program\n# signature: mismatch:globals:values\n# target: engine:fault=replay-effect-twice\n"
+                 "import collections\nimport torch\n\nEFFECTS = []\n_L = [0]\nD = collections.deque([_L], maxlen=4)\n\n\n"
+                 "def entry():\n    _L.append(1)\n")
+
+
+def test_the_generic_footer_compares_the_items_of_a_deque(tmp_path):
+    # the append replayed twice shows only inside a global deque (not observed at all by the check before)
+    found = _run(tmp_path, DEQUE_FINDING)
+    assert found.returncode == 1 and "globals differs" in found.stdout, found.stdout + found.stderr
+    assert "('deque', [('list', [('int', 0), ('int', 1), ('int', 1)])], 4)" in found.stdout, found.stdout
+    fixed = _run(tmp_path, DEQUE_FINDING.replace("engine:fault=replay-effect-twice", "engine"))
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr

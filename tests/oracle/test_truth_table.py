@@ -38,6 +38,12 @@ TRUTH = [
     ("truth/gradients_values.py", "torch", "mismatch:gradients:values"),
     ("truth/second_call_value.py", "torch", "mismatch:second_call:value"),
     ("truth/second_call_effects.py", "torch", "mismatch:second_call:effects"),
+    ("truth/third_call_value.py", "torch", "mismatch:third_call:value"),
+    ("truth/resizable_chain.py", "torch", "ok"),
+    ("truth/resizable_chain.py", "torch:dynamic=true", "ok"),
+    ("truth/resizable_chain.py", "fault:perturb-dynamic", "mismatch:third_call:value"),
+    ("truth/resizable_chain.py", "fault:perturb-dynamic,dynamic=true", "mismatch:value:values"),
+    ("seed_chain.py", "fault:perturb-dynamic", "ok"),  # no inputs of other sizes: two static calls
     # the fault swaps the effect helper after the first graph, which in seed_chain runs after its only effect
     ("seed_chain.py", "fault:drop-effect", "mismatch:second_call:effects"),
     ("seed_chain.py", "fault:raise", "crash:RuntimeError@oracle._faults:_raise"),
@@ -46,9 +52,11 @@ TRUTH = [
     ("truth/crash_compiler_error.py", "torch", "crash:TorchRuntimeError@torch._dynamo.eval_frame:compile_wrapper"),
     ("truth/crash_second_call.py", "torch",
      "crash:second_call:RuntimeError@torch._dynamo.eval_frame:compile_wrapper"),
+    ("truth/third_call_crash.py", "torch", "crash:third_call:RuntimeError@torch._dynamo.eval_frame:compile_wrapper"),
     ("truth/load_error.py", "torch", "crash:load:ImportError"),
     ("truth/invalid_program.py", "torch", "skip:invalid-program"),
     ("truth/flaky.py", "torch", "flaky"),
+    ("truth/third_call_flaky.py", "torch", "flaky"),
     # these two end their worker: last, so the others share one
     ("truth/eager_dies.py", "torch", "skip:eager-failed"),
     ("seed_chain.py", "fault:kill", "crash:died:SIGKILL"),
@@ -90,8 +98,10 @@ def test_program_gives_exactly_its_signature(verdicts, program, target, signatur
 def test_the_table_covers_every_verdict_kind_and_every_aspect():
     signatures = [s for _, _, s in [*TRUTH, HANG]]
     assert {s.split(":")[0] for s in signatures} == set(KINDS)
-    first_call = {s.split(":")[1] for s in signatures if s.startswith("mismatch:") and "second_call" not in s}
+    later = ("second_call", "third_call")
+    first_call = {s.split(":")[1] for s in signatures if s.startswith("mismatch:") and s.split(":")[1] not in later}
     assert first_call == set(ASPECTS)
-    assert any(s.startswith("mismatch:second_call:") for s in signatures)
-    assert any(s.startswith("crash:second_call:") for s in signatures)
+    for call in later:
+        assert any(s.startswith(f"mismatch:{call}:") for s in signatures)
+        assert any(s.startswith(f"crash:{call}:") for s in signatures)
     assert {"skip:invalid-program", "skip:eager-failed"} <= set(signatures)

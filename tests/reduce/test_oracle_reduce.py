@@ -270,7 +270,9 @@ def test_a_runner_without_single_runs_gets_full_checks():
     assert runner.asked == [(1, True)] * 2  # one call, eager twice
 
 
-def test_the_budget_includes_the_full_check_of_the_original(monkeypatch):
+def test_the_budget_counts_the_reduction_and_the_ceiling_everything(monkeypatch):
+    # The original's full check (and starting workers) is the program's cost: the source stage still gets the whole
+    # base budget, and only the ceiling (four times it by default) counts the full check too.
     import fuzz.reduce._oracle as front
     import oracle
     from fuzz.reduce import reduce_source
@@ -279,9 +281,9 @@ def test_the_budget_includes_the_full_check_of_the_original(monkeypatch):
     monkeypatch.setattr(front.time, "monotonic", lambda: clock[0])
     given = []
 
-    def spy(source, predicate, *, budget_s, **kwargs):
-        given.append(budget_s)
-        return reduce_source(source, predicate, budget_s=budget_s, passes=[], **kwargs)
+    def spy(source, predicate, *, budget_s, clock, **kwargs):
+        given.append((clock.budget_s, clock.ceiling_s))
+        return reduce_source(source, predicate, budget_s=budget_s, passes=[], clock=clock, **kwargs)
 
     class SlowCheck:  # the original's full check takes 25 "seconds" on the fake clock
         def check(self, source, targets, *, calls=2, repeat_eager=True):
@@ -294,7 +296,7 @@ def test_the_budget_includes_the_full_check_of_the_original(monkeypatch):
     program = "import torch\nEFFECTS = []\n\ndef entry(x):\n    return x\n\ndef make_inputs(device):\n" \
               "    return (torch.ones(1),)\n"
     front.reduce_program(program, "torch", signature="crash:X@m:f", budget_s=60.0, runner=SlowCheck(), rechecks=0)
-    assert given == [35.0]
+    assert given == [(60.0, 215.0)]
 
 
 # A second-call finding of one of the engine's fault switches: the second call loses the caller's no_grad.

@@ -418,3 +418,52 @@ def test_an_effect_log_nothing_writes_goes_and_one_that_is_written_stays():
         return False
 
     assert "EFFECTS = []" in reduce_source(written, logs_then_raises).source
+
+
+def test_the_budget_follows_the_cost_of_a_check_up_to_its_ceiling(monkeypatch):
+    # A clock that moves one second per check: 5 s is 5 checks, but a budget of 20 checks stretches it to about
+    # 20 s, and the ceiling bounds that.
+    from fuzz.reduce import _driver
+
+    now = [0.0]
+    monkeypatch.setattr(_driver, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
+
+    def slow(source: str) -> bool:
+        now[0] += 1.0
+        return _raises_zero_division(source)
+
+    stretched = reduce_source(PROGRAM, slow, clock=_driver.Clock(5, checks=20, ceiling_s=100))
+    assert stretched.stopped == "budget" and 18 <= stretched.invocations <= 22
+    now[0] = 0.0
+    capped = reduce_source(PROGRAM, slow, clock=_driver.Clock(5, checks=1000, ceiling_s=12))
+    assert capped.stopped == "budget" and capped.invocations <= 13
+    now[0] = 0.0  # a base budget shorter than one check still measures the pace before it stops
+    warm = reduce_source(PROGRAM, slow, clock=_driver.Clock(1, checks=20, ceiling_s=100))
+    assert 18 <= warm.invocations <= 22
+
+
+def test_a_pass_that_stops_paying_gives_way_and_the_fixpoint_is_still_one():
+    from fuzz.reduce import ReductionPass
+
+    source = ("EFFECTS = []\n\ndef entry(x):\n" + "".join(f"    pad{k} = {k}\n" for k in range(4))
+              + "    return x / 0\n\ndef make_inputs(device):\n    return (1,)\n")
+    checked: list[str] = []
+
+    def fruitless(prog):  # 40 candidates of the same size, none interesting (a NameError, not a ZeroDivisionError)
+        for name in "abcdefghijklmnopqrstuvwyzABCDEFGHIJKLMNO":
+            yield lambda name=name: Program.parse(prog.source.replace("x / 0", f"x / {name}"))
+
+    def pads(prog):  # one candidate taking every pad off at once
+        yield lambda: Program.parse(re.sub(r"    pad\d = \d\n", "", prog.source))
+
+    def predicate(candidate: str) -> bool:
+        checked.append(candidate)
+        return _raises_zero_division(candidate)
+
+    passes = [ReductionPass("fruitless", fruitless, ""), ReductionPass("pads", pads, "")]
+    result = reduce_source(source, predicate, passes=passes, check_original=False)
+    padless = next(i for i, c in enumerate(checked) if "pad" not in c)
+    assert padless < 20  # the fruitless pass gave way after 16 checks, not all 40
+    assert "pad" not in result.source and result.stopped == "fixpoint"
+    # the last round ran the fruitless pass to its end on the final program: a fixpoint is one
+    assert sum(1 for c in checked if "pad" not in c and "x / 0" not in c) == 40

@@ -1,0 +1,36 @@
+# ngb-fuzz program
+# signature: crash:InternalTorchDynamoError@torch._dynamo.source:_name_template
+# target: torch
+# eager: returned
+# found-by: ngb-fuzz run --seed 3 (program 12)
+import torch
+
+
+class _C1:
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+    def __len__(self):
+        return len(self.y)
+
+    def __getitem__(self, z):
+        return self.x(0)
+
+
+def entry():
+    def f2(a):
+        torch._dynamo.graph_break()
+    list(reversed(_C1(f2, [torch.ones(0) * 1.0])))
+
+
+# ---- ngb-fuzz standalone check (generated; do not edit below) ----
+if __name__ == "__main__":
+    torch._dynamo.config.nested_graph_breaks = True
+    entry()  # eager returns
+    try:  # torch.compile raised InternalTorchDynamoError (in torch._dynamo.source._name_template)
+        torch.compile(entry, backend="eager")()
+    except Exception:
+        print(f"MISMATCH: eager returns, torch.compile(backend='eager') raises, torch {torch.__version__}")
+        raise
+    print(f"match: eager vs torch.compile(backend='eager'), torch {torch.__version__}")
