@@ -42,13 +42,31 @@ if __name__ == "__main__":
                 return ("tensor", str(v.dtype), tuple(v.shape), v.requires_grad, v.detach().cpu().clone())
             if isinstance(v, (list, tuple)):
                 return (type(v).__name__, [obs(x) for x in v])
-            if isinstance(v, dict):
-                return ("dict", [(obs(k), obs(x)) for k, x in v.items()])
+            if isinstance(v, dict):  # Counter, OrderedDict, defaultdict keep their type's name
+                return (type(v).__name__, [(obs(k), obs(x)) for k, x in v.items()])
+            if isinstance(v, collections.deque):
+                return ("deque", [obs(x) for x in v], v.maxlen)
+            if isinstance(v, enum.Enum):
+                return ("enum", type(v).__qualname__, v.name)
             plain = isinstance(v, (int, float, complex, str, bytes, type(None)))
-            return (type(v).__name__, v if plain else getattr(v, "__dict__", None) and obs(vars(v)))
+            fields = {}  # __slots__ values (not private ones), then the __dict__
+            for c in () if plain else type(v).__mro__:
+                names = c.__dict__.get("__slots__", ())
+                for s in [names] if isinstance(names, str) else names:
+                    if not s.startswith("__") and hasattr(v, s):
+                        fields[s] = getattr(v, s)
+            fields.update(getattr(v, "__dict__", None) or {})
+            return (type(v).__name__, v if plain else (fields or None) and obs(fields))
+
+        def raised(e, depth=0):  # the type, with an exception group's members and the cause, recursively
+            if depth > 8 or e is None:
+                return None if e is None else type(e).__name__
+            subs = [raised(s, depth + 1) for s in getattr(e, "exceptions", ())]
+            linked = subs or e.__cause__ is not None
+            return (type(e).__name__, subs, raised(e.__cause__, depth + 1)) if linked else type(e).__name__
 
         def data(v):
-            return isinstance(v, (int, float, str, list, tuple, dict, set, torch.Tensor, type(None)))
+            return isinstance(v, (int, float, str, list, tuple, dict, set, collections.deque, torch.Tensor, type(None)))
 
         def run(compiled):
             mod = types.ModuleType("ngb_program")
@@ -67,7 +85,7 @@ if __name__ == "__main__":
                 try:
                     result = ("returned", obs(fn(*inputs)))
                 except Exception as e:  # noqa: BLE001
-                    result = ("raised", type(e).__name__)
+                    result = ("raised", raised(e))
                 calls.append({"result": result, "effects": obs(log[first:]), "inputs": obs(inputs),
                               "globals": {p + k: obs(v) for p, m in mods for k, v in vars(m).items()
                                           if not k.startswith("_") and k != "EFFECTS" and data(v)},
@@ -101,6 +119,8 @@ if __name__ == "__main__":
         print(f"{'MISMATCH' if bad else 'match'}: eager vs {name} ({spec}), torch {torch.__version__}")
         return 1 if bad else 0
 
+    import collections
+    import enum
     import types
 
     import torch  # a reduced program may not import it itself

@@ -33,11 +33,13 @@ def make_inputs(device):
 # ---- ngb-fuzz standalone check (generated; do not edit below) ----
 if __name__ == "__main__":
     torch._dynamo.config.nested_graph_breaks = True
-    def outcome(fn):  # 'returned', or the type and message of what the call raised
+    def outcome(fn):  # 'returned', or the type (a group's member types, the cause's) and message raised
         try:
             fn(*make_inputs("cpu"))
         except Exception as e:
-            return f"{type(e).__name__}: {str(e)[:200]}"
+            members = [type(m).__name__ for m in getattr(e, "exceptions", ())]
+            cause = "" if e.__cause__ is None else f" from {type(e.__cause__).__name__}"
+            return f"{type(e).__name__}{members if members else ''}{cause}: {str(e)[:200]}"
         return "returned"
 
     expected, actual = outcome(entry), outcome(torch.compile(entry, backend="eager"))

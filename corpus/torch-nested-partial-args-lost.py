@@ -1,0 +1,49 @@
+# ngb-fuzz program
+# signature: mismatch:effects:length
+# target: torch
+import functools
+
+import torch
+
+EFFECTS = []
+
+
+def scaled(a, x, scale=1):
+    return x * a * scale
+
+
+def entry(x):
+    p = functools.partial(functools.partial(scaled, 2), scale=5)
+    EFFECTS.append(("args", p.args))
+    torch._dynamo.graph_break()
+    return p(x)
+
+
+def make_inputs(device):
+    return (torch.ones(2).to(device),)
+
+
+# ---- ngb-fuzz standalone check (generated; do not edit below) ----
+if __name__ == "__main__":
+    import contextlib
+
+    torch._dynamo.config.nested_graph_breaks = True
+    def equal(a, b):  # same types and shapes, tensors equal elementwise, objects by fields, NaN equal to NaN
+        if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+            return (a.dtype, a.shape, a.requires_grad) == (b.dtype, b.shape, b.requires_grad) and bool(((a == b) | (a != a) & (b != b)).all())
+        if isinstance(a, (list, tuple, dict)) and type(a) is type(b) and len(a) == len(b):
+            return all(map(equal, a, b)) if not isinstance(a, dict) else all(equal(a[k], b.get(k)) for k in a)
+        if hasattr(a, "__dict__") and type(a) is type(b):
+            return equal(vars(a), vars(b))
+        return type(a) is type(b) and (a == b or a != a and b != b)
+
+    with contextlib.suppress(Exception):  # eager raises here too; what it leaves behind is compared
+        entry(*make_inputs("cpu"))
+    expected, EFFECTS[:] = EFFECTS[:], []
+    with contextlib.suppress(Exception):  # eager raises here too; what it leaves behind is compared
+        torch.compile(entry, backend="eager")(*make_inputs("cpu"))
+    # the program's side effects (EFFECTS) differ between eager and torch.compile (mismatch:effects:length)
+    print(f"eager:         {expected}\ntorch.compile: {EFFECTS}")
+    same = equal(EFFECTS, expected)
+    print(f"{'match' if same else 'MISMATCH'}: eager vs torch.compile(backend='eager'), torch {torch.__version__}")
+    raise SystemExit(0 if same else 1)

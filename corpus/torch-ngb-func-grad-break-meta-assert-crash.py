@@ -1,0 +1,38 @@
+# ngb-fuzz program
+# signature: crash:AssertionError@torch._subclasses.meta_utils:assert_eq
+# target: torch
+import torch
+
+
+def f1(y):
+    y = y + 1.0
+    torch._dynamo.graph_break()
+    return y.sum()
+
+
+def entry(x):
+    return torch.func.grad(f1)(x)
+
+
+def make_inputs(device):
+    return (torch.ones(3).to(device),)
+
+
+# ---- ngb-fuzz standalone check (generated; do not edit below) ----
+if __name__ == "__main__":
+    torch._dynamo.config.nested_graph_breaks = True
+    def outcome(fn):  # 'returned', or the type (a group's member types, the cause's) and message raised
+        try:
+            fn(*make_inputs("cpu"))
+        except Exception as e:
+            members = [type(m).__name__ for m in getattr(e, "exceptions", ())]
+            cause = "" if e.__cause__ is None else f" from {type(e.__cause__).__name__}"
+            return f"{type(e).__name__}{members if members else ''}{cause}: {str(e)[:200]}"
+        return "returned"
+
+    expected, actual = outcome(entry), outcome(torch.compile(entry, backend="eager"))
+    # eager (see output); torch.compile raised AssertionError (in torch._subclasses.meta_utils.assert_eq)
+    print(f"eager:         {expected}\ntorch.compile: {actual}")
+    same = actual.split(":")[0] == expected.split(":")[0]
+    print(f"{'match' if same else 'MISMATCH'}: eager vs torch.compile(backend='eager'), torch {torch.__version__}")
+    raise SystemExit(0 if same else 1)
