@@ -7,6 +7,7 @@ import types
 import weakref
 
 from . import _version as V
+from ._opcodes import DISPATCH
 
 
 class Instr:
@@ -45,8 +46,8 @@ class CodeInfo:
         names = [V.opname(ins) for ins in raw]
         for k, ins in enumerate(raw):
             tgt = index.get(ins.argval) if ins.opcode in _JUMP_OPCODES else None
-            if tgt is not None and ins.opname == "FOR_ITER" and V.BYTECODE.for_iter_skips_end_for:
-                tgt += 1  # 3.12: exhausted, it pops the iterator and skips the END_FOR its argval names
+            if tgt is not None and raw[tgt].opname in V.BYTECODE.skipped_ends.get(ins.opname, ()):
+                tgt += 1  # 3.12: FOR_ITER/SEND jump past the END_FOR/END_SEND their argval names (see _version)
             it = Instr(ins, tgt, names[k] or ins.opname)
             it.line = lines[k]
             self.instrs.append(it)
@@ -63,13 +64,16 @@ class CodeInfo:
                       if k >= nvars or n in code.co_cellvars}
         bad = {ins.opname for ins in raw} & V.FRAME_UNSUPPORTED
         bad |= {f"{ins.opname} {ins.arg}" for k, ins in enumerate(raw) if names[k] is None}
+        bad |= {n for n in names if n is not None and n not in DISPATCH}  # (none on 3.11: all are handled)
         self.unsupported = None
         self.generator = V.is_plain_generator(code)
         self.gen_start = 0
         # try/with blocks in a generator run when an abandoned generator is closed, which the VM does not
         # do: one left suspended when the trace ends restarts it (_generators.check_abandoned).
-        # (3.12 wraps a generator's body in a handler turning StopIteration into RuntimeError: not a block)
-        self.gen_handlers = any(h is not None and self.instrs[h[0]].opname != "STOPITERATION_ERROR"
+        # (3.12's handlers that turn a body's StopIteration into RuntimeError, or take what is thrown in at a
+        # `yield from`'s yield, are no try/with block: closing the generator runs no code of its own there)
+        self.gen_handlers = any(h is not None and self.instrs[h[0]].opname not in ("STOPITERATION_ERROR",
+                                                                                     "CLEANUP_THROW")
                                 for h in self.handlers)
         if self.generator:
             # A generator is traced as a suspendable frame, started after its RETURN_GENERATOR.

@@ -1,6 +1,6 @@
 """Instructions CPython 3.12 added (the rest of 3.12 runs under 3.11's handlers, see `_version.opname`).
 
-RETURN_CONST, END_FOR, BINARY_SLICE/STORE_SLICE, LOAD_FAST_AND_CLEAR (an inlined comprehension saving a local
+RETURN_CONST, END_FOR, END_SEND, CLEANUP_THROW, BINARY_SLICE/STORE_SLICE, LOAD_FAST_AND_CLEAR (an inlined comprehension saving a local
 of the same name; STORE_FAST of its NULL puts the local back unbound), LOAD_SUPER_ATTR (`super().name` and
 `super(C, x).name` in one instruction) and CALL_INTRINSIC_1's StopIteration handler of a generator body.
 """
@@ -32,6 +32,22 @@ def _end_for(vm: VM, frame: Frame, ins: Instr) -> None:
     # (an exhausted FOR_ITER jumps past it: _code.CodeInfo; it pops the iterator and its last value)
     vm.popn(2)
     frame.ip += 1
+
+
+@handles("END_SEND")
+def _end_send(vm: VM, frame: Frame, ins: Instr) -> None:
+    # reached from CLEANUP_THROW's path only (a SEND whose delegate returned skips it: _code.CodeInfo)
+    v = frame.stack.pop()
+    frame.stack[-1] = v
+    frame.ip += 1
+
+
+@handles("CLEANUP_THROW")
+def _cleanup_throw(vm: VM, frame: Frame, ins: Instr) -> None:
+    # An exception raised at a `yield from`'s yield (thrown in while suspended there): CPython throws it into
+    # the delegate first, which the VM does not model on 3.12. No eager form: the trace gives up (restarts with
+    # the generator made eagerly, or fails), never a wrong result.
+    raise Unsupported("yield-from", "an exception thrown into `yield from` (3.12's CLEANUP_THROW)")
 
 
 @handles("STOPITERATION_ERROR")

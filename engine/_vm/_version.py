@@ -56,7 +56,10 @@ class Bytecode:
     # instructions whose presence makes a code object one the VM does not run (the call runs eagerly)
     frame_unsupported: frozenset[str]
     call_prefix: tuple[str, ...]  # what precedes CALL (3.11: PRECALL)
-    for_iter_skips_end_for: bool  # an exhausted FOR_ITER jumps past the END_FOR its argval names (3.12)
+    # a jump whose target the VM moves past the instruction its argval names (3.12): an exhausted FOR_ITER pops
+    # the iterator and skips END_FOR, as CPython does; a SEND whose delegate returned gives [value] as on 3.11
+    # (the END_SEND it skips would pop the delegate below the value)
+    skipped_ends: dict[str, tuple[str, ...]]
     # CALL_INTRINSIC_1's oparg -> the opname the VM runs it as (3.12); the others make the frame unsupported
     intrinsics_1: dict[int, str] = field(default_factory=dict)
 
@@ -79,19 +82,17 @@ VERSIONS: dict[tuple[int, int], Bytecode] = {
         unary_ops={**_UNARY, "UNARY_POSITIVE": operator.pos},
         frame_unsupported=frozenset(_COMMON_FRAME_UNSUPPORTED | {
             "ASYNC_GEN_WRAP", "PREP_RERAISE_STAR", "LOAD_CLASSDEREF", "PRINT_EXPR", "IMPORT_STAR"}),
-        call_prefix=("PRECALL",), for_iter_skips_end_for=False),
+        call_prefix=("PRECALL",), skipped_ends={}),
     (3, 12): Bytecode(
         pop_jumps=_JUMPS_312, unconditional_jumps=_UNCOND, or_pop_jumps={},
         # UNARY_POSITIVE is CALL_INTRINSIC_1 5 on 3.12: the VM runs it under its 3.11 name
         unary_ops={**_UNARY, "UNARY_POSITIVE": operator.pos},
-        # yield from / await (SEND, END_SEND, CLEANUP_THROW: not modeled on 3.12 yet), except* and PEP 695
-        # (CALL_INTRINSIC_2), class bodies and annotation scopes (LOAD_LOCALS, LOAD_FROM_DICT_OR_*)
-        # `match` (its handlers are 3.11's, not yet checked on 3.12)
+        # `match` (its handlers are 3.11's, not yet checked on 3.12), except* and PEP 695 (CALL_INTRINSIC_2),
+        # class bodies and annotation scopes (LOAD_LOCALS, LOAD_FROM_DICT_OR_*)
         frame_unsupported=frozenset(_COMMON_FRAME_UNSUPPORTED | {
             "MATCH_CLASS", "MATCH_KEYS", "MATCH_MAPPING", "MATCH_SEQUENCE", "GET_LEN", "COPY_DICT_WITHOUT_KEYS",
-            "END_SEND", "CLEANUP_THROW", "CALL_INTRINSIC_2", "LOAD_LOCALS", "LOAD_FROM_DICT_OR_DEREF",
-            "LOAD_FROM_DICT_OR_GLOBALS"}),
-        call_prefix=(), for_iter_skips_end_for=True,
+            "CALL_INTRINSIC_2", "LOAD_LOCALS", "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS"}),
+        call_prefix=(), skipped_ends={"FOR_ITER": ("END_FOR",), "SEND": ("END_SEND",)},
         # 3: a generator's StopIteration -> RuntimeError handler (the VM converts it where the exception
         # leaves the generator's frame, as on 3.11); 5: unary +; 6: list -> tuple
         intrinsics_1={3: "STOPITERATION_ERROR", 5: "UNARY_POSITIVE", 6: "LIST_TO_TUPLE"}),
