@@ -70,11 +70,12 @@ class CodeInfo:
         self.gen_start = 0
         # try/with blocks in a generator run when an abandoned generator is closed, which the VM does not
         # do: one left suspended when the trace ends restarts it (_generators.check_abandoned).
-        # (3.12's handlers that turn a body's StopIteration into RuntimeError, or take what is thrown in at a
-        # `yield from`'s yield, are no try/with block: closing the generator runs no code of its own there)
-        self.gen_handlers = any(h is not None and self.instrs[h[0]].opname not in ("STOPITERATION_ERROR",
-                                                                                     "CLEANUP_THROW")
-                                for h in self.handlers)
+        # Only a handler over a yield can run when a suspended generator is closed; 3.12's handlers that turn a
+        # body's StopIteration into RuntimeError, or take what is thrown in at a `yield from`'s yield, are no
+        # try/with block (closing runs no code of its own there), and an inlined comprehension's covers no yield.
+        self.gen_handlers = any(h is not None and self.instrs[k].opname == "YIELD_VALUE"
+                                and self.instrs[h[0]].opname not in ("STOPITERATION_ERROR", "CLEANUP_THROW")
+                                for k, h in enumerate(self.handlers))
         if self.generator:
             # A generator is traced as a suspendable frame, started after its RETURN_GENERATOR.
             bad -= V.GENERATOR_OPS

@@ -133,6 +133,16 @@ CO_UNSUPPORTED_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_
 MAKE_FUNCTION_FLAGS = (("defaults", 0x01), ("kwdefaults", 0x02), ("annotations", 0x04), ("closure", 0x08))
 
 
+def seq_iter_state(it: object) -> tuple:
+    """A real sequence iterator's `__reduce__` as (callable, (sequence,), position), or a 2-tuple once it dropped
+    its sequence. 3.12's range iterator reduces to the range it has left with position None (and its
+    `__setstate__` moves it on from where it is): that is the remaining range at position 0."""
+    state = it.__reduce__()
+    if len(state) > 2 and state[2] is None and type(state[1][0]) is range:
+        return state[0], state[1], 0
+    return state
+
+
 def instructions(code: types.CodeType) -> list[dis.Instruction]:
     """The instruction list without CACHE entries (dis hides them); EXTENDED_ARG is folded into args."""
     return list(dis.get_instructions(code))
