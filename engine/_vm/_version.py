@@ -212,6 +212,8 @@ def direct_call_argc(instrs: list, k: int) -> int | None:
             if depth == ins.arg:
                 return ins.arg
             continue
+        if op == "CALL" and not BYTECODE.call_prefix and depth == ins.arg:  # 3.12: no PRECALL before it
+            return ins.arg
         if op == "CALL":
             depth -= ins.arg + 1  # an inner call: callable, NULL or self, and its arguments -> its result
         elif op in ("KW_NAMES", "CALL_FUNCTION_EX") or ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs:
