@@ -87,10 +87,9 @@ VERSIONS: dict[tuple[int, int], Bytecode] = {
         pop_jumps=_JUMPS_312, unconditional_jumps=_UNCOND, or_pop_jumps={},
         # UNARY_POSITIVE is CALL_INTRINSIC_1 5 on 3.12: the VM runs it under its 3.11 name
         unary_ops={**_UNARY, "UNARY_POSITIVE": operator.pos},
-        # `match` (its handlers are 3.11's, not yet checked on 3.12), except* and PEP 695 (CALL_INTRINSIC_2),
+        # except* and PEP 695 (CALL_INTRINSIC_2),
         # class bodies and annotation scopes (LOAD_LOCALS, LOAD_FROM_DICT_OR_*)
         frame_unsupported=frozenset(_COMMON_FRAME_UNSUPPORTED | {
-            "MATCH_CLASS", "MATCH_KEYS", "MATCH_MAPPING", "MATCH_SEQUENCE", "GET_LEN", "COPY_DICT_WITHOUT_KEYS",
             "CALL_INTRINSIC_2", "LOAD_LOCALS", "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS"}),
         call_prefix=(), skipped_ends={"FOR_ITER": ("END_FOR",), "SEND": ("END_SEND",)},
         # 3: a generator's StopIteration -> RuntimeError handler (the VM converts it where the exception
