@@ -13,6 +13,8 @@ from typing import Any
 
 import torch
 
+from ._vm._version import seq_iter_state
+
 
 class _NullType:
     """The NULL that 3.11 pushes before a callable; it can sit on a stack live across a break."""
@@ -72,7 +74,7 @@ def reversed_at(seq: Sequence[Any], index: int, done: bool = False) -> Iterator[
 def position(it: Iterator[Any], index: int, done: bool) -> Iterator[Any]:
     """Puts a real sequence iterator (one of SEQ_ITER_TYPES, `reversed`, list_reverseiterator) where eager's
     is after yielding `index` items, or past its end (`done`)."""
-    state = it.__reduce__()
+    state = seq_iter_state(it)
     if len(state) < 3:  # exhausted already: it holds no sequence any more
         return it
     seq = state[1][0]
@@ -98,13 +100,13 @@ def position(it: Iterator[Any], index: int, done: bool) -> Iterator[Any]:
 
 def iter_index(it: Iterator[Any]) -> int | None:
     """The position of a real sequence iterator (None once exhausted; a `reversed` one counts down)."""
-    state = it.__reduce__()
+    state = seq_iter_state(it)
     return state[2] if len(state) > 2 else None
 
 
 def iter_seq(it: Iterator[Any]) -> Any:
     """The sequence a real sequence iterator reads (the object itself; a range's equal copy)."""
-    return it.__reduce__()[1][0]
+    return seq_iter_state(it)[1][0]
 
 
 def drained(it: Iterator[Any]) -> Iterator[Any]:

@@ -161,9 +161,12 @@ def _held_ok(vm: VM, f: Frame, g: GenVar) -> bool:
 
 def _yields_once(g: GenVar) -> bool:
     """One yield, in no loop: its exit cannot yield again, which would leave a generator with try/with
-    blocks suspended, to be closed whenever eager's context manager object is collected."""
-    ops = [ins.opname for ins in g.frame.info.instrs]
-    return ops.count("YIELD_VALUE") == 1 and not any(op.startswith("JUMP_BACKWARD") for op in ops)
+    blocks suspended, to be closed whenever eager's context manager object is collected. (Only a backward
+    jump over the yield can run it again; 3.12 also jumps back from a with-block's handler to its exit.)"""
+    instrs = g.frame.info.instrs
+    at = [k for k, ins in enumerate(instrs) if ins.opname == "YIELD_VALUE"]
+    return len(at) == 1 and not any(ins.opname.startswith("JUMP_BACKWARD") and ins.target <= at[0] < k
+                                    for k, ins in enumerate(instrs))
 
 
 def snapshot(vm: VM, em: Emitter, env_exprs: list[str], nargs: int, step: bool = False) -> list[FrameShape]:

@@ -102,8 +102,9 @@ register_target_kind(TargetKind(
     {"ngb": ("on", "off"), "backend": ("eager", "aot_eager", "inductor"), **_DYNAMO_AXES},
     {"ngb": "on", "backend": "eager", **_DYNAMO_DEFAULTS},
 ))
-# The engine interprets one CPython version's bytecode (engine/_vm/_version.py; a test keeps the two in step).
-_ENGINE_PYTHONS = ("3.11",)
+# The CPython versions whose bytecode the engine interprets (engine/_vm/_version.VERSIONS; a test keeps the two
+# in step).
+_ENGINE_PYTHONS = ("3.11", "3.12")
 
 
 def _engine_faults() -> tuple:

@@ -16,11 +16,25 @@ def _engine_models_this_python() -> bool:
     return f"{sys.version_info[0]}.{sys.version_info[1]}" in oracle.target_kinds()["engine"].pythons
 
 
-# The engine interprets one Python version's bytecode; elsewhere its own tests are not collected and tests that run
-# programs under it are skipped (the harness itself is tested on every version).
+# The engine interprets the bytecode of some Python versions (3.11, 3.12); elsewhere its own tests are not collected
+# and tests that run programs under it are skipped (the harness itself is tested on every version).
 ENGINE_HERE = _engine_models_this_python()
 requires_engine = pytest.mark.skipif(not ENGINE_HERE, reason="the engine models another Python version's bytecode")
 collect_ignore = [] if ENGINE_HERE else ["engine"]
+
+# Engine tests skipped on one modelled version, by node id ("tests/engine/test_x.py::test_y", which also names every
+# parametrization of it; "...::test_y[case]" names one), each with why. Only what that version does not do yet (engine/README.md, "Python versions"); the rest runs.
+ENGINE_GAPS: dict[tuple[int, int], dict[str, str]] = {
+    (3, 12): {},
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    gaps = ENGINE_GAPS.get(sys.version_info[:2], {})
+    for item in items:
+        for test_id, why in gaps.items():
+            if item.nodeid == test_id or item.nodeid.startswith(test_id + "["):
+                item.add_marker(pytest.mark.skip(reason=f"Python {sys.version_info[0]}.{sys.version_info[1]}: {why}"))
 
 
 def program_source(name: str) -> str:

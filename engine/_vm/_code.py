@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dis
 import types
 import weakref
 
 from . import _version as V
+from ._opcodes import DISPATCH
 
 
 class Instr:
@@ -14,8 +16,8 @@ class Instr:
 
     __slots__ = ("opname", "arg", "argval", "offset", "line", "target")
 
-    def __init__(self, i, target) -> None:
-        self.opname = i.opname
+    def __init__(self, i, target, opname: str) -> None:
+        self.opname = opname  # the name the VM runs it under (_version.opname)
         self.arg = i.arg
         self.argval = i.argval
         self.offset = i.offset
@@ -41,9 +43,12 @@ class CodeInfo:
                 last = ins.positions.lineno
             lines.append(last)
         self.instrs = []
+        names = [V.opname(ins) for ins in raw]
         for k, ins in enumerate(raw):
             tgt = index.get(ins.argval) if ins.opcode in _JUMP_OPCODES else None
-            it = Instr(ins, tgt)
+            if tgt is not None and raw[tgt].opname in V.BYTECODE.skipped_ends.get(ins.opname, ()):
+                tgt += 1  # 3.12: FOR_ITER/SEND jump past the END_FOR/END_SEND their argval names (see _version)
+            it = Instr(ins, tgt, names[k] or ins.opname)
             it.line = lines[k]
             self.instrs.append(it)
         # Exception table in instruction indices: handlers[i] = (target, depth, lasti, offset) or None.
@@ -58,12 +63,19 @@ class CodeInfo:
         self.cells = {k for k, n in enumerate(self.names)
                       if k >= nvars or n in code.co_cellvars}
         bad = {ins.opname for ins in raw} & V.FRAME_UNSUPPORTED
+        bad |= {f"{ins.opname} {ins.arg}" for k, ins in enumerate(raw) if names[k] is None}
+        bad |= {n for n in names if n is not None and n not in DISPATCH}  # (none on 3.11: all are handled)
         self.unsupported = None
         self.generator = V.is_plain_generator(code)
         self.gen_start = 0
         # try/with blocks in a generator run when an abandoned generator is closed, which the VM does not
         # do: one left suspended when the trace ends restarts it (_generators.check_abandoned).
-        self.gen_handlers = any(h is not None for h in self.handlers)
+        # Only a handler over a yield can run when a suspended generator is closed; 3.12's handlers that turn a
+        # body's StopIteration into RuntimeError, or take what is thrown in at a `yield from`'s yield, are no
+        # try/with block (closing runs no code of its own there), and an inlined comprehension's covers no yield.
+        self.gen_handlers = any(h is not None and self.instrs[k].opname == "YIELD_VALUE"
+                                and self.instrs[h[0]].opname not in ("STOPITERATION_ERROR", "CLEANUP_THROW")
+                                for k, h in enumerate(self.handlers))
         if self.generator:
             # A generator is traced as a suspendable frame, started after its RETURN_GENERATOR.
             bad -= V.GENERATOR_OPS
@@ -73,7 +85,7 @@ class CodeInfo:
                     (V.direct_call_argc(raw, k) or 0) >= V.NAMESPACE_DEFAULT_ARGS[ins.argval]):
                 continue  # `vars(obj)`, `dir(obj)`: a plain call (the name resolved at run time: _frame_readers)
             if (ins.opname == "LOAD_GLOBAL" and ins.argval in V.FRAME_INTROSPECTING_GLOBALS) or (
-                    ins.opname in ("LOAD_ATTR", "LOAD_METHOD") and ins.argval in V.FRAME_INTROSPECTING_ATTRS):
+                    ins.opname in ("LOAD_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR") and ins.argval in V.FRAME_INTROSPECTING_ATTRS):
                 bad.add(f"{ins.argval}() (frame introspection)")
         if code.co_flags & V.CO_UNSUPPORTED_FLAGS and not self.generator:
             self.unsupported = "coroutine or async generator function"
@@ -85,12 +97,8 @@ class CodeInfo:
         return self.handlers[index]
 
 
-_JUMP_OPCODES = set()
-for _name in (list(V.CONDITIONAL_POP_JUMPS) + list(V.UNCONDITIONAL_JUMPS) + list(V.OR_POP_JUMPS)
-              + ["FOR_ITER", "SEND"]):
-    import dis as _dis
-
-    _JUMP_OPCODES.add(_dis.opmap[_name])
+_JUMP_OPCODES = {dis.opmap[_name] for _name in (
+    list(V.CONDITIONAL_POP_JUMPS) + list(V.UNCONDITIONAL_JUMPS) + list(V.OR_POP_JUMPS) + ["FOR_ITER", "SEND"])}
 
 
 def successors(info: CodeInfo, k: int) -> list[int]:
@@ -122,6 +130,8 @@ def _liveness(info: CodeInfo) -> list[int]:
     for k, ins in enumerate(info.instrs):
         if ins.opname in ("LOAD_FAST", "LOAD_CLOSURE", "LOAD_DEREF", "MAKE_CELL"):
             use[k] = 1 << ins.arg
+        elif ins.opname == "LOAD_FAST_AND_CLEAR":  # 3.12's inlined comprehension saves the local, then
+            use[k] = kill[k] = 1 << ins.arg  # unbinds it (a STORE_FAST puts it back)
         elif ins.opname in V.CALL_OPS:
             use[k] = super_reads
         elif ins.opname == "STORE_FAST":

@@ -78,7 +78,7 @@ def _scan(code: types.CodeType) -> Probe:
                 argc[ins.argval] = None if n is None or had is None else n if had == -1 else min(n, had)
         elif ins.opname in ("LOAD_DEREF", "LOAD_CLOSURE") and ins.arg >= nlocals - nfree:
             cells.add((ins.arg - (nlocals - nfree), tuple(chain)))
-        elif ins.opname == "LOAD_FAST" and ins.arg < nargs:
+        elif V.opname(ins) == "LOAD_FAST" and ins.arg < nargs:  # (3.12's LOAD_FAST_CHECK too)
             args.add((ins.arg, tuple(chain)))
     return Probe(tuple(sorted(globs)), _by_index(cells), _by_index(args),
                  {k: n for k, n in argc.items() if n is not None})

@@ -29,6 +29,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
+from . import _version as V
 from ._code import successors
 
 if TYPE_CHECKING:
@@ -54,8 +55,8 @@ def uses_ahead(info: CodeInfo, at: int, held: frozenset[int]) -> frozenset[str] 
 def returns_constants(info: CodeInfo) -> bool:
     """Every return of the code returns a constant (so next()'s StopIteration is one the VM can make)."""
     ins = info.instrs
-    return all(k > 0 and ins[k - 1].opname == "LOAD_CONST" and k not in _targets(info)
-               for k, i in enumerate(ins) if i.opname == "RETURN_VALUE")
+    return all(i.opname == "RETURN_CONST" or (k > 0 and ins[k - 1].opname == "LOAD_CONST" and k not in _targets(info))
+               for k, i in enumerate(ins) if i.opname in ("RETURN_VALUE", "RETURN_CONST"))
 
 
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -132,9 +133,19 @@ def _use(info: CodeInfo, k: int, tainted: set[int]) -> _Use | None:
     if k == 0 or not op(k - 1, "LOAD_GLOBAL") or not ins[k - 1].arg & 1 or not plain(k - 1, k):
         return None
     name = ins[k - 1].argval
-    if name in _CALLS1 and op(k + 1, "PRECALL", 1) and op(k + 2, "CALL", 1) and plain(k, k + 2):
+
+    def call_at(i: int, argc: int) -> int:  # the index of the CALL of argc arguments at i (3.11: PRECALL first)
+        for prefix in V.CALL_PREFIX:
+            if not op(i, prefix, argc):
+                return -1
+            i += 1
+        return i if op(i, "CALL", argc) else -1
+
+    c = call_at(k + 1, 1)
+    if name in _CALLS1 and c >= 0 and plain(k, c):
         return ("call", name)
-    if name == "next" and simple(k + 1) and op(k + 2, "PRECALL", 2) and op(k + 3, "CALL", 2) and plain(k, k + 3):
+    c = call_at(k + 2, 2)
+    if name == "next" and simple(k + 1) and c >= 0 and plain(k, c):
         return ("call", name)
     return None
 

@@ -17,6 +17,7 @@ from . import (  # noqa: F401  (operations)
     _ops_locals,
     _ops_match,
     _ops_ops,
+    _ops_py312,
     _ops_stack,
     _wrap,
 )

@@ -41,7 +41,8 @@ def _load_fast(vm: VM, frame: Frame, ins: Instr) -> None:
 
 @handles("STORE_FAST")
 def _store_fast(vm: VM, frame: Frame, ins: Instr) -> None:
-    frame.locals[ins.arg] = frame.stack.pop()
+    v = frame.stack.pop()
+    frame.locals[ins.arg] = None if v is NULL else v  # (3.12: LOAD_FAST_AND_CLEAR's NULL puts it back unbound)
     frame.ip += 1
 
 

@@ -1,4 +1,5 @@
-"""Every fact about the CPython version the VM interprets (3.11) lives here, nowhere else."""
+"""Every fact about the CPython versions the VM interprets (3.11, 3.12) lives here, nowhere else: what is
+the same on both, and `VERSIONS`, one `Bytecode` entry per version (the running one is `BYTECODE`)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ import operator
 import sys
 import traceback
 import types
-from typing import Literal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 PY = sys.version_info[:2]
-SUPPORTED = PY == (3, 11)
 
 # BINARY_OP's oparg -> (symbol, operator function); in-place forms fall back to the binary one for
-# immutable operands, which is what the `i*` functions of `operator` do as well.
+# immutable operands, which is what the `i*` functions of `operator` do as well. (3.11 and 3.12 alike.)
 BINARY_OPS = {
     0: ("+", operator.add), 1: ("&", operator.and_), 2: ("//", operator.floordiv), 3: ("<<", operator.lshift),
     4: ("@", operator.matmul), 5: ("*", operator.mul), 6: ("%", operator.mod), 7: ("|", operator.or_),
@@ -27,32 +29,100 @@ BINARY_OPS = {
     25: ("^=", operator.ixor),
 }
 
+# COMPARE_OP's argval is the operator's symbol on every version (dis decodes 3.12's `index << 4 | mask`).
 COMPARE_OPS = {"<": operator.lt, "<=": operator.le, "==": operator.eq, "!=": operator.ne,
                ">": operator.gt, ">=": operator.ge}
 
-UNARY_OPS = {"UNARY_NEGATIVE": operator.neg, "UNARY_POSITIVE": operator.pos,
-             "UNARY_INVERT": operator.invert, "UNARY_NOT": operator.not_}
-
 JumpTest = Literal["true", "false", "none", "notnone"]  # what a conditional jump tests its operand for
 
-# Jumps whose argval is an absolute byte offset (dis resolves the relative forms for us).
-CONDITIONAL_POP_JUMPS: dict[str, JumpTest] = {
+_COMMON_FRAME_UNSUPPORTED = {
+    "RETURN_GENERATOR", "YIELD_VALUE", "SEND", "GET_YIELD_FROM_ITER", "GET_AWAITABLE", "GET_AITER",
+    "GET_ANEXT", "END_ASYNC_FOR", "BEFORE_ASYNC_WITH",
+    "LOAD_NAME", "STORE_NAME", "DELETE_NAME", "SETUP_ANNOTATIONS",
+    "LOAD_BUILD_CLASS", "CHECK_EG_MATCH",
+}
+
+
+@dataclass(frozen=True)
+class Bytecode:
+    """What differs between the CPython versions the VM interprets (one entry of `VERSIONS`)."""
+
+    # conditional jumps that pop their operand; their argval is an absolute byte offset (dis resolves the
+    # relative forms)
+    pop_jumps: dict[str, JumpTest]
+    unconditional_jumps: frozenset[str]
+    or_pop_jumps: dict[str, JumpTest]  # JUMP_IF_*_OR_POP (3.11; 3.12 compiles COPY + POP_JUMP_IF_*)
+    unary_ops: dict[str, Callable[[Any], Any]]
+    # instructions whose presence makes a code object one the VM does not run (the call runs eagerly)
+    frame_unsupported: frozenset[str]
+    call_prefix: tuple[str, ...]  # what precedes CALL (3.11: PRECALL)
+    # a jump whose target the VM moves past the instruction its argval names (3.12): an exhausted FOR_ITER pops
+    # the iterator and skips END_FOR, as CPython does; a SEND whose delegate returned gives [value] as on 3.11
+    # (the END_SEND it skips would pop the delegate below the value)
+    skipped_ends: dict[str, tuple[str, ...]]
+    # CALL_INTRINSIC_1's oparg -> the opname the VM runs it as (3.12); the others make the frame unsupported
+    intrinsics_1: dict[int, str] = field(default_factory=dict)
+
+
+_UNARY = {"UNARY_NEGATIVE": operator.neg, "UNARY_INVERT": operator.invert, "UNARY_NOT": operator.not_}
+_JUMPS_311: dict[str, JumpTest] = {
     "POP_JUMP_FORWARD_IF_FALSE": "false", "POP_JUMP_BACKWARD_IF_FALSE": "false",
     "POP_JUMP_FORWARD_IF_TRUE": "true", "POP_JUMP_BACKWARD_IF_TRUE": "true",
     "POP_JUMP_FORWARD_IF_NONE": "none", "POP_JUMP_BACKWARD_IF_NONE": "none",
     "POP_JUMP_FORWARD_IF_NOT_NONE": "notnone", "POP_JUMP_BACKWARD_IF_NOT_NONE": "notnone",
 }
-UNCONDITIONAL_JUMPS = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"}
-OR_POP_JUMPS: dict[str, JumpTest] = {"JUMP_IF_FALSE_OR_POP": "false", "JUMP_IF_TRUE_OR_POP": "true"}
-TERMINATORS = {"RETURN_VALUE", "RAISE_VARARGS", "RERAISE"} | UNCONDITIONAL_JUMPS
+_JUMPS_312: dict[str, JumpTest] = {"POP_JUMP_IF_FALSE": "false", "POP_JUMP_IF_TRUE": "true",
+                                   "POP_JUMP_IF_NONE": "none", "POP_JUMP_IF_NOT_NONE": "notnone"}
+_UNCOND = frozenset({"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"})
 
-# Instructions whose presence makes a code object one the VM does not run (the call runs eagerly instead).
-FRAME_UNSUPPORTED = {
-    "RETURN_GENERATOR", "YIELD_VALUE", "SEND", "GET_YIELD_FROM_ITER", "GET_AWAITABLE", "GET_AITER",
-    "GET_ANEXT", "END_ASYNC_FOR", "BEFORE_ASYNC_WITH", "ASYNC_GEN_WRAP", "PREP_RERAISE_STAR",
-    "LOAD_NAME", "STORE_NAME", "DELETE_NAME", "LOAD_CLASSDEREF", "SETUP_ANNOTATIONS", "PRINT_EXPR",
-    "IMPORT_STAR", "LOAD_BUILD_CLASS", "CHECK_EG_MATCH",
+VERSIONS: dict[tuple[int, int], Bytecode] = {
+    (3, 11): Bytecode(
+        pop_jumps=_JUMPS_311, unconditional_jumps=_UNCOND,
+        or_pop_jumps={"JUMP_IF_FALSE_OR_POP": "false", "JUMP_IF_TRUE_OR_POP": "true"},
+        unary_ops={**_UNARY, "UNARY_POSITIVE": operator.pos},
+        frame_unsupported=frozenset(_COMMON_FRAME_UNSUPPORTED | {
+            "ASYNC_GEN_WRAP", "PREP_RERAISE_STAR", "LOAD_CLASSDEREF", "PRINT_EXPR", "IMPORT_STAR"}),
+        call_prefix=("PRECALL",), skipped_ends={}),
+    (3, 12): Bytecode(
+        pop_jumps=_JUMPS_312, unconditional_jumps=_UNCOND, or_pop_jumps={},
+        # UNARY_POSITIVE is CALL_INTRINSIC_1 5 on 3.12: the VM runs it under its 3.11 name
+        unary_ops={**_UNARY, "UNARY_POSITIVE": operator.pos},
+        # except* and PEP 695 (CALL_INTRINSIC_2),
+        # class bodies and annotation scopes (LOAD_LOCALS, LOAD_FROM_DICT_OR_*)
+        frame_unsupported=frozenset(_COMMON_FRAME_UNSUPPORTED | {
+            "CALL_INTRINSIC_2", "LOAD_LOCALS", "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS"}),
+        call_prefix=(), skipped_ends={"FOR_ITER": ("END_FOR",), "SEND": ("END_SEND",)},
+        # 3: a generator's StopIteration -> RuntimeError handler (the VM converts it where the exception
+        # leaves the generator's frame, as on 3.11); 5: unary +; 6: list -> tuple
+        intrinsics_1={3: "STOPITERATION_ERROR", 5: "UNARY_POSITIVE", 6: "LIST_TO_TUPLE"}),
 }
+SUPPORTED = PY in VERSIONS
+BYTECODE = VERSIONS.get(PY, VERSIONS[(3, 11)])  # off the supported versions nothing runs the VM
+
+UNARY_OPS = BYTECODE.unary_ops
+CONDITIONAL_POP_JUMPS = BYTECODE.pop_jumps
+UNCONDITIONAL_JUMPS = set(BYTECODE.unconditional_jumps)
+OR_POP_JUMPS = BYTECODE.or_pop_jumps
+TERMINATORS = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"} | UNCONDITIONAL_JUMPS
+FRAME_UNSUPPORTED = set(BYTECODE.frame_unsupported)
+CALL_PREFIX = BYTECODE.call_prefix
+
+
+def opname(ins: dis.Instruction) -> str | None:
+    """The name the VM runs `ins` under: 3.12's LOAD_ATTR with the method bit is 3.11's LOAD_METHOD,
+    LOAD_FAST_CHECK is LOAD_FAST (whose handler checks), and CALL_INTRINSIC_1 is named by its intrinsic
+    (None: one the VM does not run)."""
+    name = ins.opname
+    if PY < (3, 12):
+        return name
+    if name == "LOAD_ATTR" and ins.arg & 1:
+        return "LOAD_METHOD"
+    if name == "LOAD_FAST_CHECK":
+        return "LOAD_FAST"
+    if name == "CALL_INTRINSIC_1":
+        return BYTECODE.intrinsics_1.get(ins.arg)
+    return name
+
 
 CO_VARARGS = inspect.CO_VARARGS
 CO_VARKEYWORDS = inspect.CO_VARKEYWORDS
@@ -60,6 +130,16 @@ CO_UNSUPPORTED_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_
     inspect.CO_ITERABLE_COROUTINE
 
 MAKE_FUNCTION_FLAGS = (("defaults", 0x01), ("kwdefaults", 0x02), ("annotations", 0x04), ("closure", 0x08))
+
+
+def seq_iter_state(it: object) -> tuple:
+    """A real sequence iterator's `__reduce__` as (callable, (sequence,), position), or a 2-tuple once it dropped
+    its sequence. 3.12's range iterator reduces to the range it has left with position None (and its
+    `__setstate__` moves it on from where it is): that is the remaining range at position 0."""
+    state = it.__reduce__()
+    if len(state) > 2 and state[2] is None and type(state[1][0]) is range:
+        return state[0], state[1], 0
+    return state
 
 
 def instructions(code: types.CodeType) -> list[dis.Instruction]:
@@ -73,7 +153,7 @@ def exception_table(code: types.CodeType) -> list[tuple[int, int, int, int, bool
 
 
 def localsplus_names(code: types.CodeType) -> list[str]:
-    """3.11 frame layout: varnames, then cell variables that are not arguments, then free variables."""
+    """3.11/3.12 frame layout: varnames, then cell variables that are not arguments, then free variables."""
     names = list(code.co_varnames)
     names += [c for c in code.co_cellvars if c not in code.co_varnames]
     names += list(code.co_freevars)
@@ -131,6 +211,8 @@ def direct_call_argc(instrs: list, k: int) -> int | None:
             if depth == ins.arg:
                 return ins.arg
             continue
+        if op == "CALL" and not BYTECODE.call_prefix and depth == ins.arg:  # 3.12: no PRECALL before it
+            return ins.arg
         if op == "CALL":
             depth -= ins.arg + 1  # an inner call: callable, NULL or self, and its arguments -> its result
         elif op in ("KW_NAMES", "CALL_FUNCTION_EX") or ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs:

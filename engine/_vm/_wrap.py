@@ -9,6 +9,7 @@ import torch
 
 from .. import _runtime as R
 from .._guards import AttrSrc, ConstSrc, EnvSrc, ItemSrc, IterSeqSrc
+from . import _version as V
 from ._consts import IMMUTABLE, SCALARS, is_const_value, key_var
 from ._iface import implements
 from ._iters import ZipView, as_sequence
@@ -180,7 +181,7 @@ def _wrap_seq_iter(vm: VM, value, src: Src) -> IterVar | None:
     """A real list/tuple/range/str/bytes iterator (or `reversed` over a tuple or str) as an IterVar over its
     sequence at its position, put back where the trace leaves it (`_runtime.position`). Other `reversed`
     objects read a sequence the VM does not model live: None (an opaque object)."""
-    state = value.__reduce__()
+    state = V.seq_iter_state(value)
     g = vm.guards
     e = src.expr(vm.ns)
     g.type_is(src, type(value))

@@ -1,0 +1,116 @@
+"""The engine on each Python version it models: every instruction of this interpreter is handled or makes its
+code run eagerly, and the constructs whose bytecode changed in 3.12 (inlined comprehensions, LOAD_SUPER_ATTR,
+slices, RETURN_CONST, the new jump and FOR_ITER/SEND forms) are traced across breaks on every version."""
+
+from __future__ import annotations
+
+import dis
+
+import torch
+
+from engine._vm import _handlers  # noqa: F401  (fills the dispatch table)
+from engine._vm import _version as V
+from engine._vm._code import code_info
+from engine._vm._opcodes import DISPATCH
+
+from .helpers import check, t
+
+gb = torch._dynamo.graph_break
+
+
+def x1():
+    return (t(3, 4),)
+
+
+def test_every_instruction_is_handled_or_runs_its_code_eagerly():
+    renamed = {"LOAD_FAST_CHECK", "CALL_INTRINSIC_1"}  # run under other names (_version.opname)
+    real = {n for n, op in dis.opmap.items() if op < 256 and not n.startswith("INSTRUMENTED_")}
+    real -= {"RESERVED", "INTERPRETER_EXIT"}
+    assert real - set(DISPATCH) - V.FRAME_UNSUPPORTED - renamed == set()
+    assert set(V.BYTECODE.intrinsics_1.values()) <= set(DISPATCH)
+    assert V.SUPPORTED and V.BYTECODE is V.VERSIONS[V.PY]
+
+
+def shadowing_comprehension(x):
+    i = 7
+    ys = [x * i for i in range(3) if (gb() or True)]  # a break inside the comprehension (3.12: inlined)
+    return ys[2] + i
+
+
+def unbound_name_comprehension(x):
+    ys = [x + j for j in range(2)]
+    gb()
+    try:
+        return j  # noqa: F821  (unbound again after the comprehension: NameError on every version)
+    except NameError:
+        return ys[1]
+
+
+def closure_comprehension(x):
+    fs = [lambda: i for i in range(3)]  # noqa: B023  (each closure reads the comprehension's cell)
+    gb()
+    return x + sum(f() for f in fs)
+
+
+def test_comprehensions_across_breaks():
+    check(shadowing_comprehension, x1)
+    check(unbound_name_comprehension, x1)
+    check(closure_comprehension, x1)
+
+
+class Base:
+    def m(self, x):
+        return x + 1
+
+
+class Derived(Base):
+    def m(self, x):
+        gb()
+        return super().m(x) * 2 + super(Derived, self).m(x)  # noqa: UP008  (the two-argument form)
+
+
+def super_forms(x):
+    return Derived().m(x)
+
+
+def slices(x):
+    lst = list(range(10))
+    lst[1:4] = [0]
+    y = x[1:]
+    gb()
+    return y, lst[2:5], x[:2] * lst[1:3][0]
+
+
+def const_returns(x):
+    if x.sum() > 1000:
+        return None
+    gb()
+    return x + 1
+
+
+def gen(n):
+    for i in range(n):  # noqa: UP028  (a traced loop, not a delegate)
+        yield i
+    return 10
+
+
+def yield_from_with_break(x):
+    def outer():
+        r = yield from gen(2)
+        gb()
+        yield r
+    return [x + v for v in outer()]
+
+
+def test_super_slices_returns_and_yield_from_across_breaks():
+    check(super_forms, x1)
+    check(slices, x1)
+    check(const_returns, x1)
+    check(yield_from_with_break, x1)
+
+
+def test_a_comprehension_saves_and_clears_its_name_on_3_12():
+    ops = {ins.opname for ins in code_info(shadowing_comprehension.__code__).instrs}
+    # 3.11 calls a <listcomp> function; 3.12 runs it in the frame, with the local saved and put back
+    assert ("LOAD_FAST_AND_CLEAR" in ops) == (V.PY >= (3, 12))
+    assert code_info(shadowing_comprehension.__code__).unsupported is None
