@@ -189,7 +189,8 @@ def behaviour_shape(source: str, minimal: bool = True) -> str:
 STATE_CONTEXTS = {"no_grad": "grad", "enable_grad": "grad", "set_grad_enabled": "grad",
                   "inference_mode": "inference_mode", "autocast": "autocast"}
 # calls that graph-break in every compiler the campaigns target (a function disabled for the compiler as well)
-_BREAK_CALLS = frozenset({"graph_break", "step_unsupported", "print", "breakpoint", "item", "tolist", "numpy"})
+# calls that break the graph: markers, printing, reads of tensor data, the generator's unsupported builtin (crc32)
+_BREAK_CALLS = frozenset({"graph_break", "step_unsupported", "print", "breakpoint", "item", "tolist", "numpy", "crc32"})
 _DISABLERS = frozenset({"disable", "_disable_dynamo"})
 
 
