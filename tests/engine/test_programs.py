@@ -151,7 +151,7 @@ def make_inputs(device):
 
 def load(source, name="ngb_program"):
     mod = types.ModuleType(name)
-    exec(compile(source, f"<{name}>", "exec"), mod.__dict__)
+    exec(compile(source, f"<{name}>", "exec", dont_inherit=True), mod.__dict__)
     return mod
 
 

@@ -29,7 +29,8 @@ def load(source: str, register: bool = False) -> types.ModuleType:
     mod = types.ModuleType("ngb_program")
     if register:
         sys.modules["ngb_program"] = mod
-    exec(compile(source, "<ngb program>", "exec"), mod.__dict__)
+    # dont_inherit: this module's own "from __future__ import annotations" must not reach the program
+    exec(compile(source, "<ngb program>", "exec", dont_inherit=True), mod.__dict__)
     if register:
         for value in list(vars(mod).values()):
             if isinstance(value, types.ModuleType) and value.__name__.startswith("ngb_"):
