@@ -173,7 +173,7 @@ _WRAPPERS = (
 )
 # The weight of the "construct" wrapper when every hosting construct has its catalog weight (the options
 # beside it: "none" 8, each other wrapper about 1); it scales with the constructs' weights in the config.
-_CONSTRUCT_WEIGHT = 3.0
+_CONSTRUCT_WEIGHT = 1.5
 
 
 def _hosting(gen, mult: int) -> tuple:
