@@ -15,7 +15,7 @@ HERE = f"{sys.version_info[0]}.{sys.version_info[1]}"
 def fake_python(tmp_path, version: str):
     """An interpreter that answers the availability probe as a Python ``version`` with torch (CPU) would."""
     path = tmp_path / f"python{version}"
-    path.write_text(f"#!/bin/sh\necho 0 2.15.0 {version}\n")
+    path.write_text(f"#!/bin/sh\necho ngb-fuzz-probe 0 2.15.0 {version}\n")  # the probe's tagged answer
     path.chmod(path.stat().st_mode | stat.S_IEXEC)
     return path
 
