@@ -356,8 +356,8 @@ class _Reduction:
     def _candidate(self, edit):
         try:
             candidate = edit()
-        except (IndexError, ValueError, AttributeError, TypeError):
-            return None
+        except (LookupError, ValueError, AttributeError, TypeError, StopIteration, RecursionError):
+            return None  # an edit that cannot apply to this program is no candidate; the reduction goes on
         if candidate is None:
             return None
         candidate = self.stage.tidy(self.best, candidate)

@@ -137,3 +137,13 @@ def test_a_decorator_that_is_not_only_a_context_manager_keeps_the_callee():
         assert not [c for c in _candidates(source, "inline-decorated-calls") if "def f1" not in c], decorator
     generator = CONTEXTS.replace("    return y * 2\n", "    yield y * 2\n")  # the decorator wraps each step
     assert not [c for c in _candidates(generator, "inline-decorated-calls") if "def f1" not in c]
+
+
+def test_inline_variables_skips_a_class_body_assignment():
+    # a local class's class-level store is in no function scope the pass walks: no candidate, and no crash
+    source = (
+        "import torch\n\n\ndef entry(x):\n    class Local:\n        scale = 0.5\n\n"
+        "        def apply(self, v):\n            return v * self.scale\n    return Local().apply(x)\n"
+    )
+    candidates = _candidates(source, "inline-variables")
+    assert all("scale = 0.5" in c for c in candidates)

@@ -133,7 +133,9 @@ def _propagate(prog: Program, owner: int, field: str, pos: int) -> Edit:
                 return None
         else:
             ordered = scope_nodes(scope)
-            start = next(k for k, n in enumerate(ordered) if n is stmt)
+            start = next((k for k, n in enumerate(ordered) if n is stmt), None)
+            if start is None:  # a class-body statement: scope_nodes takes a nested class as one node
+                return None
             end = start + sum(1 for _ in ast.walk(stmt))  # pre-order: the statement's nodes are contiguous
             uses = [(k, n) for k, n in enumerate(ordered) if isinstance(n, ast.Name) and n.id == name
                     and not start <= k < end]
