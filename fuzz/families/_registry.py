@@ -31,7 +31,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["Construct", "Family", "WiringError", "check_construct", "check_family"]
+__all__ = ["Construct", "Family", "WiringError", "check_construct", "check_family", "library_constructs"]
 
 # (|x| before, |x| after the hole) -> |x| after the construct
 Bound = Callable[[float, float], float]
@@ -154,3 +154,17 @@ def check_family(f: Family) -> None:
 def defined_names(c: Construct) -> set[str]:
     """The module-level names ``c``'s definitions bind (what helper modules must see too)."""
     return _names_defined(c.defs) if c.defs else set()
+
+
+def library_constructs(family: str) -> Callable[..., Construct]:
+    """A constructor of ``family``'s constructs that use library modules: the modules a construct imports are
+    names its root-cause shapes keep too (``collections``, ``dataclasses``), definitions lose leading blank lines."""
+
+    def make(kind: str, weight: float, description: str, template: str, imports: tuple[str, ...] = (),
+             calls: int = 1, bound: Bound | None = None, keep: tuple[str, ...] = (), defs: str = "",
+             min_python: tuple[int, int] = (3, 10)) -> Construct:
+        return Construct(f"{family}.{kind}", weight, description, template, bound=bound or _keep,
+                         defs=defs.lstrip("\n"), imports=imports, calls=calls,
+                         keep_names=frozenset(keep) | frozenset(imports), min_python=min_python)
+
+    return make

@@ -7,7 +7,7 @@ operator overloading on a class that wraps a tensor. The hole runs inside the us
 
 from __future__ import annotations
 
-from fuzz.families._registry import Construct, Family
+from fuzz.families._registry import Family, library_constructs
 
 _FROZEN_DEFS = '''
 @dataclasses.dataclass(frozen=True, order=True)
@@ -298,12 +298,7 @@ _effect("{tag}", (type(v{k}).__name__, len(n{k}), sum([1, 2], 0)))
 x = n{k}[1] * -1.0 + u{k}[0] * 0.25'''
 
 
-def _h(kind: str, weight: float, description: str, template: str, imports: tuple[str, ...] = (), calls: int = 1,
-       bound=None, keep: tuple[str, ...] = (), defs: str = "", min_python: tuple[int, int] = (3, 10)) -> Construct:
-    return Construct(
-        f"data.{kind}", weight, description, template, calls=calls, defs=defs.lstrip("\n"), imports=imports,
-        bound=bound or (lambda b, h: max(b, h)), keep_names=frozenset(keep) | frozenset(imports), min_python=min_python,
-    )
+_h = library_constructs("data")
 
 
 FAMILY = Family(

@@ -7,7 +7,7 @@ the hole, never tensor-derived floats (a reordering backend must not flip a near
 
 from __future__ import annotations
 
-from fuzz.families._registry import Construct, Family
+from fuzz.families._registry import Family, library_constructs
 
 _DEQUE = '''d{k} = collections.deque([x * 0.5], maxlen=3)
 d{k}.append({hole}(x))
@@ -198,12 +198,7 @@ _effect("{tag}.math", (math.gcd(12, 8 + {k}), math.prod(x.shape), math.isqrt(x.n
 x = x * w{k} + math.sin(0.5) * 0.1'''
 
 
-def _h(kind: str, weight: float, description: str, template: str, imports: tuple[str, ...], calls: int = 1,
-       bound=None, keep: tuple[str, ...] = (), defs: str = "", min_python: tuple[int, int] = (3, 10)) -> Construct:
-    return Construct(
-        f"stdlib.{kind}", weight, description, template, calls=calls, defs=defs.lstrip("\n"), imports=imports,
-        bound=bound or (lambda b, h: max(b, h)), keep_names=frozenset(keep) | frozenset(imports), min_python=min_python,
-    )
+_h = library_constructs("stdlib")
 
 
 FAMILY = Family(
