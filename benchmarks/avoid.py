@@ -1,5 +1,5 @@
 """Known-bug avoidance in figures: per open corpus bug, how many of N generated programs have its characterising
-features, with the catalog's weights and with the avoiding ones (fuzz/avoid.py); and the generation rate of both.
+features, with the catalog's weights and with the avoiding ones (fuzz/campaign/avoid.py); and the generation rate of both.
 
     python benchmarks/avoid.py [--programs 1000] [--seed 0] [--corpus corpus]
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from fuzz.avoid import Avoidance, covers
-from fuzz.generate import generate_program
+from fuzz.campaign.avoid import Avoidance, covers
+from fuzz.program.generate import generate_program
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 import oracle
-from fuzz.campaign import Campaign, CampaignConfig
+from fuzz.campaign.loop import Campaign, CampaignConfig
 
 
 def run(target: str, seed: int, programs: int, bias: bool, runner) -> dict:

@@ -61,7 +61,7 @@ def journaled(out: Path) -> int:
 
 def recorded(out: Path, args) -> int:
     """Programs the state on disk holds (read the way a resume reads it)."""
-    from fuzz.campaign import Campaign, CampaignConfig
+    from fuzz.campaign.loop import Campaign, CampaignConfig
 
     config = CampaignConfig((args.target,), out, programs=args.budget, seed=args.seed)
     campaign = Campaign(config, None)

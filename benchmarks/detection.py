@@ -3,7 +3,7 @@
     python benchmarks/detection.py [--seeds 5] [--limit 100]
 
 A program on which plain torch.compile already differs from eager is generated and counted but cannot count as
-the fault's detection (see fuzz.selftest).
+the fault's detection (see fuzz.campaign.selftest).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import argparse
 import statistics
 
 import oracle
-from fuzz.selftest import programs_to_detection
+from fuzz.campaign.selftest import programs_to_detection
 from oracle._faults import FAULTS
 
 

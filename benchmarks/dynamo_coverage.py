@@ -5,7 +5,7 @@ between programs, a call cut off after 120 s).
 Sets, side by side (any of them):
 - ``gen``: K programs of the current generator (``--programs``, default 500; ``--families ctx,flow`` keeps only
   programs with a tag of those families, drawing further indices until K are kept);
-- ``rev``: K programs of the generator at git revision ``--rev`` (e.g. the v2 generator before fuzz/families/),
+- ``rev``: K programs of the generator at git revision ``--rev`` (e.g. the v2 generator before fuzz/program/families/),
   generated in a temporary worktree by that revision's own code;
 - ``dir``: the program files in ``--dir`` (e.g. a saved set: ``--save DIR`` writes the ``gen`` programs there);
 - ``conformance``: the NGB conformance scenarios of tests/engine (PyTorch's own NGB test file,
@@ -14,7 +14,7 @@ Sets, side by side (any of them):
 - ``corpus``: the corpus's repros (the seed NGB bugs of the May-2026 update and every bug found since).
 
 Prints lines executed per set and package, the share of lines that hold code, and per pair what only one of
-them reaches. Lines are counted by fuzz.dynamo_lines (a line tracer limited to those packages).
+them reaches. Lines are counted by fuzz.triage.dynamo_lines (a line tracer limited to those packages).
 
     python benchmarks/dynamo_coverage.py [--programs 500] [--seed 0] [--sets gen,conformance,corpus]
                                          [--rev REV] [--families F1,F2] [--dir DIR] [--save DIR] [--json FILE]
@@ -55,7 +55,7 @@ import torch._dynamo
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from fuzz.dynamo_lines import PACKAGES, DynamoLines, executable_lines  # noqa: E402
+from fuzz.triage.dynamo_lines import PACKAGES, DynamoLines, executable_lines  # noqa: E402
 from oracle._worker import forget_program, load_program, make_inputs, program_modules, registered  # noqa: E402
 
 CONFORMANCE = ["ctx", "closures", "effects", "stack", "control", "data", "classes", "markers", "exc", "cms", "gens"]
@@ -117,7 +117,7 @@ def run_scenario(sc, lines: DynamoLines) -> None:
 
 
 def generated(count: int, seed: int, families: set[str] | None) -> list[str]:
-    from fuzz.generate import generate_program
+    from fuzz.program.generate import generate_program
 
     out, index = [], 0
     while len(out) < count and index < 50 * count:
@@ -134,7 +134,7 @@ def generated_at(rev: str, count: int, seed: int) -> list[str]:
         tree = Path(tmp) / "tree"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(tree), rev], check=True)
         try:
-            code = ("import json, sys\nfrom fuzz.generate import generate_program\n"
+            code = ("import json, sys\nfrom fuzz.program.generate import generate_program\n"
                     f"json.dump([generate_program({seed}, i).source for i in range({count})], sys.stdout)")
             env = {**os.environ, "PYTHONPATH": str(tree)}
             done = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, check=True,

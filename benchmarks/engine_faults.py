@@ -15,7 +15,7 @@ import statistics
 
 import oracle
 from engine._faults import FAULTS
-from fuzz.selftest import programs_to_detection
+from fuzz.campaign.selftest import programs_to_detection
 
 
 def main() -> None:

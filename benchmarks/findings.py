@@ -6,7 +6,7 @@ generator's IR when the file is an unedited generated program), then check the r
 compare with the original: the signature kept, and eager's outcome (returned / raised the same type) kept.
 Prints one row per finding and: median and p90 program lines after reduction, whole-file lines (header and
 check included), reduction wall time, checks, signature kept %, eager outcome kept %, and buckets per root
-cause (distinct campaign root causes, ``fuzz.campaign.root_cause`` on the reduced repro, per labeled cause).
+cause (distinct campaign root causes, ``fuzz.campaign.loop.root_cause`` on the reduced repro, per labeled cause).
 
     nice -n 10 python benchmarks/findings.py --budget 60 --workers 2 [--only GLOB,...] [--json OUT] [--save DIR] [--no-ir]
         [--python 2.15=/venv215/bin/python]
@@ -70,7 +70,7 @@ def main() -> int:
     import oracle
     from fuzz.reduce import code_lines, reduce_program
     from fuzz.reduce._oracle import generator_ir
-    from fuzz.rootcause import behaviour_shape, root_cause
+    from fuzz.triage.rootcause import behaviour_shape, root_cause
 
     labels = json.loads((HERE / "labels.json").read_text())
     rows, skipped = [], []

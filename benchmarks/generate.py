@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from fuzz.features import CATALOG, families, family_histogram, histogram
-from fuzz.generate import generate_program
-from fuzz.selfcheck import run_eager
+from fuzz.program.features import CATALOG, families, family_histogram, histogram
+from fuzz.program.generate import generate_program
+from fuzz.program.selfcheck import run_eager
 
 SHAPES = {
     "upper-frame ctx + break": {"shape.upper_ctx_break"},

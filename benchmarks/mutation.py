@@ -66,8 +66,8 @@ DEFAULT_MAP: dict[str, tuple[str, ...]] = {
     "oracle/_observe.py": ORACLE_TESTS,
     "engine/_guards.py": ENGINE_TESTS,
     "engine/_residual.py": ENGINE_TESTS,  # guards -> graph -> side effects replayed (the replay of a segment)
-    "fuzz/campaign_dir.py": STATE_TESTS,  # the campaign's state on disk: journal, snapshot, lock, repro files
-    "fuzz/campaign.py": CAMPAIGN_TESTS,
+    "fuzz/campaign/directory.py": STATE_TESTS,  # the campaign's state on disk: journal, snapshot, lock, repro files
+    "fuzz/campaign/loop.py": CAMPAIGN_TESTS,
 }
 ORACLE_MODULES = ("oracle/_compare.py", "oracle/_verdict.py", "oracle/_observe.py")
 

@@ -27,7 +27,7 @@ import torch
 
 _DUMP = """
 import json, sys
-from fuzz.generate import generate_program
+from fuzz.program.generate import generate_program
 seed, n = int(sys.argv[1]), int(sys.argv[2])
 json.dump([generate_program(seed, i).source for i in range(n)], sys.stdout)
 """

@@ -38,7 +38,7 @@ _BLOCK = (
 
 
 def failing_programs(runner, count: int, seed: int, limit: int, targets=FAULTS):
-    from fuzz.generate import generate_program
+    from fuzz.program.generate import generate_program
 
     found, turn = 0, 0
     for index in range(limit):

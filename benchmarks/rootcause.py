@@ -7,7 +7,7 @@ shows). A rule maps a finding to a root-cause key; a finding without one (an unr
 Printed per rule: buckets per root cause (distinct keys per label, goal <= 1.3), and every key shared by findings
 of different labels (a wrong merge, goal 0). Rules: ``old`` (crash: exception + compiler frame; mismatch: the
 symptom plus the shape key of the reduced repro, identifiers and constants abstracted) and ``new``
-(fuzz.rootcause: crash as before; mismatch: the behaviour shape of the reduced repro, whatever the symptom).
+(fuzz.triage.rootcause: crash as before; mismatch: the behaviour shape of the reduced repro, whatever the symptom).
 Figures, never assertions.
 """
 
@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from fuzz.corpus import shape_key  # noqa: E402
-from fuzz.rootcause import behaviour_shape, root_cause  # noqa: E402
+from fuzz.corpus.manifest import shape_key  # noqa: E402
+from fuzz.triage.rootcause import behaviour_shape, root_cause  # noqa: E402
 from oracle import header_fields  # noqa: E402
 
 

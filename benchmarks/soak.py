@@ -13,8 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from fuzz.campaign.timeline import read_timeline
 from fuzz.cli._common import parse_duration
-from fuzz.timeline import read_timeline
 
 
 def windows(records: list[dict], seconds: float) -> list[dict]:

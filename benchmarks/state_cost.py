@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fuzz.campaign import Campaign, CampaignConfig  # noqa: E402
+from fuzz.campaign.loop import Campaign, CampaignConfig  # noqa: E402
 from oracle._verdict import ProgramReport, Verdict  # noqa: E402
 
 

@@ -12,7 +12,7 @@ import argparse
 import time
 
 import oracle
-from fuzz.generate import generate_program
+from fuzz.program.generate import generate_program
 
 
 def main() -> None:

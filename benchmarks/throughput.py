@@ -30,8 +30,8 @@ from pathlib import Path
 import torch
 
 import oracle
-from fuzz.campaign import Campaign, CampaignConfig
-from fuzz.generate import generate_program
+from fuzz.campaign.loop import Campaign, CampaignConfig
+from fuzz.program.generate import generate_program
 from oracle._worker import load_program, registered
 
 
@@ -97,7 +97,7 @@ def dask_cluster(workers: int):
 
 
 def cluster_rows(programs: int, target: str, seed: int) -> Iterator[tuple[str, float]]:
-    from fuzz.cluster import connect, warm_up
+    from fuzz.campaign.cluster import connect, warm_up
 
     with dask_cluster(2) as address:
         time.sleep(3)  # the scheduler listens before the driver connects

@@ -6,10 +6,10 @@ __all__ = ["FuzzError", "GeneratedProgram", "GenerationConfig", "generate_progra
 
 # ---- generator re-exports (imported lazily: `import fuzz` stays cheap for the CLI) ----
 _GENERATOR_EXPORTS = {
-    "generate_program": "fuzz.generate",
-    "GeneratedProgram": "fuzz.generate",
-    "GenerationConfig": "fuzz.features",
-    "render": "fuzz.render",
+    "generate_program": "fuzz.program.generate",
+    "GeneratedProgram": "fuzz.program.generate",
+    "GenerationConfig": "fuzz.program.features",
+    "render": "fuzz.program.render",
 }
 
 

@@ -84,7 +84,7 @@ def pytest_collection_modifyitems(session, config, items):
         root = (base / directory).resolve()
         if not root.is_dir():
             raise pytest.UsageError(f"--ngb-corpus {directory}: not a directory")
-        from fuzz.corpus import Corpus, CorpusError
+        from fuzz.corpus.manifest import Corpus, CorpusError
 
         try:
             store = Corpus(root)
@@ -231,7 +231,7 @@ class SmokeItem(_NgbItem):
         self.index, self.target = index, target
 
     def runtest(self):
-        from fuzz.generate import generate_program
+        from fuzz.program.generate import generate_program
 
         seed = self.parent.seed
         program = generate_program(seed, self.index)

@@ -147,8 +147,8 @@ def parse_targets(specs: list[str] | None, default: str = "torch", check: bool =
 
 def known_bugs(corpus: str):
     """The known bugs of ``--corpus`` (None for 'none', or the default directory where there is none)."""
-    from ..corpus import CorpusError
-    from ..known import KnownBugs
+    from fuzz.corpus.manifest import CorpusError
+    from fuzz.triage.known import KnownBugs
 
     if corpus.strip().lower() == "none" or (corpus == "corpus" and not Path(corpus).is_dir()):
         return None

@@ -30,7 +30,7 @@ def register(subparsers) -> None:
 
 
 def _open(path: str, must_exist: bool):
-    from fuzz.corpus import Corpus, CorpusError, ManifestError
+    from fuzz.corpus.manifest import Corpus, CorpusError, ManifestError
 
     try:
         return Corpus(path, must_exist=must_exist)
@@ -41,7 +41,7 @@ def _open(path: str, must_exist: bool):
 
 
 def corpus(args) -> int:
-    from fuzz.corpus import ManifestError
+    from fuzz.corpus.manifest import ManifestError
 
     check_workers(args.workers, args.oversubscribe)
     try:
@@ -103,7 +103,7 @@ def _stats(store, args) -> int:
 
 def _check(store, args) -> int:
     import oracle
-    from fuzz.corpus import BROKEN_SIGNATURES, oracle_check
+    from fuzz.corpus.manifest import BROKEN_SIGNATURES, oracle_check
 
     target = _canonical(args.target)
     if target:
@@ -136,7 +136,7 @@ def _check(store, args) -> int:
 
 def _add(store, args) -> int:
     import oracle
-    from fuzz.corpus import CorpusError
+    from fuzz.corpus.manifest import CorpusError
     from fuzz.reduce._oracle import with_header
     from oracle import header_fields
 

@@ -17,13 +17,13 @@ def register(subparsers) -> None:
 
 def _handle(args) -> int:
     from fuzz.cli import UsageError
-    from fuzz.features import CATALOG, DERIVED, histogram
+    from fuzz.program.features import CATALOG, DERIVED, histogram
 
     if args.sample < 0:
         raise UsageError("--sample must be >= 0")
     counts: dict[str, int] = {}
     if args.sample:
-        from fuzz.generate import generate_program
+        from fuzz.program.generate import generate_program
 
         counts = histogram(generate_program(args.seed, i) for i in range(args.sample))
     rows = [

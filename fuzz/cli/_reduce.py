@@ -108,7 +108,7 @@ def reduce(args) -> int:
         print(f"wrote {out}; replay: {replay_command(out, target)}  (or: {shell_command('python', out)})",
               file=sys.stderr)
     if args.corpus:
-        from fuzz.corpus import Corpus
+        from fuzz.corpus.manifest import Corpus
 
         store = Corpus(args.corpus)
         entry, added = store.add(result.source, target, result.signature)
@@ -129,8 +129,7 @@ def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
     import json
 
     import oracle
-
-    from ..campaign import Campaign, CampaignConfig, CampaignError
+    from fuzz.campaign.loop import Campaign, CampaignConfig, CampaignError
 
     try:
         identity = json.loads((out / "state.json").read_text())["identity"]

@@ -67,16 +67,16 @@ def register(subparsers) -> None:
     p.add_argument("--no-avoid-known", dest="avoid_known", action="store_false",
                    help="draw the shapes of the corpus's open bugs as often as any other (by default their "
                         "characteristic features get lower weights, recorded in each repro's weights: line; "
-                        "see fuzz/avoid.py)")
+                        "see fuzz/campaign/avoid.py)")
     p.set_defaults(handler=run)
 
 
 def run(args) -> int:
     import oracle
+    from fuzz.campaign.cluster import ClusterError, ClusterLost, connect, local_dispatcher
+    from fuzz.campaign.loop import Campaign, CampaignConfig, CampaignError, StorageError
+    from fuzz.campaign.timeline import Timeline
 
-    from ..campaign import Campaign, CampaignConfig, CampaignError, StorageError
-    from ..cluster import ClusterError, ClusterLost, connect, local_dispatcher
-    from ..timeline import Timeline
     from ._signals import exit_code, stop_on_signals
 
     if not args.out.strip():
@@ -104,7 +104,7 @@ def run(args) -> int:
     known = known_bugs(args.corpus)
     avoid = None
     if known is not None and args.avoid_known:
-        from ..avoid import Avoidance
+        from fuzz.campaign.avoid import Avoidance
 
         avoid = Avoidance.from_corpus(args.corpus)
     try:  # the directory is locked and writable (state written) before any worker starts
@@ -326,7 +326,7 @@ def worker_memory(campaign) -> str:
 
 def _print_summary(summary: dict, out: Path, state: str, written: bool = True, lost: set[str] = frozenset()) -> None:
     """The campaign's closing lines on stdout; ``written``: whether summary.json was written (not on a full disk);
-    ``lost``: repro files deleted that could not be regenerated (``fuzz.campaign_files``)."""
+    ``lost``: repro files deleted that could not be regenerated (``fuzz.campaign.files``)."""
     from ..commands import replay_command, shell_command
 
     verdicts = " ".join(f"{k}={v}" for k, v in sorted(summary["verdicts"].items()))
@@ -386,7 +386,7 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
 
 def rarest_tags(features, n: int) -> list[tuple[str, int]]:
     """The ``n`` catalog features generated least so far (weight-0 features left out)."""
-    from ..features import CATALOG
+    from fuzz.program.features import CATALOG
 
     drawn = [(f.name, features.get(f.name, 0)) for f in CATALOG if f.weight > 0]
     return sorted(drawn, key=lambda kv: (kv[1], kv[0]))[:n]
@@ -394,8 +394,8 @@ def rarest_tags(features, n: int) -> list[tuple[str, int]]:
 
 def feature_rows(programs: int, families, features, boosts) -> list[tuple[str, float, str, str]]:
     """(family, share of programs, its rarest tag with count, its most boosted tags) for every catalog family."""
-    from ..features import CATALOG
-    from ..features import families as all_families
+    from fuzz.program.features import CATALOG
+    from fuzz.program.features import families as all_families
 
     rows = []
     for family in all_families():

@@ -36,7 +36,7 @@ def add_ladder_options(p) -> None:
 
 def pythons(args) -> list[str | None]:
     """This interpreter plus each --python, validated (exit 2 on one without torch)."""
-    from fuzz.triage import rung_spec
+    from fuzz.triage.ladder import rung_spec
 
     for python in args.python:
         parse_targets([rung_spec(python, "on", "eager")])
@@ -45,8 +45,8 @@ def pythons(args) -> list[str | None]:
 
 def triage(args) -> int:
     import oracle
-    from fuzz.triage import conclude, format_table
-    from fuzz.triage import triage as run_ladder
+    from fuzz.triage.ladder import conclude, format_table
+    from fuzz.triage.ladder import triage as run_ladder
 
     path = Path(args.file)
     source = read_program(path)
@@ -74,7 +74,7 @@ def axes_variants(args, target: str | None) -> list[str]:
     """The variants of Dynamo's own axes to ladder: those asked for (--dynamic × --config), else the file's
     target's and, when that has any, the defaults beside it (does the bug need them?). Exit 2 on a bad one."""
     import oracle
-    from fuzz.triage import target_axes
+    from fuzz.triage.ladder import target_axes
 
     dynamic, config = getattr(args, "dynamic", None), getattr(args, "config", None)
     if not dynamic and not config:
@@ -94,8 +94,8 @@ def corpus_matrix(store, args) -> int:
     import threading
 
     import oracle
-    from fuzz.triage import entry_backends, format_matrix, matrix_record, target_axes
-    from fuzz.triage import triage as run_ladder
+    from fuzz.triage.ladder import entry_backends, format_matrix, matrix_record, target_axes
+    from fuzz.triage.ladder import triage as run_ladder
 
     interpreters = pythons(args)
     entries = [e for e in store.select() if not e.target.startswith("fault")]

@@ -186,7 +186,7 @@ def _source_stage() -> _Stage:
 
 
 def _ir_stage(found_by: str | None) -> _Stage:
-    from fuzz.render import render
+    from fuzz.program.render import render
 
     rendered: dict[int, tuple[object, str | None]] = {}  # id -> (program kept alive, its rendering)
 
@@ -467,7 +467,7 @@ def reduce_source(
 def reduce_ir(program, is_interesting: Callable[[str], bool], *, budget_s: float = 20.0, workers: int = 1,
               found_by: str | None = None, progress=None, clock: Clock | None = None,
               gives_way: bool = True) -> IRResult | None:
-    """Shrink ``program`` (a ``fuzz.ir.Program``) while its rendering stays interesting; None when the
+    """Shrink ``program`` (a ``fuzz.program.ir.Program``) while its rendering stays interesting; None when the
     rendering of the original itself is not interesting (the file was edited: skip the IR stage). The stage
     ends within ``budget_s`` (or ``clock``'s deadline), or once it stops paying (``gives_way``): the source
     stage comes next."""

@@ -25,7 +25,7 @@ def generator_ir(source: str):
     if not match:
         return None
     try:
-        from fuzz.generate import generate_program
+        from fuzz.program.generate import generate_program
 
         program = generate_program(int(match.group(1)), int(match.group(2)))
     except Exception:

@@ -11,7 +11,7 @@ import dataclasses
 import json
 from pathlib import Path
 
-from ..timeline import read_timeline
+from fuzz.campaign.timeline import read_timeline
 
 __all__ = ["CampaignData", "Finding", "load"]
 
@@ -96,8 +96,8 @@ def _status(bucket: dict) -> str | None:
             return "REGRESSION" if bucket.get("regression") else "KNOWN"
         if "reduction" not in bucket:
             return "NEW"  # a summary from before reductions were tracked
-        # as fuzz.campaign.Bucket.status: NEW only once the root cause is settled
-        from ..rootcause import root_cause
+        # as fuzz.campaign.loop.Bucket.status: NEW only once the root cause is settled
+        from fuzz.triage.rootcause import root_cause
 
         settled = root_cause(str(bucket.get("signature", ""))) is not None or bucket["reduction"] == "done"
         return "NEW" if settled else "NEW?"
@@ -116,7 +116,7 @@ def _triage(bucket: dict) -> str | None:
 def cause_labels(buckets: list[dict]) -> dict[str, str]:
     """A readable name for each root cause, numbered in the order the campaign first saw them. A crash's root cause
     reads as it is (exception and compiler frame); a mismatch's is a hash of its reduced repro's shape, so it is
-    named by the first bucket that has it (or by its state-object family, see fuzz.rootcause)."""
+    named by the first bucket that has it (or by its state-object family, see fuzz.triage.rootcause)."""
     labels: dict[str, str] = {}
     for bucket in sorted(buckets, key=lambda b: (b.get("first_program") is None, b.get("first_program") or 0)):
         cause = bucket.get("root_cause")
@@ -126,7 +126,7 @@ def cause_labels(buckets: list[dict]) -> dict[str, str]:
         kind_, _, shape = cause.partition("|")
         if sep and kind in ("crash", "hang"):
             text = f"{kind}: {rest}"
-        elif shape.startswith("state-object:"):  # fuzz.rootcause names this family instead of hashing its shape
+        elif shape.startswith("state-object:"):  # fuzz.triage.rootcause names this family instead of hashing its shape
             text = f"{kind_}: a torch {shape.partition(':')[2]} mode object kept un-entered across a break"
         else:
             text = f"{kind_} (first seen as {bucket.get('repro', '?')})"

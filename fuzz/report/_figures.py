@@ -95,7 +95,7 @@ def family_coverage(data: CampaignData) -> go.Figure | None:
     programs = max(int(data.summary.get("programs", 0) or 0), 1)
     families = dict(data.summary.get("families", {}))
     try:
-        from ..features import families as catalog_families
+        from fuzz.program.features import families as catalog_families
 
         for family in catalog_families():
             families.setdefault(family, 0)

@@ -130,7 +130,7 @@ def _findings(data: CampaignData) -> str:
 def _known_share(summary: dict) -> dict | None:
     """The summary's KNOWN shares, or computed from its buckets where they carry a status (older summaries);
     None where the campaign knew no corpus (no bucket has a status) or found nothing."""
-    from ..avoid import known_shares
+    from fuzz.campaign.avoid import known_shares
 
     buckets = summary.get("buckets") or []
     if not buckets or not any(isinstance(b, dict) and b.get("status") for b in buckets):

@@ -4,12 +4,20 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.avoid import FLOOR, Avoidance, KnownShape, covers, estimate_features, known_shares, repro_features
-from fuzz.bias import weights_header
-from fuzz.campaign import Campaign, CampaignConfig
-from fuzz.features import CATALOG, GenerationConfig
-from fuzz.generate import generate_program
-from fuzz.known import KnownBug, KnownBugs
+from fuzz.campaign.avoid import (
+    FLOOR,
+    Avoidance,
+    KnownShape,
+    covers,
+    estimate_features,
+    known_shares,
+    repro_features,
+)
+from fuzz.campaign.bias import weights_header
+from fuzz.campaign.loop import Campaign, CampaignConfig
+from fuzz.program.features import CATALOG, GenerationConfig
+from fuzz.program.generate import generate_program
+from fuzz.triage.known import KnownBug, KnownBugs
 from oracle import header_fields
 from oracle._verdict import ProgramReport, Verdict
 
@@ -138,15 +146,15 @@ def test_registry_constructs_are_read_off_their_most_specific_library_name(monke
     import sys
     import types
 
-    import fuzz
+    import fuzz.program
 
-    fake = types.ModuleType("fuzz.families")
+    fake = types.ModuleType("fuzz.program.families")
     # catalog tags stand in for the registry's own (whatever catalog this ngb-fuzz has)
     fake.CONSTRUCTS = {name: types.SimpleNamespace(name=name, keep_names=frozenset(keep)) for name, keep in (
         ("call.varargs", {"sorted", "float"}), ("flow.loop", {"list", "reversed"}),
         ("side.list", {"list", "next"}), ("side.dict", {"filter", "list"}))}
-    monkeypatch.setitem(sys.modules, "fuzz.families", fake)
-    monkeypatch.setattr(fuzz, "families", fake, raising=False)
+    monkeypatch.setitem(sys.modules, "fuzz.program.families", fake)
+    monkeypatch.setattr(fuzz.program, "families", fake, raising=False)
     source = "def entry(x):\n    return list(reversed(sorted([x], key=float)))\n"
     # list is shared by three constructs: it names none of them; reversed and sorted name theirs
     assert estimate_features(source) == {"call.varargs", "flow.loop"}

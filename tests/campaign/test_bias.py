@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from fuzz.bias import NEW_BREAK_REASON, NEW_BUCKET, REPEAT, UNUSUAL_COUNT, Bias, weights_header
-from fuzz.campaign import Campaign, CampaignConfig, CampaignError
-from fuzz.features import GenerationConfig
-from fuzz.generate import generate_program
+from fuzz.campaign.bias import NEW_BREAK_REASON, NEW_BUCKET, REPEAT, UNUSUAL_COUNT, Bias, weights_header
+from fuzz.campaign.loop import Campaign, CampaignConfig, CampaignError
+from fuzz.program.features import GenerationConfig
+from fuzz.program.generate import generate_program
 from oracle import header_fields
 from oracle._verdict import ProgramReport, Verdict
 

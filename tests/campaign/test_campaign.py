@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from fuzz.campaign import Campaign, CampaignConfig, CampaignError
+from fuzz.campaign.loop import Campaign, CampaignConfig, CampaignError
 from tests.conftest import program_source
 
 BASE = program_source("seed_chain.py")
@@ -92,7 +92,7 @@ def test_a_harness_failure_is_kept_and_the_campaign_goes_on(runner, tmp_path):
 
 
 def test_root_causes_merge_targets_and_calls_of_one_crash_but_mismatches_need_their_reduced_shape():  # noqa: E501
-    from fuzz.campaign import root_cause
+    from fuzz.campaign.loop import root_cause
 
     crash = "crash:InternalTorchDynamoError@torch._dynamo.symbolic_convert:_import_module"
     assert root_cause(crash) == root_cause(crash.replace("crash:", "crash:second_call:"), "any shape")
@@ -100,7 +100,7 @@ def test_root_causes_merge_targets_and_calls_of_one_crash_but_mismatches_need_th
     assert root_cause("mismatch:value:values") is None  # not reduced yet: it counts alone
     assert root_cause("mismatch:value:values", "abc") == root_cause("mismatch:second_call:value:values", "abc")
     assert root_cause("mismatch:value:values", "abc") != root_cause("mismatch:value:values", "abd")
-    # One reduced behaviour seen through different symptoms is one bug (fuzz.rootcause).
+    # One reduced behaviour seen through different symptoms is one bug (fuzz.triage.rootcause).
     assert root_cause("mismatch:value:values", "abc") == root_cause("mismatch:effects:value", "abc")
 
 
@@ -181,7 +181,7 @@ def test_a_stopping_campaign_interrupts_the_reduction_in_progress(runner):
     # Ctrl-C must not wait for a reduction to spend its budget: the reducer's next check is interrupted
     import threading
 
-    from fuzz.campaign_reduce import _StoppableRunner
+    from fuzz.campaign.reductions import _StoppableRunner
     from fuzz.reduce import reduce_program
 
     stop = threading.Event()
@@ -216,9 +216,9 @@ class ConcurrencyRunner:
 
 
 def test_workers_that_join_a_cluster_mid_campaign_get_programs(tmp_path, monkeypatch):
-    import fuzz.campaign
+    import fuzz.campaign.loop
 
-    monkeypatch.setattr(fuzz.campaign, "SLOTS_EVERY_S", 0.0)
+    monkeypatch.setattr(fuzz.campaign.loop, "SLOTS_EVERY_S", 0.0)
     runner = ConcurrencyRunner()
     config = CampaignConfig(("torch",), tmp_path, programs=40, workers=1, seed=3)
     campaign = Campaign(config, runner, generate=generate)
@@ -244,7 +244,7 @@ class OkRunner:
 def test_a_stop_raised_in_a_checking_thread_stops_the_run_and_is_raised(tmp_path):
     """A lost cluster surfaces in the thread that checks a program; the campaign must stop and raise it (the
     CLI turns it into exit 3), never return as if its budget were spent."""
-    from fuzz.cluster import ClusterLost
+    from fuzz.campaign.cluster import ClusterLost
 
     def lost(source, targets):
         raise ClusterLost("the scheduler went away")
@@ -258,7 +258,7 @@ def test_a_stop_raised_in_a_checking_thread_stops_the_run_and_is_raised(tmp_path
 
 def test_a_final_snapshot_that_cannot_be_written_is_raised(tmp_path, monkeypatch):
     """A full disk at the last write: the run reports StorageError (exit 1, resumable), not success."""
-    from fuzz.campaign_dir import CampaignDir, StorageError
+    from fuzz.campaign.directory import CampaignDir, StorageError
 
     def full(self, snapshot):
         raise StorageError("disk full")

@@ -9,11 +9,11 @@ import threading
 
 import pytest
 
-from fuzz.campaign import Campaign, CampaignConfig
+from fuzz.campaign.loop import Campaign, CampaignConfig
 
 pytest.importorskip("distributed")
 
-from fuzz.cluster import ClusterLost, connect  # noqa: E402
+from fuzz.campaign.cluster import ClusterLost, connect  # noqa: E402
 
 TARGETS = ("fault:perturb",)
 PROGRAMS = 6
@@ -58,7 +58,7 @@ def consistent(summary, out):
     """Every program recorded once (all of 0..N-1 once the budget is spent), one verdict per program and target."""
     import json
 
-    from fuzz.campaign_dir import IndexSet
+    from fuzz.campaign.directory import IndexSet
 
     completed = list(IndexSet.from_json(json.loads((out / "state.json").read_text())["completed"]))
     assert len(completed) == len(set(completed)) == summary["programs"]
@@ -133,7 +133,7 @@ def test_a_bad_or_unreachable_cluster_is_one_line_and_exit_2(address, message, t
 
 
 def test_current_slots_follows_the_worker_threads_of_the_cluster():
-    from fuzz.cluster import Dispatcher
+    from fuzz.campaign.cluster import Dispatcher
 
     class Client:
         threads = {"tcp://a": 1}

@@ -3,7 +3,7 @@
 import pytest
 
 import oracle
-from fuzz.selftest import programs_to_detection
+from fuzz.campaign.selftest import programs_to_detection
 from oracle._faults import FAULTS
 
 

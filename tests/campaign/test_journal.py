@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.campaign_dir import JOURNAL, SNAPSHOT, STATE_VERSION, CampaignDir, CampaignError, IndexSet
+from fuzz.campaign.directory import JOURNAL, SNAPSHOT, STATE_VERSION, CampaignDir, CampaignError, IndexSet
 
 IDENTITY = {"seed": 7, "target": "scripted"}
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.campaign import Campaign
+from fuzz.campaign.loop import Campaign
 from tests.campaign.test_state import ScriptedRunner, config, generate, run
 
 ROOT = Path(__file__).parent.parent.parent
@@ -170,8 +170,8 @@ import sys, time
 sys.path[:0] = [{root!r}]
 from pathlib import Path
 import fuzz.reduce
-from fuzz.campaign import Campaign
-from fuzz.known import KnownBugs
+from fuzz.campaign.loop import Campaign
+from fuzz.triage.known import KnownBugs
 from tests.campaign.test_state import config, generate, ScriptedRunner
 
 class Slow(ScriptedRunner):

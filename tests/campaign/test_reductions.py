@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import time
 
-from fuzz.campaign import Bucket, Campaign
+from fuzz.campaign.loop import Bucket, Campaign
 from tests.campaign.test_state import ScriptedRunner, config, generate
 
 

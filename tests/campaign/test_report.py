@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from fuzz.campaign import Campaign, CampaignConfig
-from fuzz.timeline import Timeline, read_timeline
+from fuzz.campaign.loop import Campaign, CampaignConfig
+from fuzz.campaign.timeline import Timeline, read_timeline
 from tests.conftest import program_source
 
 pytest.importorskip("plotly")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.campaign import Bucket, Campaign, CampaignConfig, CampaignError
+from fuzz.campaign.loop import Bucket, Campaign, CampaignConfig, CampaignError
 from oracle._verdict import ProgramReport, Verdict
 
 ROOT = Path(__file__).parent.parent.parent
@@ -104,7 +104,7 @@ def test_a_sigkilled_campaign_resumes_with_every_finding_and_no_program_counted_
         import sys, time
         sys.path[:0] = [{str(ROOT)!r}]
         from tests.campaign.test_state import config, generate, ScriptedRunner
-        from fuzz.campaign import Campaign
+        from fuzz.campaign.loop import Campaign
 
         class Slow(ScriptedRunner):
             def check(self, source, targets):
@@ -176,7 +176,7 @@ def test_a_fresh_start_in_a_directory_with_findings_never_overwrites_them(tmp_pa
     second = run(tmp_path, programs=10)
     after = repro_files(tmp_path)
     assert all(after[name] == text for name, text in before.items())  # nothing overwritten
-    # ... nor written again under new numbers: each bucket takes its old file back (fuzz.campaign_files)
+    # ... nor written again under new numbers: each bucket takes its old file back (fuzz.campaign.files)
     assert len(after) == len(before)
     assert {b["repro"] for b in first["buckets"]} == {b["repro"] for b in second["buckets"]}
 
@@ -215,7 +215,7 @@ def test_a_time_budget_counts_the_time_already_spent(tmp_path):
 def test_a_full_disk_stops_the_campaign_with_one_line_and_it_resumes_intact(tmp_path, monkeypatch):
     import errno
 
-    from fuzz import campaign_dir
+    from fuzz.campaign import directory as campaign_dir
 
     real_open = open
     budget = {"writes": 25}

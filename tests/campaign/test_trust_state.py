@@ -32,7 +32,7 @@ class OkRunner:
 
 def test_a_full_disk_names_no_summary_it_did_not_write_and_leaves_no_tmp_file(tmp_path, monkeypatch, capsys):
     import oracle
-    from fuzz import campaign_dir
+    from fuzz.campaign import directory as campaign_dir
 
     out = tmp_path / "run"
     real_open, real_write_text = open, pathlib.Path.write_text
@@ -101,7 +101,7 @@ def test_a_deleted_reduced_repro_comes_back_as_its_original_and_is_reduced_again
 
 
 def _campaign(out, **kw):
-    from fuzz.campaign import Campaign
+    from fuzz.campaign.loop import Campaign
     from tests.campaign.test_state import ScriptedRunner, config, generate
 
     on_notice = kw.pop("on_notice", None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fuzz.generate import generate_program
+from fuzz.program.generate import generate_program
 
 SHAPES = {
     # 1. a break in a callee under an upper frame's with-block

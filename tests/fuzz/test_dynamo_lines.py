@@ -4,7 +4,7 @@ import sys
 
 import torch
 
-from fuzz.dynamo_lines import DynamoLines
+from fuzz.triage.dynamo_lines import DynamoLines
 
 
 def _f(x):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from fuzz.generate import generate_program
-from fuzz.selfcheck import run_eager
+from fuzz.program.generate import generate_program
+from fuzz.program.selfcheck import run_eager
 from tests.fuzz import _exec
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from fuzz.features import GenerationConfig, families
-from fuzz.generate import generate_program
+from fuzz.program.features import GenerationConfig, families
+from fuzz.program.generate import generate_program
 from tests.conftest import requires_engine
 from tests.fuzz import _exec
 

@@ -3,9 +3,9 @@ would without the construct (no handler of the construct catches it and leaves a
 
 import pytest
 
-from fuzz import families, ir
-from fuzz.render import render
-from fuzz.selfcheck import run_eager
+from fuzz.program import families, ir
+from fuzz.program.render import render
+from fuzz.program.selfcheck import run_eager
 
 _HOSTING = [c.name for c in families.CONSTRUCTS.values() if c.family == "control" and c.hosts and c.available()]
 

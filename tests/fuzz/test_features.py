@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from fuzz import ir
 from fuzz.cli import main
-from fuzz.features import CATALOG, extract, families, family_histogram, histogram
-from fuzz.generate import generate_program
+from fuzz.program import ir
+from fuzz.program.features import CATALOG, extract, families, family_histogram, histogram
+from fuzz.program.generate import generate_program
 
 
 def _program(*body, module="", signature="plain", decorators=(), callee_body=None):
@@ -63,7 +63,7 @@ def test_cli_lists_catalog(capsys):
 
 
 def test_boosted_multiplies_weights_of_tags():
-    from fuzz.features import GenerationConfig, boosted
+    from fuzz.program.features import GenerationConfig, boosted
 
     base = GenerationConfig(weights={"ctx": 0.5})
     config = boosted(base, ["ctx.no_grad", "shape.upper_ctx_break", "break.print"], factor=3.0)

@@ -10,8 +10,8 @@ import sys
 import pytest
 
 import fuzz
-from fuzz.features import CATALOG, DERIVED, GenerationConfig
-from fuzz.generate import GeneratedProgram, generate_program
+from fuzz.program.features import CATALOG, DERIVED, GenerationConfig
+from fuzz.program.generate import GeneratedProgram, generate_program
 
 _DIGEST = (
     "import hashlib, fuzz\n"
@@ -87,7 +87,7 @@ def test_config_validation():
 
 
 def test_recorded_choices_replay_through_hypothesis():
-    from fuzz.generate import replay_program
+    from fuzz.program.generate import replay_program
 
     for i in range(25):
         program = generate_program(4, i)
@@ -97,8 +97,8 @@ def test_recorded_choices_replay_through_hypothesis():
 def test_programs_strategy_works_under_given():
     from hypothesis import HealthCheck, given, settings
 
-    from fuzz.render import render
-    from fuzz.strategies import programs
+    from fuzz.program.render import render
+    from fuzz.program.strategies import programs
 
     @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(programs(GenerationConfig(max_depth=5)))

@@ -7,11 +7,11 @@ import itertools
 import pytest
 import torch
 
-from fuzz import ir
-from fuzz._templates import ARITH
-from fuzz.features import extract
-from fuzz.render import render
-from fuzz.selfcheck import run_eager
+from fuzz.program import ir
+from fuzz.program._templates import ARITH
+from fuzz.program.features import extract
+from fuzz.program.render import render
+from fuzz.program.selfcheck import run_eager
 from tests.conftest import requires_engine
 from tests.fuzz import _exec
 

@@ -1,4 +1,4 @@
-"""The construct registry (fuzz/families): every construct is wired fully, and a missing piece is caught.
+"""The construct registry (fuzz/program/families): every construct is wired fully, and a missing piece is caught.
 
 For each family, each construct is generated (drawn by the strategies), rendered (a program that runs under
 eager, deterministically, keeping x's shape and dtype), featured (its tag extracted from the IR), reduced (the
@@ -14,13 +14,13 @@ import dataclasses
 import pytest
 import torch
 
-from fuzz import families, ir
-from fuzz.features import CATALOG, GenerationConfig, extract
-from fuzz.generate import generate_program
+from fuzz.program import families, ir
+from fuzz.program.features import CATALOG, GenerationConfig, extract
+from fuzz.program.generate import generate_program
+from fuzz.program.render import render
+from fuzz.program.selfcheck import run_eager
 from fuzz.reduce.passes._ir import _unwrap
-from fuzz.render import render
-from fuzz.rootcause import _dump
-from fuzz.selfcheck import run_eager
+from fuzz.triage.rootcause import _dump
 
 _FAMILIES = [f.name for f in families.FAMILIES]
 _AVOID = {"ctx.as_value": 0.0, "module.helper": 0.0}

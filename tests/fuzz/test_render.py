@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from fuzz import ir
-from fuzz.render import render
-from fuzz.selfcheck import run_eager
+from fuzz.program import ir
+from fuzz.program.render import render
+from fuzz.program.selfcheck import run_eager
 
 
 def _program(functions, modules=()):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fuzz.rootcause import behaviour_shape, root_cause
+from fuzz.triage.rootcause import behaviour_shape, root_cause
 
 LEAK = '''import torch
 

@@ -7,11 +7,11 @@ import dataclasses
 import pytest
 import torch
 
-from fuzz import ir
-from fuzz.features import extract
-from fuzz.generate import generate_program
-from fuzz.render import other_size, render
-from fuzz.selfcheck import run_eager
+from fuzz.program import ir
+from fuzz.program.features import extract
+from fuzz.program.generate import generate_program
+from fuzz.program.render import other_size, render
+from fuzz.program.selfcheck import run_eager
 from tests.fuzz.test_inputs import _all_templates_program, _inputs
 
 

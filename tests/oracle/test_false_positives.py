@@ -1,6 +1,6 @@
 """The false-positive side of the oracle: generated programs that every correct target must run as ``ok``.
 
-40 programs of ``fuzz.generate`` seed 0, chosen once: the first ones for which eager raises nothing (so values,
+40 programs of ``fuzz.program.generate`` seed 0, chosen once: the first ones for which eager raises nothing (so values,
 effects and state are all compared, not only an exception) and that have no helper module (``module.helper``),
 whose functions torch.compile 2.13 cannot import (corpus/torch-import-module-crash.py, KNOWN). torch 2.13 still
 hits two KNOWN corpus bugs on some of them (the same import crash, and aot_eager's python_mod crash,
@@ -36,7 +36,7 @@ def known_torch_signatures() -> set[str]:
 @pytest.fixture(scope="module")
 def reports():
     import oracle
-    from fuzz.generate import generate_program
+    from fuzz.program.generate import generate_program
 
     programs = [generate_program(SEED, i) for i in INDICES]
     with oracle.Runner(workers=2, timeout=120.0) as runner:
@@ -46,7 +46,7 @@ def reports():
 
 
 def test_the_programs_are_the_chosen_ones():
-    from fuzz.generate import generate_program
+    from fuzz.program.generate import generate_program
 
     assert len(set(INDICES)) >= 40
     assert not any("module.helper" in generate_program(SEED, i).features for i in INDICES)

@@ -82,7 +82,7 @@ def test_corpus_files_become_tests_with_strict_xfail_for_open_bugs(pytester, cor
 
 
 def test_an_open_bug_is_expected_on_another_device_of_its_target_only():
-    from fuzz.corpus import Entry
+    from fuzz.corpus.manifest import Entry
 
     entry = Entry(**_entry("known_bug.py", _SIG, "KNOWN", target="torch:ngb=off"))
     assert plugin._expected_on(entry, "torch:ngb=off")

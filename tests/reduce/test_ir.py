@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from fuzz.generate import generate_program
+from fuzz.program.generate import generate_program
 from fuzz.reduce import IR_PASSES, code_lines, reduce_ir
 from fuzz.reduce._oracle import generator_ir
 

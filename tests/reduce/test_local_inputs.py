@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fuzz.reduce import PASSES, reduce_program, reduce_source
-from fuzz.rootcause import behaviour_shape
+from fuzz.triage.rootcause import behaviour_shape
 from tests.reduce.helpers import pass_candidates
 
 TWO = '''import torch

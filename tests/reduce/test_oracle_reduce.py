@@ -9,7 +9,7 @@ import signal
 import pytest
 
 from fuzz.cli import main
-from fuzz.corpus import Corpus, Entry, next_status, shape_key
+from fuzz.corpus.manifest import Corpus, Entry, next_status, shape_key
 
 FAILING = '''# ngb-fuzz program
 # found-by: hand
@@ -239,7 +239,7 @@ def test_predicate_keeps_eager_outcome_and_compiles_only_what_eager_cannot_rejec
 def test_a_stopping_campaign_interrupts_the_next_cheap_check():
     import threading
 
-    from fuzz.campaign_reduce import _StoppableRunner
+    from fuzz.campaign.reductions import _StoppableRunner
     from fuzz.reduce._oracle import oracle_predicate
 
     stop = threading.Event()

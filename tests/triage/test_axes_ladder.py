@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fuzz.triage import Rung, Triage, conclude, format_table, rung_spec, target_axes
+from fuzz.triage.ladder import Rung, Triage, conclude, format_table, rung_spec, target_axes
 
 ROOT = Path(__file__).resolve().parents[2]
 BUG = "mismatch:third_call:value"

@@ -4,10 +4,10 @@ import dataclasses
 import shutil
 from pathlib import Path
 
-from fuzz.campaign import Campaign, CampaignConfig
-from fuzz.corpus import Corpus
-from fuzz.known import KnownBugs
-from fuzz.rootcause import behaviour_shape, root_cause
+from fuzz.campaign.loop import Campaign, CampaignConfig
+from fuzz.corpus.manifest import Corpus
+from fuzz.triage.known import KnownBugs
+from fuzz.triage.rootcause import behaviour_shape, root_cause
 from oracle._verdict import ProgramReport, Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ def test_crashes_match_at_once_mismatches_once_reduced(tmp_path):
     assert known.match(LEAK, shape).file == "torch-grad-ctx-object-entered-after-break.py"
     # the same behaviour seen through another symptom is the same known bug
     assert known.match("mismatch:torch_state:grad_enabled", shape).file == "torch-grad-ctx-object-entered-after-break.py"
-    # an enable_grad() object kept un-entered across the break is the same bug (fuzz.rootcause's state-object
+    # an enable_grad() object kept un-entered across the break is the same bug (fuzz.triage.rootcause's state-object
     # family); another mode's object, or the object entered where it is made, is not
     assert known.match(LEAK, behaviour_shape(source.replace("torch.no_grad()", "torch.enable_grad()"))).file == \
         "torch-grad-ctx-object-entered-after-break.py"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.triage import Rung, Triage, conclude, format_matrix, format_table, triage
+from fuzz.triage.ladder import Rung, Triage, conclude, format_matrix, format_table, triage
 
 ROOT = Path(__file__).resolve().parents[2]
 BUG = "crash:TypeError@torch._dynamo.eval_frame:compile_wrapper"
@@ -115,9 +115,9 @@ class _OneFlakyBackend:
 
 
 def test_a_rung_that_hangs_on_rounding_leaves_the_exact_rungs_their_own_verdicts(monkeypatch):
-    import fuzz.triage
+    import fuzz.triage.ladder
 
-    monkeypatch.setattr(fuzz.triage, "inductor_skip_reason", lambda: None)
+    monkeypatch.setattr(fuzz.triage.ladder, "inductor_skip_reason", lambda: None)
     result = triage("x", _OneFlakyBackend(), [None], backends=("eager", "inductor"))
     by_backend = {(r.ngb, r.backend): r.signature for r in result.rungs}
     assert by_backend[("on", "eager")] == "crash:KeyError@torch._dynamo.x:step"

@@ -2,7 +2,7 @@
 
 Reductions of one bug found through different programs end at different small programs: ``x = [f1(cm)]`` in one,
 ``y = f1()`` in another, ``step_unsupported()`` where a third has ``graph_break()``. Root causes are grouped by the
-shape of the reduced program (``fuzz.rootcause``), so these differences split one bug into several root causes,
+shape of the reduced program (``fuzz.triage.rootcause``), so these differences split one bug into several root causes,
 and each is a line or a construct a reader would not write in a bug report. Each edit here rewrites one such spot
 into the plain form, which the later passes (inline-calls above all) can then take further:
 
@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 from fuzz.reduce._tree import Program, iter_nodes
 from fuzz.reduce.passes._edits import Edit, _edit_at, _indexed, _list_of, _stmt_sites, reduction_pass
-from fuzz.rootcause import made_from_literals
+from fuzz.triage.rootcause import made_from_literals
 
 __all__ = ["canonical_forms"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from fuzz.rootcause import STATE_CONTEXTS
+from fuzz.triage.rootcause import STATE_CONTEXTS
 
 __all__ = ["entered_decorators"]
 

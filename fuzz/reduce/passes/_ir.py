@@ -83,7 +83,7 @@ def _drop_subtrees(program) -> Iterator[Callable]:
 
 
 def _call_graph(program) -> list[set[int]]:
-    from fuzz import ir
+    from fuzz.program import ir
 
     return [{stmt.callee for stmt, _ in ir.walk(fn.body) if isinstance(stmt, ir.CallSite)}
             for fn in program.functions]
@@ -109,7 +109,7 @@ def _breadth_first(calls: list[set[int]]) -> list[int]:
 
 
 def _without_functions(program, dropped: set[int]):
-    from fuzz import ir
+    from fuzz.program import ir
 
     renumber = {}
     for i in range(len(program.functions)):
@@ -162,7 +162,7 @@ def _unwrap(program) -> Iterator[Callable]:
 
 
 def _simplify(program) -> Iterator[Callable]:
-    from fuzz import ir
+    from fuzz.program import ir
 
     inputs = program.inputs
     for field, small in (("rows", 1), ("cols", 1), ("extras", ()), ("layout", "contiguous"), ("requires_grad", False)):

@@ -1,0 +1,1 @@
+"""The corpus of reduced repro files and its manifest."""

@@ -1,0 +1,449 @@
+"""Render a :class:`fuzz.program.ir.Program` to the program file of ``docs/program-format.md``.
+
+Every IR construct has one template (in :mod:`fuzz.program._templates`). Rendering is a pure function of the IR: names, effect tags and helper
+counters are assigned in a fixed walk order, so the same IR gives the same bytes everywhere.
+"""
+
+from __future__ import annotations
+
+from fuzz.program import families, ir
+from fuzz.program._templates import (
+    ARITH,
+    ARITH_RANK1,
+    BREAKS,
+    CONTEXTS,
+    CTX,
+    IND,
+    PREAMBLE,
+    PREAMBLE_NAMES,
+    PROBES,
+    SQUASH_OPS,
+)
+from oracle import set_header, standalone_footer
+
+__all__ = ["render", "ARITH", "SQUASH_OPS"]
+
+
+_CLASS_SIGS = ("method", "callable")
+
+
+def _fmt(value: float) -> str:
+    return repr(float(value))
+
+
+class _Scope:
+    """Per-``def`` rendering state: unique counters and whether the def needs ``global COUNTER``."""
+
+    def __init__(self, fname: str):
+        self.fname = fname
+        self.uses_global = False
+
+
+class _Renderer:
+    def __init__(self, program: ir.Program):
+        self.program = program
+        self.k = 0  # unique suffix across the whole program (effect tags, temporaries)
+        self.modules = {m.name: m for m in program.modules}
+        self.rank = program.inputs.rank
+        self.arith = {**ARITH, **ARITH_RANK1} if self.rank == 1 else ARITH
+
+    # ---- names -----------------------------------------------------------------------------------------------
+
+    def fname(self, index: int) -> str:
+        return "entry" if index == 0 else f"f{index}"
+
+    def ref(self, caller_module: str, index: int) -> str:
+        """How a function in ``caller_module`` names function ``index``."""
+        fn = self.program.functions[index]
+        base = f"C{index}" if fn.signature in _CLASS_SIGS else self.fname(index)
+        if fn.module and caller_module != fn.module and not caller_module:
+            return f"ngb_{fn.module}.{base}"
+        return base
+
+    def call_expr(self, caller_module: str, index: int, arg: str, cm_var: str = "") -> str:
+        fn = self.program.functions[index]
+        name = self.ref(caller_module, index)
+        sig = fn.signature
+        if sig == "cm_param":
+            return f"{name}({arg}, {cm_var})"
+        if sig == "recursive":
+            return f"{name}({arg}, 2)"
+        if sig == "kwargs":
+            return f"{name}(x={arg})"
+        if sig == "method":
+            return f"{name}(0.5).run({arg})"
+        if sig == "callable":
+            return f"{name}(0.5)({arg})"
+        return f"{name}({arg})"
+
+    def next_k(self) -> int:
+        self.k += 1
+        return self.k
+
+    # ---- statements ------------------------------------------------------------------------------------------
+
+    def body(self, stmts, fn: ir.Function, scope: _Scope, depth: int) -> list[str]:
+        lines: list[str] = []
+        for stmt in stmts:
+            lines.extend(self.stmt(stmt, fn, scope, depth))
+        return lines or [IND * depth + "pass"]
+
+    def stmt(self, s, fn: ir.Function, scope: _Scope, depth: int) -> list[str]:
+        pad = IND * depth
+        tag = f"{scope.fname}.{self.next_k()}"
+        k = self.k
+
+        def block(text: str) -> list[str]:
+            return [pad + line for line in text.split("\n")]
+
+        if isinstance(s, ir.Arith):
+            tensor_global = f"T_{fn.module.upper()}" if fn.module else "T_MAIN"
+            return block(self.arith[s.op].format(c=_fmt(s.const), tensor_global=tensor_global))
+        if isinstance(s, ir.Effect):
+            return block(f'_effect("{tag}", {s.what})')
+        if isinstance(s, ir.Probe):
+            return block(f'_effect("{tag}", {PROBES[s.kind]})')
+        if isinstance(s, ir.Break):
+            return block(BREAKS[s.kind].format(tag=tag, k=k))
+        if isinstance(s, ir.CallSite):
+            return self.call_site(s, fn, tag, k, pad)
+        if isinstance(s, ir.With):
+            head = f"with {CTX[s.kind].format(tag=tag)}:"
+            return [pad + head, *self.body(s.body, fn, scope, depth + 1)]
+        if isinstance(s, ir.Closure):
+            inner = _Scope(scope.fname)
+            body = self.body(s.body, fn, inner, depth + 1)
+            decl = [pad + IND + f"nonlocal acc{k}"]
+            if inner.uses_global:
+                decl.append(pad + IND + "global COUNTER")
+            return [
+                pad + f"acc{k} = x * 0.5",
+                pad + f"def inner{k}(x):",
+                *decl,
+                *body,
+                pad + IND + f"acc{k} = acc{k} * 0.5 + x * 0.25",
+                pad + IND + "return x",
+                pad + f"x = inner{k}(x) * 0.5 + acc{k} * 0.5",
+            ]
+        if isinstance(s, ir.DataIf):
+            head = [pad + "if x.sum() > 0:"]
+            if s.cond == "counter":
+                scope.uses_global = True
+                head = [pad + "COUNTER = COUNTER + 1", pad + "if COUNTER % 2 == 1:"]
+            return [
+                *head,
+                *self.body(s.then, fn, scope, depth + 1),
+                pad + "else:",
+                *self.body(s.orelse, fn, scope, depth + 1),
+            ]
+        if isinstance(s, ir.Loop):
+            if s.kind == "while":  # while True + break: the loop exits through a jump after the body's breaks
+                return [
+                    pad + f"i{k} = 0",
+                    pad + "while True:",
+                    pad + IND + f"i{k} += 1",
+                    *self.body(s.body, fn, scope, depth + 1),
+                    pad + IND + f"if i{k} >= {s.count}:",
+                    pad + IND * 2 + "break",
+                ]
+            head = f"for i{k} in range({s.count}):" if s.kind == "range" else f"for c{k} in {[0.5] * s.count!r}:"
+            return [pad + head, *self.body(s.body, fn, scope, depth + 1)]
+        if isinstance(s, ir.TensorLoop):
+            return self.tensor_loop(s, fn, scope, depth, k)
+        if isinstance(s, ir.Try):
+            lines = [pad + "try:", *self.body(s.body, fn, scope, depth + 1)]
+            if s.kind == "except":
+                lines += [pad + f"except ValueError as e{k}:", pad + IND + f'_effect("{tag}", str(e{k}))']
+            else:
+                lines += [pad + "finally:", pad + IND + f'_effect("{tag}", x)']
+            if s.handler:
+                lines += self.body(s.handler, fn, scope, depth + 1)
+            return lines
+        if isinstance(s, ir.Raise):
+            return block(f'raise ValueError("ngb deliberate {s.tag} {tag}")')
+        if isinstance(s, ir.Return):
+            cond = f"x.dim() == {self.rank if s.taken else self.rank + 1}"
+            return [pad + f"if {cond}:", pad + IND + "return torch.tanh(x)"]
+        if isinstance(s, ir.Construct):
+            return self.construct(s, fn, scope, depth, tag, k)
+        if isinstance(s, ir.Generator):
+            return self.generator(s, fn, scope, depth, tag, k)
+        if isinstance(s, ir.Recurse):
+            return [pad + "if n > 0:", pad + IND + f"x = {self.ref(fn.module, fn.index)}(x, n - 1)"]
+        if isinstance(s, ir.Filler):
+            body = [pad + IND + line for line in s.source.splitlines()]
+            return [pad + f"def filler{k}():", *body, pad + f"filler{k}()"]
+        raise TypeError(f"unknown statement {s!r}")
+
+    def call_site(self, s: ir.CallSite, fn: ir.Function, tag: str, k: int, pad: str) -> list[str]:
+        callee = self.program.functions[s.callee]
+        lines: list[str] = []
+        cm_var = ""
+        if callee.signature == "cm_param":
+            cm_var = f"cm{k}"
+            lines.append(pad + f"{cm_var} = {CTX[s.cm or 'no_grad'].format(tag=tag + '.cm')}")
+        call = self.call_expr(fn.module, s.callee, "x", cm_var)
+        call_c = self.call_expr(fn.module, s.callee, f"x + c{k}", cm_var)
+        deco = CTX.get(s.cm or "no_grad", "torch.no_grad()").format(tag=tag + ".deco")
+        text = CONTEXTS[s.context].format(
+            call=call, call_c=call_c, k=k, tag=tag, deco=deco, fn=self.ref(fn.module, s.callee), rank=self.rank
+        )
+        lines.extend(pad + line for line in text.split("\n"))
+        return lines
+
+    def construct(self, s: ir.Construct, fn: ir.Function, scope: _Scope, depth: int, tag: str, k: int) -> list[str]:
+        """A registry construct: its hole (``def hole<k>(x)`` holding the body) just before its template."""
+        c = families.construct(s.name)
+        pad = IND * depth
+        lines: list[str] = []
+        if c.hosts:
+            inner = _Scope(scope.fname)
+            body = self.body(s.body, fn, inner, depth + 1)
+            decl = [pad + IND + "global COUNTER"] if inner.uses_global else []
+            lines += [pad + f"def hole{k}(x):", *decl, *body, pad + IND + "return x"]
+        if c.uses_global:
+            scope.uses_global = True
+        return lines + [pad + line for line in c.source(k, tag, f"hole{k}").split("\n")]
+
+    def tensor_loop(self, s: ir.TensorLoop, fn, scope, depth, k) -> list[str]:
+        """Iterate over the slices of ``x`` (as it is at the loop head), accumulate them, run the body on ``x``."""
+        pad = IND * depth
+        over = "x" if s.kind == "iter" else "x.unbind(0)"
+        head = f"for i{k}, r{k} in enumerate({over}):" if s.exit == "index" else f"for r{k} in {over}:"
+        lines = [pad + f"acc{k} = torch.zeros_like(x)", pad + head, pad + IND + f"acc{k} = acc{k} + r{k}"]
+        lines += self.body(s.body, fn, scope, depth + 1)
+        if s.exit:
+            cond = f"i{k} >= 1" if s.exit == "index" else f"r{k}.sum() > 0"
+            lines += [pad + IND + f"if {cond}:", pad + IND * 2 + "break"]
+        return lines + [pad + f"x = x * 0.5 + acc{k} * 0.125"]
+
+    def generator(self, s: ir.Generator, fn, scope, depth, tag, k) -> list[str]:
+        pad = IND * depth
+        inner = _Scope(scope.fname)
+        body = self.body(s.body, fn, inner, depth + 1)
+        decl = [pad + IND + "global COUNTER"] if inner.uses_global else []
+        head = [pad + f"def gen{k}(x):", *decl, *body, pad + IND + "yield x"]
+        if s.mode == "exhaust":
+            return head + [
+                pad + IND + "yield x * 0.5",
+                pad + f"vals{k} = list(gen{k}(x))",
+                pad + f"x = vals{k}[0] * 0.5 + vals{k}[1]",
+            ]
+        if s.mode == "suspend":
+            return head + [
+                pad + IND + f'_effect("{tag}.never", 0)',
+                pad + IND + "yield x",
+                pad + f"g{k} = gen{k}(x)",
+                pad + f"x = next(g{k})",
+            ]
+        return head + [
+            pad + IND + "return x * 0.5",
+            pad + f"g{k} = gen{k}(x)",
+            pad + f"first{k} = next(g{k})",
+            pad + "try:",
+            pad + IND + f"next(g{k})",
+            pad + f"except StopIteration as stop{k}:",
+            pad + IND + f"x = first{k} * 0.5 + stop{k}.value",
+        ]
+
+    # ---- functions -------------------------------------------------------------------------------------------
+
+    def function(self, fn: ir.Function) -> list[str]:
+        name = self.fname(fn.index)
+        scope = _Scope(name)
+        inputs = self.program.inputs
+        if fn.index == 0:
+            extras = "".join(f", e{i}" for i in range(len(inputs.extras)))
+            params = f"x{extras}"
+        else:
+            params = {"cm_param": "x, cm", "recursive": "x, n", "varargs": "*args", "kwargs": "**kw"}.get(
+                fn.signature, "x"
+            )
+        depth = 2 if fn.signature in _CLASS_SIGS else 1
+        prologue = []
+        if fn.index == 0:
+            prologue = [IND + _MIX_EXTRA[kind].format(i=i) for i, kind in enumerate(inputs.extras)]
+        elif fn.signature == "varargs":
+            prologue = [IND + "x = args[0]"]
+        elif fn.signature == "kwargs":
+            prologue = [IND + 'x = kw["x"]']
+        body = [IND * (depth - 1) + line for line in prologue] + self.body(fn.body, fn, scope, depth)
+        if body and body[-1].strip() == "pass":
+            body.pop()
+        if scope.uses_global:
+            body.insert(0, IND * depth + "global COUNTER")
+        body.append(IND * depth + "return " + (_RETURNS[self.program.returns] if fn.index == 0 else "x"))
+        decos = [f"@{CTX[d].format(tag=f'{name}.deco{i}')}" for i, d in enumerate(fn.decorators)]
+        if fn.signature in _CLASS_SIGS:
+            return [
+                f"class C{fn.index}:",
+                IND + "def __init__(self, scale):",
+                IND * 2 + "self.scale = scale",
+                "",
+                IND + ("def run(self, x):" if fn.signature == "method" else "def __call__(self, x):"),
+                *body,
+            ]
+        if fn.signature == "lambda":
+            return [*decos, f"def {name}_impl(x):", *body, "", "", f"{name} = lambda x: 0.0 + {name}_impl(x)"]
+        return [*decos, f"def {name}({params}):", *body]
+
+
+_MIX_EXTRA = {
+    "scalar": "x = x + e{i} * 0.1",
+    "empty": "x = x + e{i}.sum() * 0.1",
+    "double": "x = x + e{i}.mean() * 0.1",
+    "int": "x = x + e{i}.sum() * 0.01",
+}
+_MAKE_EXTRA = {
+    "scalar": "torch.randn((), generator=g)",
+    "empty": "torch.randn(0, {cols}, generator=g)",
+    "double": "torch.randn({cols}, generator=g, dtype=torch.float64)",
+    "int": "torch.randint(0, 5, ({cols},), generator=g)",
+}
+_RETURNS = {"x": "x", "tuple": "x, x.sum()", "dict": '{"out": x, "mean": x.mean()}'}
+
+
+def _constructs(program: ir.Program) -> list[families.Construct]:
+    """The registry constructs ``program`` uses, in first-use order (the renderer's walk order)."""
+    seen: dict[str, families.Construct] = {}
+    for fn in program.functions:
+        for s, _ in ir.walk(fn.body):
+            if isinstance(s, ir.Construct) and s.name not in seen:
+                seen[s.name] = families.construct(s.name)
+    return list(seen.values())
+
+
+def _definitions(program: ir.Program) -> tuple[list[str], list[str]]:
+    """The module-level definitions the program's constructs need (each text once) and the names they bind."""
+    texts: dict[str, None] = {}
+    names: dict[str, None] = {}
+    for c in _constructs(program):
+        if c.defs and c.defs not in texts:
+            texts[c.defs] = None
+            names.update(dict.fromkeys(sorted(families.defined_names(c))))
+    return list(texts), list(names)
+
+
+def _imports(program: ir.Program) -> list[str]:
+    used = {s.kind for fn in program.functions for s, _ in ir.walk(fn.body) if isinstance(s, ir.Break)}
+    extra = sorted({m for c in _constructs(program) for m in c.imports} - {"contextlib", "types", "zlib"})
+    lines = ["import contextlib", *(f"import {m}" for m in extra), "import types"]
+    if "builtin" in used:
+        lines.append("import zlib")
+    lines.append("")
+    if "numpy" in used:
+        lines.append("import numpy as np")
+    return lines + ["import torch", ""]
+
+
+def _helper_source(renderer: _Renderer, module: ir.HelperModule) -> str:
+    lines = [
+        *_imports(renderer.program),
+        f"G_SCALE = {_fmt(module.scale)}",
+        f"G_BIAS = {_fmt(module.bias)}",
+        f"T_{module.name.upper()} = torch.tensor({_fmt(module.bias * 2)})",
+        "LOG = []",
+        "TABLE = {}",
+        "COUNTER = 0",
+    ]
+    for fn in renderer.program.functions:
+        if fn.module == module.name:
+            lines += ["", "", *renderer.function(fn)]
+    return "\n".join(lines) + "\n"
+
+
+def other_size(n: int) -> int:
+    """A dimension's size in the third call's inputs (``make_inputs(device, size=1)``): another size, never 0 or 1
+    (which Dynamo specializes) and at most one more, so the generator's value bounds, drawn for the first sizes,
+    still hold."""
+    return n - 1 if n >= 3 else n + 1
+
+
+def _make_inputs(inputs: ir.Inputs) -> list[str]:
+    names = ("batch", "rows", "cols")[3 - inputs.rank:]
+    sizes = dict(zip(names, inputs.shape))
+    if not inputs.other_sizes:  # the sizes as literals, as before the third call existed
+        names = tuple(str(v) for v in inputs.shape)
+    dtype = "" if inputs.dtype == "float32" else f", dtype=torch.{inputs.dtype}"
+    if inputs.layout == "contiguous":
+        x = f"torch.randn({', '.join(names)}, generator=g{dtype})"
+    elif inputs.rank == 1:  # every other element of a (cols, 2) tensor: stride 2
+        x = f"torch.randn({names[-1]}, 2, generator=g{dtype})[:, 0]"
+    else:  # the last two dimensions swapped
+        view = ".t()" if inputs.rank == 2 else ".transpose(-1, -2)"
+        x = f"torch.randn({', '.join((*names[:-2], names[-1], names[-2]))}, generator=g{dtype}){view}"
+    lines = ["def make_inputs(device):", IND + f"g = torch.Generator().manual_seed({inputs.seed})"]
+    if inputs.other_sizes:
+        first, other = tuple(sizes.values()), tuple(map(other_size, sizes.values()))
+        if inputs.rank == 1:
+            first, other = first[0], other[0]
+        lines[0] = "def make_inputs(device, size=0):  # size=1: every dimension of another size (a third call)"
+        lines.append(IND + f"{', '.join(names)} = {first} if size == 0 else {other}")
+    lines.append(IND + f"x = {x}")
+    cols = names[-1]
+    names = ["x"]
+    for i, kind in enumerate(inputs.extras):
+        lines.append(IND + f"e{i} = {_MAKE_EXTRA[kind].format(cols=cols)}")
+        names.append(f"e{i}")
+    x_dev = "x.to(device)"
+    if inputs.mark_dynamic:  # a hint, not a demand: mark_dynamic itself raises where the program specializes x
+        lines += [IND + "x = x.to(device)", IND + "torch._dynamo.maybe_mark_dynamic(x, 0)"]
+        x_dev = "x"
+    x_dev += ".requires_grad_()" if inputs.requires_grad else ""
+    outs = [x_dev] + [f"{n}.to(device)" for n in names[1:]]
+    lines.append(IND + f"return ({', '.join(outs)},)")
+    return lines
+
+
+def render(program: ir.Program, *, found_by: str | None = None, features: frozenset[str] | None = None) -> str:
+    """The full program file for ``program`` (header, preamble, functions, helper modules, inputs, footer).
+
+    ``features``: the program's tags when the caller has them already (else extracted here).
+    """
+    if features is None:
+        from fuzz.program.features import extract
+
+        features = extract(program)
+    r = _Renderer(program)
+    out = set_header("", found_by=found_by, features=" ".join(sorted(features))).splitlines()
+    out += _imports(program)
+    out.append(PREAMBLE.strip("\n"))
+    defs, def_names = _definitions(program)
+    for text in defs:
+        out += ["", "", text.strip("\n")]
+    if program.wants_grad:
+        out += ["", "WANTS_GRAD = True"]
+    for fn in program.functions[::-1]:
+        if not fn.module:
+            out += ["", "", *r.function(fn)]
+    main_names = [
+        (f"C{fn.index}" if fn.signature in _CLASS_SIGS else r.fname(fn.index))
+        for fn in program.functions
+        if not fn.module
+    ]
+    for module in program.modules:
+        src = _helper_source(r, module)
+        var = f"ngb_{module.name}"
+        quoted = f"'''\n{src}'''" if "'''" not in src and "\\" not in src else repr(src)
+        pre = ", ".join(f'"{name}": {name}' for name in (*PREAMBLE_NAMES, *def_names))
+        out += [
+            "",
+            "",
+            f'{var} = types.ModuleType("{var}")',
+            f"{var}.__dict__.update({{{pre}}})",
+            f'exec(compile({quoted}, "{var}", "exec"), {var}.__dict__)',
+        ]
+    for module in program.modules:
+        links = list(main_names)
+        for other in program.modules:
+            if other.name != module.name:
+                links += [
+                    f"ngb_{other.name}." + (f"C{fn.index}" if fn.signature in _CLASS_SIGS else r.fname(fn.index))
+                    for fn in program.functions
+                    if fn.module == other.name
+                ]
+        items = ", ".join(f'"{name.rsplit(".", 1)[-1]}": {name}' for name in links)
+        out.append(f"ngb_{module.name}.__dict__.update({{{items}}})")
+    out += ["", "", *_make_inputs(program.inputs), ""]
+    out += ["", standalone_footer(resize=program.inputs.other_sizes).rstrip("\n")]
+    return "\n".join(out) + "\n"

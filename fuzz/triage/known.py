@@ -1,0 +1,73 @@
+"""Known bugs: a campaign's finding that has the root cause of a corpus entry is KNOWN, not news.
+
+The corpus (``corpus/``) holds one reduced repro per bug already found. A finding matches an entry when both
+have the same root cause (``fuzz.triage.rootcause.root_cause``): a crash by its exception type and compiler frame alone
+(so it matches as soon as it is seen, before any reduction), a mismatch by what differed plus the normalized
+shape of its reduced repro (so it can only match once reduced). Regression cases (signature ``ok``) are not bugs
+and never match. A KNOWN bucket is not reduced (when known at detection), does not count as new for ``--bias``,
+and is reported as KNOWN with the corpus file it matched. A finding whose root cause is that of a FIXED entry only
+is a REGRESSION: news, reduced and counted as new like a NEW bucket, and named with the entry it brings back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from .rootcause import behaviour_shape, root_cause
+
+__all__ = ["KnownBug", "KnownBugs"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class KnownBug:
+    file: str  # corpus file, relative to the corpus directory
+    status: str  # the entry's manifest status (NEW, KNOWN, FIXED, REGRESSION)
+    root_cause: str
+    lines: int = 0  # program lines of its repro: what a user reads instead of an unreduced KNOWN finding
+
+    @property
+    def fixed(self) -> bool:
+        """The bug was fixed: a finding with its root cause is a regression, not a known bug."""
+        return self.status == "FIXED"
+
+
+class KnownBugs:
+    """The root causes of a corpus's bug entries; ``match`` names the entry a finding repeats."""
+
+    def __init__(self, bugs: list[KnownBug] | tuple[KnownBug, ...] = ()):
+        self.bugs = tuple(bugs)
+        self._by_cause: dict[str, KnownBug] = {}
+        for bug in sorted(self.bugs, key=lambda b: b.fixed):  # an open entry wins over a FIXED one
+            self._by_cause.setdefault(bug.root_cause, bug)
+
+    def __len__(self) -> int:
+        return len(self.bugs)
+
+    @classmethod
+    def from_corpus(cls, root: str | Path) -> KnownBugs:
+        """Every bug entry of the corpus at ``root`` (an empty index where there is none)."""
+        from fuzz.corpus.manifest import Corpus
+        from fuzz.reduce import code_lines
+        from oracle import read_program_text
+
+        corpus = Corpus(root)
+        bugs = []
+        for entry in corpus.select():
+            path = corpus.root / entry.file
+            if entry.signature == "ok" or entry.target.startswith("fault") or not path.is_file():
+                continue
+            source = read_program_text(path)
+            cause = root_cause(entry.signature, behaviour_shape(source))
+            if cause:
+                bugs.append(KnownBug(entry.file, entry.status, cause, code_lines(source)))
+        return cls(bugs)
+
+    def lines_of(self, file: str | None) -> int | None:
+        """Program lines of the repro of the entry ``file`` (None for a file it does not hold)."""
+        return next((bug.lines for bug in self.bugs if bug.file == file), None)
+
+    def match(self, signature: str, shape: str | None = None) -> KnownBug | None:
+        """The known bug with this finding's root cause (``shape``: its reduced repro's shape key), or None."""
+        cause = root_cause(signature, shape)
+        return self._by_cause.get(cause) if cause else None

@@ -1,0 +1,363 @@
+"""Root causes: the second bucketing, which says which buckets of a campaign are one bug.
+
+A bucket is (target, signature): a *symptom*. One bug shows several (a grad-mode leak is seen as a wrong effect
+value, an output without ``requires_grad``, grad mode left disabled, a changed second call), so buckets are
+grouped again into root causes:
+
+- a crash (or hang) is named by its exception type and innermost compiler frame, on any target and either call:
+  that pins the bug on its own, before any reduction;
+- a mismatch is named by the *behaviour shape* of its reduced repro, whatever differed: the program with the
+  observation-only statements removed (effect-log writes, which only make a symptom visible) and identifiers and
+  constants abstracted, helper-module sources included, ``make_inputs`` left out and definitions in one order.
+  Two reduced repros that do the same thing to the compiler are one bug even where the oracle saw different
+  symptoms. Before reduction a mismatch has no root cause.
+- a gate that runs part of the program on every other call (``global N; N = N + 1; if N % 2 == 1: pass
+  else: ...``, or ``if not N % 2: ...`` once reduced; the generator's way to make the second call differ) is read
+  as what it gates: a bug seen on the second call is the bug seen on the first, and a reduction cannot drop the
+  gate (the signature says which call).
+- one exception to the shape: a reduced repro that makes one of torch's global-state context managers
+  (``no_grad``/``enable_grad``/``set_grad_enabled``, ``inference_mode``, ``autocast``) and does *not* enter it where
+  it makes it (not a ``with`` item, not a decorator), with a graph break reachable from ``entry`` or the object
+  escaping the call (into the effect log or another container, an attribute, a global, ``entry``'s return value: the
+  compiler must rebuild it afterwards), is named by that state alone (``state-object:grad``). A reduction keeps such
+  an object only because the bug needs it alive across the break, and the compiler code at fault is the one that
+  carries an un-entered mode object over a break; the rest of the program (entered later or never, passed to a
+  callee, under which outer mode) is what the generator happened to wrap it in, and reductions of one such bug end
+  in different shapes. Only for a reduction that reached its fixpoint: a repro cut short may keep a mode object the
+  bug does not need.
+
+``benchmarks/rootcause.py`` measures the rule on hand-labeled findings (buckets per root cause, wrong merges).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import hashlib
+
+from fuzz.program import families
+
+__all__ = ["STATE_CONTEXTS", "root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects"]
+
+_KEEP_NAMES = frozenset({"torch", "entry", "make_inputs", "types", "contextlib", "functools", "self"})
+_OBSERVERS = frozenset({"_effect"})  # program-format helpers that only record what happened
+
+
+def root_cause(signature: str, shape: str | None = None) -> str | None:
+    """The root cause of a bucket with ``signature`` (``shape``: its reduced repro's ``behaviour_shape``)."""
+    kind, _, rest = signature.partition(":")
+    rest = rest.removeprefix("second_call:").removeprefix("third_call:")
+    if kind in ("crash", "hang"):
+        return f"{kind}:{rest}"
+    return f"{kind}|{shape}" if shape else None
+
+
+def _is_observation(node: ast.stmt) -> bool:
+    """``_effect(...)`` / ``EFFECTS.append(...)`` as a statement, or the definitions of the effect log."""
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        func = node.value.func
+        if isinstance(func, ast.Name) and func.id in _OBSERVERS:
+            return True
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "EFFECTS":
+            return True
+    if isinstance(node, ast.FunctionDef) and node.name in _OBSERVERS:
+        return True
+    if isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) and t.id in ("EFFECTS", "WANTS_GRAD")
+                                            for t in node.targets):
+        return True
+    return False
+
+
+class _Normalize(ast.NodeTransformer):
+    def generic_visit(self, node):
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, field, None)
+            if isinstance(stmts, list) and stmts and isinstance(stmts[0], ast.stmt):
+                kept = [s for s in stmts if not _is_observation(s)]
+                setattr(node, field, kept or ([ast.Pass()] if field == "body" else []))
+        return super().generic_visit(node)
+
+    def visit_Call(self, node: ast.Call):
+        if made_from_literals(node):  # a tensor made from literals is data, as an input is
+            return ast.Name("N", ast.Load())
+        # Helper modules are sources run by exec/compile: their code is part of the shape, not a string constant.
+        if isinstance(node.func, ast.Name) and node.func.id in ("exec", "compile") and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                try:
+                    node.args[0] = ast.Constant(_dump(ast.parse(first.value)))
+                    node.args[1:] = []
+                    return node
+                except SyntaxError:
+                    pass
+        return self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name):
+        keep = node.id in _KEEP_NAMES or node.id in families.keep_names()
+        return ast.Name(node.id if keep else "N", node.ctx)
+
+    def visit_arg(self, node: ast.arg):
+        node.arg, node.annotation = "A", None
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef):
+        if node.name not in ("entry", "make_inputs"):
+            node.name = "F"
+        return self.generic_visit(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef):
+        node.name = "C"
+        return self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant):
+        if isinstance(node.value, bool) or node.value is None or node.value is Ellipsis:
+            return node
+        if isinstance(node.value, str) and node.value.startswith("Module("):
+            return node  # an already normalized helper-module source (see visit_Call)
+        return ast.Constant(type(node.value).__name__)
+
+
+_TENSOR_FACTORIES = frozenset({"randn", "rand", "ones", "zeros", "empty", "full", "randint", "tensor", "arange"})
+
+
+def made_from_literals(node: ast.AST) -> bool:
+    """``torch.ones(3, 4)``, ``torch.tensor([1.0, 2.0])``, ``torch.full((), 0.5, dtype=torch.float64)``: a
+    tensor factory whose arguments are literals (or torch names such as a dtype)."""
+    if not (isinstance(node, ast.Call) and _dotted(node.func)[:1] == ["torch"]
+            and _dotted(node.func)[-1] in _TENSOR_FACTORIES and len(_dotted(node.func)) == 2):
+        return False
+    for arg in [*node.args, *(k.value for k in node.keywords)]:
+        for part in ast.walk(arg):
+            if not isinstance(part, ast.Constant | ast.Tuple | ast.List | ast.UnaryOp | ast.unaryop
+                              | ast.expr_context | ast.Attribute | ast.Name):
+                return False
+            if isinstance(part, ast.Name) and part.id != "torch":
+                return False
+    return True
+
+
+def _dump(tree: ast.AST) -> str:
+    return ast.dump(_Normalize().visit(tree))
+
+
+def _code(module: ast.Module) -> ast.Module:
+    """The module without what is data rather than behaviour: ``make_inputs`` (the inputs a reduction kept, a
+    seeded ``randn`` or none, are not the bug), ``entry``'s parameters and its last ``return``; and with its
+    functions and classes in one order (by their normalized text), since which helper a generator wrote first is
+    not the bug either."""
+    body = [s for s in module.body if not (isinstance(s, ast.FunctionDef) and s.name == "make_inputs")]
+    for entry in (s for s in body if isinstance(s, ast.FunctionDef) and s.name == "entry"):
+        # what entry takes and returns is observed, like the effect log: inputs and the value returned make a
+        # symptom visible (a leaked grad mode as the output's requires_grad), they are not the behaviour
+        entry.args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+        # inputs made where entry starts (``x = torch.ones(3)``, as a reduction may leave them) are inputs still
+        while len(entry.body) > 1 and isinstance(entry.body[0], ast.Assign) and made_from_literals(entry.body[0].value):
+            entry.body.pop(0)
+        if len(entry.body) > 1 and isinstance(entry.body[-1], ast.Return):
+            entry.body.pop()
+    definitions = sorted((s for s in body if isinstance(s, ast.FunctionDef | ast.ClassDef)), key=_dump_copy)
+    others = iter(definitions)
+    module.body = [next(others) if isinstance(s, ast.FunctionDef | ast.ClassDef) else s for s in body]
+    return module
+
+
+def _dump_copy(node: ast.AST) -> str:
+    return _dump(copy.deepcopy(node))
+
+
+def behaviour_shape(source: str, minimal: bool = True) -> str:
+    """What a program does, without what it only observes (see the module docstring): ``state-object:FAMILY``
+    for an un-entered global-state context manager alive across a break, else a short hash of its shape.
+
+    ``minimal=False`` for a reduction cut short: such a repro may still hold a mode object the bug does not need,
+    so it is named by its shape only (a new bug is never hidden under a known family by leftovers)."""
+    from oracle import FOOTER_MARKER
+
+    code = source.split(FOOTER_MARKER)[0]
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return hashlib.sha1(code.encode()).hexdigest()[:16]
+    families = unentered_state_objects(tree)
+    if minimal and families and (_breaks_from_entry(tree) or _state_object_escapes(tree)):
+        return "state-object:" + "+".join(sorted(families))
+    return hashlib.sha1(_dump(_code(_ungated(tree))).encode()).hexdigest()[:16]
+
+
+# torch's global-state context managers, by the state they set: the one place they are named (the state-object
+# rule here, the reducer's context-manager decorators)
+STATE_CONTEXTS = {"no_grad": "grad", "enable_grad": "grad", "set_grad_enabled": "grad",
+                  "inference_mode": "inference_mode", "autocast": "autocast"}
+# calls that graph-break in every compiler the campaigns target (a function disabled for the compiler as well)
+# calls that break the graph: markers, printing, reads of tensor data, the generator's unsupported builtin (crc32)
+_BREAK_CALLS = frozenset({"graph_break", "step_unsupported", "print", "breakpoint", "item", "tolist", "numpy", "crc32"})
+_DISABLERS = frozenset({"disable", "_disable_dynamo"})
+
+
+def _dotted(node: ast.expr) -> list[str]:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return parts[::-1]
+
+
+def _called(node: ast.expr) -> ast.expr:
+    """A decorator or with item as written: ``torch.no_grad()`` and ``torch.no_grad`` both name the class."""
+    return node.func if isinstance(node, ast.Call) else node
+
+
+def unentered_state_objects(tree: ast.AST) -> set[str]:
+    """The state families (``STATE_CONTEXTS``) of torch context managers the program makes and keeps without
+    entering them there: not a ``with`` item, not a decorator, not called at once (``torch.no_grad()(f)``), not a
+    statement of its own (``torch.set_grad_enabled(False)`` used as a function), and not entered by hand later
+    (``cm.__enter__()``)."""
+    entered_at_once: set[int] = set()  # also dropped at once: a statement that is only the call
+    entered_names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Expr):
+            entered_at_once.add(id(node.value))
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            entered_at_once.update(id(item.context_expr) for item in node.items)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            entered_at_once.update(id(d) for d in node.decorator_list)
+        elif isinstance(node, ast.Call):
+            entered_at_once.add(id(node.func))
+            path = _dotted(node.func)
+            if len(path) == 2 and path[1] == "__enter__":
+                entered_names.add(path[0])
+    assigned: dict[int, str] = {}  # a call's result stored into a plain name: that name
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            assigned.update((id(node.value), t.id) for t in node.targets if isinstance(t, ast.Name))
+    families = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and id(node) not in entered_at_once:
+            path = _dotted(node.func)
+            if path and path[0] == "torch" and path[-1] in STATE_CONTEXTS and assigned.get(id(node)) not in entered_names:
+                families.add(STATE_CONTEXTS[path[-1]])
+    return families
+
+
+def _state_object_escapes(tree: ast.Module) -> bool:
+    """Whether an un-entered state object (a ``torch.<state context>(...)`` call, or a name bound to one) is put
+    where it outlives the call: an argument of an ``append``/``add``/``extend`` or of ``_effect``, a value stored
+    into an attribute, an item or a global, or ``entry``'s return value."""
+    made = {id(n) for n in ast.walk(tree) if isinstance(n, ast.Call) and _dotted(n.func)[:1] == ["torch"]
+            and _dotted(n.func)[-1] in STATE_CONTEXTS}
+    bound = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and id(n.value) in made
+             for t in n.targets if isinstance(t, ast.Name)}
+    declared = {name for n in ast.walk(tree) if isinstance(n, ast.Global) for name in n.names}
+    sites: list[ast.AST] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and (_dotted(node.func) or [""])[-1] in ("append", "add", "extend", *_OBSERVERS):
+            sites.extend(node.args)
+        elif isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Attribute | ast.Subscript) or (isinstance(t, ast.Name) and t.id in declared)
+                for t in node.targets):
+            sites.append(node.value)
+        elif isinstance(node, ast.FunctionDef) and node.name == "entry":
+            sites.extend(r.value for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None)
+    return any(id(n) in made or (isinstance(n, ast.Name) and n.id in bound) for site in sites for n in ast.walk(site))
+
+
+def _parity_test(test: ast.expr) -> str | None:
+    """The counter of ``N % 2``, ``N % 2 == k`` or ``N % 2 != k`` (k an int), or of ``not`` one of those; None
+    for any other test."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq | ast.NotEq) and (
+            isinstance(test.comparators[0], ast.Constant) and type(test.comparators[0].value) is int):
+        test = test.left
+    if (isinstance(test, ast.BinOp) and isinstance(test.op, ast.Mod) and isinstance(test.left, ast.Name)
+            and isinstance(test.right, ast.Constant) and test.right.value == 2):
+        return test.left.id
+    return None
+
+
+def _only_pass(body: list[ast.stmt]) -> bool:
+    return all(isinstance(s, ast.Pass) for s in body)
+
+
+def _ungated(module: ast.Module) -> ast.Module:
+    """``module`` with every-other-call gates on a global counter replaced by what they gate (see the module
+    docstring): only a counter whose every mention is its module-level ``N = <int>``, ``global N``, ``N = N + 1``
+    (or ``N += 1``) and gate tests, and only gates with one branch that does nothing."""
+    counters = {t.id for s in module.body if isinstance(s, ast.Assign) and isinstance(s.value, ast.Constant)
+                and type(s.value.value) is int for t in s.targets if isinstance(t, ast.Name)}
+    gates = [n for n in ast.walk(module) if isinstance(n, ast.If) and _parity_test(n.test) in counters
+             and (_only_pass(n.body) or _only_pass(n.orelse)) and not (_only_pass(n.body) and _only_pass(n.orelse))]
+    names = {_parity_test(g.test) for g in gates}
+    if not names:
+        return module
+
+    def counting(stmt: ast.AST, name: str) -> bool:
+        """``N = <int>``, ``N = N + <int>`` or ``N += <int>``."""
+        if isinstance(stmt, ast.AugAssign):
+            target, value = stmt.target, stmt.value
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target, value = stmt.targets[0], stmt.value
+            if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add) and isinstance(value.left, ast.Name) \
+                    and value.left.id == name:
+                value = value.right
+        else:
+            return False
+        return (isinstance(target, ast.Name) and target.id == name and isinstance(value, ast.Constant)
+                and type(value.value) is int)
+
+    for name in list(names):  # every mention of the counter must be one of the gate's own
+        allowed: set[int] = set()
+        for node in ast.walk(module):
+            if counting(node, name) or (isinstance(node, ast.If) and node in gates and _parity_test(node.test) == name):
+                allowed.update(id(n) for n in ast.walk(node.test if isinstance(node, ast.If) else node))
+            elif isinstance(node, ast.Global) and name in node.names:
+                allowed.add(id(node))
+        if any(isinstance(n, ast.Name) and n.id == name and id(n) not in allowed for n in ast.walk(module)):
+            names.discard(name)
+    if not names:
+        return module
+    module = copy.deepcopy(module)
+    for node in ast.walk(module):
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, field, None)
+            if not (isinstance(stmts, list) and stmts and isinstance(stmts[0], ast.stmt)):
+                continue
+            kept: list[ast.stmt] = []
+            for stmt in stmts:
+                if isinstance(stmt, ast.If) and _parity_test(stmt.test) in names and (
+                        _only_pass(stmt.body) != _only_pass(stmt.orelse)):
+                    kept.extend(stmt.orelse if _only_pass(stmt.body) else stmt.body)
+                elif any(counting(stmt, n) for n in names):
+                    continue
+                elif isinstance(stmt, ast.Global) and set(stmt.names) <= names:
+                    continue
+                else:
+                    kept.append(stmt)
+            setattr(node, field, kept or ([ast.Pass()] if field == "body" else []))
+    return module
+
+
+def _breaks_from_entry(tree: ast.Module) -> bool:
+    """Whether a graph break (``_BREAK_CALLS``, or a call to a function disabled for the compiler) is reachable
+    from ``entry`` through the functions and classes it names (a class named: all of its methods)."""
+    functions: dict[str, ast.AST] = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+    functions.update({node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)})  # its methods
+    disabled = {name for name, fn in functions.items() if isinstance(fn, ast.FunctionDef)
+                and any((_dotted(_called(d)) or [""])[-1] in _DISABLERS for d in fn.decorator_list)}
+    seen, todo = set(), ["entry"]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in functions:
+            continue
+        seen.add(name)
+        for node in ast.walk(functions[name]):
+            if isinstance(node, ast.Call):
+                last = (_dotted(node.func) or [""])[-1]
+                if last in _BREAK_CALLS or last in disabled:
+                    return True
+                todo.append(last)  # a method called by name: followed like a function
+            elif isinstance(node, ast.Name):
+                todo.append(node.id)
+    return False
