@@ -19,6 +19,7 @@ from pathlib import Path
 from fuzz.campaign.directory import CampaignDir, CampaignError, IndexSet, StorageError
 from fuzz.campaign.files import check_files
 from fuzz.campaign.reductions import Reductions
+from fuzz.program.features import GenerationConfig
 from fuzz.triage.rootcause import root_cause
 from oracle import set_header, slug, with_footer
 
@@ -41,17 +42,26 @@ class CampaignConfig:
     timeout: float = 60.0
     reduce_seconds: float = 0.0  # > 0: reduce each new bucket's repro within this budget (keeps its signature)
     bias: bool = False  # lean generation weights toward what produced new signatures or unusual compiler behaviour
+    # the user's --weight NAME=W: catalog weights overridden by feature or family (sorted pairs, so it hashes)
+    weights: tuple[tuple[str, float], ...] = ()
 
     def identity(self) -> dict:
         """What must match for a directory's state to be resumed."""
-        identity = {"targets": list(self.targets), "seed": self.seed}
+        identity: dict = {"targets": list(self.targets), "seed": self.seed}
         if self.bias:
             identity["bias"] = True
+        if self.weights:
+            identity["weights"] = dict(self.weights)
         return identity
 
     @property
     def found_by(self) -> str:
-        return f"ngb-fuzz run --seed {self.seed}" + (" --bias" if self.bias else "")
+        weights = "".join(f" --weight {name}={w:g}" for name, w in self.weights)
+        return f"ngb-fuzz run --seed {self.seed}" + (" --bias" if self.bias else "") + weights
+
+    def generation(self) -> GenerationConfig | None:
+        """The generator's weights before known-bug avoidance and --bias: the catalog's, or the user's."""
+        return GenerationConfig(dict(self.weights)) if self.weights else None
 
 
 SLOTS_EVERY_S = 5.0  # how often a campaign on a cluster asks whether workers joined
@@ -130,7 +140,7 @@ class Campaign(Reductions):
         self.known = known  # fuzz.triage.known.KnownBugs: findings with a corpus entry's root cause are KNOWN
         # fuzz.campaign.avoid.Avoidance: draw the shapes of open corpus bugs less (fixed weights, from the corpus alone)
         self.avoid = avoid if avoid else None
-        self.base_config = avoid.config() if self.avoid else None
+        self.base_config = avoid.config(config.generation()) if self.avoid else config.generation()
         self.verdicts: collections.Counter = collections.Counter()
         self.features: collections.Counter = collections.Counter()  # programs per feature tag
         self.families: collections.Counter = collections.Counter()  # programs per feature family
@@ -333,6 +343,10 @@ class Campaign(Reductions):
             return True
         return self.config.seconds is not None and self.seconds >= self.config.seconds - self.reduce_reserve
 
+    def regenerate(self, index: int):
+        """Program ``index`` as this campaign drew it (not for --bias: its weights depended on the moment)."""
+        return self.generate(self.config.seed, index, *([self.base_config] if self.base_config is not None else []))
+
     def _worker_loop(self) -> None:
         while True:
             if self._reduce_one_now():  # a share of the workers reduces the buckets as they open
@@ -343,7 +357,7 @@ class Campaign(Reductions):
             program = None
             try:
                 if self.bias is None:
-                    program = self.generate(self.config.seed, index, *([self.base_config] if self.avoid else []))
+                    program = self.regenerate(index)
                 else:
                     with self._lock:
                         weights = self.bias.config()
