@@ -18,6 +18,7 @@ _EXPORTS = {
     "Runner": "_runner", "check_source": "_runner",
     "Target": "_targets", "TargetKind": "_targets", "check_available": "_targets", "parse_target": "_targets",
     "register_target_kind": "_targets", "resolve_targets": "_targets", "target_kinds": "_targets",
+    "versions_of": "_targets",
     "FINDING_KINDS": "_verdict", "KINDS": "_verdict", "ProgramReport": "_verdict", "Verdict": "_verdict",
 }
 

@@ -237,8 +237,24 @@ _PROBE = f"import torch,sys; print({_PROBE_TAG!r}, int(torch.cuda.is_available()
 
 
 def _probe_python(python: str) -> tuple[bool, str]:
-    """(CUDA available, "3.X") of interpreter ``python``; TargetError (one line) unless it answers exactly as a
-    Python with torch does. Its stdout must hold that answer alone: a worker under it speaks to ngb-fuzz over
+    """(CUDA available, "3.X") of interpreter ``python``; see :func:`_probe`."""
+    has_cuda, _, version = _probe(python)
+    return has_cuda, version
+
+
+def versions_of(python: str | None = None) -> tuple[str, str]:
+    """(torch version without its local part, "3.X") of interpreter ``python`` (this one when None)."""
+    if python is None:
+        import torch
+
+        return torch.__version__.split("+")[0], f"{sys.version_info[0]}.{sys.version_info[1]}"
+    _, torch_version, version = _probe(python)
+    return torch_version.split("+")[0], version
+
+
+def _probe(python: str) -> tuple[bool, str, str]:
+    """(CUDA available, torch version, "3.X") of interpreter ``python``; TargetError (one line) unless it answers
+    exactly as a Python with torch does. Its stdout must hold that answer alone: a worker under it speaks to ngb-fuzz over
     stdout, so a wrapper that prints there before it execs Python would garble every message."""
     try:
         proc = subprocess.run([python, "-c", _PROBE], capture_output=True, text=True, errors="replace",
@@ -258,7 +274,7 @@ def _probe_python(python: str) -> tuple[bool, str]:
         raise TargetError(f"python={python} printed {other!r} on stdout besides Python's own output; ngb-fuzz "
                           "talks to its workers over stdout: give the interpreter itself, or a wrapper that "
                           "prints only on stderr")
-    return answer[1] == "1", answer[3]
+    return answer[1] == "1", answer[2], answer[3]
 
 
 def resolve_targets(specs) -> list[str]:
