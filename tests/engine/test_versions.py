@@ -24,10 +24,11 @@ def x1():
 
 def test_every_instruction_is_handled_or_runs_its_code_eagerly():
     renamed = {"LOAD_FAST_CHECK", "CALL_INTRINSIC_1"}  # run under other names (_version.opname)
+    renamed |= set(V.BYTECODE.renamed) | (V.REWRITTEN_313 if V.BYTECODE.rewrite else set())  # (3.13)
     real = {n for n, op in dis.opmap.items() if op < 256 and not n.startswith("INSTRUMENTED_")}
     real -= {"RESERVED", "INTERPRETER_EXIT"}
     assert real - set(DISPATCH) - V.FRAME_UNSUPPORTED - renamed == set()
-    assert set(V.BYTECODE.intrinsics_1.values()) <= set(DISPATCH)
+    assert set(V.BYTECODE.intrinsics_1.values()) | set(V.BYTECODE.renamed.values()) <= set(DISPATCH)
     assert V.SUPPORTED and V.BYTECODE is V.VERSIONS[V.PY]
 
 
