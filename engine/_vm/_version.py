@@ -176,12 +176,10 @@ def _as(ins: dis.Instruction, opname: str, arg: object, argval: object, opcode: 
                         opcode=ins.opcode if opcode is None else opcode)
 
 
-_TRUTH_USERS = {"POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE", "UNARY_NOT"}
 # the 3.13 instructions `_rewrite_313` turns into others (one left as it is, where its form is not the
 # compiler's usual one, has no handler: its code runs eagerly)
 REWRITTEN_313 = frozenset({"LOAD_FAST_LOAD_FAST", "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST", "CALL_KW",
-                           "SET_FUNCTION_ATTRIBUTE", "CONVERT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC",
-                           "TO_BOOL"})
+                           "SET_FUNCTION_ATTRIBUTE", "CONVERT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC"})
 
 
 def _rewrite_313(code: types.CodeType, raw: list[dis.Instruction]) -> list[dis.Instruction]:
@@ -189,16 +187,11 @@ def _rewrite_313(code: types.CodeType, raw: list[dis.Instruction]) -> list[dis.I
     LOAD_FAST_LOAD_FAST, STORE_FAST_LOAD_FAST and STORE_FAST_STORE_FAST split in two (same offset);
     `LOAD_CONST names; CALL_KW n` is 3.12's `KW_NAMES names; CALL n`; MAKE_FUNCTION and the
     SET_FUNCTION_ATTRIBUTEs right after it are one 3.12 MAKE_FUNCTION (flags) and NOPs; CONVERT_VALUE,
-    FORMAT_SIMPLE and FORMAT_WITH_SPEC are FORMAT_VALUE (conversion, no spec, spec); a TO_BOOL whose value
-    only a POP_JUMP_IF_TRUE/FALSE or UNARY_NOT right after it reads (under the same handlers) is a NOP: that
-    instruction tests truth itself, as on 3.12 (COMPARE_OP's to-bool bit likewise). Anything else is left as
-    it is, which makes its code run eagerly."""
+    FORMAT_SIMPLE and FORMAT_WITH_SPEC are FORMAT_VALUE (conversion, no spec, spec); COMPARE_OP with its
+    to-bool bit (16) is COMPARE_OP then TO_BOOL (same offset, so the same exception handler: 3.13's
+    POP_JUMP_IF_* cannot raise and no handler covers them). TO_BOOL has its own handler (`_ops_py313`).
+    Anything else is left as it is, which makes its code run eagerly."""
     ld, st, nop = dis.opmap["LOAD_FAST"], dis.opmap["STORE_FAST"], dis.opmap["NOP"]
-    handlers = exception_table(code)
-
-    def same_handlers(a: int, b: int) -> bool:
-        return all((s <= a < e) == (s <= b < e) for s, e, *_ in handlers)
-
     names = localsplus_names(code)
     out: list[dis.Instruction] = []
     for k, ins in enumerate(raw):
@@ -223,9 +216,9 @@ def _rewrite_313(code: types.CodeType, raw: list[dis.Instruction]) -> list[dis.I
         elif op in ("CONVERT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC"):
             flags = arg if op == "CONVERT_VALUE" else 4 if op == "FORMAT_WITH_SPEC" else 0
             out.append(_as(ins, "FORMAT_VALUE", flags, flags))
-        elif op == "TO_BOOL" and k + 1 < len(raw) and raw[k + 1].opname in _TRUTH_USERS and \
-                same_handlers(ins.offset, raw[k + 1].offset):
-            out.append(_as(ins, "NOP", None, None, nop))
+        elif op == "COMPARE_OP" and arg & 16:
+            out.append(ins)
+            out.append(_as(ins, "TO_BOOL", None, None, nop))
         else:
             out.append(ins)
     return out
