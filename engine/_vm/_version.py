@@ -212,7 +212,7 @@ def _rewrite_313(code: types.CodeType, raw: list[dis.Instruction]) -> list[dis.I
             out.append(_as(ins, "MAKE_FUNCTION", flags, flags))
         elif op == "SET_FUNCTION_ATTRIBUTE" and out and out[-1].opname in ("MAKE_FUNCTION", "NOP") and \
                 raw[k - 1].opname in ("MAKE_FUNCTION", "SET_FUNCTION_ATTRIBUTE"):
-            out.append(_as(ins, "NOP", None, None))  # (its stack effect stays: MAKE_FUNCTION's pops)
+            out.append(_as(ins, "NOP", arg, arg))  # (its opcode and arg keep its stack effect: MAKE_FUNCTION pops)
         elif op in ("CONVERT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC"):
             flags = arg if op == "CONVERT_VALUE" else 4 if op == "FORMAT_WITH_SPEC" else 0
             out.append(_as(ins, "FORMAT_VALUE", flags, flags))
