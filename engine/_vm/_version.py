@@ -230,7 +230,7 @@ def exception_table(code: types.CodeType) -> list[tuple[int, int, int, int, bool
 
 
 def localsplus_names(code: types.CodeType) -> list[str]:
-    """3.11/3.12 frame layout: varnames, then cell variables that are not arguments, then free variables."""
+    """3.11-3.13 frame layout: varnames, then cell variables that are not arguments, then free variables."""
     names = list(code.co_varnames)
     names += [c for c in code.co_cellvars if c not in code.co_varnames]
     names += list(code.co_freevars)
