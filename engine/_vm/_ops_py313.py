@@ -10,8 +10,8 @@ on all versions. (A with-block's exit is called as `exit, None, None, None; CALL
 the first None taking the self slot: the same stack under either reading.)
 
 TO_BOOL: `bool(v)` replaces v, ahead of the POP_JUMP_IF_*/UNARY_NOT that reads it (3.13's conditional jumps
-take a bool and cannot raise: no exception handler covers them, so the truth test, and a break on a tensor's
-value, belong here). COMPARE_OP's to-bool bit is a TO_BOOL after it (`_version._rewrite_313`).
+take a bool and cannot raise, so the exception table may leave them out: the truth test, and a break on a
+tensor's value, belong here). COMPARE_OP's to-bool bit is a TO_BOOL after it (`_version._rewrite_313`).
 """
 
 from __future__ import annotations

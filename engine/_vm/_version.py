@@ -189,7 +189,7 @@ def _rewrite_313(code: types.CodeType, raw: list[dis.Instruction]) -> list[dis.I
     SET_FUNCTION_ATTRIBUTEs right after it are one 3.12 MAKE_FUNCTION (flags) and NOPs; CONVERT_VALUE,
     FORMAT_SIMPLE and FORMAT_WITH_SPEC are FORMAT_VALUE (conversion, no spec, spec); COMPARE_OP with its
     to-bool bit (16) is COMPARE_OP then TO_BOOL (same offset, so the same exception handler: 3.13's
-    POP_JUMP_IF_* cannot raise and no handler covers them). TO_BOOL has its own handler (`_ops_py313`).
+    POP_JUMP_IF_* cannot raise and the table may leave them out). TO_BOOL has its own handler (`_ops_py313`).
     Anything else is left as it is, which makes its code run eagerly."""
     ld, st, nop = dis.opmap["LOAD_FAST"], dis.opmap["STORE_FAST"], dis.opmap["NOP"]
     names = localsplus_names(code)
