@@ -104,7 +104,7 @@ register_target_kind(TargetKind(
 ))
 # The CPython versions whose bytecode the engine interprets (engine/_vm/_version.VERSIONS; a test keeps the two
 # in step).
-_ENGINE_PYTHONS = ("3.11", "3.12")
+_ENGINE_PYTHONS = ("3.11", "3.12", "3.13")
 
 
 def _engine_faults() -> tuple:
