@@ -1,0 +1,38 @@
+"""Graph breaks: one statement each (ir.Break), and the data-dependent ``if`` (ir.DataIf, trait ``branch``: its
+template is the condition, the strategies put a filler statement in each branch; also a wrapper)."""
+
+from __future__ import annotations
+
+from fuzz.program.families._registry import Construct, Family, Piece
+
+
+def _break(kind: str, weight: float, description: str, template: str, bound=None, imports: tuple[str, ...] = (),
+           traits: tuple[str, ...] = (), extra: tuple[Piece, ...] = ()) -> Construct:
+    piece = Piece("break", kind, template, traits=frozenset(traits), bound=bound)
+    return Construct(f"break.{kind}", weight, description, imports=imports, pieces=(piece, *extra))
+
+
+FAMILY = Family(
+    "break",
+    "graph breaks of every kind",
+    (
+        _break("graph_break", 3, "torch._dynamo.graph_break()", "torch._dynamo.graph_break()"),
+        _break("step_unsupported", 2, "torch._dynamo.step_unsupported() (a step graph break)",
+               "torch._dynamo.step_unsupported()", traits=("step",)),
+        _break("print", 1, "print(...)", 'print("ngb {tag}")'),
+        _break("disable", 2, "a call to a torch._dynamo.disable'd function", "x = _ngb_disabled(x)",
+               bound=lambda b, _: 0.5 * b + 0.25),
+        _break("data_if", 1.5, "if on a tensor value: if x.sum() > 0", "x.sum() > 0", traits=("branch",),
+               extra=(Piece("wrapper", "data_if", share=0.7),)),
+        _break("item", 1.5, ".item() mixed back into the tensor", "x = x * 0.5 + x.mean().item() * 0.5"),
+        _break("tolist", 0.7, ".tolist() mixed back into the tensor",
+               "x = x * 0.5 + x.new_tensor(x.mean(dim=0).tolist()) * 0.5"),
+        _break("builtin", 0.7, "an unsupported stdlib call (copy.deepcopy of a dict)",
+               'x = x + (zlib.crc32(b"{tag}") % 7) * 0.01', bound=lambda b, _: b + 0.07, imports=("zlib",)),
+        _break("numpy", 0.5, "numpy interop: .numpy(), numpy ops, torch.from_numpy",
+               "x = x * 0.5 + torch.from_numpy(np.clip(x.detach().float().cpu().numpy(), -2.0, 2.0) * 0.5)"
+               ".to(x.device, x.dtype)", bound=lambda b, _: 0.5 * b + 0.5, imports=("numpy as np",)),
+        _break("attr_store", 0.5, "storing an attribute on a tensor",
+               "y{k} = x * 1.0\ny{k}.ngb_note = 0.5\nx = y{k} * y{k}.ngb_note", bound=lambda b, _: 0.5 * b),
+    ),
+)

@@ -1,0 +1,12 @@
+"""Deliberate exceptions: a ``ValueError`` raised on purpose (ir.Raise)."""
+
+from __future__ import annotations
+
+from fuzz.program.families._registry import Construct, Family, Piece
+
+FAMILY = Family(
+    "raise",
+    "deliberate exceptions",
+    (Construct("raise.deliberate", 0.4, "a ValueError raised on purpose (caught by try/except or escaping entry)",
+               pieces=(Piece("placed", "raise"),)),),
+)
