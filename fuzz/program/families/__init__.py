@@ -35,6 +35,7 @@ __all__ = [
     "check_family",
     "check_piece",
     "check_pieces",
+    "parts",
     "piece",
     "pieces",
     "tag",
@@ -112,6 +113,13 @@ def tag(slot: str, kind: str) -> str:
         return _by_kind()[slot, kind][0].name
     except KeyError:
         raise KeyError(f"no construct declares kind {kind!r} of slot {slot!r}") from None
+
+
+@cache
+def parts(slot: str, name: str) -> tuple[tuple[Piece, str], ...]:
+    """``(piece, value)`` for every piece of ``slot`` with part ``name`` (the calls that break, the states torch
+    managers set)."""
+    return tuple((p, p.part(name)) for _, p in pieces(slot) if p.part(name))
 
 
 @cache
