@@ -194,6 +194,8 @@ class _Renderer:
     def construct(self, s: ir.Construct, fn: ir.Function, scope: _Scope, depth: int, tag: str, k: int) -> list[str]:
         """A registry construct: its hole (``def hole<k>(x)`` holding the body) just before its template."""
         c = families.construct(s.name)
+        if not c.template:
+            raise TypeError(f"{s.name} is made of pieces (its IR records), not an ir.Construct")
         pad = IND * depth
         lines: list[str] = []
         if c.hosts:
