@@ -195,7 +195,9 @@ _PIECE_GOOD = families.Construct("demo.ctx", 1.0, "a demo context", pieces=(_PIE
         (dataclasses.replace(_PIECE, share=0.0), "share must be"),
         (dataclasses.replace(_PIECE, kind=""), "no kind"),
         (families.Piece("signature", "demo_sig", "{name}({arg})"), "lacks the part"),
-        (families.Piece("wrapper", "demo_wrap", "x = 1"), "takes no template"),
+        (families.Piece("wrapper", "demo_wrap", "x = 1", draw=lambda *a: ()), "takes no template"),
+        (families.Piece("wrapper", "demo_wrap"), "no draw hook"),
+        (dataclasses.replace(_PIECE, draw=lambda *a: ()), "takes no draw hook"),
         (families.Piece("depth", "demo_depth", parts=(("lo", "1"),)), "lacks the part"),
     ],
 )

@@ -30,8 +30,9 @@ import ast
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-__all__ = ["SLOTS", "Construct", "Family", "Piece", "Slot", "WiringError", "check_construct", "check_family",
+__all__ = ["SLOTS", "Construct", "DrawHook", "Family", "Kit", "Piece", "Slot", "WiringError", "check_construct", "check_family",
            "library_constructs"]
 
 # (|x| before, |x| after the hole) -> |x| after the construct
@@ -56,6 +57,26 @@ class Slot:
     parts: tuple[str, ...] = ()
     expression: bool = False
     template: bool = True
+    hook: bool = False  # its pieces draw their own IR records (Piece.draw)
+
+
+@dataclass(frozen=True)
+class Kit:
+    """What the strategies hand a piece's ``draw`` hook: the drawing helpers of ``fuzz.program.strategies`` (a
+    hook never imports them, so the registry loads before the strategies), and their limits."""
+
+    chance: Callable[..., bool]
+    pick: Callable[..., Any]
+    weighted: Callable[..., Any]
+    filler: Callable[..., Any]  # (draw, body) -> a filler statement
+    squash: Callable[..., Any]  # (draw, body) -> an arithmetic statement that bounds |x|
+    limit: float  # |x| stays below this
+    mult_limit: int  # a statement runs at most this often per call of entry
+
+
+# (draw, kit, body, inside, before) -> statements: a wrapper's records around ``inside()`` (the drawn core, once),
+# updating ``body.bound`` from ``before`` (the bound before the wrapper) and ``body.mult`` while inside
+DrawHook = Callable[[Any, Kit, Any, Callable[[], tuple], float], tuple]
 
 
 # The slots of the IR records outside ir.Construct; docs/constructs.md describes each.
@@ -68,7 +89,7 @@ SLOTS: dict[str, Slot] = {
     "signature": Slot("how a callee is defined and called (ir.Function.signature): template is the call",
                       ("name", "arg", "cm"), needs=("name", "arg"), parts=("params",), expression=True),
     "wrapper": Slot("a compound statement the strategies wrap around a core (ir.Closure, ir.Loop, ...)",
-                    template=False),
+                    template=False, hook=True),
     "depth": Slot("a bucket of the longest call path below entry: parts lo, hi", parts=("lo", "hi"),
                   template=False),
     "shape": Slot("the call graph's shape (chain or tree)", template=False),
@@ -98,6 +119,7 @@ class Piece:
     traits: frozenset[str] = frozenset()
     parts: tuple[tuple[str, str], ...] = ()
     bound: Bound | None = None
+    draw: DrawHook | None = None  # for slots with hooks: draws the piece's IR records
 
     def part(self, name: str, default: str = "") -> str:
         return dict(self.parts).get(name, default)
@@ -222,6 +244,10 @@ def check_piece(p: Piece, where: str = "piece") -> None:
         raise WiringError(f"{where}: no kind")
     if p.share <= 0:
         raise WiringError(f"{where}: share must be > 0")
+    if slot.hook and p.draw is None:
+        raise WiringError(f"{where}: no draw hook (slot {p.slot!r} draws its records through one)")
+    if not slot.hook and p.draw is not None:
+        raise WiringError(f"{where}: slot {p.slot!r} takes no draw hook")
     missing = [name for name in slot.parts if name not in dict(p.parts)]
     if missing:
         raise WiringError(f"{where}: lacks the part(s) {missing} its slot needs")

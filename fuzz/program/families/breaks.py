@@ -6,6 +6,7 @@ the name of the call that breaks, which root-cause grouping looks for (``fuzz.tr
 from __future__ import annotations
 
 from fuzz.program.families._registry import Construct, Family, Piece
+from fuzz.program.families.flow import branch
 
 
 def _break(kind: str, weight: float, description: str, template: str, bound=None, imports: tuple[str, ...] = (),
@@ -26,7 +27,7 @@ FAMILY = Family(
         _break("disable", 2, "a call to a torch._dynamo.disable'd function", "x = _ngb_disabled(x)",
                bound=lambda b, _: 0.5 * b + 0.25),
         _break("data_if", 1.5, "if on a tensor value: if x.sum() > 0", "x.sum() > 0", traits=("branch",),
-               extra=(Piece("wrapper", "data_if", share=0.7),)),
+               extra=(Piece("wrapper", "data_if", share=0.7, draw=branch("tensor")),)),
         _break("item", 1.5, ".item() mixed back into the tensor", "x = x * 0.5 + x.mean().item() * 0.5", call="item"),
         _break("tolist", 0.7, ".tolist() mixed back into the tensor",
                "x = x * 0.5 + x.new_tensor(x.mean(dim=0).tolist()) * 0.5", call="tolist"),

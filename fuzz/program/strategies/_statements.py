@@ -191,46 +191,7 @@ def _wrapped_impl(draw, body: Body, core) -> tuple:
         return (ir.With(ck, inside()),)
     if kind == "construct":
         return _construct_impl(draw, body, inside, before)
-    if kind == "closure":
-        stmts = inside()
-        if chance(draw, 0.4):  # read the defining module's globals after the break (May-2026 bug shape 2)
-            if body.bound + 1.0 > LIMIT:
-                stmts += (_squash_impl(draw, body),)
-            stmts += (ir.Arith(pick(draw, ("global_tensor", "global_affine"))),)
-            body.bound = body.bound * 1.25 + 1.0
-        body.bound = 0.625 * body.bound + 0.125 * before
-        return (ir.Closure(stmts),)
-    if kind in ("data_if", "counter_if"):
-        stmts = inside()
-        b1, body.bound = body.bound, before
-        other = (_filler_impl(draw, body),)
-        body.bound = max(b1, body.bound)
-        cond = "tensor" if kind == "data_if" else "counter"
-        return (ir.DataIf(stmts, other, cond) if chance(draw, 0.5) else ir.DataIf(other, stmts, cond),)
-    if kind == "loop":
-        count = pick(draw, (2, 3)) if body.mult * 3 <= MULT_LIMIT else 2
-        saved = body.mult
-        body.mult *= count
-        stmts = inside() + (_squash_impl(draw, body),)
-        body.mult = saved
-        return (ir.Loop(count, stmts, weighted(draw, [("range", 3), ("list", 1), ("while", 1)])),)
-    if kind == "tensor_loop":
-        return (_tensor_loop_impl(draw, body, inside, before),)
-    if kind == "try_except":
-        stmts = inside() + (ir.Raise(),)
-        handler = (_filler_impl(draw, body),) if chance(draw, 0.5) else ()
-        return (ir.Try("except", stmts, handler),)
-    if kind == "try_finally":
-        stmts = inside()
-        handler = (_filler_impl(draw, body),) if chance(draw, 0.3) else ()
-        return (ir.Try("finally", stmts, handler),)
-    # generator
-    mode = weighted(draw, [("exhaust", 2), ("suspend", 1), ("return", 1)])
-    stmts = inside()
-    body.bound = 1.5 * body.bound
-    if body.bound > LIMIT:
-        return (ir.Generator(mode, stmts), _squash_impl(draw, body))
-    return (ir.Generator(mode, stmts),)
+    return families.piece("wrapper", kind).draw(draw, _KIT, body, inside, before)
 
 
 def _construct_impl(draw, body: Body, inside, before: float) -> tuple:
@@ -247,20 +208,7 @@ def _construct_impl(draw, body: Body, inside, before: float) -> tuple:
     return out
 
 
-def _tensor_loop_impl(draw, body: Body, inside, before: float) -> ir.TensorLoop:
-    """A loop over ``x``'s leading dimension; ``exit="index"`` (two slices at most) where every slice would run
-    the body too often."""
-    lead = body.gen.lead
-    exits = [("", 3), ("index", 1), ("data", 1)] if body.mult * lead <= MULT_LIMIT else [("index", 1)]
-    exit_ = weighted(draw, exits)
-    kind = weighted(draw, [("iter", 2), ("unbind", 1)])
-    saved = body.mult
-    body.mult *= 2 if exit_ == "index" else lead
-    stmts = inside() + (_squash_impl(draw, body),)
-    body.mult = saved
-    # x = x * 0.5 + acc * 0.125, acc a sum of at most `lead` slices of x as it was at the loop head
-    body.bound = 0.5 * body.bound + 0.125 * lead * before
-    return ir.TensorLoop(kind, stmts, exit_)
+_KIT = families.Kit(chance, pick, weighted, _filler_impl, _squash_impl, LIMIT, MULT_LIMIT)
 
 
 # Public construct strategies; ``wrapped`` takes the core as a strategy of statement tuples.
