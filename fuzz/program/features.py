@@ -190,9 +190,13 @@ def extract(program: ir.Program) -> frozenset[str]:
                 tags.add(registry.tag("ctx", stmt.kind))
                 if _breaking_decorator(stmt.kind):
                     tags.add("shape.cm_disable_init")
-            elif type(stmt) in _RECORDS:
-                slot, kind = _RECORDS[type(stmt)](stmt)
-                tags.add(registry.tag(slot, kind))
+            elif isinstance(stmt, ir.Break):
+                tags.add(registry.tag("break", stmt.kind))
+            elif not isinstance(stmt, ir.Arith | ir.Effect | ir.Probe):
+                tag = registry.read(stmt)  # a record of its own (a loop, a try ...): its piece reads it
+                if tag is None:
+                    raise TypeError(f"no construct of the registry reads {stmt!r}")
+                tags.add(tag)
                 if isinstance(stmt, ir.Closure) and fn.module and _closure_reads_globals_after_break(stmt):
                     tags.add("shape.helper_closure_globals")
         if recursive:  # f(x, 2) -> f(x, 1) -> f(x, 0): two more frames above the callees
@@ -220,21 +224,6 @@ def _sig_traits(signature: str) -> frozenset[str]:
 
 def _is_cm(decorator: str) -> bool:
     return "not_cm" not in _traits("ctx", decorator)
-
-
-# IR records of one slot: the (slot, kind) a record is
-_RECORDS = {
-    ir.Break: lambda s: ("break", s.kind),
-    ir.DataIf: lambda s: ("break", "data_if") if s.cond == "tensor" else ("wrapper", "counter_if"),
-    ir.Closure: lambda s: ("wrapper", "closure"),
-    ir.Loop: lambda s: ("wrapper", "loop"),
-    ir.TensorLoop: lambda s: ("wrapper", "tensor_loop"),
-    ir.Try: lambda s: ("wrapper", "try_" + s.kind),
-    ir.Generator: lambda s: ("wrapper", "generator"),
-    ir.Return: lambda s: ("placed", "early_return"),
-    ir.Raise: lambda s: ("placed", "raise"),
-    ir.Filler: lambda s: ("placed", "hypothesmith"),
-}
 
 
 def _input_tags(program: ir.Program) -> set[str]:

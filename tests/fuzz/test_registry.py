@@ -132,15 +132,15 @@ _PIECED = [c for c in families.CONSTRUCTS.values() if c.pieces and c.available()
 
 def _records(program: ir.Program, name: str) -> int:
     """How many IR statements of ``program`` are pieces of construct ``name``."""
-    from fuzz.program.features import _RECORDS
-
     count = 0
     for fn in program.functions:
         for s, _ in ir.walk(fn.body):
             if isinstance(s, ir.With):
                 count += families.tag("ctx", s.kind) == name
-            elif type(s) in _RECORDS:
-                count += families.tag(*_RECORDS[type(s)](s)) == name
+            elif isinstance(s, ir.Break):
+                count += families.tag("break", s.kind) == name
+            elif not isinstance(s, ir.CallSite | ir.Recurse | ir.Arith | ir.Effect | ir.Probe | ir.Construct):
+                count += families.read(s) == name
     return count
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "parts",
     "piece",
     "pieces",
+    "read",
     "tag",
     "construct",
     "defined_names",
@@ -115,6 +116,17 @@ def tag(slot: str, kind: str) -> str:
         return _by_kind()[slot, kind][0].name
     except KeyError:
         raise KeyError(f"no construct declares kind {kind!r} of slot {slot!r}") from None
+
+
+@cache
+def _readers() -> tuple[tuple[Construct, Piece], ...]:
+    return tuple((c, p) for c in CONSTRUCTS.values() for p in c.pieces if p.reads is not None)
+
+
+def read(stmt) -> str | None:
+    """The tag of the construct whose piece ``stmt`` (an IR statement of a record of its own: a loop, a ``try``,
+    a closure ...) is, by the pieces' ``reads``; None where no piece reads it."""
+    return next((c.name for c, p in _readers() if p.reads(stmt)), None)
 
 
 @cache

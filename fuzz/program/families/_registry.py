@@ -120,6 +120,7 @@ class Piece:
     parts: tuple[tuple[str, str], ...] = ()
     bound: Bound | None = None
     draw: DrawHook | None = None  # for slots with hooks: draws the piece's IR records
+    reads: Callable[[Any], bool] | None = None  # is an IR statement this piece? (records without a kind field)
 
     def part(self, name: str, default: str = "") -> str:
         return dict(self.parts).get(name, default)

@@ -20,5 +20,6 @@ FAMILY = Family(
     "closure",
     "nested functions with nonlocal cells",
     (Construct("closure.nonlocal", 1.2, "a nested function writing a nonlocal cell around the call/break",
-               pieces=(Piece("wrapper", "closure", share=1.2, draw=_closure),)),),
+               pieces=(Piece("wrapper", "closure", share=1.2, draw=_closure,
+                                    reads=lambda s: isinstance(s, ir.Closure)),)),),
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fuzz.program import ir
 from fuzz.program.families._registry import Construct, Family, Piece
 
 FAMILY = Family(
@@ -9,5 +10,5 @@ FAMILY = Family(
     "hypothesmith statement blocks",
     (Construct("filler.hypothesmith", 0.1,
                "a hypothesmith statement block (screened to run under eager) in a nested def",
-               pieces=(Piece("placed", "hypothesmith"),)),),
+               pieces=(Piece("placed", "hypothesmith", reads=lambda s: isinstance(s, ir.Filler)),)),),
 )

@@ -11,9 +11,9 @@ from fuzz.program import ir
 from fuzz.program.families._registry import Construct, DrawHook, Family, Kit, Piece
 
 
-def _wrap(kind: str, weight: float, description: str, wrapper: str, hook: DrawHook, *traits: str) -> Construct:
-    return Construct(f"flow.{kind}", weight, description,
-                     pieces=(Piece("wrapper", wrapper, share=1.2, traits=frozenset(traits), draw=hook),))
+def _wrap(kind: str, weight: float, description: str, wrapper: str, hook: DrawHook, reads, *traits: str) -> Construct:
+    piece = Piece("wrapper", wrapper, share=1.2, traits=frozenset(traits), draw=hook, reads=reads)
+    return Construct(f"flow.{kind}", weight, description, pieces=(piece,))
 
 
 def branch(cond: str) -> DrawHook:
@@ -79,15 +79,18 @@ FAMILY = Family(
     "flow",
     "control flow: loops, try, generators, early returns, recompiling branches",
     (
-        _wrap("loop", 0.8, "for loops around calls and breaks", "loop", _loop, "loops"),
-        _wrap("try_except", 0.6, "try/except catching a deliberate raise", "try_except", _try_except),
-        _wrap("try_finally", 0.6, "try/finally", "try_finally", _try_finally),
-        _wrap("generator", 0.6, "a generator function run around calls and breaks", "generator", _generator),
+        _wrap("loop", 0.8, "for loops around calls and breaks", "loop", _loop, lambda s: isinstance(s, ir.Loop), "loops"),
+        _wrap("try_except", 0.6, "try/except catching a deliberate raise", "try_except", _try_except,
+              lambda s: isinstance(s, ir.Try) and s.kind == "except"),
+        _wrap("try_finally", 0.6, "try/finally", "try_finally", _try_finally,
+              lambda s: isinstance(s, ir.Try) and s.kind == "finally"),
+        _wrap("generator", 0.6, "a generator function run around calls and breaks", "generator", _generator,
+              lambda s: isinstance(s, ir.Generator)),
         _wrap("recompile", 0.5, "a branch on a global call counter: the second call takes the other path",
-              "counter_if", branch("counter")),
+              "counter_if", branch("counter"), lambda s: isinstance(s, ir.DataIf) and s.cond == "counter"),
         _wrap("tensor_loop", 0.6, "a loop over x's data (for r in x / x.unbind(0)) accumulating, a call inside",
-              "tensor_loop", _tensor_loop, "loops"),
+              "tensor_loop", _tensor_loop, lambda s: isinstance(s, ir.TensorLoop), "loops"),
         Construct("flow.early_return", 0.5, "an early return behind a constant flag",
-                  pieces=(Piece("placed", "early_return"),)),
+                  pieces=(Piece("placed", "early_return", reads=lambda s: isinstance(s, ir.Return)),)),
     ),
 )

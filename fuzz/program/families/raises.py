@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from fuzz.program import ir
 from fuzz.program.families._registry import Construct, Family, Piece
 
 FAMILY = Family(
     "raise",
     "deliberate exceptions",
     (Construct("raise.deliberate", 0.4, "a ValueError raised on purpose (caught by try/except or escaping entry)",
-               pieces=(Piece("placed", "raise"),)),),
+               pieces=(Piece("placed", "raise", reads=lambda s: isinstance(s, ir.Raise)),)),),
 )
