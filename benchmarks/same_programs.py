@@ -4,7 +4,7 @@
     python benchmarks/same_programs.py --compare /tmp/before.json # on the new code
 
 Prints how many of the programs (seeds x indices) are identical, and the feature tags whose counts over the
-programs changed (``--histogram N`` more programs per seed for the histogram).
+programs changed (``--histogram N`` programs per seed for the histogram; ``--weights`` a generation config).
 """
 
 from __future__ import annotations
@@ -15,14 +15,15 @@ import json
 from collections import Counter
 
 from fuzz import generate_program
+from fuzz.program.features import GenerationConfig
 
 
-def _snapshot(seeds: list[int], count: int, histogram: int) -> dict:
-    sources = {f"{s}:{i}": generate_program(s, i).source for s in seeds for i in range(count)}
+def _snapshot(seeds: list[int], count: int, histogram: int, config: GenerationConfig | None) -> dict:
+    sources = {f"{s}:{i}": generate_program(s, i, config).source for s in seeds for i in range(count)}
     hist: Counter[str] = Counter()
     for s in seeds:
         for i in range(histogram):
-            hist.update(generate_program(s, i).features)
+            hist.update(generate_program(s, i, config).features)
     return {"sources": sources, "histogram": dict(sorted(hist.items()))}
 
 
@@ -33,8 +34,11 @@ def main() -> None:
     parser.add_argument("--seeds", default="1,2,3")
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--histogram", type=int, default=0)
+    parser.add_argument("--weights", default="", help="feature or family weights: ctx=3,stack.fstring=5")
     args = parser.parse_args()
-    snap = _snapshot([int(s) for s in args.seeds.split(",")], args.count, args.histogram)
+    weights = {k: float(v) for k, v in (w.split("=") for w in args.weights.split(",") if w)}
+    config = GenerationConfig(weights=weights) if weights else None
+    snap = _snapshot([int(s) for s in args.seeds.split(",")], args.count, args.histogram, config)
     if args.write:
         with open(args.write, "w") as f:
             json.dump(snap, f)

@@ -109,70 +109,25 @@ class _Renderer:
         if isinstance(s, ir.With):
             head = f"with {_ctx(s.kind, tag)}:"
             return [pad + head, *self.body(s.body, fn, scope, depth + 1)]
-        if isinstance(s, ir.Closure):
-            inner = _Scope(scope.fname)
-            body = self.body(s.body, fn, inner, depth + 1)
-            decl = [pad + IND + f"nonlocal acc{k}"]
-            if inner.uses_global:
-                decl.append(pad + IND + "global COUNTER")
-            return [
-                pad + f"acc{k} = x * 0.5",
-                pad + f"def inner{k}(x):",
-                *decl,
-                *body,
-                pad + IND + f"acc{k} = acc{k} * 0.5 + x * 0.25",
-                pad + IND + "return x",
-                pad + f"x = inner{k}(x) * 0.5 + acc{k} * 0.5",
-            ]
-        if isinstance(s, ir.DataIf):
-            head = [pad + f"if {families.piece('break', 'data_if').template}:"]
-            if s.cond == "counter":
-                scope.uses_global = True
-                head = [pad + "COUNTER = COUNTER + 1", pad + "if COUNTER % 2 == 1:"]
-            return [
-                *head,
-                *self.body(s.then, fn, scope, depth + 1),
-                pad + "else:",
-                *self.body(s.orelse, fn, scope, depth + 1),
-            ]
-        if isinstance(s, ir.Loop):
-            if s.kind == "while":  # while True + break: the loop exits through a jump after the body's breaks
-                return [
-                    pad + f"i{k} = 0",
-                    pad + "while True:",
-                    pad + IND + f"i{k} += 1",
-                    *self.body(s.body, fn, scope, depth + 1),
-                    pad + IND + f"if i{k} >= {s.count}:",
-                    pad + IND * 2 + "break",
-                ]
-            head = f"for i{k} in range({s.count}):" if s.kind == "range" else f"for c{k} in {[0.5] * s.count!r}:"
-            return [pad + head, *self.body(s.body, fn, scope, depth + 1)]
-        if isinstance(s, ir.TensorLoop):
-            return self.tensor_loop(s, fn, scope, depth, k)
-        if isinstance(s, ir.Try):
-            lines = [pad + "try:", *self.body(s.body, fn, scope, depth + 1)]
-            if s.kind == "except":
-                lines += [pad + f"except ValueError as e{k}:", pad + IND + f'_effect("{tag}", str(e{k}))']
-            else:
-                lines += [pad + "finally:", pad + IND + f'_effect("{tag}", x)']
-            if s.handler:
-                lines += self.body(s.handler, fn, scope, depth + 1)
-            return lines
-        if isinstance(s, ir.Raise):
-            return block(f'raise ValueError("ngb deliberate {s.tag} {tag}")')
-        if isinstance(s, ir.Return):
-            cond = f"x.dim() == {self.rank if s.taken else self.rank + 1}"
-            return [pad + f"if {cond}:", pad + IND + "return torch.tanh(x)"]
         if isinstance(s, ir.Construct):
             return self.construct(s, fn, scope, depth, tag, k)
-        if isinstance(s, ir.Generator):
-            return self.generator(s, fn, scope, depth, tag, k)
         if isinstance(s, ir.Recurse):
             return [pad + "if n > 0:", pad + IND + f"x = {self.ref(fn.module, fn.index)}(x, n - 1)"]
-        if isinstance(s, ir.Filler):
-            body = [pad + IND + line for line in s.source.splitlines()]
-            return [pad + f"def filler{k}():", *body, pad + f"filler{k}()"]
-        raise TypeError(f"unknown statement {s!r}")
+        return self.record(s, fn, scope, depth, tag, k)
+
+    def record(self, s, fn: ir.Function, scope: _Scope, depth: int, tag: str, k: int) -> list[str]:
+        """A record of its own (a loop, a ``try``, a closure ...), printed by the registry piece that reads it."""
+
+        def nested(stmts) -> tuple[list[str], bool]:
+            inner = _Scope(scope.fname)
+            return self.body(stmts, fn, inner, depth + 1), inner.uses_global
+
+        def uses_global() -> None:
+            scope.uses_global = True
+
+        kit = families.RenderKit(IND * depth, IND, tag, k, self.rank,
+                                 lambda stmts: self.body(stmts, fn, scope, depth + 1), nested, uses_global)
+        return families.reader(s).render(s, kit)
 
     def call_site(self, s: ir.CallSite, fn: ir.Function, tag: str, k: int, pad: str) -> list[str]:
         callee = self.program.functions[s.callee]
@@ -206,47 +161,6 @@ class _Renderer:
         if c.uses_global:
             scope.uses_global = True
         return lines + [pad + line for line in c.source(k, tag, f"hole{k}").split("\n")]
-
-    def tensor_loop(self, s: ir.TensorLoop, fn, scope, depth, k) -> list[str]:
-        """Iterate over the slices of ``x`` (as it is at the loop head), accumulate them, run the body on ``x``."""
-        pad = IND * depth
-        over = "x" if s.kind == "iter" else "x.unbind(0)"
-        head = f"for i{k}, r{k} in enumerate({over}):" if s.exit == "index" else f"for r{k} in {over}:"
-        lines = [pad + f"acc{k} = torch.zeros_like(x)", pad + head, pad + IND + f"acc{k} = acc{k} + r{k}"]
-        lines += self.body(s.body, fn, scope, depth + 1)
-        if s.exit:
-            cond = f"i{k} >= 1" if s.exit == "index" else f"r{k}.sum() > 0"
-            lines += [pad + IND + f"if {cond}:", pad + IND * 2 + "break"]
-        return lines + [pad + f"x = x * 0.5 + acc{k} * 0.125"]
-
-    def generator(self, s: ir.Generator, fn, scope, depth, tag, k) -> list[str]:
-        pad = IND * depth
-        inner = _Scope(scope.fname)
-        body = self.body(s.body, fn, inner, depth + 1)
-        decl = [pad + IND + "global COUNTER"] if inner.uses_global else []
-        head = [pad + f"def gen{k}(x):", *decl, *body, pad + IND + "yield x"]
-        if s.mode == "exhaust":
-            return head + [
-                pad + IND + "yield x * 0.5",
-                pad + f"vals{k} = list(gen{k}(x))",
-                pad + f"x = vals{k}[0] * 0.5 + vals{k}[1]",
-            ]
-        if s.mode == "suspend":
-            return head + [
-                pad + IND + f'_effect("{tag}.never", 0)',
-                pad + IND + "yield x",
-                pad + f"g{k} = gen{k}(x)",
-                pad + f"x = next(g{k})",
-            ]
-        return head + [
-            pad + IND + "return x * 0.5",
-            pad + f"g{k} = gen{k}(x)",
-            pad + f"first{k} = next(g{k})",
-            pad + "try:",
-            pad + IND + f"next(g{k})",
-            pad + f"except StopIteration as stop{k}:",
-            pad + IND + f"x = first{k} * 0.5 + stop{k}.value",
-        ]
 
     # ---- functions -------------------------------------------------------------------------------------------
 

@@ -198,6 +198,8 @@ _PIECE_GOOD = families.Construct("demo.ctx", 1.0, "a demo context", pieces=(_PIE
         (families.Piece("wrapper", "demo_wrap", "x = 1", draw=lambda *a: ()), "takes no template"),
         (families.Piece("wrapper", "demo_wrap"), "no draw hook"),
         (dataclasses.replace(_PIECE, draw=lambda *a: ()), "takes no draw hook"),
+        (families.Piece("placed", "demo_record", reads=lambda s: False), "reads and render"),
+        (families.Piece("placed", "demo_record", render=lambda s, r: []), "reads and render"),
         (families.Piece("depth", "demo_depth", parts=(("lo", "1"),)), "lacks the part"),
     ],
 )

@@ -17,6 +17,7 @@ from fuzz.program.families._registry import (
     Family,
     Kit,
     Piece,
+    RenderKit,
     WiringError,
     check_construct,
     check_family,
@@ -30,6 +31,7 @@ __all__ = [
     "Family",
     "Kit",
     "Piece",
+    "RenderKit",
     "WiringError",
     "FAMILIES",
     "CONSTRUCTS",
@@ -41,6 +43,7 @@ __all__ = [
     "piece",
     "pieces",
     "read",
+    "reader",
     "tag",
     "construct",
     "defined_names",
@@ -127,6 +130,14 @@ def read(stmt) -> str | None:
     """The tag of the construct whose piece ``stmt`` (an IR statement of a record of its own: a loop, a ``try``,
     a closure ...) is, by the pieces' ``reads``; None where no piece reads it."""
     return next((c.name for c, p in _readers() if p.reads(stmt)), None)
+
+
+def reader(stmt) -> Piece:
+    """The piece that reads ``stmt`` (and renders it)."""
+    for _, p in _readers():
+        if p.reads(stmt):
+            return p
+    raise KeyError(f"no construct of the registry reads {stmt!r}")
 
 
 @cache

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["SLOTS", "Construct", "DrawHook", "Family", "Kit", "Piece", "Slot", "WiringError", "check_construct", "check_family",
+__all__ = ["SLOTS", "Construct", "DrawHook", "Family", "Kit", "Piece", "RenderHook", "RenderKit", "Slot", "WiringError", "check_construct", "check_family",
            "library_constructs"]
 
 # (|x| before, |x| after the hole) -> |x| after the construct
@@ -74,6 +74,23 @@ class Kit:
     mult_limit: int  # a statement runs at most this often per call of entry
 
 
+@dataclass(frozen=True)
+class RenderKit:
+    """What the renderer hands a piece's ``render`` hook for one statement: its indentation, effect tag and unique
+    number, x's rank, and the renderer's ways to print nested statements."""
+
+    pad: str  # the statement's indentation
+    ind: str  # one more level
+    tag: str  # a unique effect-log tag
+    k: int  # a number unique in the program (for temporaries)
+    rank: int  # x's rank
+    body: Callable[[tuple], list[str]]  # statements one level deeper, in the same def
+    nested: Callable[[tuple], tuple[list[str], bool]]  # ... in a nested def: lines, whether they rebind COUNTER
+    uses_global: Callable[[], None]  # the statement rebinds COUNTER: its def declares ``global COUNTER``
+
+
+# (statement, kit) -> source lines of a record of its own
+RenderHook = Callable[[Any, RenderKit], list[str]]
 # (draw, kit, body, inside, before) -> statements: a wrapper's records around ``inside()`` (the drawn core, once),
 # updating ``body.bound`` from ``before`` (the bound before the wrapper) and ``body.mult`` while inside
 DrawHook = Callable[[Any, Kit, Any, Callable[[], tuple], float], tuple]
@@ -121,6 +138,7 @@ class Piece:
     bound: Bound | None = None
     draw: DrawHook | None = None  # for slots with hooks: draws the piece's IR records
     reads: Callable[[Any], bool] | None = None  # is an IR statement this piece? (records without a kind field)
+    render: RenderHook | None = None  # ... then how it is printed
 
     def part(self, name: str, default: str = "") -> str:
         return dict(self.parts).get(name, default)
@@ -249,6 +267,8 @@ def check_piece(p: Piece, where: str = "piece") -> None:
         raise WiringError(f"{where}: no draw hook (slot {p.slot!r} draws its records through one)")
     if not slot.hook and p.draw is not None:
         raise WiringError(f"{where}: slot {p.slot!r} takes no draw hook")
+    if (p.reads is None) != (p.render is None):
+        raise WiringError(f"{where}: a piece that reads its own IR records renders them too (reads and render)")
     missing = [name for name in slot.parts if name not in dict(p.parts)]
     if missing:
         raise WiringError(f"{where}: lacks the part(s) {missing} its slot needs")

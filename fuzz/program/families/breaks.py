@@ -7,15 +7,19 @@ from __future__ import annotations
 
 from fuzz.program import ir
 from fuzz.program.families._registry import Construct, Family, Piece
-from fuzz.program.families.flow import branch
+from fuzz.program.families.flow import branch, render_branch
 
 
 def _break(kind: str, weight: float, description: str, template: str, bound=None, imports: tuple[str, ...] = (),
-           traits: tuple[str, ...] = (), extra: tuple[Piece, ...] = (), call: str = "", reads=None) -> Construct:
+           traits: tuple[str, ...] = (), extra: tuple[Piece, ...] = (), call: str = "", reads=None,
+           render=None) -> Construct:
     parts = (("call", call),) if call else ()
-    piece = Piece("break", kind, template, traits=frozenset(traits), bound=bound, parts=parts, reads=reads)
+    piece = Piece("break", kind, template, traits=frozenset(traits), bound=bound, parts=parts, reads=reads,
+                  render=render)
     return Construct(f"break.{kind}", weight, description, imports=imports, pieces=(piece, *extra))
 
+
+_DATA = "x.sum() > 0"  # the data-dependent condition
 
 FAMILY = Family(
     "break",
@@ -27,8 +31,9 @@ FAMILY = Family(
         _break("print", 1, "print(...)", 'print("ngb {tag}")', call="print"),
         _break("disable", 2, "a call to a torch._dynamo.disable'd function", "x = _ngb_disabled(x)",
                bound=lambda b, _: 0.5 * b + 0.25),
-        _break("data_if", 1.5, "if on a tensor value: if x.sum() > 0", "x.sum() > 0", traits=("branch",),
+        _break("data_if", 1.5, "if on a tensor value: if x.sum() > 0", _DATA, traits=("branch",),
                reads=lambda s: isinstance(s, ir.DataIf) and s.cond == "tensor",
+               render=lambda s, r: render_branch(s, r, [f"if {_DATA}:"]),
                extra=(Piece("wrapper", "data_if", share=0.7, draw=branch("tensor")),)),
         _break("item", 1.5, ".item() mixed back into the tensor", "x = x * 0.5 + x.mean().item() * 0.5", call="item"),
         _break("tolist", 0.7, ".tolist() mixed back into the tensor",
