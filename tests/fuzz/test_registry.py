@@ -20,7 +20,7 @@ from fuzz.program.generate import generate_program
 from fuzz.program.render import render
 from fuzz.program.selfcheck import run_eager
 from fuzz.reduce.passes._ir import _unwrap
-from fuzz.triage.rootcause import _breaks_from_entry, _dump
+from fuzz.triage.rootcause import _breaks_from_entry, _dump, unentered_state_objects
 
 _FAMILIES = [f.name for f in families.FAMILIES if any(c.template for c in f.constructs)]
 _AVOID = {"ctx.as_value": 0.0, "module.helper": 0.0}
@@ -172,6 +172,9 @@ def test_pieced_construct_is_wired_fully(name):
             body = piece.template.format(tag="t", k=1).replace("\n", "\n    ")
             alone = ast.parse(f"def entry(x):\n    {body}\n    return x\n")
             assert _breaks_from_entry(alone), f"{name}: root-cause grouping misses the break {piece.part('call')!r}"
+        if piece.part("state"):  # a torch manager made and kept un-entered is the state-object root cause
+            kept = ast.parse(f"cm = {piece.template.format(tag='t')}\nLOG.append(cm)\n")
+            assert unentered_state_objects(kept) == {piece.part("state")}, name
 
 
 def test_every_old_family_is_in_the_registry():
