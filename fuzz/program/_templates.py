@@ -1,4 +1,5 @@
-"""The source templates of the renderer: one per IR construct, plus the program preamble.
+"""The source templates of the renderer for arithmetic and probes, plus the program preamble (the constructs'
+templates live with their families in :mod:`fuzz.program.families`).
 
 Everything here is text with ``str.format`` fields; :mod:`fuzz.program.render` decides which template a record uses and
 fills in names, constants and unique suffixes.
@@ -34,64 +35,10 @@ ARITH_RANK1: dict[str, str] = {
 }
 SQUASH_OPS = ("tanh", "sin", "cos", "sigmoid", "clamp", "matmul")
 
-BREAKS: dict[str, str] = {
-    "graph_break": "torch._dynamo.graph_break()",
-    "step_unsupported": "torch._dynamo.step_unsupported()",
-    "print": 'print("ngb {tag}")',
-    "disable": "x = _ngb_disabled(x)",
-    "item": "x = x * 0.5 + x.mean().item() * 0.5",
-    "tolist": "x = x * 0.5 + x.new_tensor(x.mean(dim=0).tolist()) * 0.5",
-    "builtin": 'x = x + (zlib.crc32(b"{tag}") % 7) * 0.01',
-    "numpy": (
-        "x = x * 0.5 + torch.from_numpy(np.clip(x.detach().float().cpu().numpy(), -2.0, 2.0) * 0.5)"
-        ".to(x.device, x.dtype)"
-    ),
-    "attr_store": "y{k} = x * 1.0\ny{k}.ngb_note = 0.5\nx = y{k} * y{k}.ngb_note",
-}
-
 PROBES = {
     "grad": "torch.is_grad_enabled()",
     "autocast": 'torch.is_autocast_enabled("cpu")',
     "inference": "torch.is_inference_mode_enabled()",
-}
-
-# context-manager constructors by kind; {tag} is a unique effect tag
-CTX: dict[str, str] = {
-    "no_grad": "torch.no_grad()",
-    "enable_grad": "torch.enable_grad()",
-    "set_grad_enabled_false": "torch.set_grad_enabled(False)",
-    "set_grad_enabled_true": "torch.set_grad_enabled(True)",
-    "autocast": 'torch.autocast("cpu", dtype=torch.bfloat16)',
-    "inference_mode": "torch.inference_mode()",
-    "user_class": '_Ctx("{tag}")',
-    "contextmanager": '_cm("{tag}")',
-    "contextmanager_disabled": '_cm_disabled("{tag}")',
-    "param": "cm",
-    # decorator-only kinds
-    "disable_ngb": "torch._dynamo.disable_nested_graph_breaks",
-    "nonstrict": "torch._dynamo.nonstrict_trace",
-}
-
-# operand-stack contexts of a call; {call} is the call expression, {k} a unique suffix
-CONTEXTS: dict[str, str] = {
-    "plain": "x = {call}",
-    "tuple_display": "t{k} = (x, {call})\nx = t{k}[0] * 0.5 + t{k}[1]",
-    "list_display": "l{k} = [x * 0.5, {call}, x]\nx = l{k}[0] + l{k}[1] - l{k}[2] * 0.25",
-    "dict_display": 'd{k} = {{"a": x, "b": {call}}}\nx = d{k}["a"] * 0.5 + d{k}["b"]',
-    "binop": "x = x * 0.5 + {call}",
-    "call_arg": "x = torch.add(x * 0.5, {call})",
-    "method": "x = (x * 0.5).add({call})",
-    "fstring": (
-        'box{k} = []\ns{k} = f"{tag}:{{x.shape[0]}}:{{_keep(box{k}, {call})}}"\n'
-        '_effect("{tag}", s{k})\nx = box{k}[0]'
-    ),
-    "subscript": "box{k} = []\nx = (x * 0.5, x)[_keep(box{k}, {call})] + box{k}[0]",
-    "comprehension": "v{k} = [{call_c} for c{k} in (0.0, 0.5)]\nx = v{k}[0] * 0.5 + v{k}[1] * 0.5",
-    "conditional": "flag{k} = x.dim() == {rank}\nx = {call} if flag{k} else x - 0.5",
-    "unpack": "a{k}, *r{k} = [x, {call}, x * 0.5]\nx = a{k} * 0.25 + r{k}[0] + r{k}[1] * 0.25",
-    "star_args": "x = torch.add(*[x * 0.5, {call}])",
-    "kwargs": 'x = torch.add(**{{"input": x * 0.5, "other": {call}}})',
-    "decorator": "x = {deco}({fn})(x)",
 }
 
 PREAMBLE = '''

@@ -6,13 +6,12 @@ counters are assigned in a fixed walk order, so the same IR gives the same bytes
 
 from __future__ import annotations
 
+import sys
+
 from fuzz.program import families, ir
 from fuzz.program._templates import (
     ARITH,
     ARITH_RANK1,
-    BREAKS,
-    CONTEXTS,
-    CTX,
     IND,
     PREAMBLE,
     PREAMBLE_NAMES,
@@ -24,7 +23,17 @@ from oracle import set_header, standalone_footer
 __all__ = ["render", "ARITH", "SQUASH_OPS"]
 
 
-_CLASS_SIGS = ("method", "callable")
+def _signature(sig: str) -> families.Piece | None:
+    """The registry's piece for signature ``sig`` (None for the plain ``f(x)``)."""
+    return None if sig == "plain" else families.piece("signature", sig)
+
+
+def _is_class(sig: str) -> bool:
+    return sig != "plain" and "class" in families.piece("signature", sig).traits
+
+
+def _ctx(kind: str, tag: str) -> str:
+    return families.piece("ctx", kind).template.format(tag=tag)
 
 
 def _fmt(value: float) -> str:
@@ -55,7 +64,7 @@ class _Renderer:
     def ref(self, caller_module: str, index: int) -> str:
         """How a function in ``caller_module`` names function ``index``."""
         fn = self.program.functions[index]
-        base = f"C{index}" if fn.signature in _CLASS_SIGS else self.fname(index)
+        base = f"C{index}" if _is_class(fn.signature) else self.fname(index)
         if fn.module and caller_module != fn.module and not caller_module:
             return f"ngb_{fn.module}.{base}"
         return base
@@ -63,18 +72,8 @@ class _Renderer:
     def call_expr(self, caller_module: str, index: int, arg: str, cm_var: str = "") -> str:
         fn = self.program.functions[index]
         name = self.ref(caller_module, index)
-        sig = fn.signature
-        if sig == "cm_param":
-            return f"{name}({arg}, {cm_var})"
-        if sig == "recursive":
-            return f"{name}({arg}, 2)"
-        if sig == "kwargs":
-            return f"{name}(x={arg})"
-        if sig == "method":
-            return f"{name}(0.5).run({arg})"
-        if sig == "callable":
-            return f"{name}(0.5)({arg})"
-        return f"{name}({arg})"
+        piece = _signature(fn.signature)
+        return piece.template.format(name=name, arg=arg, cm=cm_var) if piece else f"{name}({arg})"
 
     def next_k(self) -> int:
         self.k += 1
@@ -104,88 +103,44 @@ class _Renderer:
         if isinstance(s, ir.Probe):
             return block(f'_effect("{tag}", {PROBES[s.kind]})')
         if isinstance(s, ir.Break):
-            return block(BREAKS[s.kind].format(tag=tag, k=k))
+            return block(families.piece("break", s.kind).template.format(tag=tag, k=k))
         if isinstance(s, ir.CallSite):
             return self.call_site(s, fn, tag, k, pad)
         if isinstance(s, ir.With):
-            head = f"with {CTX[s.kind].format(tag=tag)}:"
+            head = f"with {_ctx(s.kind, tag)}:"
             return [pad + head, *self.body(s.body, fn, scope, depth + 1)]
-        if isinstance(s, ir.Closure):
-            inner = _Scope(scope.fname)
-            body = self.body(s.body, fn, inner, depth + 1)
-            decl = [pad + IND + f"nonlocal acc{k}"]
-            if inner.uses_global:
-                decl.append(pad + IND + "global COUNTER")
-            return [
-                pad + f"acc{k} = x * 0.5",
-                pad + f"def inner{k}(x):",
-                *decl,
-                *body,
-                pad + IND + f"acc{k} = acc{k} * 0.5 + x * 0.25",
-                pad + IND + "return x",
-                pad + f"x = inner{k}(x) * 0.5 + acc{k} * 0.5",
-            ]
-        if isinstance(s, ir.DataIf):
-            head = [pad + "if x.sum() > 0:"]
-            if s.cond == "counter":
-                scope.uses_global = True
-                head = [pad + "COUNTER = COUNTER + 1", pad + "if COUNTER % 2 == 1:"]
-            return [
-                *head,
-                *self.body(s.then, fn, scope, depth + 1),
-                pad + "else:",
-                *self.body(s.orelse, fn, scope, depth + 1),
-            ]
-        if isinstance(s, ir.Loop):
-            if s.kind == "while":  # while True + break: the loop exits through a jump after the body's breaks
-                return [
-                    pad + f"i{k} = 0",
-                    pad + "while True:",
-                    pad + IND + f"i{k} += 1",
-                    *self.body(s.body, fn, scope, depth + 1),
-                    pad + IND + f"if i{k} >= {s.count}:",
-                    pad + IND * 2 + "break",
-                ]
-            head = f"for i{k} in range({s.count}):" if s.kind == "range" else f"for c{k} in {[0.5] * s.count!r}:"
-            return [pad + head, *self.body(s.body, fn, scope, depth + 1)]
-        if isinstance(s, ir.TensorLoop):
-            return self.tensor_loop(s, fn, scope, depth, k)
-        if isinstance(s, ir.Try):
-            lines = [pad + "try:", *self.body(s.body, fn, scope, depth + 1)]
-            if s.kind == "except":
-                lines += [pad + f"except ValueError as e{k}:", pad + IND + f'_effect("{tag}", str(e{k}))']
-            else:
-                lines += [pad + "finally:", pad + IND + f'_effect("{tag}", x)']
-            if s.handler:
-                lines += self.body(s.handler, fn, scope, depth + 1)
-            return lines
-        if isinstance(s, ir.Raise):
-            return block(f'raise ValueError("ngb deliberate {s.tag} {tag}")')
-        if isinstance(s, ir.Return):
-            cond = f"x.dim() == {self.rank if s.taken else self.rank + 1}"
-            return [pad + f"if {cond}:", pad + IND + "return torch.tanh(x)"]
         if isinstance(s, ir.Construct):
             return self.construct(s, fn, scope, depth, tag, k)
-        if isinstance(s, ir.Generator):
-            return self.generator(s, fn, scope, depth, tag, k)
         if isinstance(s, ir.Recurse):
             return [pad + "if n > 0:", pad + IND + f"x = {self.ref(fn.module, fn.index)}(x, n - 1)"]
-        if isinstance(s, ir.Filler):
-            body = [pad + IND + line for line in s.source.splitlines()]
-            return [pad + f"def filler{k}():", *body, pad + f"filler{k}()"]
-        raise TypeError(f"unknown statement {s!r}")
+        return self.record(s, fn, scope, depth, tag, k)
+
+    def record(self, s, fn: ir.Function, scope: _Scope, depth: int, tag: str, k: int) -> list[str]:
+        """A record of its own (a loop, a ``try``, a closure ...), printed by the registry piece that reads it."""
+
+        def nested(stmts) -> tuple[list[str], bool]:
+            inner = _Scope(scope.fname)
+            return self.body(stmts, fn, inner, depth + 1), inner.uses_global
+
+        def uses_global() -> None:
+            scope.uses_global = True
+
+        kit = families.RenderKit(IND * depth, IND, tag, k, self.rank,
+                                 lambda stmts: self.body(stmts, fn, scope, depth + 1), nested, uses_global)
+        return families.reader(s).render(s, kit)
 
     def call_site(self, s: ir.CallSite, fn: ir.Function, tag: str, k: int, pad: str) -> list[str]:
         callee = self.program.functions[s.callee]
         lines: list[str] = []
         cm_var = ""
-        if callee.signature == "cm_param":
+        plainest = families.pieces("ctx")[0][1].kind  # the manager where none was drawn
+        if "cm" in (_signature(callee.signature) or _PLAIN).traits:
             cm_var = f"cm{k}"
-            lines.append(pad + f"{cm_var} = {CTX[s.cm or 'no_grad'].format(tag=tag + '.cm')}")
+            lines.append(pad + f"{cm_var} = {_ctx(s.cm or plainest, tag + '.cm')}")
         call = self.call_expr(fn.module, s.callee, "x", cm_var)
         call_c = self.call_expr(fn.module, s.callee, f"x + c{k}", cm_var)
-        deco = CTX.get(s.cm or "no_grad", "torch.no_grad()").format(tag=tag + ".deco")
-        text = CONTEXTS[s.context].format(
+        deco = _ctx(s.cm or plainest, tag + ".deco")
+        text = families.piece("stack", s.context).template.format(
             call=call, call_c=call_c, k=k, tag=tag, deco=deco, fn=self.ref(fn.module, s.callee), rank=self.rank
         )
         lines.extend(pad + line for line in text.split("\n"))
@@ -194,6 +149,8 @@ class _Renderer:
     def construct(self, s: ir.Construct, fn: ir.Function, scope: _Scope, depth: int, tag: str, k: int) -> list[str]:
         """A registry construct: its hole (``def hole<k>(x)`` holding the body) just before its template."""
         c = families.construct(s.name)
+        if not c.template:
+            raise TypeError(f"{s.name} is made of pieces (its IR records), not an ir.Construct")
         pad = IND * depth
         lines: list[str] = []
         if c.hosts:
@@ -205,101 +162,46 @@ class _Renderer:
             scope.uses_global = True
         return lines + [pad + line for line in c.source(k, tag, f"hole{k}").split("\n")]
 
-    def tensor_loop(self, s: ir.TensorLoop, fn, scope, depth, k) -> list[str]:
-        """Iterate over the slices of ``x`` (as it is at the loop head), accumulate them, run the body on ``x``."""
-        pad = IND * depth
-        over = "x" if s.kind == "iter" else "x.unbind(0)"
-        head = f"for i{k}, r{k} in enumerate({over}):" if s.exit == "index" else f"for r{k} in {over}:"
-        lines = [pad + f"acc{k} = torch.zeros_like(x)", pad + head, pad + IND + f"acc{k} = acc{k} + r{k}"]
-        lines += self.body(s.body, fn, scope, depth + 1)
-        if s.exit:
-            cond = f"i{k} >= 1" if s.exit == "index" else f"r{k}.sum() > 0"
-            lines += [pad + IND + f"if {cond}:", pad + IND * 2 + "break"]
-        return lines + [pad + f"x = x * 0.5 + acc{k} * 0.125"]
-
-    def generator(self, s: ir.Generator, fn, scope, depth, tag, k) -> list[str]:
-        pad = IND * depth
-        inner = _Scope(scope.fname)
-        body = self.body(s.body, fn, inner, depth + 1)
-        decl = [pad + IND + "global COUNTER"] if inner.uses_global else []
-        head = [pad + f"def gen{k}(x):", *decl, *body, pad + IND + "yield x"]
-        if s.mode == "exhaust":
-            return head + [
-                pad + IND + "yield x * 0.5",
-                pad + f"vals{k} = list(gen{k}(x))",
-                pad + f"x = vals{k}[0] * 0.5 + vals{k}[1]",
-            ]
-        if s.mode == "suspend":
-            return head + [
-                pad + IND + f'_effect("{tag}.never", 0)',
-                pad + IND + "yield x",
-                pad + f"g{k} = gen{k}(x)",
-                pad + f"x = next(g{k})",
-            ]
-        return head + [
-            pad + IND + "return x * 0.5",
-            pad + f"g{k} = gen{k}(x)",
-            pad + f"first{k} = next(g{k})",
-            pad + "try:",
-            pad + IND + f"next(g{k})",
-            pad + f"except StopIteration as stop{k}:",
-            pad + IND + f"x = first{k} * 0.5 + stop{k}.value",
-        ]
-
     # ---- functions -------------------------------------------------------------------------------------------
 
     def function(self, fn: ir.Function) -> list[str]:
         name = self.fname(fn.index)
         scope = _Scope(name)
         inputs = self.program.inputs
+        sig = _signature(fn.signature) or _PLAIN
         if fn.index == 0:
             extras = "".join(f", e{i}" for i in range(len(inputs.extras)))
             params = f"x{extras}"
         else:
-            params = {"cm_param": "x, cm", "recursive": "x, n", "varargs": "*args", "kwargs": "**kw"}.get(
-                fn.signature, "x"
-            )
-        depth = 2 if fn.signature in _CLASS_SIGS else 1
+            params = sig.part("params", "x")
+        depth = 2 if "class" in sig.traits else 1
         prologue = []
         if fn.index == 0:
-            prologue = [IND + _MIX_EXTRA[kind].format(i=i) for i, kind in enumerate(inputs.extras)]
-        elif fn.signature == "varargs":
-            prologue = [IND + "x = args[0]"]
-        elif fn.signature == "kwargs":
-            prologue = [IND + 'x = kw["x"]']
+            prologue = [IND + families.piece("extra", kind).template.format(i=i) for i, kind in enumerate(inputs.extras)]
+        elif sig.part("prologue"):
+            prologue = [IND + sig.part("prologue")]
         body = [IND * (depth - 1) + line for line in prologue] + self.body(fn.body, fn, scope, depth)
         if body and body[-1].strip() == "pass":
             body.pop()
         if scope.uses_global:
             body.insert(0, IND * depth + "global COUNTER")
         body.append(IND * depth + "return " + (_RETURNS[self.program.returns] if fn.index == 0 else "x"))
-        decos = [f"@{CTX[d].format(tag=f'{name}.deco{i}')}" for i, d in enumerate(fn.decorators)]
-        if fn.signature in _CLASS_SIGS:
+        decos = [f"@{_ctx(d, f'{name}.deco{i}')}" for i, d in enumerate(fn.decorators)]
+        if "class" in sig.traits:
             return [
                 f"class C{fn.index}:",
                 IND + "def __init__(self, scale):",
                 IND * 2 + "self.scale = scale",
                 "",
-                IND + ("def run(self, x):" if fn.signature == "method" else "def __call__(self, x):"),
+                IND + f"def {sig.part('method')}(self, x):",
                 *body,
             ]
-        if fn.signature == "lambda":
+        if "lambda" in sig.traits:
             return [*decos, f"def {name}_impl(x):", *body, "", "", f"{name} = lambda x: 0.0 + {name}_impl(x)"]
         return [*decos, f"def {name}({params}):", *body]
 
 
-_MIX_EXTRA = {
-    "scalar": "x = x + e{i} * 0.1",
-    "empty": "x = x + e{i}.sum() * 0.1",
-    "double": "x = x + e{i}.mean() * 0.1",
-    "int": "x = x + e{i}.sum() * 0.01",
-}
-_MAKE_EXTRA = {
-    "scalar": "torch.randn((), generator=g)",
-    "empty": "torch.randn(0, {cols}, generator=g)",
-    "double": "torch.randn({cols}, generator=g, dtype=torch.float64)",
-    "int": "torch.randint(0, 5, ({cols},), generator=g)",
-}
+_PLAIN = families.Piece("signature", "plain", "{name}({arg})", parts=(("params", "x"),))
 _RETURNS = {"x": "x", "tuple": "x, x.sum()", "dict": '{"out": x, "mean": x.mean()}'}
 
 
@@ -325,14 +227,17 @@ def _definitions(program: ir.Program) -> tuple[list[str], list[str]]:
 
 
 def _imports(program: ir.Program) -> list[str]:
+    """The import lines: the standard library's, then (after a blank line) the others. The preamble's
+    ``contextlib`` first and ``types`` (then ``zlib``) last, as programs have always been printed."""
     used = {s.kind for fn in program.functions for s, _ in ir.walk(fn.body) if isinstance(s, ir.Break)}
-    extra = sorted({m for c in _constructs(program) for m in c.imports} - {"contextlib", "types", "zlib"})
-    lines = ["import contextlib", *(f"import {m}" for m in extra), "import types"]
-    if "builtin" in used:
-        lines.append("import zlib")
+    modules = {m for c in _constructs(program) for m in c.imports}
+    modules |= {m for kind in used for m in families.construct(families.tag("break", kind)).imports}
+    last = ("types", "zlib")
+    std = sorted(m for m in modules if m.split()[0] in sys.stdlib_module_names and m not in last)
+    lines = [f"import {m}" for m in ("contextlib", *(m for m in std if m != "contextlib"), "types")]
+    lines += [f"import {m}" for m in last[1:] if m in modules]
     lines.append("")
-    if "numpy" in used:
-        lines.append("import numpy as np")
+    lines += [f"import {m}" for m in sorted(modules) if m.split()[0] not in sys.stdlib_module_names]
     return lines + ["import torch", ""]
 
 
@@ -383,7 +288,7 @@ def _make_inputs(inputs: ir.Inputs) -> list[str]:
     cols = names[-1]
     names = ["x"]
     for i, kind in enumerate(inputs.extras):
-        lines.append(IND + f"e{i} = {_MAKE_EXTRA[kind].format(cols=cols)}")
+        lines.append(IND + f"e{i} = {families.piece('extra', kind).part('make').format(cols=cols)}")
         names.append(f"e{i}")
     x_dev = "x.to(device)"
     if inputs.mark_dynamic:  # a hint, not a demand: mark_dynamic itself raises where the program specializes x
@@ -417,7 +322,7 @@ def render(program: ir.Program, *, found_by: str | None = None, features: frozen
         if not fn.module:
             out += ["", "", *r.function(fn)]
     main_names = [
-        (f"C{fn.index}" if fn.signature in _CLASS_SIGS else r.fname(fn.index))
+        (f"C{fn.index}" if _is_class(fn.signature) else r.fname(fn.index))
         for fn in program.functions
         if not fn.module
     ]
@@ -438,7 +343,7 @@ def render(program: ir.Program, *, found_by: str | None = None, features: frozen
         for other in program.modules:
             if other.name != module.name:
                 links += [
-                    f"ngb_{other.name}." + (f"C{fn.index}" if fn.signature in _CLASS_SIGS else r.fname(fn.index))
+                    f"ngb_{other.name}." + (f"C{fn.index}" if _is_class(fn.signature) else r.fname(fn.index))
                     for fn in program.functions
                     if fn.module == other.name
                 ]

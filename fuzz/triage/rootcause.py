@@ -184,13 +184,12 @@ def behaviour_shape(source: str, minimal: bool = True) -> str:
     return hashlib.sha1(_dump(_code(_ungated(tree))).encode()).hexdigest()[:16]
 
 
-# torch's global-state context managers, by the state they set: the one place they are named (the state-object
-# rule here, the reducer's context-manager decorators)
-STATE_CONTEXTS = {"no_grad": "grad", "enable_grad": "grad", "set_grad_enabled": "grad",
-                  "inference_mode": "inference_mode", "autocast": "autocast"}
-# calls that graph-break in every compiler the campaigns target (a function disabled for the compiler as well)
-# calls that break the graph: markers, printing, reads of tensor data, the generator's unsupported builtin (crc32)
-_BREAK_CALLS = frozenset({"graph_break", "step_unsupported", "print", "breakpoint", "item", "tolist", "numpy", "crc32"})
+# torch's global-state context managers, by the state they set (the registry's ctx pieces with a state part):
+# the state-object rule here, the reducer's context-manager decorators
+STATE_CONTEXTS = {ast.parse(p.template, mode="eval").body.func.attr: state
+                  for p, state in families.parts("ctx", "state")}
+# calls that break the graph: the generator's break calls (break pieces' call part), and breakpoint
+_BREAK_CALLS = frozenset({"breakpoint"} | {call for _, call in families.parts("break", "call")})
 _DISABLERS = frozenset({"disable", "_disable_dynamo"})
 
 

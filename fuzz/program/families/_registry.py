@@ -30,8 +30,10 @@ import ast
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-__all__ = ["Construct", "Family", "WiringError", "check_construct", "check_family", "library_constructs"]
+__all__ = ["SLOTS", "Construct", "DrawHook", "Family", "Kit", "Piece", "RenderHook", "RenderKit", "Slot", "WiringError", "check_construct", "check_family",
+           "library_constructs"]
 
 # (|x| before, |x| after the hole) -> |x| after the construct
 Bound = Callable[[float, float], float]
@@ -42,13 +44,114 @@ def _keep(before: float, hole: float) -> float:
 
 
 @dataclass(frozen=True)
+class Slot:
+    """A choice point of the generator that IR records of their own fill (a break kind, an operand-stack context,
+    a context-manager kind ...): what a :class:`Piece` in it must give. ``fields``: the template fields the
+    renderer fills (each as a Python name, so a filled template parses); ``needs``: the fields a template must
+    use; ``parts``: the named render parts a piece must give besides its template; ``expression``: the template
+    is an expression, not statements; ``template``: whether a piece needs one at all."""
+
+    description: str
+    fields: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ()
+    parts: tuple[str, ...] = ()
+    expression: bool = False
+    template: bool = True
+    hook: bool = False  # its pieces draw their own IR records (Piece.draw)
+
+
+@dataclass(frozen=True)
+class Kit:
+    """What the strategies hand a piece's ``draw`` hook: the drawing helpers of ``fuzz.program.strategies`` (a
+    hook never imports them, so the registry loads before the strategies), and their limits."""
+
+    chance: Callable[..., bool]
+    pick: Callable[..., Any]
+    weighted: Callable[..., Any]
+    filler: Callable[..., Any]  # (draw, body) -> a filler statement
+    squash: Callable[..., Any]  # (draw, body) -> an arithmetic statement that bounds |x|
+    limit: float  # |x| stays below this
+    mult_limit: int  # a statement runs at most this often per call of entry
+
+
+@dataclass(frozen=True)
+class RenderKit:
+    """What the renderer hands a piece's ``render`` hook for one statement: its indentation, effect tag and unique
+    number, x's rank, and the renderer's ways to print nested statements."""
+
+    pad: str  # the statement's indentation
+    ind: str  # one more level
+    tag: str  # a unique effect-log tag
+    k: int  # a number unique in the program (for temporaries)
+    rank: int  # x's rank
+    body: Callable[[tuple], list[str]]  # statements one level deeper, in the same def
+    nested: Callable[[tuple], tuple[list[str], bool]]  # ... in a nested def: lines, whether they rebind COUNTER
+    uses_global: Callable[[], None]  # the statement rebinds COUNTER: its def declares ``global COUNTER``
+
+
+# (statement, kit) -> source lines of a record of its own
+RenderHook = Callable[[Any, RenderKit], list[str]]
+# (draw, kit, body, inside, before) -> statements: a wrapper's records around ``inside()`` (the drawn core, once),
+# updating ``body.bound`` from ``before`` (the bound before the wrapper) and ``body.mult`` while inside
+DrawHook = Callable[[Any, Kit, Any, Callable[[], tuple], float], tuple]
+
+
+# The slots of the IR records outside ir.Construct; docs/constructs.md describes each.
+SLOTS: dict[str, Slot] = {
+    "break": Slot("a graph break statement (ir.Break.kind)", ("k", "tag")),
+    "stack": Slot("an operand-stack context of a call (ir.CallSite.context)",
+                  ("call", "call_c", "k", "tag", "deco", "fn", "rank"), needs=("x",)),
+    "ctx": Slot("a context-manager expression (ir.With.kind, a decorator, a value passed down)", ("tag",),
+                expression=True),
+    "signature": Slot("how a callee is defined and called (ir.Function.signature): template is the call",
+                      ("name", "arg", "cm"), needs=("name", "arg"), parts=("params",), expression=True),
+    "wrapper": Slot("a compound statement the strategies wrap around a core (ir.Closure, ir.Loop, ...)",
+                    template=False, hook=True),
+    "depth": Slot("a bucket of the longest call path below entry: parts lo, hi", parts=("lo", "hi"),
+                  template=False),
+    "shape": Slot("the call graph's shape (chain or tree)", template=False),
+    "extra": Slot("an extra input of entry: template mixes it into x, part make builds it", ("i",),
+                  needs=("x",), parts=("make",)),
+    "dtype": Slot("a dtype of x other than float32: part dtype", parts=("dtype",), template=False),
+    "rank": Slot("a rank of x other than 2: part rank", parts=("rank",), template=False),
+    "placed": Slot("a construct the strategies place at one spot of their own, looked up by kind",
+                   template=False),
+}
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One way a construct shows up in the IR outside ``ir.Construct``: as kind ``kind`` of slot ``slot``.
+
+    Drawn with the construct's weight times ``share`` where the strategies draw that slot (in registry order:
+    family order, then declaration order; draws shrink toward the first). ``template``: what the renderer prints
+    for it (fields as the slot says, filled by ``str.format``); ``parts``: further named render pieces the slot
+    asks for; ``traits``: flags the slot's strategies read (docs/constructs.md lists them); ``bound``: how it
+    changes the bound on ``|x|``."""
+
+    slot: str
+    kind: str
+    template: str = ""
+    share: float = 1.0
+    traits: frozenset[str] = frozenset()
+    parts: tuple[tuple[str, str], ...] = ()
+    bound: Bound | None = None
+    draw: DrawHook | None = None  # for slots with hooks: draws the piece's IR records
+    reads: Callable[[Any], bool] | None = None  # is an IR statement this piece? (records without a kind field)
+    render: RenderHook | None = None  # ... then how it is printed
+
+    def part(self, name: str, default: str = "") -> str:
+        return dict(self.parts).get(name, default)
+
+
+@dataclass(frozen=True)
 class Construct:
     """One construct of the generator; see the module docstring for the template rules."""
 
     name: str  # the feature tag, "<family>.<kind>"
     weight: float  # the catalog weight (0 switches it off)
     description: str  # one line, for ``ngb-fuzz features``
-    template: str
+    template: str = ""  # an ir.Construct's source ("" for a construct made of pieces, or a tag only)
     bound: Bound = _keep
     defs: str = ""  # module-level definitions, printed once in each module of the program that uses it
     imports: tuple[str, ...] = ()  # ``import NAME`` lines the template or defs need ("collections", "enum")
@@ -59,6 +162,8 @@ class Construct:
     grad: bool = False  # runs autograd itself: the generator keeps it out of inference mode
     filler: bool = True  # a plain construct drawn among filler statements (False: placed by the strategies)
     min_python: tuple[int, int] = (3, 10)
+    pieces: tuple[Piece, ...] = ()  # the IR records of other slots it is drawn and rendered as
+    tag_only: bool = False  # set by the strategies or derived from the program, with no source of its own
 
     @property
     def family(self) -> str:
@@ -115,6 +220,16 @@ def check_construct(c: Construct, family: str) -> None:
         raise WiringError(f"{where}: calls must be >= 1")
     if not c.available():
         return
+    if c.pieces or c.tag_only:
+        if c.template:
+            raise WiringError(f"{where}: a construct of pieces or a tag only has no ir.Construct template")
+        if c.tag_only and c.pieces:
+            raise WiringError(f"{where}: tag_only but has pieces")
+        for piece in c.pieces:
+            check_piece(piece, where)
+        return
+    if not c.template:
+        raise WiringError(f"{where}: no template, pieces or tag_only")
     try:
         tree = ast.parse(c.source(1, "t.1", "hole1"))
     except SyntaxError as exc:
@@ -136,6 +251,42 @@ def check_construct(c: Construct, family: str) -> None:
     for module in c.imports:
         if module.split(".")[0] not in used and module not in c.defs:
             raise WiringError(f"{where}: imports {module!r} but neither template nor defs use it")
+
+
+def check_piece(p: Piece, where: str = "piece") -> None:
+    """Raise :class:`WiringError` naming what piece ``p`` lacks for its slot."""
+    where = f"{where}: piece {p.slot}/{p.kind}"
+    slot = SLOTS.get(p.slot)
+    if slot is None:
+        raise WiringError(f"{where}: unknown slot (one of {', '.join(SLOTS)})")
+    if not p.kind:
+        raise WiringError(f"{where}: no kind")
+    if p.share <= 0:
+        raise WiringError(f"{where}: share must be > 0")
+    if slot.hook and p.draw is None:
+        raise WiringError(f"{where}: no draw hook (slot {p.slot!r} draws its records through one)")
+    if not slot.hook and p.draw is not None:
+        raise WiringError(f"{where}: slot {p.slot!r} takes no draw hook")
+    if (p.reads is None) != (p.render is None):
+        raise WiringError(f"{where}: a piece that reads its own IR records renders them too (reads and render)")
+    missing = [name for name in slot.parts if name not in dict(p.parts)]
+    if missing:
+        raise WiringError(f"{where}: lacks the part(s) {missing} its slot needs")
+    if not slot.template:
+        if p.template:
+            raise WiringError(f"{where}: slot {p.slot!r} takes no template")
+        return
+    if not p.template:
+        raise WiringError(f"{where}: no template")
+    try:
+        text = p.template.format(**{name: name for name in slot.fields})
+        tree = ast.parse(text, mode="eval" if slot.expression else "exec")
+    except (SyntaxError, KeyError, IndexError, ValueError) as exc:
+        raise WiringError(f"{where}: template does not parse with the fields {slot.fields}: {exc!r}") from None
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    for name in slot.needs:
+        if name not in names:
+            raise WiringError(f"{where}: the template never uses {name}")
 
 
 def check_family(f: Family) -> None:

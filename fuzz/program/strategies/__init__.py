@@ -7,7 +7,9 @@ Every decision is one bounded integer choice (``_draw.integer``/``weighted``/``c
 under Hypothesis (``@given``, the shrinker, :func:`fuzz.program.generate.replay_program`) and under the fast seeded path
 of :func:`fuzz.program.generate.generate_program`. Adding a construct: one :class:`fuzz.program.families.Construct` in its
 family's module under ``fuzz/program/families/`` (template, weight, bound, definitions); the strategies draw registry
-constructs as wrappers around a drawn body (those with a hole) or as filler statements (those without).
+constructs as wrappers around a drawn body (those with a hole) or as filler statements (those without), and
+draw each slot of the IR (break kind, operand-stack context, manager kind, signature, wrapper ...) among the
+registry's pieces of that slot.
 """
 
 from fuzz.program.strategies._programs import (

@@ -11,7 +11,7 @@ from fuzz.program.strategies._draw import chance, pick, weighted
 from fuzz.program.strategies._filler import pool as filler_pool
 from fuzz.program.strategies._state import LIMIT, MULT_LIMIT, Body
 
-__all__ = ["arith", "squash", "filler", "break_stmt", "wrapped", "ctx_kind", "GRAD_CTX_KINDS"]
+__all__ = ["arith", "squash", "filler", "break_stmt", "wrapped", "ctx_kind"]
 
 _CONSTS = {
     "add": (0.25, 0.5, 1.0, 1.5),
@@ -96,7 +96,7 @@ def _filler_impl(draw, body: Body):
         options = gen.memo["filler"] = (
             (("arith", 6), ("effect", 1.5), ("probe", 1.0))
             + _fillers(gen)
-            + ((("hypothesmith", gen.w("filler.hypothesmith") * 0.5),) if filler_pool() else ())
+            + ((("hypothesmith", gen.w(families.tag("placed", "hypothesmith")) * 0.5),) if filler_pool() else ())
         )
     kind = weighted(draw, options)
     if kind == "arith":
@@ -111,66 +111,39 @@ def _filler_impl(draw, body: Body):
     return ir.Construct(kind.name)
 
 
-_BREAK_KINDS = (
-    "graph_break", "step_unsupported", "print", "disable", "data_if", "item", "tolist", "builtin", "numpy",
-    "attr_store",
-)
-_BREAK_BOUND = {
-    "disable": lambda b: 0.5 * b + 0.25,
-    "builtin": lambda b: b + 0.07,
-    "numpy": lambda b: 0.5 * b + 0.5,
-    "attr_store": lambda b: 0.5 * b,
-}
-
-
 def _break_stmt_impl(draw, body: Body):
     options = body.gen.memo.get("break")
     if options is None:
-        options = body.gen.memo["break"] = tuple((k, body.gen.w("break." + k)) for k in _BREAK_KINDS)
-    kind = weighted(draw, options)
-    if kind == "data_if":
+        options = body.gen.memo["break"] = tuple((p, body.gen.w(c.name) * p.share) for c, p in families.pieces("break"))
+    piece = weighted(draw, options)
+    if "branch" in piece.traits:  # a data-dependent if: a filler statement in each branch
         before = body.bound
         then = _filler_impl(draw, body)
         b1, body.bound = body.bound, before
         orelse = _filler_impl(draw, body)
         body.bound = max(b1, body.bound)
         return ir.DataIf((then,), (orelse,))
-    body.bound = _BREAK_BOUND.get(kind, lambda b: b)(body.bound)
-    return ir.Break(kind)
+    if piece.bound is not None:
+        body.bound = piece.bound(body.bound, body.bound)
+    return ir.Break(piece.kind)
 
 
-GRAD_CTX_KINDS = (
-    ("no_grad", "ctx.no_grad"),
-    ("enable_grad", "ctx.enable_grad"),
-    ("set_grad_enabled_false", "ctx.set_grad_enabled"),
-    ("set_grad_enabled_true", "ctx.set_grad_enabled"),
-    ("user_class", "ctx.user_class"),
-    ("contextmanager", "ctx.contextmanager"),
-    ("contextmanager_disabled", "ctx.contextmanager_disabled"),
-    ("autocast", "ctx.autocast"),
-    ("inference_mode", "ctx.inference_mode"),
-)
-
-
-def ctx_kind(draw, body: Body, exclude: tuple[str, ...] = ()) -> str:
+def ctx_kind(draw, body: Body, avoid: str = "") -> str:
+    """A context-manager kind of the registry's ``ctx`` slot, none with trait ``avoid`` (``no_value``,
+    ``no_decorator``) and none the strategies place themselves."""
     gen = body.gen
-    options = gen.memo.get(("ctx", exclude))
+    options = gen.memo.get(("ctx", avoid))
     if options is None:
-        options = gen.memo["ctx", exclude] = tuple(
-            (kind, gen.w(feature) * (0.5 if kind.startswith("set_grad") else 1.0))
-            for kind, feature in GRAD_CTX_KINDS
-            if kind not in exclude and (kind != "inference_mode" or gen.allow_inference)
+        options = gen.memo["ctx", avoid] = tuple(
+            (p.kind, gen.w(c.name) * p.share)
+            for c, p in families.pieces("ctx")
+            if "placed" not in p.traits and avoid not in p.traits and ("inference" not in p.traits or gen.allow_inference)
         )
     if not any(w > 0 for _, w in options):
-        return "no_grad"  # every kind switched off but a construct that needs one was not: the plainest
+        return options[0][0]  # every kind switched off but a construct that needs one was not: the plainest
     return weighted(draw, options)
 
 
-_WRAPPERS = (
-    ("with", None), ("closure", "closure.nonlocal"), ("data_if", "break.data_if"), ("loop", "flow.loop"),
-    ("try_except", "flow.try_except"), ("try_finally", "flow.try_finally"), ("generator", "flow.generator"),
-    ("counter_if", "flow.recompile"), ("tensor_loop", "flow.tensor_loop"), ("construct", None),
-)
 # The weight of the "construct" wrapper when every hosting construct has its catalog weight (the options
 # beside it: "none" 8, each other wrapper about 1); it scales with the constructs' weights in the config.
 _CONSTRUCT_WEIGHT = 1.5
@@ -193,17 +166,13 @@ def _wrapped_impl(draw, body: Body, core) -> tuple:
     loops = body.mult * 2 <= MULT_LIMIT
     options = gen.memo.get(("wrap", loops, body.mult))
     if options is None:
-        options = [("none", 8.0)]
-        for kind, feature in _WRAPPERS:
-            if kind == "with":
-                w = 2.5 * (gen.w("ctx.no_grad") + gen.w("ctx.user_class")) / 3.0
-            elif kind == "construct":
-                default = sum(c.weight for c in families.hosting()) or 1.0
-                w = _CONSTRUCT_WEIGHT * sum(cw for _, cw in _hosting(gen, body.mult)) / default
-            else:
-                w = gen.w(feature) * (0.7 if kind == "data_if" else 1.2)
-            if kind not in ("loop", "tensor_loop") or loops:
-                options.append((kind, w))
+        # a with block of a drawn manager kind, the registry's wrapper pieces, a hosting construct
+        with_w = 2.5 * sum(gen.w(c.name) for c, p in families.pieces("ctx") if "with_weight" in p.traits) / 3.0
+        options = [("none", 8.0), ("with", with_w)]
+        options += [(p.kind, gen.w(c.name) * p.share) for c, p in families.pieces("wrapper")
+                    if "loops" not in p.traits or loops]
+        default = sum(c.weight for c in families.hosting()) or 1.0
+        options.append(("construct", _CONSTRUCT_WEIGHT * sum(cw for _, cw in _hosting(gen, body.mult)) / default))
         options = gen.memo["wrap", loops, body.mult] = tuple((k, w) for k, w in options if w > 0)
     kind = weighted(draw, options)
     if kind == "none":
@@ -222,46 +191,7 @@ def _wrapped_impl(draw, body: Body, core) -> tuple:
         return (ir.With(ck, inside()),)
     if kind == "construct":
         return _construct_impl(draw, body, inside, before)
-    if kind == "closure":
-        stmts = inside()
-        if chance(draw, 0.4):  # read the defining module's globals after the break (May-2026 bug shape 2)
-            if body.bound + 1.0 > LIMIT:
-                stmts += (_squash_impl(draw, body),)
-            stmts += (ir.Arith(pick(draw, ("global_tensor", "global_affine"))),)
-            body.bound = body.bound * 1.25 + 1.0
-        body.bound = 0.625 * body.bound + 0.125 * before
-        return (ir.Closure(stmts),)
-    if kind in ("data_if", "counter_if"):
-        stmts = inside()
-        b1, body.bound = body.bound, before
-        other = (_filler_impl(draw, body),)
-        body.bound = max(b1, body.bound)
-        cond = "tensor" if kind == "data_if" else "counter"
-        return (ir.DataIf(stmts, other, cond) if chance(draw, 0.5) else ir.DataIf(other, stmts, cond),)
-    if kind == "loop":
-        count = pick(draw, (2, 3)) if body.mult * 3 <= MULT_LIMIT else 2
-        saved = body.mult
-        body.mult *= count
-        stmts = inside() + (_squash_impl(draw, body),)
-        body.mult = saved
-        return (ir.Loop(count, stmts, weighted(draw, [("range", 3), ("list", 1), ("while", 1)])),)
-    if kind == "tensor_loop":
-        return (_tensor_loop_impl(draw, body, inside, before),)
-    if kind == "try_except":
-        stmts = inside() + (ir.Raise(),)
-        handler = (_filler_impl(draw, body),) if chance(draw, 0.5) else ()
-        return (ir.Try("except", stmts, handler),)
-    if kind == "try_finally":
-        stmts = inside()
-        handler = (_filler_impl(draw, body),) if chance(draw, 0.3) else ()
-        return (ir.Try("finally", stmts, handler),)
-    # generator
-    mode = weighted(draw, [("exhaust", 2), ("suspend", 1), ("return", 1)])
-    stmts = inside()
-    body.bound = 1.5 * body.bound
-    if body.bound > LIMIT:
-        return (ir.Generator(mode, stmts), _squash_impl(draw, body))
-    return (ir.Generator(mode, stmts),)
+    return families.piece("wrapper", kind).draw(draw, _KIT, body, inside, before)
 
 
 def _construct_impl(draw, body: Body, inside, before: float) -> tuple:
@@ -278,20 +208,7 @@ def _construct_impl(draw, body: Body, inside, before: float) -> tuple:
     return out
 
 
-def _tensor_loop_impl(draw, body: Body, inside, before: float) -> ir.TensorLoop:
-    """A loop over ``x``'s leading dimension; ``exit="index"`` (two slices at most) where every slice would run
-    the body too often."""
-    lead = body.gen.lead
-    exits = [("", 3), ("index", 1), ("data", 1)] if body.mult * lead <= MULT_LIMIT else [("index", 1)]
-    exit_ = weighted(draw, exits)
-    kind = weighted(draw, [("iter", 2), ("unbind", 1)])
-    saved = body.mult
-    body.mult *= 2 if exit_ == "index" else lead
-    stmts = inside() + (_squash_impl(draw, body),)
-    body.mult = saved
-    # x = x * 0.5 + acc * 0.125, acc a sum of at most `lead` slices of x as it was at the loop head
-    body.bound = 0.5 * body.bound + 0.125 * lead * before
-    return ir.TensorLoop(kind, stmts, exit_)
+_KIT = families.Kit(chance, pick, weighted, _filler_impl, _squash_impl, LIMIT, MULT_LIMIT)
 
 
 # Public construct strategies; ``wrapped`` takes the core as a strategy of statement tuples.
