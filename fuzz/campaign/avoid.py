@@ -22,6 +22,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from fuzz.program import families
 from fuzz.program.features import CATALOG, GenerationConfig
 from fuzz.triage.rootcause import STATE_CONTEXTS, unentered_state_objects
 
@@ -35,13 +36,7 @@ _DRAWN = frozenset(f.name for f in CATALOG)
 _GENERIC = frozenset({"call.chain", "call.tree", "stack.plain", "break.graph_break"} |
                      {f.name for f in CATALOG if f.family == "depth"})
 
-_CTX = {"no_grad": "ctx.no_grad", "enable_grad": "ctx.enable_grad", "set_grad_enabled": "ctx.set_grad_enabled",
-        "autocast": "ctx.autocast", "inference_mode": "ctx.inference_mode"}
-_CALL_BREAKS = {"graph_break": "break.graph_break", "step_unsupported": "break.step_unsupported",
-                "print": "break.print", "item": "break.item", "tolist": "break.tolist", "numpy": "break.numpy",
-                "deepcopy": "break.builtin", "disable": "break.disable", "nonstrict_trace": "call.nonstrict",
-                "disable_nested_graph_breaks": "ctx.disable_ngb", "ModuleType": "module.helper",
-                "backward": "grad.backward"}
+
 _DUNDERS = {"__init__": "class.init", "__setattr__": "class.setattr", "__setitem__": "class.setitem",
             "__new__": "class.new", "__str__": "class.str", "__call__": "call.callable",
             "__enter__": "ctx.user_class"}
@@ -51,6 +46,29 @@ def _name(node: ast.expr) -> str:
     """The last name of a called or decorating expression: ``torch.no_grad()`` -> ``no_grad``."""
     node = node.func if isinstance(node, ast.Call) else node
     return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+
+
+def _called_name(template: str) -> str:
+    """The name a piece's template calls or names (``torch.no_grad()`` -> ``no_grad``), '' if none."""
+    try:
+        node = ast.parse(template, mode="eval").body
+    except SyntaxError:
+        return ""
+    return _name(node)
+
+
+# Names read off a repro's source -> the tags of the registry's constructs they stand for: torch's state-setting
+# managers (ctx pieces with a state part) and decorator-like ctx pieces (nonstrict_trace,
+# disable_nested_graph_breaks); the calls of the break pieces.
+_CTX = {_called_name(p.template): c.name for c, p in families.pieces("ctx") if p.part("state")}
+_CALL_BREAKS = {
+    **{_called_name(p.template): c.name for c, p in families.pieces("ctx")
+       if not p.part("state") and "." in p.template and "(" not in p.template},
+    **{call: families.tag("break", p.kind) for p, call in families.parts("break", "call")},
+    # constructs placed by the strategies, with no template to read a name off: the names their code calls
+    "disable": "break.disable", "ModuleType": "module.helper", "backward": "grad.backward",
+    "deepcopy": "break.builtin",  # the builtin break of repros written before it was zlib.crc32
+}
 
 
 class _Estimate(ast.NodeVisitor):
