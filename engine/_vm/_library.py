@@ -235,11 +235,16 @@ def weakref_call(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> An
 def partial_call(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """partial(f, *a, **k)(*args, **kw) is f(*a, *args, **k, **kw); a partial's parts are read-only."""
     p, base = fv.obj, _src(fv)
-    func = vm.wrap(p.func, AttrSrc(base, "func"), fixed=True)
-    pargs = [vm.wrap(a, ItemSrc(AttrSrc(base, "args"), k), fixed=True) for k, a in enumerate(p.args)]
     if not all(type(k) is str for k in p.keywords):
         return NotImplemented
-    pkw = {k: vm.wrap(a, ItemSrc(AttrSrc(base, "keywords"), k), fixed=True) for k, a in p.keywords.items()}
+    # The partial is guarded by its type only (the call's guard, _calls._guard_callee): its parts are read
+    # and guarded as any input is, so another partial of the same function and arguments takes this trace.
+    func = vm.wrap(p.func, AttrSrc(base, "func"))
+    vm.guards.length(AttrSrc(base, "args"), len(p.args))
+    pargs = [vm.wrap(a, ItemSrc(AttrSrc(base, "args"), k)) for k, a in enumerate(p.args)]
+    kwsrc = AttrSrc(base, "keywords")
+    vm.guards.add(f"tuple({kwsrc.expr(vm.ns)}) == {tuple(p.keywords)!r}")
+    pkw = {k: vm.wrap(a, ItemSrc(kwsrc, k)) for k, a in p.keywords.items()}
     return vm.call(func, pargs + list(args), {**pkw, **kwargs})
 
 

@@ -155,7 +155,7 @@ def python_type(vm: VM, v: Var):
     if t is TracebackVar:
         return types.TracebackType
     if t is GenVar:
-        return types.GeneratorType
+        return v.pytype or types.GeneratorType
     if t is GradCtxVar:
         return v.torch_class()
     if t is CMVar:
