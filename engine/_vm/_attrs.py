@@ -162,7 +162,10 @@ def _obj_attr(vm: VM, v: Var, name: str):
         return wrap_fixed(vm, tp)
     if isinstance(obj, torch.nn.Module) and tp.__getattribute__ is object.__getattribute__:
         return _module_attr(vm, v, obj, tp, name)
-    if not _no_custom_getattr(tp):
+    # A Python `__getattr__` (with the default `__getattribute__`) is called, traced, when the normal
+    # lookup finds nothing: not in the instance's dict (guarded), not on the class (pinned).
+    fallback = tp.__getattribute__ is object.__getattribute__ and user_function(_class_lookup(tp, "__getattr__"))
+    if not _no_custom_getattr(tp) and not fallback:
         raise Unsupported("custom-getattr", f"{tp.__name__} customizes attribute access")
     cls_attr = _class_lookup(tp, name)
     if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
@@ -173,6 +176,10 @@ def _obj_attr(vm: VM, v: Var, name: str):
         return wrap(vm, d[name], AttrSrc(src, name))
     if d is not None:
         vm.guards.add(f"{name!r} not in {src.expr(vm.ns)}.__dict__")
+    if fallback and cls_attr is _ABSENT and d is not None:
+        return call_dunder(vm, v, "__getattr__", [ConstVar(name)])
+    if fallback and cls_attr is _ABSENT:
+        raise Unsupported("custom-getattr", f"{tp.__name__}.__getattr__ on an object without a __dict__")
     return _instance_class_attr(vm, v, tp, name, cls_attr)
 
 

@@ -11,7 +11,7 @@ import torch
 
 from .._errors import FrameBound, Unsupported
 from ._effects import SetAttrEffect
-from ._iface import Inline, implements
+from ._iface import MODELS, Inline, implements
 from ._opcodes import EagerSpec, raising
 from ._ops_locals import cell_get
 from ._torchops import skip_inline
@@ -178,12 +178,20 @@ def instance_type(v: Var) -> type | None:
     return None
 
 
+_C_METHODS = (types.WrapperDescriptorType, types.MethodDescriptorType)
+
+
 @implements("call_dunder")
 def call_dunder(vm: VM, obj, name: str, args: list[Var], discard: bool = False):
     """obj.name(*args) for a user-defined special method, traced as a frame (Unsupported otherwise)."""
     tp = instance_type(obj)
     f = class_lookup(tp, name) if tp is not None else _ABSENT
     if not user_function(f):
+        # a C class's special method with a registered model (_models_collections: `deque.__getitem__`)
+        m = MODELS.get(f) if type(obj) is ObjVar and isinstance(f, _C_METHODS) else None
+        res = m(vm, [obj, *args], {}) if m is not None else NotImplemented
+        if res is not NotImplemented:
+            return res
         raise Unsupported("dunder", f"{name} of a {type(obj).__name__} is not a user function")
     res = vm.call(BoundMethodVar(obj, wrap_fixed(vm, f)), args, {})
     if discard and isinstance(res, Inline):

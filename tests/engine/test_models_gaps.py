@@ -1,0 +1,109 @@
+"""The models added for issue #29's gaps, each with a scenario that fails without it (the construct then
+runs eagerly, breaks the graph, or recompiles on the second call: the graph counts below are exact):
+lazy iterators as traced generators (`_vm/_models_itertools.py`), reads of real stdlib containers
+(`_vm/_models_collections.py`), a Python `__getattr__` on a real object, and callees guarded by what
+decides the call rather than identity (a partial, a C method of an object an eager op made)."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import Counter, deque
+
+import pytest
+import torch
+
+from .conformance import Scenario, check_scenario, x1
+
+gb = torch._dynamo.graph_break
+
+
+def _brk(log, tag):
+    log.append(tag)
+    gb()
+
+
+def _tap(log, v):
+    _brk(log, v)
+    return v
+
+
+def islice_callback_breaks(log, x):
+    # a break inside the generator islice pulls from, mid-way: resumed, not restarted
+    gen = (x * _tap(log, i) for i in itertools.count(2))
+    return list(itertools.islice(gen, 1, 3))
+
+
+def filter_callback_breaks(log, x):
+    kept = list(filter(lambda v: _tap(log, v) % 2, [1, 2, 3]))
+    return x * sum(kept)
+
+
+def map_stop_iteration(log, x):
+    # a callback raising StopIteration ends eager's list() quietly; a generator would turn it into an error
+    def f(v):
+        if v == 2:
+            raise StopIteration
+        return x * v
+    return list(map(f, [1, 2, 3]))
+
+
+def map_is_map(log, x):
+    m = map(lambda v: v + 1, [1, 2])
+    _brk(log, "m")
+    return x * next(m), isinstance(map(abs, [1]), map), type(itertools.islice([1], 1)) is itertools.islice
+
+
+def chain_accumulate(log, x):
+    total = x
+    for v in itertools.accumulate(itertools.chain([1, 2], (3,))):
+        total = total + v
+    return total
+
+
+def deque_reads(log, x):
+    d = deque([1, 2, 3])
+    d.rotate(1)
+    return x * d[0] + d[-1]
+
+
+def counter_missing(log, x, c):
+    return x * c["a"] + c["zz"]
+
+
+class Settings:
+    def __init__(self):
+        self.table = {"scale": 2}
+
+    def __getattr__(self, name):
+        if name.startswith("_"):  # (copy.deepcopy asks for __deepcopy__ before `table` exists)
+            raise AttributeError(name)
+        return self.table[name]
+
+
+def getattr_on_real_object(log, x, s):
+    return x * 2 + s.scale
+
+
+def partial_made_each_call(log, x):
+    p = functools.partial(torch.add, alpha=2)
+    _brk(log, "p")
+    return p(x, x)
+
+
+SCENARIOS = [
+    Scenario(islice_callback_breaks, x1, 3),
+    Scenario(filter_callback_breaks, x1, 1),
+    Scenario(map_stop_iteration, x1, 0, restarts=1),
+    Scenario(map_is_map, x1, 1),
+    Scenario(chain_accumulate, x1, 1),
+    Scenario(deque_reads, x1, 1),
+    Scenario(counter_missing, lambda: (torch.ones(3), Counter(a=3)), 1),
+    Scenario(getattr_on_real_object, lambda: (torch.ones(3), Settings()), 1),
+    Scenario(partial_made_each_call, x1, 1),
+]
+
+
+@pytest.mark.parametrize("sc", SCENARIOS, ids=lambda sc: sc.name)
+def test_models_gaps(sc):
+    check_scenario(sc)
