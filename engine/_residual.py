@@ -21,6 +21,7 @@ from ._snapshot import not_real, snapshot
 from ._vm._effects import CallEffect, CellEffect, GlobalEffect, SetAttrEffect, SetItemEffect
 from ._vm._ending import EndKind, Restart
 from ._vm._frame import FrameShape
+from ._vm._iface import REBUILDERS
 from ._vm._iters import DictPart, ZipView, reached_iters, zip_loop
 from ._vm._members import MemberView, members_at
 from ._vm._modes import made_real, real_ctx
@@ -177,7 +178,7 @@ class Emitter:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        rebuild = _REBUILD.get(t)
+        rebuild = _REBUILD.get(t) or REBUILDERS.get(t)
         if rebuild is None:
             raise AssertionError(f"cannot rebuild {t.__name__}")
         e = self.memo[key] = rebuild(self, v)

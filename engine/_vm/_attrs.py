@@ -315,6 +315,11 @@ def get_item(vm: VM, c: Var, k):
         if key not in items:
             raise Unsupported("key-error", "missing dict key")
         return items[key]
+    family = MODELS.get((t, "__getitem__"))  # a model family's own container value (_iface.model)
+    if family is not None:
+        res = family(vm, [c, k], {})
+        if res is not NotImplemented:
+            return res
     raise Unsupported("subscript", f"subscript of a {t.__name__}")
 
 

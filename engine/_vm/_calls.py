@@ -341,6 +341,9 @@ def seq_items(vm: VM, v: Var) -> list[Var]:
             if x is None:
                 return out
             out.append(x)
+    family = MODELS.get((t, "__items__"))  # a model family's own container value: its items, in order
+    if family is not None:
+        return list(family(vm, [v], {}))
     return iter_remaining(vm, v)
 
 

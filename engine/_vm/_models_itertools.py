@@ -1,5 +1,6 @@
 """Models of the lazy iterator builtins and `itertools` objects: `map`, `filter`, `itertools.islice`,
-`chain`, `chain.from_iterable`, `count`, `accumulate`.
+`chain`, `chain.from_iterable`, `count`, `accumulate`, `product`, `filterfalse`; and `enumerate()`/`zip()`
+over iterators or generators and `reversed()` of a list (over sequences, `_iters.ZipView` views them).
 
 Each is modeled as a generator written in Python (below) that does what the C object does, step for step
 (which items it pulls from its inputs, and when), traced by the VM as any traced generator is: its steps
@@ -134,12 +135,64 @@ def _accumulate(it, func, has_initial, initial):
         yield total
 
 
+def _product(pools):
+    # CPython's product: the pools were read at construction; the last index turns fastest
+    n = len(pools)
+    for p in pools:
+        if not p:
+            return
+    idx = [0] * n
+    while True:
+        out = []
+        for j in range(n):
+            out.append(pools[j][idx[j]])
+        yield tuple(out)
+        i = n - 1
+        while i >= 0:
+            idx[i] += 1
+            if idx[i] < len(pools[i]):
+                break
+            idx[i] = 0
+            i -= 1
+        if i < 0:
+            return
+
+
+def _enumerate(it, n):
+    for x in it:
+        yield (n, x)
+        n += 1
+
+
+def _zip(its):
+    if not its:
+        return
+    while True:
+        items = []
+        for it in its:
+            for x in it:
+                items.append(x)
+                break
+            else:
+                return
+        yield tuple(items)
+
+
+def _reversed_list(lst):
+    # CPython's listreviter: the live list, by index, from the end; a list that shrank below it ends it
+    i = len(lst) - 1
+    while 0 <= i < len(lst):
+        yield lst[i]
+        i -= 1
+
+
 def _escape() -> None:
     """Only its model runs (below): a callback raised StopIteration inside a modeled object."""
     raise AssertionError("engine: _escape must be modeled")
 
 
-for _f in (_map1, _mapn, _filter, _filterfalse, _islice, _chain, _chain_from, _count, _accumulate):
+for _f in (_map1, _mapn, _filter, _filterfalse, _islice, _chain, _chain_from, _count, _accumulate,
+           _enumerate, _zip, _reversed_list, _product):
     HIDDEN_CODES.add(_f.__code__)
 
 
@@ -236,3 +289,30 @@ def _accumulate_model(vm: VM, args: list[Var], kwargs: dict[str, Var]) -> Any:
     has = not (type(initial) is ConstVar and initial.value is None)
     return _make(vm, _accumulate, itertools.accumulate,
                  [vm.get_iter(args[0]), func, ConstVar(has), initial])
+
+
+@model(itertools.product)
+def _product_model(vm: VM, args: list[Var], kwargs: dict[str, Var]) -> Any:
+    repeat = kwargs.get("repeat", ConstVar(1))
+    if set(kwargs) - {"repeat"} or type(repeat) is not ConstVar or type(repeat.value) is not int or \
+            repeat.value < 0:
+        return NotImplemented
+    pools = [TupleVar(vm.seq_items(a)) for a in args] * repeat.value
+    return _make(vm, _product, itertools.product, [TupleVar(pools)])
+
+
+# -- fallbacks of the builtins' own models (_builtins.py: enumerate/zip over sequences are viewed live) -------
+
+def enumerate_gen(vm: VM, arg: Var, start: int) -> Any:
+    """enumerate() over an iterator or generator (not a sequence the VM views live)."""
+    return _make(vm, _enumerate, enumerate, [vm.get_iter(arg), ConstVar(start)])
+
+
+def zip_gen(vm: VM, args: list[Var]) -> Any:
+    """zip() (not strict) over iterators or generators."""
+    return _make(vm, _zip, zip, [TupleVar([vm.get_iter(a) for a in args])])
+
+
+def reversed_list(vm: VM, lv: Var) -> Any:
+    """reversed() of a list value: eager's iterator reads the live list at each step, as this one does."""
+    return _make(vm, _reversed_list, type(reversed([])), [lv])

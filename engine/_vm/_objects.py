@@ -156,6 +156,9 @@ def python_type(vm: VM, v: Var):
         return types.TracebackType
     if t is GenVar:
         return v.pytype or types.GeneratorType
+    family = getattr(t, "PYTYPE", None)  # a model family's own value (_models_collections.DequeVar...)
+    if family is not None:
+        return family
     if t is GradCtxVar:
         return v.torch_class()
     if t is CMVar:

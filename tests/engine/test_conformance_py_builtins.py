@@ -248,7 +248,7 @@ SCENARIOS = [
     Scenario(frozenset_input, lambda: (t(3), frozenset({1, 2, 5})), 1),
     Scenario(set_ops_after_break, x1, 1),
     Scenario(any_all_generators, x1, 1),
-    Scenario(sum_enumerate_zip, x1, 5, restarts=1),
+    Scenario(sum_enumerate_zip, x1, 2),
     Scenario(numeric_builtins, x1, 1),
     Scenario(isinstance_checks, x1, 1),
     Scenario(vars_of_object, x1, 1),

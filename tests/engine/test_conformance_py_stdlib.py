@@ -274,10 +274,10 @@ def reduce_with_lambda(log, x):
 
 
 SCENARIOS = [
-    Scenario(deque_window, x1, 6),
+    Scenario(deque_window, x1, 2),
     Scenario(deque_rotate_extend, x1, 1),
     Scenario(deque_input_mutated, lambda: (t(3), deque([1, 2])), 2),
-    Scenario(deque_as_queue, x1, 3),
+    Scenario(deque_as_queue, x1, 2),
     Scenario(ordereddict_move_to_end, x1, 1),
     Scenario(ordereddict_input_mutated, lambda: (t(3), OrderedDict(a=1, b=2)), 2, restarts=1),
     Scenario(ordereddict_equality, x1, 1),
@@ -287,9 +287,9 @@ SCENARIOS = [
     Scenario(counter_most_common, x1, 1),
     Scenario(counter_arithmetic, x1, 1),
     Scenario(counter_input_mutated, lambda: (t(3), Counter(a=2, seen=1)), 1),
-    Scenario(chain_over_lists, x1, 5, restarts=1),
+    Scenario(chain_over_lists, x1, 2),
     Scenario(chain_from_iterable, x1, 2),
-    Scenario(product_grid, x1, 4),
+    Scenario(product_grid, x1, 2),
     Scenario(accumulate_running, x1, 1),
     Scenario(accumulate_initial, x1, 1, restarts=1),
     Scenario(islice_of_generator, x1, 1),

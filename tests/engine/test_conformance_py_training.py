@@ -259,7 +259,7 @@ SCENARIOS = [
     Scenario(nn_init_eye_dirac, x1, 2),
     Scenario(dict_comprehension_params, x1, 2, setup=_setup),
     Scenario(dict_comprehension_input, lambda: ({"a": t(3), "b": t(2)},), 3),
-    Scenario(generator_pipeline, lambda: (t(3, 2),), 4, restarts=6),
+    Scenario(generator_pipeline, lambda: (t(3, 2),), 2),
     Scenario(generator_pipeline_sum, x1, 1),
     Scenario(transformer_no_grad, transformer_inputs, 2),
     Scenario(transformer_encoder_no_grad, lambda: (t(2, 4, 8),), 2),

@@ -1,7 +1,7 @@
 """The models added for issue #29's gaps, each with a scenario that fails without it (the construct then
 runs eagerly, breaks the graph, or recompiles on the second call: the graph counts below are exact):
-lazy iterators as traced generators (`_vm/_models_itertools.py`), reads of real stdlib containers
-(`_vm/_models_collections.py`), a Python `__getattr__` on a real object, and callees guarded by what
+lazy iterators as traced generators (`_vm/_models_itertools.py`), deques made by traced code and reads of
+real stdlib containers (`_vm/_models_collections.py`), a Python `__getattr__` on a real object, and callees guarded by what
 decides the call rather than identity (a partial, a C method of an object an eager op made)."""
 
 from __future__ import annotations
@@ -67,6 +67,33 @@ def deque_reads(log, x):
     return x * d[0] + d[-1]
 
 
+def deque_traced(log, x):
+    # made by traced code: every operation joins the trace; a break makes it the real deque (maxlen kept)
+    d = deque([x], maxlen=3)
+    for i in range(4):
+        d.append(x * i)
+    d.appendleft(x - 1)
+    d.rotate(-1)
+    d.extendleft([x + 5])
+    _brk(log, len(d))
+    return list(d), type(d).__name__, d.maxlen
+
+
+def deque_as_stack(log, x):
+    d = deque()
+    d.extend([x, x * 2, x * 3])
+    total = x
+    while d:
+        total = total * d.pop() + d[0] if len(d) > 1 else total + d.popleft()
+    return total, tuple(d)
+
+
+def enumerate_zip_of_generators(log, x):
+    gen = (x * i for i in range(3))
+    acc = [i + v for i, v in enumerate(gen, start=1)]
+    return [a * b for a, b in zip(acc, reversed(acc))], list(itertools.product([1, 2], repeat=2))
+
+
 def counter_missing(log, x, c):
     return x * c["a"] + c["zz"]
 
@@ -98,6 +125,9 @@ SCENARIOS = [
     Scenario(map_is_map, x1, 1),
     Scenario(chain_accumulate, x1, 1),
     Scenario(deque_reads, x1, 1),
+    Scenario(deque_traced, x1, 1),
+    Scenario(deque_as_stack, x1, 1),
+    Scenario(enumerate_zip_of_generators, x1, 1),
     Scenario(counter_missing, lambda: (torch.ones(3), Counter(a=3)), 1),
     Scenario(getattr_on_real_object, lambda: (torch.ones(3), Settings()), 1),
     Scenario(partial_made_each_call, x1, 1),
