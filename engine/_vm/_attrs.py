@@ -17,7 +17,7 @@ from ._graph_ops import graph_fn
 from ._iface import MODELS, implements
 from ._members import sequential_item
 from ._methods import dict_view, key_of, list_items, set_item
-from ._models_py import tensor_grad
+from ._models_py import clear_grad, tensor_grad
 from ._objects import call_dunder, instance_type, is_data_descriptor, super_attr, user_function
 from ._sets import SET_METHODS
 from ._torchops import TENSOR_ATTRS_CONST, TENSOR_ATTRS_GRAPH, is_tensor_method
@@ -256,6 +256,8 @@ def store_attr(vm: VM, obj, name: str, val: Var):
         if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
             raise Unsupported("store-attr", f"{obj.cls.__name__}.{name} is a descriptor")
         obj.attrs[name] = val
+        return
+    if type(obj) is TensorVar and name == "grad" and clear_grad(vm, obj, val):
         return
     if type(obj) is not ObjVar:
         raise Unsupported("store-attr", f"setting an attribute of a {type(obj).__name__}")

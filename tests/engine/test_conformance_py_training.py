@@ -251,7 +251,7 @@ SCENARIOS = [
     Scenario(adam_step, x53, 2, inputs2=x53b, setup=_setup, observe=_observe),
     Scenario(zero_grad_keeps_tensors, x53, 2, setup=_setup, observe=_observe),
     Scenario(lr_scheduler_steps, x53, 3, inputs2=x53b, setup=_setup, observe=_observe),
-    Scenario(manual_sgd_update, x53, 6, setup=_setup, observe=_observe),
+    Scenario(manual_sgd_update, x53, 2, setup=_setup, observe=_observe),
     Scenario(tensor_grad_read, x1, 2),
     Scenario(grad_clip_norm, x53, 2, setup=_setup, observe=_observe),
     Scenario(train_eval_toggle, x53, 1, setup=_setup, observe=_observe),
