@@ -25,6 +25,7 @@ from ._vm._iface import REBUILDERS
 from ._vm._iters import DictPart, ZipView, reached_iters, zip_loop
 from ._vm._members import MemberView, members_at
 from ._vm._modes import made_real, real_ctx
+from ._vm._objects import slot_of
 from ._vm._values import (
     DISCARD,
     EMPTY,
@@ -292,7 +293,10 @@ class Emitter:
         e = self._named(v, "obj")
         self.body.append(f"{e} = _new_object({self.ns.const(v.cls, 'T')})")
         for name, x in v.attrs.items():
-            self.body.append(f"{e}.__dict__[{name!r}] = {self.expr(x)}")
+            if slot_of(v.cls, name):
+                self.body.append(f"object.__setattr__({e}, {name!r}, {self.expr(x)})")
+            else:
+                self.body.append(f"{e}.__dict__[{name!r}] = {self.expr(x)}")
         return e
 
     def _super(self, v: SuperVar) -> str:

@@ -18,7 +18,15 @@ from ._iface import MODELS, implements
 from ._members import sequential_item
 from ._methods import dict_view, key_of, list_items, set_item
 from ._models_py import clear_grad, tensor_grad
-from ._objects import call_dunder, instance_type, is_data_descriptor, super_attr, user_function
+from ._objects import (
+    call_dunder,
+    has_instance_dict,
+    instance_type,
+    is_data_descriptor,
+    slot_of,
+    super_attr,
+    user_function,
+)
 from ._sets import SET_METHODS
 from ._torchops import TENSOR_ATTRS_CONST, TENSOR_ATTRS_GRAPH, is_tensor_method
 from ._values import (
@@ -54,6 +62,15 @@ def _src(v: ObjVar) -> Src:
 
 def _no_custom_getattr(t: type) -> bool:
     return t.__getattribute__ is object.__getattribute__ and not hasattr(t, "__getattr__")
+
+
+def _user_slot(tp: type, name: str, cls_attr: object) -> bool:
+    """`name` is a `__slots__` entry of a user class (its member descriptor, with the default lookup)."""
+    return type(cls_attr) is types.MemberDescriptorType and bool(tp.__flags__ & _HEAPTYPE) and \
+        tp.__getattribute__ is object.__getattribute__ and slot_of(tp, name)
+
+
+_HEAPTYPE = 1 << 9
 
 
 def _class_lookup(t: type, name: str) -> object:
@@ -168,6 +185,12 @@ def _obj_attr(vm: VM, v: Var, name: str):
     if not _no_custom_getattr(tp) and not fallback:
         raise Unsupported("custom-getattr", f"{tp.__name__} customizes attribute access")
     cls_attr = _class_lookup(tp, name)
+    if _user_slot(tp, name, cls_attr):  # a slot of a user class: read (guarded) as an attribute is
+        try:
+            x = getattr(obj, name)
+        except AttributeError:
+            raise Unsupported("slot-unset", f"{tp.__name__}.{name}: a slot with no value") from None
+        return wrap(vm, x, AttrSrc(_src(v), name))
     if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
         return _instance_class_attr(vm, v, tp, name, cls_attr)
     d = getattr(obj, "__dict__", None)
@@ -232,6 +255,10 @@ def _instance_class_attr(vm: VM, v: Var, tp: type, name: str, cls_attr):
 
 def _new_obj_attr(vm: VM, v: Var, name: str):
     cls_attr = _class_lookup(v.cls, name)
+    if type(cls_attr) is types.MemberDescriptorType and slot_of(v.cls, name):
+        if name in v.attrs:  # a slot traced code stored (an unset one raises eager's AttributeError)
+            return v.attrs[name]
+        raise Unsupported("slot-unset", f"{v.cls.__name__}.{name}: a slot with no value")
     if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
         return _instance_class_attr(vm, v, v.cls, name, cls_attr)
     if name in v.attrs:
@@ -253,6 +280,11 @@ def store_attr(vm: VM, obj, name: str, val: Var):
         return call_dunder(vm, obj, "__setattr__", [ConstVar(name), val], discard=True)
     if type(obj) is NewObjVar:
         cls_attr = _class_lookup(obj.cls, name)
+        if type(cls_attr) is types.MemberDescriptorType and slot_of(obj.cls, name):
+            obj.attrs[name] = val  # a slot: a plain store (made real by object.__setattr__)
+            return
+        if cls_attr is _ABSENT and not has_instance_dict(obj.cls):
+            raise Unsupported("store-attr", f"{obj.cls.__name__} has no slot {name} and no __dict__")
         if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
             raise Unsupported("store-attr", f"{obj.cls.__name__}.{name} is a descriptor")
         obj.attrs[name] = val
@@ -265,6 +297,8 @@ def store_attr(vm: VM, obj, name: str, val: Var):
     tp = type(real)
     if isinstance(real, types.ModuleType):
         vm.gover[(id(real.__dict__), name)] = val
+    elif tp.__setattr__ is object.__setattr__ and _user_slot(tp, name, _class_lookup(tp, name)):
+        pass  # a slot of a user class: a replayed store (object.__setattr__ stores through the slot)
     elif isinstance(real, type) or tp.__setattr__ is not object.__setattr__ or not hasattr(real, "__dict__"):
         raise Unsupported("store-attr", f"setting {tp.__name__}.{name}")
     else:

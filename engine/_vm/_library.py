@@ -24,7 +24,7 @@ from ._arith import unary
 from ._consts import is_const_value
 from ._members import members_model
 from ._modules import module_setattr
-from ._objects import _ABSENT, class_lookup
+from ._objects import _ABSENT, class_lookup, slot_of
 from ._values import (
     ConstVar,
     FuncVar,
@@ -155,6 +155,8 @@ def _has_attr(vm: VM, v: Var, name: str) -> bool | None:
     if t is TensorVar:  # a tensor made by the graph has no instance attributes; an input may have
         return True if hasattr(v.pytype, name) else (False if v.src is None else None)
     if t is NewObjVar:
+        if slot_of(v.cls, name):  # a slot: set or not (the descriptor on the class does not count)
+            return name in v.attrs
         return name in v.attrs or hasattr(v.cls, name)
     if t is not ObjVar:
         return None

@@ -120,14 +120,14 @@ def _extendleft(vm: VM, d: DequeVar, it: Var) -> Var:
 @_method("pop", 0)
 def _pop(vm: VM, d: DequeVar) -> Var:
     if not d.items:
-        raise Unsupported("deque-pop", "pop from an empty deque")
+        raise Unsupported("deque", "pop from an empty deque")
     return d.items.pop()
 
 
 @_method("popleft", 0)
 def _popleft(vm: VM, d: DequeVar) -> Var:
     if not d.items:
-        raise Unsupported("deque-pop", "pop from an empty deque")
+        raise Unsupported("deque", "pop from an empty deque")
     return d.items.pop(0)
 
 
@@ -140,7 +140,7 @@ def _clear(vm: VM, d: DequeVar) -> Var:
 @_method("rotate", 1)
 def _rotate(vm: VM, d: DequeVar, n: Var) -> Var:
     if type(n) is not ConstVar or type(n.value) is not int:
-        raise Unsupported("deque-rotate", "deque.rotate by a non-constant")
+        raise Unsupported("deque", "deque.rotate by a non-constant")
     if d.items:
         k = n.value % len(d.items)
         d.items[:] = d.items[-k:] + d.items[:-k] if k else d.items
@@ -150,7 +150,7 @@ def _rotate(vm: VM, d: DequeVar, n: Var) -> Var:
 @_method("count", 1)
 def _count(vm: VM, d: DequeVar, x: Var) -> Var:
     if type(x) is not ConstVar or not all(type(y) is ConstVar for y in d.items):
-        raise Unsupported("deque-count", "deque.count over values that are not constants")
+        raise Unsupported("deque", "deque.count over values that are not constants")
     return ConstVar(sum(1 for y in d.items if y.value == x.value))
 
 

@@ -63,11 +63,30 @@ def is_plain_class(cls: type) -> bool:
     if issubclass(cls, (BaseException, torch.nn.Module, torch.Tensor)):
         return False
     for k in cls.__mro__[:-1]:
-        if not k.__flags__ & _HEAPTYPE or "__slots__" in k.__dict__:
+        if not k.__flags__ & _HEAPTYPE or ("__slots__" in k.__dict__ and not _plain_slots(k)):
             return False
     setattr_ = class_lookup(cls, "__setattr__")
     return ((setattr_ is object.__setattr__ or user_function(setattr_))
             and cls.__getattribute__ is object.__getattribute__ and not hasattr(cls, "__getattr__"))
+
+
+def _plain_slots(k: type) -> bool:
+    """A class's `__slots__` are plain stores: each name is the class's own member descriptor (no
+    `__dict__` slot, and none hidden by a class attribute of the same name)."""
+    names = k.__dict__["__slots__"]
+    names = (names,) if isinstance(names, str) else tuple(names)
+    return all(type(n) is str and n != "__dict__" and (n == "__weakref__" or type(k.__dict__.get(n)) is
+                                                       types.MemberDescriptorType) for n in names)
+
+
+def slot_of(cls: type, name: str) -> bool:
+    """`name` is a slot of instances of the plain class `cls` (a member descriptor found on its MRO)."""
+    return type(class_lookup(cls, name)) is types.MemberDescriptorType
+
+
+def has_instance_dict(cls: type) -> bool:
+    """Instances of the plain class `cls` have a `__dict__` (some class of its MRO has no `__slots__`)."""
+    return any("__slots__" not in k.__dict__ for k in cls.__mro__[:-1])
 
 
 def is_data_descriptor(x: object) -> bool:

@@ -1,7 +1,8 @@
 """The models added for issue #29's gaps, each with a scenario that fails without it (the construct then
 runs eagerly, breaks the graph, or recompiles on the second call: the graph counts below are exact):
 lazy iterators as traced generators (`_vm/_models_itertools.py`), deques made by traced code and reads of
-real stdlib containers (`_vm/_models_collections.py`), a Python `__getattr__` on a real object, and callees guarded by what
+real stdlib containers (`_vm/_models_collections.py`), `__slots__` of objects traced code makes and of real
+ones, a Python `__getattr__` on a real object, and callees guarded by what
 decides the call rather than identity (a partial, a C method of an object an eager op made)."""
 
 from __future__ import annotations
@@ -112,6 +113,46 @@ def getattr_on_real_object(log, x, s):
     return x * 2 + s.scale
 
 
+class Point:
+    __slots__ = ("x", "y")
+
+    def __init__(self, x):
+        self.x = x
+
+    def __eq__(self, other):  # (the harness compares arguments after each call)
+        return type(other) is type(self) and all(
+            getattr(self, n, None) is getattr(other, n, None) or
+            torch.equal(getattr(self, n, None), getattr(other, n, None)) for n in ("x", "y"))
+
+
+class Point3(Point):
+    __slots__ = ("z",)
+
+
+def slots_traced(log, x):
+    p = Point3(x)
+    unset = hasattr(p, "y")
+    p.y = p.x * 2
+    p.z = p.y + 1
+    _brk(log, unset)
+    p.x = p.z * p.y
+    return p.x, p.y, p.z, hasattr(p, "y")
+
+
+def slots_no_dict(log, x):
+    p = Point(x)
+    try:
+        p.w = 1  # no slot and no __dict__: eager's AttributeError
+    except AttributeError as e:
+        log.append(str(e))
+    return p.x * 2
+
+
+def slots_real_object(log, x, p):
+    p.y = p.x + x  # a slot of a real object: a replayed store, read back by the trace
+    return x * 2 + p.y
+
+
 def partial_made_each_call(log, x):
     p = functools.partial(torch.add, alpha=2)
     _brk(log, "p")
@@ -130,6 +171,9 @@ SCENARIOS = [
     Scenario(enumerate_zip_of_generators, x1, 1),
     Scenario(counter_missing, lambda: (torch.ones(3), Counter(a=3)), 1),
     Scenario(getattr_on_real_object, lambda: (torch.ones(3), Settings()), 1),
+    Scenario(slots_traced, x1, 2),
+    Scenario(slots_no_dict, x1, 1),
+    Scenario(slots_real_object, lambda: (torch.ones(3), Point(2)), 1),
     Scenario(partial_made_each_call, x1, 1),
 ]
 
