@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import operator
 import types
 from typing import TYPE_CHECKING
@@ -181,6 +182,8 @@ def _obj_attr(vm: VM, v: Var, name: str):
         return _module_attr(vm, v, obj, tp, name)
     # A Python `__getattr__` (with the default `__getattribute__`) is called, traced, when the normal
     # lookup finds nothing: not in the instance's dict (guarded), not on the class (pinned).
+    if tp is functools.partial and name in ("func", "args", "keywords"):  # read-only members: guarded reads
+        return wrap(vm, getattr(obj, name), AttrSrc(_src(v), name))
     fallback = tp.__getattribute__ is object.__getattribute__ and user_function(_class_lookup(tp, "__getattr__"))
     if not _no_custom_getattr(tp) and not fallback:
         raise Unsupported("custom-getattr", f"{tp.__name__} customizes attribute access")

@@ -19,6 +19,7 @@ from ._iface import model as register_model
 from ._iters import ZipView, as_sequence
 from ._members import container_items
 from ._methods import key_of
+from ._models_callbacks import minmax_call, sorted_call
 from ._models_itertools import enumerate_gen, reversed_list, zip_gen
 from ._objects import class_lookup, instance_type, python_type, user_function
 from ._sets import new_set, sorted_set
@@ -251,8 +252,8 @@ def _container(kind):
 
 def _minmax(fn):
     def model(vm: VM, args: list[Var], kwargs: dict[str, Var]):
-        if kwargs:
-            return NotImplemented
+        if kwargs or (len(args) == 1 and type(args[0]) is GenVar):
+            return minmax_call(vm, fn is max, args, kwargs)
         vals = list(args) if len(args) > 1 else vm.seq_items(args[0]) if args else []
         if vals and all(type(v) is ConstVar for v in vals):
             return ConstVar(fn([v.value for v in vals]))
@@ -309,7 +310,8 @@ def _sorted(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         out = sorted_set(args[0], rev.value)
         if out is not None:
             return out
-    return _fold(sorted, args, kwargs)
+    out = _fold(sorted, args, kwargs)
+    return sorted_call(vm, args, kwargs) if out is NotImplemented else out
 
 
 def _setattr(vm: VM, args: list[Var], kwargs: dict[str, Var]):

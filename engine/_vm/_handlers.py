@@ -8,6 +8,7 @@ from . import (  # noqa: F401  (operations)
     _calls,
     _iters,
     _methods,
+    _models_callbacks,
     _models_collections,
     _models_itertools,
     _models_py,

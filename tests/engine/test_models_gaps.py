@@ -1,6 +1,7 @@
 """The models added for issue #29's gaps, each with a scenario that fails without it (the construct then
 runs eagerly, breaks the graph, or recompiles on the second call: the graph counts below are exact):
-lazy iterators as traced generators (`_vm/_models_itertools.py`), deques made by traced code and reads of
+lazy iterators as traced generators (`_vm/_models_itertools.py`), sorted/min/max calling back
+(`_vm/_models_callbacks.py`), deques made by traced code and reads of
 real stdlib containers (`_vm/_models_collections.py`), `__slots__` of objects traced code makes and of real
 ones, a Python `__getattr__` on a real object, and callees guarded by what
 decides the call rather than identity (a partial, a C method of an object an eager op made)."""
@@ -60,6 +61,32 @@ def chain_accumulate(log, x):
     for v in itertools.accumulate(itertools.chain([1, 2], (3,))):
         total = total + v
     return total
+
+
+def sorted_key_breaking(log, x):
+    # the key is traced; its break (depth 3 below the call) resumes in the middle of the sort's keys
+    rows = [("b", 2), ("a", 3), ("c", 1)]
+    order = sorted(rows, key=lambda r: _tap(log, r[1]), reverse=True)
+    return x * order[0][1], order
+
+
+def sorted_mixed_keys(log, x):
+    try:  # keys that do not compare: the sort runs eagerly and raises eager's TypeError
+        sorted([1, "a", 2], key=lambda v: v)
+    except TypeError as e:
+        log.append(str(e))
+    return x + 1
+
+
+def min_max_key_default(log, x):
+    lo = min([3, 1, 2], key=lambda v: _tap(log, -v))
+    hi = max((v for v in [4, 9, 9, 1]), key=lambda v: v % 5)
+    none = max([], key=abs, default=None)
+    try:
+        max((v for v in []), key=abs)
+    except ValueError as e:
+        log.append(str(e))
+    return x * lo + hi, none
 
 
 def deque_reads(log, x):
@@ -166,6 +193,9 @@ SCENARIOS = [
     Scenario(map_is_map, x1, 1),
     Scenario(chain_accumulate, x1, 1),
     Scenario(deque_reads, x1, 1),
+    Scenario(sorted_key_breaking, x1, 1),
+    Scenario(sorted_mixed_keys, x1, 1),
+    Scenario(min_max_key_default, x1, 1),
     Scenario(deque_traced, x1, 1),
     Scenario(deque_as_stack, x1, 1),
     Scenario(enumerate_zip_of_generators, x1, 1),
