@@ -11,6 +11,7 @@ from . import (  # noqa: F401  (operations)
     _models_callbacks,
     _models_collections,
     _models_itertools,
+    _models_optim,
     _models_py,
     _objects,
     _ops_build,

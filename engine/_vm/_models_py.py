@@ -87,7 +87,7 @@ def delete_item(vm: VM, container: Var, key: Var) -> bool:
     return isinstance(vm.call_method(container, "pop", [key], {}), Var)
 
 
-def _leaf_input(vm: VM, v: Any) -> bool:
+def leaf_input(vm: VM, v: Any) -> bool:
     """`v` is a graph input with a source, a leaf (guarded)."""
     if v.src is None:
         return False
@@ -103,7 +103,7 @@ def tensor_grad(vm: VM, v: Any) -> Var | None:
     warns: left to the eager op); None: not modeled here."""
     if v in vm.grads_cleared:
         return ConstVar(None)
-    if not _leaf_input(vm, v):
+    if not leaf_input(vm, v):
         return None
     real = next(r for s, r in vm.graph.inputs if s is v.src)
     return vm.wrap(real.grad, AttrSrc(v.src, "grad"))
@@ -113,7 +113,7 @@ def clear_grad(vm: VM, v: Any, value: Var) -> bool:
     """`v.grad = None` (a manual optimizer step, `zero_grad` written out) on a leaf graph input: a replayed
     store, after the graph (which read the gradient before it, as eager did); reads of `v.grad` later in the
     segment see None. False: not modeled here (another value is checked by the store itself: eager)."""
-    if type(value) is not ConstVar or value.value is not None or not _leaf_input(vm, v):
+    if type(value) is not ConstVar or value.value is not None or not leaf_input(vm, v):
         return False
     vm.effects.append(SetAttrEffect(v, "grad", value))
     vm.grads_cleared.add(v)

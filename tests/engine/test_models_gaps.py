@@ -3,7 +3,8 @@ runs eagerly, breaks the graph, or recompiles on the second call: the graph coun
 lazy iterators as traced generators (`_vm/_models_itertools.py`), sorted/min/max calling back
 (`_vm/_models_callbacks.py`), deques made by traced code and reads of
 real stdlib containers (`_vm/_models_collections.py`), `__slots__` of objects traced code makes and of real
-ones, a Python `__getattr__` on a real object, and callees guarded by what
+ones, a Python `__getattr__` on a real object,
+`optimizer.zero_grad()` (`_vm/_models_optim.py`), and callees guarded by what
 decides the call rather than identity (a partial, a C method of an object an eager op made)."""
 
 from __future__ import annotations
@@ -180,6 +181,26 @@ def slots_real_object(log, x, p):
     return x * 2 + p.y
 
 
+_LIN = torch.nn.Linear(3, 2)
+_OPT: dict = {}
+
+
+def _opt_setup() -> None:
+    for p in _LIN.parameters():
+        p.grad = torch.ones_like(p)
+    _OPT["sgd"] = torch.optim.SGD(_LIN.parameters(), lr=0.1)
+
+
+def _opt_observe():
+    return [None if p.grad is None else p.grad.clone() for p in _LIN.parameters()]
+
+
+def zero_grad_between_ops(log, x):
+    y = _LIN(x).sum()
+    _OPT["sgd"].zero_grad()  # the stores are replayed: one graph around them
+    return y * 2, [p.grad is None for p in _LIN.parameters()]
+
+
 def partial_made_each_call(log, x):
     p = functools.partial(torch.add, alpha=2)
     _brk(log, "p")
@@ -204,6 +225,7 @@ SCENARIOS = [
     Scenario(slots_traced, x1, 2),
     Scenario(slots_no_dict, x1, 1),
     Scenario(slots_real_object, lambda: (torch.ones(3), Point(2)), 1),
+    Scenario(zero_grad_between_ops, x1, 1, setup=_opt_setup, observe=_opt_observe),
     Scenario(partial_made_each_call, x1, 1),
 ]
 
