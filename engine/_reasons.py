@@ -153,6 +153,10 @@ _TABLE = (
     Reason("zip-exhausted", "next() on an exhausted enumerate()/zip() iterator (zip steps the parts ahead of "
            "the one that ran out once more each time)", "the step runs eagerly on the real zip"),
     Reason("stop-iteration", "next() on an exhausted iterator", "the eager op raises StopIteration"),
+    Reason("deque", "a deque operation the trace does not model on a deque it made (popping an empty one, "
+           "rotating by a non-constant, counting values that are not constants)",
+           "the operation runs eagerly on the real deque"),
+    Reason("slot-unset", "reading a `__slots__` entry that holds no value", "the eager op raises AttributeError"),
     Reason("dict-iter", "a dict changed size or keys while an iterator over it is alive (eager iterates the "
            "live dict)", "the step runs eagerly and raises eager's RuntimeError"),
     Reason("generator-running", "a generator stepped while it runs", "the eager op raises ValueError"),

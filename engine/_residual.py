@@ -21,9 +21,11 @@ from ._snapshot import not_real, snapshot
 from ._vm._effects import CallEffect, CellEffect, GlobalEffect, SetAttrEffect, SetItemEffect
 from ._vm._ending import EndKind, Restart
 from ._vm._frame import FrameShape
+from ._vm._iface import REBUILDERS
 from ._vm._iters import DictPart, ZipView, reached_iters, zip_loop
 from ._vm._members import MemberView, members_at
 from ._vm._modes import made_real, real_ctx
+from ._vm._objects import slot_of
 from ._vm._values import (
     DISCARD,
     EMPTY,
@@ -177,7 +179,7 @@ class Emitter:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        rebuild = _REBUILD.get(t)
+        rebuild = _REBUILD.get(t) or REBUILDERS.get(t)
         if rebuild is None:
             raise AssertionError(f"cannot rebuild {t.__name__}")
         e = self.memo[key] = rebuild(self, v)
@@ -291,7 +293,10 @@ class Emitter:
         e = self._named(v, "obj")
         self.body.append(f"{e} = _new_object({self.ns.const(v.cls, 'T')})")
         for name, x in v.attrs.items():
-            self.body.append(f"{e}.__dict__[{name!r}] = {self.expr(x)}")
+            if slot_of(v.cls, name):
+                self.body.append(f"object.__setattr__({e}, {name!r}, {self.expr(x)})")
+            else:
+                self.body.append(f"{e}.__dict__[{name!r}] = {self.expr(x)}")
         return e
 
     def _super(self, v: SuperVar) -> str:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .._errors import Unsupported
 from ._consts import is_const_value
 from ._graph_ops import graph_fn
-from ._iface import implements
+from ._iface import MODELS, implements
 from ._methods import call_method, dict_view, list_items
 from ._sets import contains as set_contains
 from ._values import (
@@ -169,6 +169,11 @@ def truth(vm: VM, v: Var):
         return True
     if t is TensorVar:
         raise Unsupported("data-dependent-branch", "branching on a tensor's value")
+    family = MODELS.get((t, "__len__"))  # a model family's own container value (_iface.model)
+    if family is not None:
+        n = family(vm, [v], {})
+        if type(n) is ConstVar:
+            return bool(n.value)
     raise Unsupported("truth", f"truth value of a {t.__name__}")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import operator
 import types
 from typing import TYPE_CHECKING
@@ -17,8 +18,16 @@ from ._graph_ops import graph_fn
 from ._iface import MODELS, implements
 from ._members import sequential_item
 from ._methods import dict_view, key_of, list_items, set_item
-from ._models_py import tensor_grad
-from ._objects import call_dunder, instance_type, is_data_descriptor, super_attr, user_function
+from ._models_py import clear_grad, tensor_grad
+from ._objects import (
+    call_dunder,
+    has_instance_dict,
+    instance_type,
+    is_data_descriptor,
+    slot_of,
+    super_attr,
+    user_function,
+)
 from ._sets import SET_METHODS
 from ._torchops import TENSOR_ATTRS_CONST, TENSOR_ATTRS_GRAPH, is_tensor_method
 from ._values import (
@@ -54,6 +63,15 @@ def _src(v: ObjVar) -> Src:
 
 def _no_custom_getattr(t: type) -> bool:
     return t.__getattribute__ is object.__getattribute__ and not hasattr(t, "__getattr__")
+
+
+def _user_slot(tp: type, name: str, cls_attr: object) -> bool:
+    """`name` is a `__slots__` entry of a user class (its member descriptor, with the default lookup)."""
+    return type(cls_attr) is types.MemberDescriptorType and bool(tp.__flags__ & _HEAPTYPE) and \
+        tp.__getattribute__ is object.__getattribute__ and slot_of(tp, name)
+
+
+_HEAPTYPE = 1 << 9
 
 
 def _class_lookup(t: type, name: str) -> object:
@@ -162,9 +180,20 @@ def _obj_attr(vm: VM, v: Var, name: str):
         return wrap_fixed(vm, tp)
     if isinstance(obj, torch.nn.Module) and tp.__getattribute__ is object.__getattribute__:
         return _module_attr(vm, v, obj, tp, name)
-    if not _no_custom_getattr(tp):
+    # A Python `__getattr__` (with the default `__getattribute__`) is called, traced, when the normal
+    # lookup finds nothing: not in the instance's dict (guarded), not on the class (pinned).
+    if tp is functools.partial and name in ("func", "args", "keywords"):  # read-only members: guarded reads
+        return wrap(vm, getattr(obj, name), AttrSrc(_src(v), name))
+    fallback = tp.__getattribute__ is object.__getattribute__ and user_function(_class_lookup(tp, "__getattr__"))
+    if not _no_custom_getattr(tp) and not fallback:
         raise Unsupported("custom-getattr", f"{tp.__name__} customizes attribute access")
     cls_attr = _class_lookup(tp, name)
+    if _user_slot(tp, name, cls_attr):  # a slot of a user class: read (guarded) as an attribute is
+        try:
+            x = getattr(obj, name)
+        except AttributeError:
+            raise Unsupported("slot-unset", f"{tp.__name__}.{name}: a slot with no value") from None
+        return wrap(vm, x, AttrSrc(_src(v), name))
     if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
         return _instance_class_attr(vm, v, tp, name, cls_attr)
     d = getattr(obj, "__dict__", None)
@@ -173,6 +202,10 @@ def _obj_attr(vm: VM, v: Var, name: str):
         return wrap(vm, d[name], AttrSrc(src, name))
     if d is not None:
         vm.guards.add(f"{name!r} not in {src.expr(vm.ns)}.__dict__")
+    if fallback and cls_attr is _ABSENT and d is not None:
+        return call_dunder(vm, v, "__getattr__", [ConstVar(name)])
+    if fallback and cls_attr is _ABSENT:
+        raise Unsupported("custom-getattr", f"{tp.__name__}.__getattr__ on an object without a __dict__")
     return _instance_class_attr(vm, v, tp, name, cls_attr)
 
 
@@ -225,6 +258,10 @@ def _instance_class_attr(vm: VM, v: Var, tp: type, name: str, cls_attr):
 
 def _new_obj_attr(vm: VM, v: Var, name: str):
     cls_attr = _class_lookup(v.cls, name)
+    if type(cls_attr) is types.MemberDescriptorType and slot_of(v.cls, name):
+        if name in v.attrs:  # a slot traced code stored (an unset one raises eager's AttributeError)
+            return v.attrs[name]
+        raise Unsupported("slot-unset", f"{v.cls.__name__}.{name}: a slot with no value")
     if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
         return _instance_class_attr(vm, v, v.cls, name, cls_attr)
     if name in v.attrs:
@@ -246,9 +283,16 @@ def store_attr(vm: VM, obj, name: str, val: Var):
         return call_dunder(vm, obj, "__setattr__", [ConstVar(name), val], discard=True)
     if type(obj) is NewObjVar:
         cls_attr = _class_lookup(obj.cls, name)
+        if type(cls_attr) is types.MemberDescriptorType and slot_of(obj.cls, name):
+            obj.attrs[name] = val  # a slot: a plain store (made real by object.__setattr__)
+            return
+        if cls_attr is _ABSENT and not has_instance_dict(obj.cls):
+            raise Unsupported("store-attr", f"{obj.cls.__name__} has no slot {name} and no __dict__")
         if cls_attr is not _ABSENT and is_data_descriptor(cls_attr):
             raise Unsupported("store-attr", f"{obj.cls.__name__}.{name} is a descriptor")
         obj.attrs[name] = val
+        return
+    if type(obj) is TensorVar and name == "grad" and clear_grad(vm, obj, val):
         return
     if type(obj) is not ObjVar:
         raise Unsupported("store-attr", f"setting an attribute of a {type(obj).__name__}")
@@ -256,6 +300,8 @@ def store_attr(vm: VM, obj, name: str, val: Var):
     tp = type(real)
     if isinstance(real, types.ModuleType):
         vm.gover[(id(real.__dict__), name)] = val
+    elif tp.__setattr__ is object.__setattr__ and _user_slot(tp, name, _class_lookup(tp, name)):
+        pass  # a slot of a user class: a replayed store (object.__setattr__ stores through the slot)
     elif isinstance(real, type) or tp.__setattr__ is not object.__setattr__ or not hasattr(real, "__dict__"):
         raise Unsupported("store-attr", f"setting {tp.__name__}.{name}")
     else:
@@ -308,6 +354,11 @@ def get_item(vm: VM, c: Var, k):
         if key not in items:
             raise Unsupported("key-error", "missing dict key")
         return items[key]
+    family = MODELS.get((t, "__getitem__"))  # a model family's own container value (_iface.model)
+    if family is not None:
+        res = family(vm, [c, k], {})
+        if res is not NotImplemented:
+            return res
     raise Unsupported("subscript", f"subscript of a {t.__name__}")
 
 

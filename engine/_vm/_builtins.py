@@ -13,11 +13,14 @@ from .._guards import ConstSrc
 from . import _version as V
 from ._consts import is_const_value
 from ._generators import collect, drive, step
+from ._iface import MODELS as MODELS_BY_VALUE
 from ._iface import Inline
 from ._iface import model as register_model
 from ._iters import ZipView, as_sequence
 from ._members import container_items
 from ._methods import key_of
+from ._models_callbacks import minmax_call, sorted_call
+from ._models_itertools import enumerate_gen, reversed_list, zip_gen
 from ._objects import class_lookup, instance_type, python_type, user_function
 from ._sets import new_set, sorted_set
 from ._values import (
@@ -117,6 +120,9 @@ def _len(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         return ConstVar(len(v.obj))
     if tp is not None:
         return vm.call_dunder(v, "__len__", [])
+    family = MODELS_BY_VALUE.get((type(v), "__len__"))  # a model family's own value (_iface.model)
+    if family is not None:
+        return family(vm, [v], {})
     if type(v) is TensorVar:
         if v.fake.dim() == 0:
             return NotImplemented
@@ -134,7 +140,8 @@ def _range(vm: VM, args: list[Var], kwargs: dict[str, Var]):
 
 
 def _seq_of(vm: VM, v: Var):
-    if type(v) is SetVar:  # consumed at once: no mutation can interleave (a for-loop over a set is eager)
+    if type(v) is SetVar or (type(v), "__items__") in MODELS_BY_VALUE:
+        # consumed at once: no mutation can interleave (a for-loop over a set or a deque is eager)
         return vm.seq_items(v)
     return vm.seq_items(vm_iter(vm, v))
 
@@ -144,27 +151,40 @@ def vm_iter(vm: VM, v: Var):
 
 
 def _enumerate(vm: VM, args: list[Var], kwargs: dict[str, Var]):
+    if "start" in kwargs and len(args) == 1:
+        args, kwargs = [args[0], kwargs["start"]], {k: v for k, v in kwargs.items() if k != "start"}
     if not 1 <= len(args) <= 2 or kwargs:
         return NotImplemented
     if len(args) == 2 and (type(args[1]) is not ConstVar or type(args[1].value) is not int):
         return NotImplemented
 
     start = args[1].value if len(args) == 2 else 0
-    return IterVar(ZipView([as_sequence(vm, args[0])], start))
+    try:
+        seq = as_sequence(vm, args[0])
+    except Unsupported:  # an iterator or generator: enumerate's traced form pulls from it as eager's does
+        return enumerate_gen(vm, args[0], start)
+    return IterVar(ZipView([seq], start))
 
 
 def _zip(vm: VM, args: list[Var], kwargs: dict[str, Var]) -> Var:
     strict = kwargs.get("strict", ConstVar(False))
     if set(kwargs) - {"strict"} or type(strict) is not ConstVar:
         return NotImplemented
-
-    return IterVar(ZipView([as_sequence(vm, a) for a in args], None, bool(strict.value)))
+    try:
+        seqs = [as_sequence(vm, a) for a in args]
+    except Unsupported:
+        if strict.value:
+            raise
+        return zip_gen(vm, args)
+    return IterVar(ZipView(seqs, None, bool(strict.value)))
 
 
 def _reversed(vm: VM, args: list[Var], kwargs: dict[str, Var]):
     if len(args) == 1 and not kwargs and type(args[0]) is ObjVar:
         items = container_items(vm, args[0], reverse=True)
         return NotImplemented if items is None else IterVar(TupleVar(items[::-1]), rev=args[0])
+    if len(args) == 1 and not kwargs and type(args[0]) is ListVar:
+        return reversed_list(vm, args[0])
     if len(args) != 1 or kwargs or type(args[0]) not in (TupleVar, ConstVar):
         return NotImplemented
     return IterVar(TupleVar(list(reversed(vm.seq_items(args[0])))), rev=args[0])
@@ -232,8 +252,8 @@ def _container(kind):
 
 def _minmax(fn):
     def model(vm: VM, args: list[Var], kwargs: dict[str, Var]):
-        if kwargs:
-            return NotImplemented
+        if kwargs or (len(args) == 1 and type(args[0]) is GenVar):
+            return minmax_call(vm, fn is max, args, kwargs)
         vals = list(args) if len(args) > 1 else vm.seq_items(args[0]) if args else []
         if vals and all(type(v) is ConstVar for v in vals):
             return ConstVar(fn([v.value for v in vals]))
@@ -290,7 +310,8 @@ def _sorted(vm: VM, args: list[Var], kwargs: dict[str, Var]):
         out = sorted_set(args[0], rev.value)
         if out is not None:
             return out
-    return _fold(sorted, args, kwargs)
+    out = _fold(sorted, args, kwargs)
+    return sorted_call(vm, args, kwargs) if out is NotImplemented else out
 
 
 def _setattr(vm: VM, args: list[Var], kwargs: dict[str, Var]):

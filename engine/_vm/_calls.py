@@ -4,8 +4,10 @@ and refuse (Unsupported -> eager call) everything else."""
 from __future__ import annotations
 
 import contextlib
+import functools
+import operator
 import types
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -339,6 +341,9 @@ def seq_items(vm: VM, v: Var) -> list[Var]:
             if x is None:
                 return out
             out.append(x)
+    family = MODELS.get((t, "__items__"))  # a model family's own container value: its items, in order
+    if family is not None:
+        return list(family(vm, [v], {}))
     return iter_remaining(vm, v)
 
 
@@ -357,7 +362,7 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
         if res is not NotImplemented:
             return res
     if fv.src is not None and not isinstance(fv.src, ConstSrc):
-        vm.guards.identity(fv.src, obj)  # what the call does is decided by which object it is
+        _guard_callee(vm, fv.src, obj)
     if obj is AUTOCAST or obj is torch.inference_mode:
         ctx = make_ctx(vm, obj, args, kwargs)
         if ctx is not None:
@@ -430,6 +435,32 @@ def _call_object(vm: VM, fv: ObjVar, args: list[Var], kwargs: dict[str, Var]) ->
             return ExcVar(obj, tuple(a.value for a in args))
     raise Unsupported("call-object", f"calling {getattr(obj, '__qualname__', type(obj).__name__)} "
                       "is not modeled")
+
+
+# C callables with no model or rule: calling one is an eager op whichever instance it is.
+_EAGER_BY_TYPE = frozenset({operator.itemgetter, operator.attrgetter, operator.methodcaller})
+
+
+def _guard_callee(vm: VM, src: Any, obj: object) -> None:
+    """What the call does is decided by which object it is: guarded by identity, except for objects made
+    anew at each read or by each call (a later call then meets an equal object, never the same one), whose
+    decision follows from what is guarded instead: a C classmethod (`chain.from_iterable`) by equality; a
+    C method bound to an instance (`d.append` of a deque an eager op made) by its type, its receiver's type
+    and its name (what `_iface.model_for` and the policy table decide by); a `functools.partial` by its
+    type (its model reads and guards its parts)."""
+    e = src.expr(vm.ns)
+    t = type(obj)
+    if t is types.BuiltinMethodType and isinstance(obj.__self__, type):
+        vm.guards.add(f"{e} == {vm.ns.const(obj, 'k')}")
+    elif t is types.BuiltinMethodType and obj.__self__ is not None and \
+            not isinstance(obj.__self__, types.ModuleType) and "pybind11" not in type(obj.__self__).__name__ \
+            and rule_for(obj) is None:
+        vm.guards.add(f"type({e}) is {vm.ns.const(t, 'T')} and type({e}.__self__) is "
+                      f"{vm.ns.const(type(obj.__self__), 'T')} and {e}.__name__ == {obj.__name__!r}")
+    elif t is functools.partial or (t in _EAGER_BY_TYPE and rule_for(obj) is None):
+        vm.guards.type_is(src, t)
+    else:
+        vm.guards.identity(src, obj)
 
 
 def _run_model(vm: VM, fv: Var, registered: tuple, args: list[Var], kwargs: dict[str, Var]):

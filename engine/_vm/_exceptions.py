@@ -23,6 +23,7 @@ from .._errors import Unsupported
 from .._guards import AttrSrc, ConstSrc
 from ._arith import is_same
 from ._effects import SetAttrEffect
+from ._iface import HIDDEN_CODES
 from ._objects import is_plain_exception
 from ._values import ConstVar, ExcVar, ObjVar, TracebackVar, TupleVar
 from ._wrap import wrap
@@ -77,6 +78,8 @@ def set_state(vm: VM, exc: Var, name: str, value: Var) -> None:
 
 def tb_here(vm: VM, exc: Var, frame: Frame) -> None:
     """PyTraceBack_Here: `exc` is raised in, or propagates into, `frame` at its current instruction."""
+    if frame.info.code in HIDDEN_CODES:
+        return
     at = frame.call_index if frame.call_index >= 0 else frame.ip
     tb_entry(vm, exc, frame.info.code, frame.fglobals, frame.info.instrs[at].offset, frame)
 

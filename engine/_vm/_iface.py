@@ -149,6 +149,14 @@ def implements(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 # -- the model registry -------------------------------------------------------------------------------------
 
+# Codes of the Python forms that stand for C objects (_models_itertools): their frames add no traceback
+# entry to an exception passing through, as the C object's call adds none.
+HIDDEN_CODES: set[types.CodeType] = set()
+
+# How a model family's own symbolic values become real in a segment's code: value class ->
+# rebuild(emitter, v) -> expression (engine/_residual.py asks it after its own kinds).
+REBUILDERS: dict[type, Callable[[Any, Any], str]] = {}
+
 Model = Callable[..., Any]  # model(vm, args, kwargs) -> Var | Inline | NotImplemented
 MODELS: dict[Any, Model] = {}
 

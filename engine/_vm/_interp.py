@@ -74,6 +74,7 @@ class VM(VMOps):
         self.effects: list[Effect] = []  # side effects on pre-existing objects, in program order
         self.writeback = []  # real containers/iterators whose tracked contents are written back
         self.gover = {}  # (id(globals), name) -> Var stored by traced code
+        self.grads_cleared: set[Var] = set()  # leaf inputs whose `.grad = None` traced code replays (_models_py)
         self.grad = grad
         self.grad0 = grad
         self.grad_set_in_graph = False

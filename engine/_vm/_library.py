@@ -24,7 +24,7 @@ from ._arith import unary
 from ._consts import is_const_value
 from ._members import members_model
 from ._modules import module_setattr
-from ._objects import _ABSENT, class_lookup
+from ._objects import _ABSENT, class_lookup, slot_of
 from ._values import (
     ConstVar,
     FuncVar,
@@ -155,6 +155,8 @@ def _has_attr(vm: VM, v: Var, name: str) -> bool | None:
     if t is TensorVar:  # a tensor made by the graph has no instance attributes; an input may have
         return True if hasattr(v.pytype, name) else (False if v.src is None else None)
     if t is NewObjVar:
+        if slot_of(v.cls, name):  # a slot: set or not (the descriptor on the class does not count)
+            return name in v.attrs
         return name in v.attrs or hasattr(v.cls, name)
     if t is not ObjVar:
         return None
@@ -235,11 +237,16 @@ def weakref_call(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> An
 def partial_call(vm: VM, fv: Var, args: list[Var], kwargs: dict[str, Var]) -> Any:
     """partial(f, *a, **k)(*args, **kw) is f(*a, *args, **k, **kw); a partial's parts are read-only."""
     p, base = fv.obj, _src(fv)
-    func = vm.wrap(p.func, AttrSrc(base, "func"), fixed=True)
-    pargs = [vm.wrap(a, ItemSrc(AttrSrc(base, "args"), k), fixed=True) for k, a in enumerate(p.args)]
     if not all(type(k) is str for k in p.keywords):
         return NotImplemented
-    pkw = {k: vm.wrap(a, ItemSrc(AttrSrc(base, "keywords"), k), fixed=True) for k, a in p.keywords.items()}
+    # The partial is guarded by its type only (the call's guard, _calls._guard_callee): its parts are read
+    # and guarded as any input is, so another partial of the same function and arguments takes this trace.
+    func = vm.wrap(p.func, AttrSrc(base, "func"))
+    vm.guards.length(AttrSrc(base, "args"), len(p.args))
+    pargs = [vm.wrap(a, ItemSrc(AttrSrc(base, "args"), k)) for k, a in enumerate(p.args)]
+    kwsrc = AttrSrc(base, "keywords")
+    vm.guards.add(f"tuple({kwsrc.expr(vm.ns)}) == {tuple(p.keywords)!r}")
+    pkw = {k: vm.wrap(a, ItemSrc(kwsrc, k)) for k, a in p.keywords.items()}
     return vm.call(func, pargs + list(args), {**pkw, **kwargs})
 
 

@@ -22,6 +22,7 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 from .._guards import AttrSrc
+from ._effects import SetAttrEffect
 from ._objects import class_lookup, instance_type, python_type, user_function
 from ._values import BoundMethodVar, ConstVar, DictVar, ListVar, NewObjVar, ObjVar, Var
 
@@ -86,14 +87,34 @@ def delete_item(vm: VM, container: Var, key: Var) -> bool:
     return isinstance(vm.call_method(container, "pop", [key], {}), Var)
 
 
+def leaf_input(vm: VM, v: Any) -> bool:
+    """`v` is a graph input with a source, a leaf (guarded)."""
+    if v.src is None:
+        return False
+    real = next((r for s, r in vm.graph.inputs if s is v.src), None)
+    if real is None or not real.is_leaf:
+        return False
+    vm.guards.add(f"{v.src.expr(vm.ns)}.is_leaf")
+    return True
+
+
 def tensor_grad(vm: VM, v: Any) -> Var | None:
     """`v.grad` for a TensorVar that is a graph input with a source, a leaf (reading `.grad` of a non-leaf
     warns: left to the eager op); None: not modeled here."""
-    if v.src is None:
+    if v in vm.grads_cleared:
+        return ConstVar(None)
+    if not leaf_input(vm, v):
         return None
-    real = next((r for s, r in vm.graph.inputs if s is v.src), None)
-    if real is None or not real.is_leaf:
-        return None
-    e = v.src.expr(vm.ns)
-    vm.guards.add(f"{e}.is_leaf")
+    real = next(r for s, r in vm.graph.inputs if s is v.src)
     return vm.wrap(real.grad, AttrSrc(v.src, "grad"))
+
+
+def clear_grad(vm: VM, v: Any, value: Var) -> bool:
+    """`v.grad = None` (a manual optimizer step, `zero_grad` written out) on a leaf graph input: a replayed
+    store, after the graph (which read the gradient before it, as eager did); reads of `v.grad` later in the
+    segment see None. False: not modeled here (another value is checked by the store itself: eager)."""
+    if type(value) is not ConstVar or value.value is not None or not leaf_input(vm, v):
+        return False
+    vm.effects.append(SetAttrEffect(v, "grad", value))
+    vm.grads_cleared.add(v)
+    return True

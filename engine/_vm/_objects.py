@@ -11,7 +11,7 @@ import torch
 
 from .._errors import FrameBound, Unsupported
 from ._effects import SetAttrEffect
-from ._iface import Inline, implements
+from ._iface import MODELS, Inline, implements
 from ._opcodes import EagerSpec, raising
 from ._ops_locals import cell_get
 from ._torchops import skip_inline
@@ -63,11 +63,30 @@ def is_plain_class(cls: type) -> bool:
     if issubclass(cls, (BaseException, torch.nn.Module, torch.Tensor)):
         return False
     for k in cls.__mro__[:-1]:
-        if not k.__flags__ & _HEAPTYPE or "__slots__" in k.__dict__:
+        if not k.__flags__ & _HEAPTYPE or ("__slots__" in k.__dict__ and not _plain_slots(k)):
             return False
     setattr_ = class_lookup(cls, "__setattr__")
     return ((setattr_ is object.__setattr__ or user_function(setattr_))
             and cls.__getattribute__ is object.__getattribute__ and not hasattr(cls, "__getattr__"))
+
+
+def _plain_slots(k: type) -> bool:
+    """A class's `__slots__` are plain stores: each name is the class's own member descriptor (no
+    `__dict__` slot, and none hidden by a class attribute of the same name)."""
+    names = k.__dict__["__slots__"]
+    names = (names,) if isinstance(names, str) else tuple(names)
+    return all(type(n) is str and n != "__dict__" and (n == "__weakref__" or type(k.__dict__.get(n)) is
+                                                       types.MemberDescriptorType) for n in names)
+
+
+def slot_of(cls: type, name: str) -> bool:
+    """`name` is a slot of instances of the plain class `cls` (a member descriptor found on its MRO)."""
+    return type(class_lookup(cls, name)) is types.MemberDescriptorType
+
+
+def has_instance_dict(cls: type) -> bool:
+    """Instances of the plain class `cls` have a `__dict__` (some class of its MRO has no `__slots__`)."""
+    return any("__slots__" not in k.__dict__ for k in cls.__mro__[:-1])
 
 
 def is_data_descriptor(x: object) -> bool:
@@ -155,7 +174,10 @@ def python_type(vm: VM, v: Var):
     if t is TracebackVar:
         return types.TracebackType
     if t is GenVar:
-        return types.GeneratorType
+        return v.pytype or types.GeneratorType
+    family = getattr(t, "PYTYPE", None)  # a model family's own value (_models_collections.DequeVar...)
+    if family is not None:
+        return family
     if t is GradCtxVar:
         return v.torch_class()
     if t is CMVar:
@@ -178,12 +200,20 @@ def instance_type(v: Var) -> type | None:
     return None
 
 
+_C_METHODS = (types.WrapperDescriptorType, types.MethodDescriptorType)
+
+
 @implements("call_dunder")
 def call_dunder(vm: VM, obj, name: str, args: list[Var], discard: bool = False):
     """obj.name(*args) for a user-defined special method, traced as a frame (Unsupported otherwise)."""
     tp = instance_type(obj)
     f = class_lookup(tp, name) if tp is not None else _ABSENT
     if not user_function(f):
+        # a C class's special method with a registered model (_models_collections: `deque.__getitem__`)
+        m = MODELS.get(f) if type(obj) is ObjVar and isinstance(f, _C_METHODS) else None
+        res = m(vm, [obj, *args], {}) if m is not None else NotImplemented
+        if res is not NotImplemented:
+            return res
         raise Unsupported("dunder", f"{name} of a {type(obj).__name__} is not a user function")
     res = vm.call(BoundMethodVar(obj, wrap_fixed(vm, f)), args, {})
     if discard and isinstance(res, Inline):

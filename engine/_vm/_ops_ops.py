@@ -136,7 +136,7 @@ def _load_method_eager(frame: Frame, ins: Instr) -> EagerSpec:
 @handles("LOAD_METHOD", eager=_load_method_eager)
 def _load_method(vm: VM, frame: Frame, ins: Instr) -> None:
     v = vm.peek(1)[0]
-    if type(v) is GenVar and ins.argval == "send":
+    if type(v) is GenVar and ins.argval == "send" and v.pytype is None:
         # g.send(a) (_generators.step). Only LOAD_METHOD makes this value, and only its call consumes it
         # (`g.send` read as a value is eager: the generator is made real), so a break while the argument is
         # computed may persist it (engine/_snapshot.py).

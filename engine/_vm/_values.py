@@ -340,7 +340,7 @@ class GenVar(Var):
     _generators.py); `call_no` is then -1 (no call of this trace made it)."""
 
     __slots__ = ("frame", "call_no", "state", "mode", "target", "cm", "thrown", "thrown_tb", "owner",
-                 "for_at", "for_depth", "exc_state", "caller_exc", "acc", "acc_tuple", "default")
+                 "for_at", "for_depth", "exc_state", "caller_exc", "acc", "acc_tuple", "default", "pytype")
 
     def __init__(self, frame: Frame, call_no, cm: bool = False) -> None:
         self.frame = frame
@@ -359,6 +359,7 @@ class GenVar(Var):
         self.acc: Var | None = None  # mode "collect": the list list()/tuple() is filling (`acc_tuple`: tuple())
         self.acc_tuple = False
         self.default: Var | None = None  # mode "next": next()'s default, what the call gives if it returns
+        self.pytype: type | None = None  # the C iterator it stands for (`map`...: _models_itertools), if any
 
 
 class SuperVar(Var):

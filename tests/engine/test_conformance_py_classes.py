@@ -422,7 +422,7 @@ SCENARIOS = [
     Scenario(enum_iteration, x1, 1),
     Scenario(intflag_operators, x1, 1),
     Scenario(intenum_arithmetic, x1, 1),
-    Scenario(getattr_fallback, x1, 2),
+    Scenario(getattr_fallback, x1, 1),
     Scenario(getattr_hook_breaks, x1, 1),
     Scenario(abcmeta_subclass, x1, 1),
     Scenario(abc_cannot_instantiate, x1, 0),

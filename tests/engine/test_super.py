@@ -289,10 +289,10 @@ def test_stores_through_base_slots_are_replayed_not_broken_on():
     """`super().__setattr__`, `super().__setitem__`, `object.__setattr__` and `dict.__setitem__` on user
     subclasses (made here or passed in) are traced: the stores are replayed as side effects, bypassing the
     subclass's own hook as eager does; the graph before the break holds every op up to it."""
-    c = check(stores_through_base_slots, base_slot_args, graphs=1, breaks=4)
+    c = check(stores_through_base_slots, base_slot_args, graphs=1, breaks=3)
     # the only break before the graph_break() would be a store; after it, the reads of the real dict subclass
-    # (its len() is modeled, guarded)
-    assert [b.gb_id for b in c.record.break_records] == ["graph_break", "dunder", "call-object", "contains"]
+    # (its len() and tab["k"] are modeled, guarded; sorted() is traced down to iterating it)
+    assert [b.gb_id for b in c.record.break_records] == ["graph_break", "iter", "contains"]
 
 
 class WithDescriptor:
