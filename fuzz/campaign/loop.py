@@ -80,16 +80,18 @@ class Bucket:
     @property
     def status(self) -> str:
         """KNOWN / REGRESSION (a corpus bug's root cause), NEW (a root cause no corpus entry has), or NEW? (not
-        decided yet). Only evidence decides NEW: a crash's root cause is its exception and compiler frame, known
-        when it is seen; a mismatch's is the shape of its reduced repro, known once its reduction reached a
-        fixpoint. Until then (not reduced, cut short, failed) it may be a known bug under a large program."""
+        decided yet). Only evidence decides NEW: a compiler crash's root cause is its exception and compiler frame,
+        known when it is seen (``pins_bug``); any other finding's is the shape of its reduced repro, known once its
+        reduction reached a fixpoint. Until then (not reduced, cut short, failed) it may be a known bug under a
+        large program."""
         if self.known:
             return "REGRESSION" if self.regression else "KNOWN"
         return "NEW" if self.decided else "NEW?"
 
     @property
     def decided(self) -> bool:
-        """Whether the root cause is settled: by the signature (a crash, a hang), or by a finished reduction."""
+        """Whether the root cause is settled: by the signature (a crash raised in compiler code), or by a finished
+        reduction."""
         return root_cause(self.signature) is not None or self.reduction == "done"
 
     @property
