@@ -6,7 +6,8 @@ over, every bucket whose reduction is not finished is reduced, ``reduction_slots
 runner's workers each; a time budget keeps a reserve for this while fuzzing (``reduce_reserve``). A bucket sharing
 an earlier bucket's root cause gets that one's reduced repro instead of a reduction of its own. A reduction cut
 short by its budget is gone on with, from its smallest program so far, by the next run or ``reduce --campaign``;
-each bucket is reduced at most once per run. A stop (signal, budget) interrupts the reductions in flight, which
+each bucket is reduced at most once per run. Hangs come last (every candidate that keeps a hang waits out the
+timeout): they are not reduced while fuzzing, and their reductions stop after ``HANG_TIMEOUTS`` such checks. A stop (signal, budget) interrupts the reductions in flight, which
 leave their buckets as they were for the next run. ``Reductions`` is a part of ``fuzz.campaign.loop.Campaign`` and
 works on its state, lock and runner.
 """
@@ -24,7 +25,12 @@ from oracle import set_header
 if TYPE_CHECKING:
     from fuzz.campaign.loop import Bucket
 
-__all__ = ["REDUCTION_WORKERS", "Reductions"]
+__all__ = ["HANG_TIMEOUTS", "REDUCTION_WORKERS", "Reductions"]
+
+# Candidate checks that may wait out the timeout in a hang's reduction (``reduce_program``'s ``timeouts``): every
+# candidate that keeps a hang costs a whole timeout, so a wall-time budget lets one hang hold a reduction slot for
+# many minutes (the README's command spent over five on one). Hangs are also reduced last.
+HANG_TIMEOUTS = 4
 
 # Checks one reduction keeps in flight: it takes the first candidate that keeps the bug, so a third or fourth check
 # in flight is mostly wasted; more workers reduce more buckets at once instead (12 workers: 6 buckets).
@@ -108,8 +114,9 @@ class Reductions:
                 return False
             point = next(((b, p) for b in self.buckets.values() if b.same_as and (p := self._to_point(b))), None)
             if point is None:
+                # a hang waits for the end (``_reduce_all``): its checks that keep it each take the whole timeout
                 ready = [b for b in self.buckets.values() if b.unfinished and b.repro not in self._tried
-                         and self._waits(b) is None]
+                         and self._waits(b) is None and b.signature != "hang"]
                 if not ready:
                     return False
                 bucket = max(ready, key=lambda b: (b.count, b.first_program))
@@ -141,7 +148,7 @@ class Reductions:
             return
         with self._lock:
             pending = sorted((b for b in self.buckets.values() if b.unfinished or self._to_point(b)),
-                             key=lambda b: (b.same_as is not None, -b.count, -b.first_program))
+                             key=lambda b: (b.signature == "hang", b.same_as is not None, -b.count, -b.first_program))
         own = [b for b in pending if self._waits(b) is None and b.repro not in self._tried]
         self._tried.update(b.repro for b in own)
         self._reduce_concurrently(own)
@@ -248,7 +255,7 @@ class Reductions:
                                     runner=_StoppableRunner(self.runner, self._stop),
                                     workers=workers or self.config.workers,
                                     budget_s=budget, rechecks=1, timeout=self.config.timeout, ir=ir,
-                                    ceiling_s=ceiling)
+                                    ceiling_s=ceiling, timeouts=HANG_TIMEOUTS if bucket.signature == "hang" else None)
         except ReduceError:
             result = None
         except (KeyboardInterrupt, OSError):
