@@ -59,11 +59,11 @@ def test_the_reserve_counts_rounds_of_concurrent_reductions(tmp_path):
     campaign = Campaign(config(tmp_path, programs=None, seconds=600.0, reduce_seconds=10.0, workers=6),
                         ScriptedRunner(), generate=generate)
     try:
-        assert campaign.reduction_slots == 3
-        assert campaign.reduce_reserve == 0.0  # nothing waits for a reduction
+        assert campaign.reductions.slots == 3
+        assert campaign.reductions.reserve == 0.0  # nothing waits for a reduction
         for i in range(7):
             campaign.buckets["torch", f"sig{i}"] = Bucket("torch", f"sig{i}", 1, f"{i:03d}.py", i)
-        assert campaign.reduce_reserve == 30.0  # seven buckets: three rounds of three
+        assert campaign.reductions.reserve == 30.0  # seven buckets: three rounds of three
     finally:
         campaign.close()
 
@@ -73,7 +73,7 @@ def test_a_runner_with_fewer_processes_than_campaign_workers_bounds_the_slots(tm
     runner.workers = 1  # a cluster campaign: many tasks in flight, one local process for reductions
     campaign = Campaign(config(tmp_path, programs=4, workers=8), runner, generate=generate)
     try:
-        assert campaign.reduction_slots == 1
+        assert campaign.reductions.slots == 1
     finally:
         campaign.close()
 

@@ -95,7 +95,7 @@ def test_a_campaign_reduces_a_user_exception_crash_before_calling_it_known(tmp_p
 
     campaign = Campaign(config, UserCrashRunner(), generate=lambda *a, **k: Program(), known=known)
     reduced = []
-    campaign._reduce = lambda bucket, *a, **k: reduced.append(bucket.signature)
+    campaign.reductions.reduce_bucket = lambda bucket, *a, **k: reduced.append(bucket.signature)
     summary = campaign.run()
     bucket = summary["buckets"][0]
     assert bucket["status"] == "NEW?" and bucket["known"] is None

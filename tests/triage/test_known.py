@@ -85,7 +85,7 @@ def test_a_known_finding_is_reported_known_not_reduced_and_not_news_for_bias(tmp
                             reduce_seconds=5, bias=True)
     campaign = Campaign(config, CrashingRunner(), generate=generate, known=known)
     reduced = []
-    campaign._reduce = lambda bucket, ir=None, budget=None, workers=None: reduced.append(bucket.target)
+    campaign.reductions.reduce_bucket = lambda bucket, ir=None, budget=None, workers=None: reduced.append(bucket.target)
     summary = campaign.run()
     by_target = {b["target"]: b for b in summary["buckets"]}
     assert by_target["torch"]["status"] == "KNOWN"
@@ -119,7 +119,7 @@ def test_the_summary_points_an_unreduced_known_bucket_at_its_known_repro(tmp_pat
 def test_without_the_corpus_the_same_finding_is_new(tmp_path):
     config = CampaignConfig(("torch",), tmp_path / "run", programs=1, seed=1, bias=True)
     campaign = Campaign(config, CrashingRunner(), generate=generate)
-    campaign._reduce = lambda *a: None
+    campaign.reductions.reduce_bucket = lambda *a: None
     summary = campaign.run()
     assert summary["buckets"][0]["status"] == "NEW" and summary["bias"]["events"].get("new_bucket") == 1
     assert root_cause(CRASH) == summary["buckets"][0]["root_cause"]
@@ -139,7 +139,7 @@ def test_a_fixed_bug_seen_again_is_a_regression_reduced_and_news(tmp_path):
     config = CampaignConfig(("torch",), tmp_path / "run", programs=2, seed=1, reduce_seconds=5, bias=True)
     campaign = Campaign(config, CrashingRunner(), generate=generate, known=known)
     reduced = []
-    campaign._reduce = lambda bucket, ir=None, budget=None, workers=None: reduced.append(bucket.target)
+    campaign.reductions.reduce_bucket = lambda bucket, ir=None, budget=None, workers=None: reduced.append(bucket.target)
     summary = campaign.run()
     (bucket,) = summary["buckets"]
     assert (bucket["status"], bucket["known"], bucket["regression"]) == \
@@ -148,7 +148,7 @@ def test_a_fixed_bug_seen_again_is_a_regression_reduced_and_news(tmp_path):
     assert summary["bias"]["events"].get("new_bucket") == 1
     # the status survives a resume from the journal
     resumed = Campaign(dataclasses.replace(config, programs=3), CrashingRunner(), generate=generate, known=known)
-    resumed._reduce = lambda *a, **k: None
+    resumed.reductions.reduce_bucket = lambda *a, **k: None
     assert resumed.run()["buckets"][0]["status"] == "REGRESSION"
 
 
