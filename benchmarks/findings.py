@@ -6,7 +6,9 @@ generator's IR when the file is an unedited generated program), then check the r
 compare with the original: the signature kept, and eager's outcome (returned / raised the same type) kept.
 Prints one row per finding and: median and p90 program lines after reduction, whole-file lines (header and
 check included), reduction wall time, checks, signature kept %, eager outcome kept %, and buckets per root
-cause (distinct campaign root causes, ``fuzz.campaign.loop.root_cause`` on the reduced repro, per labeled cause).
+cause (distinct campaign root causes, ``fuzz.campaign.loop.root_cause`` on the reduced repro, per labeled cause),
+and the share that reached ``GOAL_LINES`` program lines, overall and for the large findings (``LARGE`` lines or
+more: 500 to 1,000-line programs, from torch 2.13 and from torch 2.15 through ``python=``).
 
     nice -n 10 python benchmarks/findings.py --budget 60 --workers 2 [--only GLOB,...] [--json OUT] [--save DIR] [--no-ir]
         [--python 2.15=/venv215/bin/python]
@@ -31,6 +33,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).parent / "findings"
+GOAL_LINES = 20  # a repro a reader takes in at once: the goal for every finding in the default budget
+LARGE = 500  # program lines from which a finding counts as large
 
 
 def _eager_outcome(runner, source: str, target: str) -> tuple[str, ...]:
@@ -102,6 +106,7 @@ def main() -> int:
                    "lines": code_lines(result.source), "file_lines": len(result.source.splitlines()),
                    "seconds": round(wall, 1), "checks": result.invocations, "stopped": result.stopped,
                    "signature_kept": after == signature and not report.flaky,
+                   "goal": code_lines(result.source) <= GOAL_LINES,
                    "eager_kept": _eager_outcome(runner, result.source, target) == before,
                    "bucket": root_cause(signature, behaviour_shape(result.source, minimal=result.stopped == "fixpoint"))
                    or f"{target}|{signature}"}  # the campaign's rule
@@ -109,7 +114,8 @@ def main() -> int:
             print(f"{name:18} {row['original_lines']:4} -> {row['lines']:3} lines (file {row['file_lines']:3}) "
                   f"{row['seconds']:6.1f}s {row['checks']:4} checks {row['stopped']:9} "
                   f"sig {'kept' if row['signature_kept'] else 'LOST(' + after + ')'} "
-                  f"eager {'kept' if row['eager_kept'] else 'CHANGED'}", flush=True)
+                  f"eager {'kept' if row['eager_kept'] else 'CHANGED'} "
+                  f"{'<=' if row['goal'] else '> '}{GOAL_LINES}", flush=True)
     done = [r for r in rows if "failed" not in r]
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
@@ -132,6 +138,11 @@ def main() -> int:
     print(f"reduction wall time:           median {statistics.median(secs):.1f}s, p90 {_p90(secs):.1f}s")
     print(f"checks:                        median {statistics.median(checks):.0f}, p90 {_p90(checks):.0f}")
     print(f"reached a fixpoint:            {sum(r['stopped'] == 'fixpoint' for r in done)}/{len(done)}")
+    large = [r for r in done if r["original_lines"] >= LARGE]
+    print(f"reached <= {GOAL_LINES} lines:           {sum(r['goal'] for r in done)}/{len(done)}; of those of {LARGE}+ "
+          f"lines {sum(r['goal'] for r in large)}/{len(large)}"
+          + "".join(f"\n  {r['file']:18} {r['original_lines']:4} -> {r['lines']:3} lines, {r['checks']} checks, "
+                    f"{r['seconds']:.0f}s, {r['stopped']}" for r in large))
     print(f"signature kept:                {100 * sum(r['signature_kept'] for r in rows if 'failed' not in r) / len(rows):.0f}%")
     print(f"eager outcome kept:            {100 * sum(r['eager_kept'] for r in done) / len(rows):.0f}%")
     buckets = sum(len(v) for v in per_cause.values())

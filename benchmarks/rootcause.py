@@ -7,7 +7,9 @@ shows). A rule maps a finding to a root-cause key; a finding without one (an unr
 Printed per rule: buckets per root cause (distinct keys per label, goal <= 1.3), and every key shared by findings
 of different labels (a wrong merge, goal 0). Rules: ``old`` (crash: exception + compiler frame; mismatch: the
 symptom plus the shape key of the reduced repro, identifiers and constants abstracted) and ``new``
-(fuzz.triage.rootcause: crash as before; mismatch: the behaviour shape of the reduced repro, whatever the symptom).
+(fuzz.triage.rootcause: a crash raised in compiler code as before; a mismatch, a hang and a crash the program
+raised itself through a pass-through frame such as compile_wrapper: the behaviour shape of the reduced repro,
+whatever the symptom).
 Figures, never assertions.
 """
 

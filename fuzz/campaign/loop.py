@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from fuzz.campaign.bucket import Bucket
 from fuzz.campaign.directory import CampaignDir, CampaignError, IndexSet, StorageError
 from fuzz.campaign.files import check_files
 from fuzz.campaign.reductions import Reductions
@@ -67,53 +68,7 @@ class CampaignConfig:
 SLOTS_EVERY_S = 5.0  # how often a campaign on a cluster asks whether workers joined
 
 
-# Bucket.reduction: None (nothing to reduce: a KNOWN bug), "pending" (not reduced yet: reduced while the campaign
-# runs, on a share of its workers, or after fuzzing; reduction off, or interrupted: the next run or `ngb-fuzz reduce
-# --campaign DIR` does it), "done" (a fixpoint), "cut short" (its budget ran out first: smaller, not minimal; the
-# next run or `reduce --campaign` goes on from it), or "failed" (nothing smaller kept the signature in a fresh
-# process: the original stays). A bucket sharing an earlier bucket's root cause gets that bucket's reduced repro
-# (and its reduction) instead of a reduction of its own.
-@dataclasses.dataclass
-class Bucket:
-    target: str
-    signature: str
-    count: int
-    repro: str  # file name inside the campaign directory
-    first_program: int
-    lines: int | None = None  # code lines of the repro once reduced
-    root_cause: str | None = None  # buckets sharing it are one bug (second bucketing; see root_cause())
-    same_as: str | None = None  # repro of the earlier bucket with this root cause (then not reduced again)
-    reduction: str | None = "pending"
-    known: str | None = None  # corpus file of the known bug with this root cause (see fuzz.triage.known)
-    regression: bool = False  # ... and that corpus entry is FIXED: the bug came back, which is news
-
-    @property
-    def status(self) -> str:
-        """KNOWN / REGRESSION (a corpus bug's root cause), NEW (a root cause no corpus entry has), or NEW? (not
-        decided yet). Only evidence decides NEW: a crash's root cause is its exception and compiler frame, known
-        when it is seen; a mismatch's is the shape of its reduced repro, known once its reduction reached a
-        fixpoint. Until then (not reduced, cut short, failed) it may be a known bug under a large program."""
-        if self.known:
-            return "REGRESSION" if self.regression else "KNOWN"
-        return "NEW" if self.decided else "NEW?"
-
-    @property
-    def decided(self) -> bool:
-        """Whether the root cause is settled: by the signature (a crash, a hang), or by a finished reduction."""
-        return root_cause(self.signature) is not None or self.reduction == "done"
-
-    @property
-    def unfinished(self) -> bool:
-        """Its reduction is still to do, or to go on with: not reduced yet, or cut short."""
-        return self.reduction in ("pending", "cut short")
-
-    @property
-    def old_news(self) -> bool:
-        """A known bug that is still open: not reduced again, not new for --bias."""
-        return bool(self.known) and not self.regression
-
-
-class Campaign(Reductions):
+class Campaign:
     def __init__(self, config: CampaignConfig, runner, generate: Callable | None = None,
                  on_progress: Callable[[Campaign], None] | None = None,
                  on_new_bucket: Callable[[Bucket, str], None] | None = None,
@@ -159,10 +114,9 @@ class Campaign(Reductions):
         self._errors: list[BaseException] = []  # raised in worker threads, re-raised by run()
         self._since_snapshot = 0
         self._finished = False
-        self._reducing = 0  # worker threads reducing a bucket now (``Reductions._reduce_one_now``)
-        self._tried: set[str] = set()  # repros whose reduction this run started: one each per run
         self._spent_at_start = False  # the time budget was spent before this run: it only reduces
         self.dir = CampaignDir(config.out, on_notice=on_notice)
+        self.reductions = Reductions(self)  # reduces the buckets, while fuzzing and after (fuzz.campaign.reductions)
         try:
             self._load_state()
             # deleted repros restored (``lost``: those that could not be); files no bucket names, by bucket key
@@ -341,7 +295,7 @@ class Campaign(Reductions):
         taken = self.programs + (self._in_flight if in_flight else 0)
         if self.config.programs is not None and taken >= self.config.programs:
             return True
-        return self.config.seconds is not None and self.seconds >= self.config.seconds - self.reduce_reserve
+        return self.config.seconds is not None and self.seconds >= self.config.seconds - self.reductions.reserve
 
     def regenerate(self, index: int):
         """Program ``index`` as this campaign drew it (not for --bias: its weights depended on the moment)."""
@@ -349,7 +303,7 @@ class Campaign(Reductions):
 
     def _worker_loop(self) -> None:
         while True:
-            if self._reduce_one_now():  # a share of the workers reduces the buckets as they open
+            if self.reductions.reduce_one_now():  # a share of the workers reduces the buckets as they open
                 continue
             index = self._take_index()
             if index is None:
@@ -482,9 +436,18 @@ class Campaign(Reductions):
                 if self.on_progress:
                     self.on_progress(self)
             if not self._errors:
-                self._reduce_all()
+                self.reductions.reduce_all()
         finally:
             self._stop.set()
+            self.finish()
+        self._raise_errors()
+        return self.summary()
+
+    def reduce_pending(self) -> dict:
+        """Reduce every bucket not reduced yet (``ngb-fuzz reduce --campaign DIR``); the summary after."""
+        try:
+            self.reductions.reduce_all()
+        finally:
             self.finish()
         self._raise_errors()
         return self.summary()

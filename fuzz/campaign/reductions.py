@@ -6,9 +6,10 @@ over, every bucket whose reduction is not finished is reduced, ``reduction_slots
 runner's workers each; a time budget keeps a reserve for this while fuzzing (``reduce_reserve``). A bucket sharing
 an earlier bucket's root cause gets that one's reduced repro instead of a reduction of its own. A reduction cut
 short by its budget is gone on with, from its smallest program so far, by the next run or ``reduce --campaign``;
-each bucket is reduced at most once per run. A stop (signal, budget) interrupts the reductions in flight, which
-leave their buckets as they were for the next run. ``Reductions`` is a part of ``fuzz.campaign.loop.Campaign`` and
-works on its state, lock and runner.
+each bucket is reduced at most once per run. Hangs come last (every candidate that keeps a hang waits out the
+timeout): they are not reduced while fuzzing, and their reductions stop after ``HANG_TIMEOUTS`` such checks. A stop (signal, budget) interrupts the reductions in flight, which
+leave their buckets as they were for the next run. ``Reductions`` is a part that ``fuzz.campaign.loop.Campaign``
+holds (``Owner``: what it uses of it); this module does not import the campaign's.
 """
 
 from __future__ import annotations
@@ -16,15 +17,19 @@ from __future__ import annotations
 import collections
 import dataclasses
 import threading
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any, Protocol
 
+from fuzz.campaign.bucket import Bucket
 from fuzz.triage.rootcause import root_cause
 from oracle import set_header
 
-if TYPE_CHECKING:
-    from fuzz.campaign.loop import Bucket
+__all__ = ["HANG_TIMEOUTS", "REDUCTION_WORKERS", "Reductions"]
 
-__all__ = ["REDUCTION_WORKERS", "Reductions"]
+# Candidate checks that may wait out the timeout in a hang's reduction (``reduce_program``'s ``timeouts``): every
+# candidate that keeps a hang costs a whole timeout, so a wall-time budget lets one hang hold a reduction slot for
+# many minutes (the README's command spent over five on one). Hangs are also reduced last.
+HANG_TIMEOUTS = 4
 
 # Checks one reduction keeps in flight: it takes the first candidate that keeps the bug, so a third or fourth check
 # in flight is mostly wasted; more workers reduce more buckets at once instead (12 workers: 6 buckets).
@@ -52,42 +57,77 @@ class _StoppableRunner:
         return getattr(self._runner, name)
 
 
-class Reductions:
-    """The reduction of a campaign's buckets (a part of ``Campaign``)."""
+class Owner(Protocol):
+    """What ``Reductions`` uses of the campaign that holds it (``fuzz.campaign.loop.Campaign``): its settings,
+    buckets, runner and directory, its lock and stop event, and how it journals and stores."""
+
+    config: Any
+    buckets: dict[tuple[str, str], Bucket]
+    runner: Any
+    dir: Any
+    bias: Any
+    known: Any
+    generate: Callable
+    on_progress: Callable | None
+    on_reduced: Callable | None
+    _lock: threading.Lock
+    _stop: threading.Event
+    _spent_at_start: bool
 
     @property
-    def reduce_reserve(self) -> float:
+    def seconds(self) -> float: ...
+
+    def regenerate(self, index: int) -> Any: ...
+
+    def _journal(self, record: dict) -> None: ...
+
+    def _storing(self, write, *args): ...
+
+    def _guarded(self, loop: Callable[[], None], stop_all: bool = False) -> Callable[[], None]: ...
+
+
+class Reductions:
+    """The reduction of a campaign's buckets: a part the campaign holds (``Campaign.reductions``), working on its
+    buckets under its lock, with its runner."""
+
+    def __init__(self, campaign: Owner):
+        self.campaign = campaign
+        self._reducing = 0  # worker threads reducing a bucket now (``reduce_one_now``)
+        self._tried: set[str] = set()  # repros whose reduction this run started: one each per run
+
+    @property
+    def reserve(self) -> float:
         """Seconds of a time budget kept for reducing, after fuzzing, the buckets no reduction has taken yet:
-        ``reduce_seconds`` for each that needs a reduction of its own, ``reduction_slots`` at a time, a third of
+        ``reduce_seconds`` for each that needs a reduction of its own, ``slots`` at a time, a third of
         the budget at most. Fuzzing stops once only that much is left, so the buckets found last get their
         reduction budget (a 6-minute campaign with 17 buckets had left 8 s each, and most stayed unreduced).
         Buckets are reduced while fuzzing as they open, so the reserve is only for those still waiting."""
-        if self.config.seconds is None or self.config.reduce_seconds <= 0:
+        if self.campaign.config.seconds is None or self.campaign.config.reduce_seconds <= 0:
             return 0.0
-        own = sum(1 for b in self.buckets.values()
+        own = sum(1 for b in self.campaign.buckets.values()
                   if b.unfinished and b.same_as is None and b.repro not in self._tried)
-        rounds = -(-own // self.reduction_slots)  # buckets are reduced ``reduction_slots`` at a time
-        return min(self.config.seconds / 3, rounds * self.config.reduce_seconds)
+        rounds = -(-own // self.slots)  # buckets are reduced ``slots`` at a time
+        return min(self.campaign.config.seconds / 3, rounds * self.campaign.config.reduce_seconds)
 
     @property
-    def reduction_slots(self) -> int:
+    def slots(self) -> int:
         """Buckets reduced at once: one per ``REDUCTION_WORKERS`` of the runner's worker processes (at least one)."""
-        workers = getattr(self.runner, "workers", None) or self.config.workers
-        return max(1, min(self.config.workers, workers) // REDUCTION_WORKERS)
+        workers = getattr(self.campaign.runner, "workers", None) or self.campaign.config.workers
+        return max(1, min(self.campaign.config.workers, workers) // REDUCTION_WORKERS)
 
     def _reduction_time_left(self) -> float | None:
         """Seconds of the time budget left for reductions; None: no limit but ``reduce_seconds`` (no time budget,
         or a run started with its budget already spent: re-running a finished campaign's command is asking for
         the reductions it left unfinished, which would otherwise get no time at all)."""
-        if self.config.seconds is None or self._spent_at_start:
+        if self.campaign.config.seconds is None or self.campaign._spent_at_start:
             return None
-        return self.config.seconds - self.seconds
+        return self.campaign.config.seconds - self.campaign.seconds
 
     def _waits(self, bucket: Bucket) -> Bucket | None:
         """The bucket whose root cause ``bucket`` shares (``same_as``) while that one is to be reduced first or to
         be pointed at (its reduction done or cut short); None when ``bucket`` needs a reduction of its own (no
         such bucket, or its reduction failed)."""
-        primary = next((b for b in self.buckets.values() if b.repro == bucket.same_as), None) if bucket.same_as else None
+        primary = next((b for b in self.campaign.buckets.values() if b.repro == bucket.same_as), None) if bucket.same_as else None
         return primary if primary is not None and primary.reduction in ("pending", "done", "cut short") else None
 
     def _to_point(self, bucket: Bucket) -> Bucket | None:
@@ -97,24 +137,25 @@ class Reductions:
             return None
         return primary if (bucket.reduction, bucket.lines) != (primary.reduction, primary.lines) else None
 
-    def _reduce_one_now(self) -> bool:
+    def reduce_one_now(self) -> bool:
         """While fuzzing, for a worker thread: reduce the bucket most worth it now (most seen, then freshest) or
-        point a bucket at its root cause's reduced repro, when fewer than ``reduction_slots`` threads are reducing;
+        point a bucket at its root cause's reduced repro, when fewer than ``slots`` threads are reducing;
         whether it did. Each bucket once per run."""
-        if self.config.reduce_seconds <= 0:
+        if self.campaign.config.reduce_seconds <= 0:
             return False
-        with self._lock:
-            if self._stop.is_set() or self._reducing >= self.reduction_slots:
+        with self.campaign._lock:
+            if self.campaign._stop.is_set() or self._reducing >= self.slots:
                 return False
-            point = next(((b, p) for b in self.buckets.values() if b.same_as and (p := self._to_point(b))), None)
+            point = next(((b, p) for b in self.campaign.buckets.values() if b.same_as and (p := self._to_point(b))), None)
             if point is None:
-                ready = [b for b in self.buckets.values() if b.unfinished and b.repro not in self._tried
-                         and self._waits(b) is None]
+                # a hang waits for the end (``reduce_all``): its checks that keep it each take the whole timeout
+                ready = [b for b in self.campaign.buckets.values() if b.unfinished and b.repro not in self._tried
+                         and self._waits(b) is None and b.signature != "hang"]
                 if not ready:
                     return False
                 bucket = max(ready, key=lambda b: (b.count, b.first_program))
                 self._tried.add(bucket.repro)
-                budget = self.config.reduce_seconds
+                budget = self.campaign.config.reduce_seconds
                 if (left := self._reduction_time_left()) is not None:
                     budget = min(budget, left)
                 if budget < 1.0:
@@ -124,29 +165,29 @@ class Reductions:
             if point is not None:
                 self._point_at(*point)
             else:
-                self._reduce(bucket, self._regenerated_ir(bucket), budget,
-                             max(1, min(REDUCTION_WORKERS, self.config.workers)))
+                self.reduce_bucket(bucket, self._regenerated_ir(bucket), budget,
+                             max(1, min(REDUCTION_WORKERS, self.campaign.config.workers)))
         finally:
-            with self._lock:
+            with self.campaign._lock:
                 self._reducing -= 1
         return True
 
-    def _reduce_all(self) -> None:
+    def reduce_all(self) -> None:
         """After fuzzing (and for ``reduce --campaign``): reduce every bucket whose reduction is not finished —
         new ones, those an earlier run left unreduced or cut short — not tried yet in this run,
-        ``reduction_slots`` at a time, each within ``reduce_seconds`` and, under a time budget, within its share
+        ``slots`` at a time, each within ``reduce_seconds`` and, under a time budget, within its share
         of what is left of it. A bucket whose root cause an earlier bucket already has is not reduced again: once
         that one is, its file becomes that bucket's reduced repro, pointing at it."""
-        if self.config.reduce_seconds <= 0:
+        if self.campaign.config.reduce_seconds <= 0:
             return
-        with self._lock:
-            pending = sorted((b for b in self.buckets.values() if b.unfinished or self._to_point(b)),
-                             key=lambda b: (b.same_as is not None, -b.count, -b.first_program))
+        with self.campaign._lock:
+            pending = sorted((b for b in self.campaign.buckets.values() if b.unfinished or self._to_point(b)),
+                             key=lambda b: (b.signature == "hang", b.same_as is not None, -b.count, -b.first_program))
         own = [b for b in pending if self._waits(b) is None and b.repro not in self._tried]
         self._tried.update(b.repro for b in own)
         self._reduce_concurrently(own)
         for bucket in (b for b in pending if self._waits(b) is not None):
-            if self._stop.is_set():
+            if self.campaign._stop.is_set():
                 return  # the rest stay as they are: the next run reduces them
             primary = self._to_point(bucket)
             if primary is not None:
@@ -157,106 +198,97 @@ class Reductions:
             # else it waits for its root cause's first bucket (interrupted: the next run does both)
 
     def _reduce_concurrently(self, buckets: list[Bucket]) -> None:
-        """Reduce ``buckets`` in order, ``reduction_slots`` at once, each with its share of the runner's workers.
+        """Reduce ``buckets`` in order, ``slots`` at once, each with its share of the runner's workers.
         Under a time budget a reduction gets, when it starts, what is left of the budget over the rounds of
-        ``reduction_slots`` still to start (never more than ``reduce_seconds``); one with under a second left is
+        ``slots`` still to start (never more than ``reduce_seconds``); one with under a second left is
         not started and stays "pending"."""
         if not buckets:
             return
-        slots = min(self.reduction_slots, len(buckets))
-        workers = max(1, self.config.workers // slots)
+        slots = min(self.slots, len(buckets))
+        workers = max(1, self.campaign.config.workers // slots)
         queue = collections.deque(buckets)
         taking = threading.Lock()
 
         def reduce_next() -> None:
-            while not self._stop.is_set():
+            while not self.campaign._stop.is_set():
                 with taking:
                     if not queue:
                         return
                     rounds = -(-len(queue) // slots)
                     bucket = queue.popleft()
-                    budget = self.config.reduce_seconds
+                    budget = self.campaign.config.reduce_seconds
                     if (left := self._reduction_time_left()) is not None:
                         budget = min(budget, max(0.0, left) / rounds)
                 if budget >= 1.0:
-                    self._reduce(bucket, self._regenerated_ir(bucket), budget, workers)
+                    self.reduce_bucket(bucket, self._regenerated_ir(bucket), budget, workers)
 
         if slots == 1:
             reduce_next()
             return
-        threads = [threading.Thread(target=self._guarded(reduce_next, stop_all=True), daemon=True, name=f"reduce-{k}")
+        threads = [threading.Thread(target=self.campaign._guarded(reduce_next, stop_all=True), daemon=True, name=f"reduce-{k}")
                    for k in range(slots)]
         for thread in threads:
             thread.start()
         while any(t.is_alive() for t in threads):  # joined in steps: a signal handler still runs in between
             for thread in threads:
                 thread.join(timeout=0.2)
-            if self.on_progress:
-                self.on_progress(self)
+            if self.campaign.on_progress:
+                self.campaign.on_progress(self.campaign)
 
     def _point_at(self, bucket: Bucket, primary: Bucket) -> None:
         """A bucket sharing ``primary``'s root cause gets its reduced repro (the original stays as ``*.orig.py``)."""
-        path = self.dir.root / bucket.repro
-        with self._lock:
-            if self._stop.is_set():
+        path = self.campaign.dir.root / bucket.repro
+        with self.campaign._lock:
+            if self.campaign._stop.is_set():
                 return
-            text = set_header((self.dir.root / primary.repro).read_text(), same_root_cause_as=primary.repro)
+            text = set_header((self.campaign.dir.root / primary.repro).read_text(), same_root_cause_as=primary.repro)
             orig = path.name.removesuffix(".py") + ".orig.py"
-            if not (self.dir.root / orig).exists():
-                self._storing(self.dir.write_text, orig, path.read_text())
-            self._storing(self.dir.write_text, bucket.repro, text)
+            if not (self.campaign.dir.root / orig).exists():
+                self.campaign._storing(self.campaign.dir.write_text, orig, path.read_text())
+            self.campaign._storing(self.campaign.dir.write_text, bucket.repro, text)
             record = {"k": "reduced", "repro": bucket.repro, "reduction": primary.reduction, "lines": primary.lines}
-            self._storing(self._journal, {**record, "status": _status_after(bucket, record)})
-        if self.on_reduced:
-            self.on_reduced(bucket)
-
-    def reduce_pending(self) -> dict:
-        """Reduce every bucket not reduced yet (``ngb-fuzz reduce --campaign DIR``); the summary after."""
-        try:
-            self._reduce_all()
-        finally:
-            self.finish()
-        self._raise_errors()
-        return self.summary()
+            self.campaign._storing(self.campaign._journal, {**record, "status": _status_after(bucket, record)})
+        if self.campaign.on_reduced:
+            self.campaign.on_reduced(bucket)
 
     def _regenerated_ir(self, bucket: Bucket):
-        if self.bias is not None:
+        if self.campaign.bias is not None:
             return None  # a biased program depends on the weights of its moment: reduce its source alone
-        if (self.dir.root / _orig_name(bucket)).exists():
+        if (self.campaign.dir.root / _orig_name(bucket)).exists():
             return None  # a reduction to go on with: its repro is smaller than the generated program
         try:
-            return getattr(self.regenerate(bucket.first_program), "ir", None)
+            return getattr(self.campaign.regenerate(bucket.first_program), "ir", None)
         except Exception:  # noqa: BLE001 - the IR only speeds reduction up; the source stage does without it
             return None
 
-    def _reduce(self, bucket: Bucket, ir=None, budget: float | None = None, workers: int | None = None) -> None:
+    def reduce_bucket(self, bucket: Bucket, ir=None, budget: float | None = None, workers: int | None = None) -> None:
         """Shrink a bucket's repro in place (the original stays as ``*.orig.py``) and find its root cause. A repro
         cut short before is gone on with from where it stands (its ``*.orig.py`` is the original)."""
         from fuzz.reduce import ReduceError, code_lines, reduce_program
         from fuzz.triage.rootcause import behaviour_shape
 
-        budget = self.config.reduce_seconds if budget is None else budget
+        budget = self.campaign.config.reduce_seconds if budget is None else budget
         ceiling = 4 * budget  # a reduction's budget follows the cost of a check (``fuzz.reduce.Clock``) up to this
         if (left := self._reduction_time_left()) is not None:
             ceiling = max(budget, min(ceiling, left))
-        path = self.config.out / bucket.repro
-        orig = self.dir.root / _orig_name(bucket)
+        path = self.campaign.config.out / bucket.repro
+        orig = self.campaign.dir.root / _orig_name(bucket)
         try:
             source = path.read_text()
             first = orig.read_text() if orig.exists() else source
             result = reduce_program(source, bucket.target, signature=bucket.signature,
-                                    runner=_StoppableRunner(self.runner, self._stop),
-                                    workers=workers or self.config.workers,
-                                    budget_s=budget, rechecks=1, timeout=self.config.timeout, ir=ir,
-                                    ceiling_s=ceiling)
+                                    runner=_StoppableRunner(self.campaign.runner, self.campaign._stop),
+                                    workers=workers or self.campaign.config.workers,
+                                    budget_s=budget, rechecks=1, timeout=self.campaign.config.timeout, ir=ir,
+                                    ceiling_s=ceiling, timeouts=HANG_TIMEOUTS if bucket.signature == "hang" else None)
         except ReduceError:
             result = None
         except (KeyboardInterrupt, OSError):
             return  # stopped (or the repro is unreadable): the bucket stays as it was for the next run
-        if self._stop.is_set() or (result is not None and result.stopped == "interrupted"):
+        if self.campaign._stop.is_set() or (result is not None and result.stopped == "interrupted"):
             return  # interrupted: stays as it was, the next run reduces it again
-        with self._lock:
-            if self._stop.is_set():
+        with self.campaign._lock:
+            if self.campaign._stop.is_set():
                 return
             fixpoint = result is not None and result.stopped == "fixpoint"
             smaller = result is not None and result.lines < result.original_lines
@@ -265,7 +297,7 @@ class Reductions:
                 # one cut short before stays cut short, at its lines
                 cut = bucket.reduction == "cut short" or (result is not None and not fixpoint)
                 record = {"k": "reduced", "repro": bucket.repro, "reduction": "cut short" if cut else "failed"}
-                self._storing(self._journal, {**record, "status": _status_after(bucket, record)})
+                self.campaign._storing(self.campaign._journal, {**record, "status": _status_after(bucket, record)})
                 return
             reduction = "done" if fixpoint else "cut short"
             reduced = source
@@ -273,20 +305,20 @@ class Reductions:
                 original_lines = code_lines(first)
                 note = "" if reduction == "done" else (f"; cut short ({result.stopped}) after {result.elapsed_s:.0f}s "
                                                        f"at {result.lines} lines: smaller, not minimal")
-                header = dict(found_by=f"{self.config.found_by} (program {bucket.first_program}), "
+                header = dict(found_by=f"{self.campaign.config.found_by} (program {bucket.first_program}), "
                                        f"reduced {original_lines} -> {result.lines} lines{note}")
                 reduced = set_header(result.source, **header)
                 if not orig.exists():  # a reduction redone or gone on with keeps the first original
-                    self._storing(self.dir.write_text, orig.name, source)
-                self._storing(self.dir.write_text, bucket.repro, reduced)
+                    self.campaign._storing(self.campaign.dir.write_text, orig.name, source)
+                self.campaign._storing(self.campaign.dir.write_text, bucket.repro, reduced)
             shape = behaviour_shape(reduced, minimal=reduction == "done")
-            match = self.known.match(bucket.signature, shape) if self.known else None
+            match = self.campaign.known.match(bucket.signature, shape) if self.campaign.known else None
             record = {"k": "reduced", "repro": bucket.repro, "reduction": reduction,
                       "lines": result.lines, "root_cause": root_cause(bucket.signature, shape),
                       "known": match.file if match else None, "regression": bool(match and match.fixed)}
-            self._storing(self._journal, {**record, "status": _status_after(bucket, record)})
-        if self.on_reduced:
-            self.on_reduced(bucket)
+            self.campaign._storing(self.campaign._journal, {**record, "status": _status_after(bucket, record)})
+        if self.campaign.on_reduced:
+            self.campaign.on_reduced(bucket)
 
 
 def _orig_name(bucket: Bucket) -> str:

@@ -274,7 +274,7 @@ class _Progress:
         for col in ("programs", "rate", *sorted(verdicts), "buckets", "not reduced", "worker MB", "elapsed"):
             table.add_column(col, justify="right")
         table.add_row(str(programs), f"{rate:.2f}/s", *(str(verdicts[k]) for k in sorted(verdicts)),
-                      str(buckets), str(campaign.not_reduced), worker_memory(campaign),
+                      str(buckets), _not_reduced(campaign), worker_memory(campaign),
                       f"{campaign.seconds:.0f}s")
         return Group(table, self._features_table(campaign))
 
@@ -341,6 +341,12 @@ class _Progress:
             self._say(f"{bucket.repro}: no smaller program kept its signature{status}")
 
 
+def _not_reduced(campaign) -> str:
+    """The live view's "not reduced" count, with the hangs among them (reduced last, within a few timeouts)."""
+    hangs = sum(1 for b in list(campaign.buckets.values()) if b.unfinished and b.signature == "hang")
+    return f"{campaign.not_reduced}" + (f" ({hangs} hang{'s' if hangs > 1 else ''})" if hangs else "")
+
+
 def worker_memory(campaign) -> str:
     """Resident MB of each worker that checks programs now (a cluster's too), e.g. '412 398' ('-' before any
     started)."""
@@ -352,6 +358,8 @@ def worker_memory(campaign) -> str:
 def _print_summary(summary: dict, out: Path, state: str, written: bool = True, lost: set[str] = frozenset()) -> None:
     """The campaign's closing lines on stdout; ``written``: whether summary.json was written (not on a full disk);
     ``lost``: repro files deleted that could not be regenerated (``fuzz.campaign.files``)."""
+    from fuzz.campaign.reductions import HANG_TIMEOUTS
+
     from ..commands import replay_command, shell_command
 
     verdicts = " ".join(f"{k}={v}" for k, v in sorted(summary["verdicts"].items()))
@@ -381,6 +389,9 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
             what = "not reduced" if bucket["reduction"] == "pending" else "reduction not finished"
             print(f"         {what}: {shell_command('ngb-fuzz', 'reduce', '--campaign', out)}  (or the next run) "
                   + ("reduces it" if bucket["reduction"] == "pending" else "goes on with it"))
+        if bucket["signature"] == "hang" and bucket.get("reduction") in ("pending", "cut short"):
+            print(f"         a hang: each check that keeps it waits out the timeout, so a campaign's reduction of it "
+                  f"stops after {HANG_TIMEOUTS} such checks and comes after every other")
         if bucket.get("status") == "NEW?":
             print("         NEW?: its root cause is decided once its reduction finishes (it may be a known bug)")
         if bucket["repro"] in lost:

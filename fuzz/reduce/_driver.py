@@ -115,6 +115,12 @@ class Clock:
         self.invocations = 0
         self._checked_since: float | None = None  # when the first candidate was checked
         self._sizes: list[int] = []  # the best's size after each check of the stage asking ``stalled``
+        self._expired = False
+
+    def expire(self) -> None:
+        """End the budget now (a reduction out of some other allowance: ``reduce_program``'s ``timeouts``): no
+        further check is started, and the reduction stops as one whose budget ran out."""
+        self._expired = True
 
     def checked(self) -> None:
         if self._checked_since is None:
@@ -127,6 +133,8 @@ class Clock:
         from the first candidate's check: the time before it (the original's full check, starting the worker
         processes: a minute for a large program under another interpreter on a loaded machine) is a cost of the
         program, not of the reduction, up to ``ceiling_s`` in all."""
+        if self._expired:
+            return 0.0
         if self._checked_since is None or self.checks and self.invocations < self.WARM_CHECKS:
             # no pace measured yet: only the ceiling bounds the start (a stage left a second of its budget by the
             # one before it still measures its pace; two-second checks under load would never have begun)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import re
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -35,7 +36,8 @@ def generator_ir(source: str):
 
 
 def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | None = None,
-                     eager_calls: tuple[str, ...] | None = None) -> Callable[[str], bool]:
+                     eager_calls: tuple[str, ...] | None = None,
+                     timed_out: Callable[[], None] | None = None) -> Callable[[str], bool]:
     """``is_interesting`` for the reducer: same signature on ``target`` and, when given, the same eager outcome
     (returned, or raised the same type) as the original, so a repro cannot drift into another program.
     ``eager_calls``: that outcome for each call the predicate makes (two for a second-call signature), so a
@@ -48,6 +50,7 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
     run (a second eager run compared with the first): without it, candidates drifted into programs whose inputs
     were no longer seeded (``torch.randn(1)``), which are flaky and never a finding. One call per run unless the
     signature is about the second call. ``reduce_program`` re-checks the final program in full.
+    ``timed_out`` is called for each run that waited out the runner's timeout (a hang's every kept candidate).
     """
     import oracle
     from oracle._compare import compare_calls
@@ -69,15 +72,21 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
 
         return judged
 
+    def run(source: str, on) -> dict:
+        result = runner.run(source, on, calls)
+        if "hang" in result and timed_out is not None:
+            timed_out()
+        return result
+
     def is_interesting(source: str) -> bool:
-        first = runner.run(source, eager, calls)
+        first = run(source, eager)
         if "calls" not in first or (eager_outcome is not None and outcome_of(first) != eager_outcome):
             return False
         if eager_calls is not None and eager_outcomes(first) != eager_calls[:calls]:
             return False
-        if judge(parsed, first, runner.run(source, parsed, calls)).signature != signature:
+        if judge(parsed, first, run(source, parsed)).signature != signature:
             return False
-        second = runner.run(source, eager, calls)
+        second = run(source, eager)
         if "calls" not in second or compare_calls(first["calls"], second["calls"], None):
             return False
         # a mismatch under a backend compared with tolerances must not drift into a program whose result hangs on
@@ -103,6 +112,7 @@ def reduce_program(
     cheaper: bool = True,
     checks: int = 500,
     ceiling_s: float | None = None,
+    timeouts: int | None = None,
 ) -> ReduceResult:
     """Reduce a failing program file for ``target`` keeping its verdict signature.
 
@@ -120,6 +130,12 @@ def reduce_program(
     ``checks``: the budget follows the cost of a check (``Clock``): ``budget_s`` stretched to what ``checks``
     candidates cost at the pace measured, up to ``ceiling_s`` (default four times ``budget_s``). The IR stage gets a third of it and gives way to
     the source stage once it stops paying.
+
+    ``timeouts``: at most that many candidate runs that wait out the runner's timeout, then the reduction stops,
+    cut short (``stopped`` "timeouts"). A hang's every kept candidate is one, so wall time measures a hang
+    reduction badly (a campaign's took over five minutes); the campaign gives hangs this budget. With it, a given
+    ``hang`` signature is trusted rather than confirmed by a full check of the original (which waits out the
+    timeout and then three times as long again), and no cheaper backend is tried.
     """
     import oracle
     from oracle._verdict import calls_for
@@ -133,13 +149,17 @@ def reduce_program(
         # The original, checked in full once: its signature (unless given) and eager's outcome, both kept. Only
         # the calls the given signature is about (``calls_for``): as the predicate checks, and less to compile.
         calls = calls_for(signature)
+        spent = _Timeouts(timeouts)
+        trusted = timeouts is not None and signature == "hang"
         try:
-            report = runner.check(source, [spec], calls=calls)
+            # a trusted hang: eager's runs only (its outcome, its determinism), judged as eager against itself
+            report = runner.check(source, [spec] if not trusted else [oracle.parse_target(spec).eager.spec],
+                                  calls=calls)
         except KeyboardInterrupt:  # Ctrl-C (or a stopping campaign) before the first check: nothing to keep
             lines = code_lines(source)
             return ReduceResult(source, lines, lines, 0, 0, 0, (), time.monotonic() - started, "interrupted",
                                 target=spec, signature=signature or "")
-        verdict = report.verdicts[spec]
+        verdict = oracle.Verdict("hang", "", "hang") if trusted else report.verdicts[spec]
         if report.flaky:
             raise ReduceError("the program is flaky under eager (two eager runs differ); nothing to reduce")
         if signature is None:
@@ -152,18 +172,19 @@ def reduce_program(
         eager_calls = _eager_calls(runner, source, spec, signature)
         original = source
         try:
-            proxy = _cheaper_target(runner, source, spec, signature, calls) if cheaper else None
+            proxy = _cheaper_target(runner, source, spec, signature, calls) if cheaper and not trusted else None
         except KeyboardInterrupt:  # a stop before any candidate: nothing to keep but the original
             lines = code_lines(source)
             return ReduceResult(source, lines, lines, 1, 0, 0, (), time.monotonic() - started, "interrupted",
                                 target=spec, signature=signature)
-        predicate = oracle_predicate(runner, proxy or spec, signature, eager_outcome, eager_calls)
+        predicate = oracle_predicate(runner, proxy or spec, signature, eager_outcome, eager_calls,
+                                     timed_out=spent.note if timeouts is not None else None)
         stages: tuple[str, ...] = ("backend=eager",) if proxy else ()
         ir_result = None
         if ir is not None:
             found_by = next((line[len("# found-by:"):].strip() for line in split_source(source)[0].splitlines()
                              if line.startswith("# found-by:")), None)
-            ir_clock = Clock(budget_s / 3, checks // 3, ceiling_s / 3)
+            ir_clock = spent.watch(Clock(budget_s / 3, checks // 3, ceiling_s / 3))
             ir_result = reduce_ir(ir, predicate, workers=workers, found_by=found_by, progress=progress,
                                   clock=ir_clock)
             if ir_result is not None:
@@ -174,7 +195,8 @@ def reduce_program(
         # the budget counts the reduction's checks (not the original's full check, nor starting the workers: see
         # ``Clock``); the ceiling, everything
         reducing = ir_result.elapsed_s if ir_result is not None else 0.0
-        clock = Clock(max(budget_s - reducing, 1.0), checks, max(ceiling_s - (time.monotonic() - started), 1.0))
+        clock = spent.watch(Clock(max(budget_s - reducing, 1.0), checks,
+                                  max(ceiling_s - (time.monotonic() - started), 1.0)))
         result = reduce_source(
             source, predicate, budget_s=0.0, workers=workers, progress=progress, check_original=False,
             clock=Clock(0.0) if interrupted else clock,
@@ -193,6 +215,8 @@ def reduce_program(
                                       progress=progress, check_original=False)
                 result = dataclasses.replace(again, invocations=again.invocations + result.invocations + 1,
                                              passes=result.passes + again.passes, stages=("target",))
+        if spent.exhausted and result.stopped == "budget":
+            result = dataclasses.replace(result, stopped="timeouts")
         compare = None if result.stopped == "interrupted" else _compare_kinds(runner, result.source, spec, signature)
     if ir_result is not None:
         result = dataclasses.replace(
@@ -205,11 +229,13 @@ def reduce_program(
     result = dataclasses.replace(result, invocations=result.invocations + 1, elapsed_s=time.monotonic() - started)
     final = with_footer(set_header(with_header(result.source, spec, signature), eager=eager_outcome or None,
                                    compare=compare, drop=() if compare else ("compare",)))
-    if result.stopped == "interrupted":  # Ctrl-C (or a stopping campaign): no fresh-process re-checks
-        rechecks = 0
+    if result.stopped == "interrupted" or (trusted and result.lines >= code_lines(original)):
+        rechecks = 0  # Ctrl-C (or a stopping campaign); or a trusted hang left as it was: no fresh-process re-checks
     try:
+        # a trusted hang's result timed out in the predicate already; a fresh process waiting out the timeout once
+        # confirms it (the finding itself was confirmed with three times as long)
         reproduced = recheck(final, spec, signature, rechecks, timeout=timeout, workers=workers,
-                             eager_outcome=eager_outcome)
+                             eager_outcome=eager_outcome, hang_recheck=1.0 if trusted else None)
     except KeyboardInterrupt:  # a stop during the re-checks: the reduced program is kept, marked unchecked
         rechecks = reproduced = 0
         result = dataclasses.replace(result, stopped="interrupted")
@@ -217,6 +243,34 @@ def reduce_program(
         result, source=final, target=spec, signature=signature, rechecks=rechecks, reproduced=reproduced,
         stages=stages + result.stages,
     )
+
+
+class _Timeouts:
+    """``reduce_program``'s allowance of runs that time out: once ``limit`` were seen, every clock it watches
+    expires (None: no limit)."""
+
+    def __init__(self, limit: int | None):
+        self.limit, self.seen = limit, 0
+        self._clocks: list[Clock] = []
+        self._lock = threading.Lock()
+
+    @property
+    def exhausted(self) -> bool:
+        return self.limit is not None and self.seen >= self.limit
+
+    def watch(self, clock: Clock) -> Clock:
+        with self._lock:
+            self._clocks.append(clock)
+            if self.exhausted:
+                clock.expire()
+        return clock
+
+    def note(self) -> None:
+        with self._lock:
+            self.seen += 1
+            if self.exhausted:
+                for clock in self._clocks:
+                    clock.expire()
 
 
 def _cheaper_target(runner, source: str, target: str, signature: str, calls: int) -> str | None:
@@ -271,14 +325,18 @@ def _compare_kinds(runner, source: str, target: str, signature: str) -> str | No
 
 
 def recheck(source: str, target: str, signature: str, times: int, *, timeout: float = 30.0, workers: int = 1,
-            eager_outcome: str | None = None) -> int:
+            eager_outcome: str | None = None, hang_recheck: float | None = None) -> int:
     """How many of ``times`` full checks, each in a fresh worker process, give ``signature`` on ``target`` (and
-    eager's outcome ``eager_outcome`` when given)."""
+    eager's outcome ``eager_outcome`` when given). ``hang_recheck``: the runner's (default: the oracle's)."""
     import oracle
 
     def once(_):
         try:
-            report = oracle.check_source(source, [target], timeout=timeout)
+            if hang_recheck is None:
+                report = oracle.check_source(source, [target], timeout=timeout)
+            else:
+                with oracle.Runner(workers=1, timeout=timeout, hang_recheck=hang_recheck) as runner:
+                    report = runner.check(source, [target])
         except oracle.OracleError:
             return False
         verdict = report.verdicts.get(target)

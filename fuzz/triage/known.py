@@ -1,9 +1,10 @@
 """Known bugs: a campaign's finding that has the root cause of a corpus entry is KNOWN, not news.
 
 The corpus (``corpus/``) holds one reduced repro per bug already found. A finding matches an entry when both
-have the same root cause (``fuzz.triage.rootcause.root_cause``): a crash by its exception type and compiler frame alone
-(so it matches as soon as it is seen, before any reduction), a mismatch by what differed plus the normalized
-shape of its reduced repro (so it can only match once reduced). Regression cases (signature ``ok``) are not bugs
+have the same root cause (``fuzz.triage.rootcause.root_cause``): a crash raised inside compiler code by its exception
+type and compiler frame alone (``pins_bug``: it matches as soon as it is seen, before any reduction); a mismatch,
+a hang, and a crash the program raised itself (through a pass-through frame such as ``compile_wrapper``: a wrong
+value made user code raise) by the normalized shape of its reduced repro (so it can only match once reduced). Regression cases (signature ``ok``) are not bugs
 and never match. A KNOWN bucket is not reduced (when known at detection), does not count as new for ``--bias``,
 and is reported as KNOWN with the corpus file it matched. A finding whose root cause is that of a FIXED entry only
 is a REGRESSION: news, reduced and counted as new like a NEW bucket, and named with the entry it brings back.

@@ -4,8 +4,14 @@ A bucket is (target, signature): a *symptom*. One bug shows several (a grad-mode
 value, an output without ``requires_grad``, grad mode left disabled, a changed second call), so buckets are
 grouped again into root causes:
 
-- a crash (or hang) is named by its exception type and innermost compiler frame, on any target and either call:
-  that pins the bug on its own, before any reduction;
+- a crash *raised inside compiler code* is named by its exception type and innermost compiler frame, on any
+  target and either call: that pins the bug on its own, before any reduction (``pins_bug``). Every other finding
+  whose signature names a crash does not: one named by a frame that only runs the program's code and passes on
+  what it raised (``PASS_THROUGH_FRAMES``: the wrapper around a compiled function, the engine's segment runner),
+  one with no compiler frame at all (``@program``), a dead worker, a load failure, and every hang. Such a
+  signature says what the *program* raised (a ``TypeError`` because the compiler computed a wrong value) or only
+  that something went wrong, which many bugs share; these get the mismatch treatment below, named by their
+  reduced repro's shape (``crash|SHAPE``, ``hang|SHAPE``);
 - a mismatch is named by the *behaviour shape* of its reduced repro, whatever differed: the program with the
   observation-only statements removed (effect-log writes, which only make a symptom visible) and identifiers and
   constants abstracted, helper-module sources included, ``make_inputs`` left out and definitions in one order.
@@ -37,17 +43,42 @@ import hashlib
 
 from fuzz.program import families
 
-__all__ = ["STATE_CONTEXTS", "root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects"]
+__all__ = ["PASS_THROUGH_FRAMES", "STATE_CONTEXTS", "pins_bug", "root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects"]
 
 _KEEP_NAMES = frozenset({"torch", "entry", "make_inputs", "types", "contextlib", "functools", "self"})
 _OBSERVERS = frozenset({"_effect"})  # program-format helpers that only record what happened
 
 
-def root_cause(signature: str, shape: str | None = None) -> str | None:
-    """The root cause of a bucket with ``signature`` (``shape``: its reduced repro's ``behaviour_shape``)."""
+# Compiler frames (as ``oracle._worker.compiler_frame`` names them) that run the program's own code and only pass
+# on what it raised: an exception whose innermost compiler frame is one of them was raised by the program (or
+# re-raised there with its traceback dropped), so the frame says nothing about which compiler code was wrong.
+PASS_THROUGH_FRAMES = frozenset({
+    "torch._dynamo.eval_frame:compile_wrapper",  # calls the compiled function: user code and resume functions
+    "torch._dynamo.eval_frame:_fn",  # the same wrapper in older releases, and a disabled function's wrapper
+    "engine._segments:__call__",  # our engine's runner of compiled segments
+})
+
+
+def pins_bug(signature: str) -> bool:
+    """Whether a finding's signature alone names its bug: a crash raised inside compiler code, whose innermost
+    compiler frame (not a pass-through one) and exception type say where the compiler failed. A crash named by a
+    pass-through frame or by none (``@program``), a dead worker (``crash:died:``), a load failure and a hang do
+    not: they are named by their reduced repro's shape, as mismatches are (see the module docstring)."""
     kind, _, rest = signature.partition(":")
     rest = rest.removeprefix("second_call:").removeprefix("third_call:")
-    if kind in ("crash", "hang"):
+    if kind != "crash" or rest.startswith(("died:", "load:")) or "@" not in rest:
+        return False
+    frame = rest.rpartition("@")[2]
+    return frame not in ("", "program") and frame not in PASS_THROUGH_FRAMES
+
+
+def root_cause(signature: str, shape: str | None = None) -> str | None:
+    """The root cause of a bucket with ``signature`` (``shape``: its reduced repro's ``behaviour_shape``): the
+    signature itself where it pins the bug (``pins_bug``), else the kind of finding and the shape (None without
+    one: not decided before a reduction)."""
+    kind, _, rest = signature.partition(":")
+    rest = rest.removeprefix("second_call:").removeprefix("third_call:")
+    if pins_bug(signature):
         return f"{kind}:{rest}"
     return f"{kind}|{shape}" if shape else None
 

@@ -123,7 +123,7 @@ def test_a_crash_already_bucketed_on_another_target_is_not_reduced_again(tmp_pat
 
     config = CampaignConfig(("torch", "torch:backend=aot_eager"), tmp_path, programs=2, seed=1, reduce_seconds=5)
     campaign = Campaign(config, CrashingRunner(), generate=generate)
-    campaign._reduce = fake_reduce
+    campaign.reductions.reduce_bucket = fake_reduce
     summary = campaign.run()
     assert reduced == ["torch"] and summary["root_causes"] == 1
     first, second = summary["buckets"]

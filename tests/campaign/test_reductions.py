@@ -59,11 +59,11 @@ def test_the_reserve_counts_rounds_of_concurrent_reductions(tmp_path):
     campaign = Campaign(config(tmp_path, programs=None, seconds=600.0, reduce_seconds=10.0, workers=6),
                         ScriptedRunner(), generate=generate)
     try:
-        assert campaign.reduction_slots == 3
-        assert campaign.reduce_reserve == 0.0  # nothing waits for a reduction
+        assert campaign.reductions.slots == 3
+        assert campaign.reductions.reserve == 0.0  # nothing waits for a reduction
         for i in range(7):
             campaign.buckets["torch", f"sig{i}"] = Bucket("torch", f"sig{i}", 1, f"{i:03d}.py", i)
-        assert campaign.reduce_reserve == 30.0  # seven buckets: three rounds of three
+        assert campaign.reductions.reserve == 30.0  # seven buckets: three rounds of three
     finally:
         campaign.close()
 
@@ -73,7 +73,7 @@ def test_a_runner_with_fewer_processes_than_campaign_workers_bounds_the_slots(tm
     runner.workers = 1  # a cluster campaign: many tasks in flight, one local process for reductions
     campaign = Campaign(config(tmp_path, programs=4, workers=8), runner, generate=generate)
     try:
-        assert campaign.reduction_slots == 1
+        assert campaign.reductions.slots == 1
     finally:
         campaign.close()
 
@@ -103,3 +103,43 @@ def test_reduce_campaign_names_a_bucket_whose_reduction_is_a_corpus_bug_known(tm
     buckets = json.loads((camp / "summary.json").read_text())["buckets"]
     mismatch = next(b for b in buckets if b["signature"].startswith("mismatch:"))
     assert mismatch["status"] == "KNOWN" and mismatch["known"] == known
+
+
+class _HangThenCrash:
+    """Program 0 hangs on torch (seen most), program 1 crashes; the rest are ok."""
+
+    def check(self, source, targets):
+        from oracle._verdict import ProgramReport, Verdict
+
+        index = int(source.split("# program ")[1].split("\n")[0])
+        kinds = {0: ("hang", "hang"), 3: ("hang", "hang"), 1: ("crash", "crash:KeyError@torch._dynamo.x:step")}
+        kind, signature = kinds.get(index, ("ok", "ok"))
+        return ProgramReport({t: Verdict(kind, "", signature) for t in targets}, False, {t: {} for t in targets})
+
+
+def test_a_hang_is_reduced_last_within_a_budget_of_timeouts(tmp_path, monkeypatch, capsys):
+    import fuzz.reduce as reduce_module
+    from fuzz.campaign.reductions import HANG_TIMEOUTS
+    from fuzz.cli._run import _print_summary
+
+    given = []
+
+    def reducer(source, target, **kwargs):
+        given.append((kwargs["signature"], kwargs["timeouts"]))
+        cut = kwargs["signature"] == "hang"
+        return type("R", (), {"stopped": "timeouts" if cut else "fixpoint", "reproduced": 1, "lines": 5,
+                              "original_lines": 9, "elapsed_s": 0.1,
+                              "source": "import torch\n\ndef entry(x):\n    return x\n"})()
+
+    monkeypatch.setattr(reduce_module, "reduce_program", reducer)
+    from fuzz.campaign.loop import CampaignConfig
+
+    summary = Campaign(CampaignConfig(("torch",), tmp_path, programs=4, seed=1, workers=1, reduce_seconds=60),
+                       _HangThenCrash(), generate=generate).run()
+    # the hang was seen first and most, yet waits for the end, behind the crash, with a budget of timeouts
+    assert given == [("crash:KeyError@torch._dynamo.x:step", None), ("hang", HANG_TIMEOUTS)]
+    hang = next(b for b in summary["buckets"] if b["signature"] == "hang")
+    assert (hang["reduction"], hang["status"]) == ("cut short", "NEW?")  # a hang is decided by its reduced shape
+    _print_summary(summary, tmp_path, "done")
+    out = capsys.readouterr().out
+    assert "reduction cut short at 5 lines" in out and f"stops after {HANG_TIMEOUTS} such checks" in out

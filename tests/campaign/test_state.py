@@ -333,7 +333,7 @@ def test_the_reduction_reserve_grows_with_the_buckets_that_need_their_own_reduct
     campaign = Campaign(config(tmp_path, programs=None, seconds=300.0, reduce_seconds=10.0), ScriptedRunner(),
                         generate=generate)
     try:
-        assert campaign.reduce_reserve == 0.0  # nothing waits: buckets found later are reduced as they open
+        assert campaign.reductions.reserve == 0.0  # nothing waits: buckets found later are reduced as they open
 
         def add(n: int, **kw) -> None:
             for _ in range(n):
@@ -341,12 +341,12 @@ def test_the_reduction_reserve_grows_with_the_buckets_that_need_their_own_reduct
                 campaign.buckets["torch", f"sig{i}"] = Bucket("torch", f"sig{i}", 1, f"{i:03d}.py", i, **kw)
 
         add(5)
-        assert campaign.reduce_reserve == 50.0
+        assert campaign.reductions.reserve == 50.0
         add(3, same_as="000.py")  # shares an earlier bucket's root cause: gets its reduced repro, no reduction
         add(2, reduction="done", lines=4)
         add(2, reduction=None, known="corpus.py")  # KNOWN: not reduced again
-        assert campaign.reduce_reserve == 50.0
+        assert campaign.reductions.reserve == 50.0
         add(20)
-        assert campaign.reduce_reserve == 100.0  # never more than a third of the budget
+        assert campaign.reductions.reserve == 100.0  # never more than a third of the budget
     finally:
         campaign.close()

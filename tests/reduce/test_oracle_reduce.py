@@ -422,3 +422,36 @@ def test_a_stop_during_the_check_on_the_target_keeps_the_result_unconfirmed():
     runner = Stopping(False)
     result = reduce_program(_TWO_PARTS, "torch:backend=inductor", budget_s=30.0, runner=runner, rechecks=3)
     assert result.stopped == "interrupted" and result.rechecks == 0 and "'KEEP'" not in result.source
+
+
+def test_a_hang_reduction_stops_after_its_budget_of_timeouts_and_trusts_the_given_hang():
+    # every candidate that keeps the hang waits out the timeout: the reduction is bounded in those, not in seconds
+    import oracle
+    from fuzz.reduce._oracle import reduce_program
+
+    class HangingRunner:
+        def __init__(self):
+            self.hangs, self.checked = 0, []
+
+        def check(self, source, targets, *, calls=2, repeat_eager=True):
+            self.checked.extend(targets)
+            return oracle.ProgramReport({t: oracle.Verdict("ok", "", "ok") for t in targets}, False, {}, 0.0,
+                                        "returned")
+
+        def run(self, source, target, calls=1, **kwargs):
+            if target.kind == "eager":
+                return {"calls": [{"exception": None, "value": 0, "torch_state": {}}] * calls}
+            if "spin()" not in source:
+                return {"calls": []}
+            self.hangs += 1
+            return {"hang": 60.0}
+
+    body = "".join(f"    x = x + {k}\n" for k in range(12))
+    program = (f"import torch\n\n\ndef spin():\n    pass\n\n\ndef entry(x):\n{body}    spin()\n    return x\n\n\n"
+               "def make_inputs(device):\n    return (torch.ones(1),)\n")
+    runner = HangingRunner()
+    result = reduce_program(program, "torch", signature="hang", budget_s=600.0, runner=runner, rechecks=0,
+                            timeouts=3, cheaper=False)
+    assert result.stopped == "timeouts" and 0 < result.lines < result.original_lines
+    assert runner.hangs == 3  # one worker: no check in flight when the third hang ended the budget
+    assert runner.checked and all(t == "eager" for t in runner.checked)  # the given hang is not re-confirmed

@@ -11,7 +11,7 @@ from fuzz.triage.rootcause import behaviour_shape, root_cause
 from oracle._verdict import ProgramReport, Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
-CRASH = "crash:TypeError@torch._dynamo.eval_frame:compile_wrapper"  # the generator-return-value entry's
+CRASH = "crash:InternalTorchDynamoError@torch._dynamo.symbolic_convert:_import_module"  # the import-module entry's
 LEAK = "mismatch:effects:value"  # the grad-ctx-object entry's
 
 
@@ -19,7 +19,7 @@ def corpus(tmp_path) -> Path:
     """A corpus of two real entries (a crash and a mismatch) and one regression case."""
     root = tmp_path / "corpus"
     store = Corpus(ROOT / "corpus")
-    keep = ("torch-ngb-generator-return-value-lost.py", "torch-grad-ctx-object-entered-after-break.py",
+    keep = ("torch-import-module-crash.py", "torch-grad-ctx-object-entered-after-break.py",
             "seed-ngb-doc-chain.py")
     copy = Corpus(root)
     root.mkdir()
@@ -33,8 +33,8 @@ def corpus(tmp_path) -> Path:
 def test_crashes_match_at_once_mismatches_once_reduced(tmp_path):
     known = KnownBugs.from_corpus(corpus(tmp_path))
     assert len(known) == 2  # the regression case is no bug
-    assert known.match(CRASH).file == "torch-ngb-generator-return-value-lost.py"
-    assert known.match(CRASH.replace("crash:", "crash:second_call:")).file == "torch-ngb-generator-return-value-lost.py"
+    assert known.match(CRASH).file == "torch-import-module-crash.py"
+    assert known.match(CRASH.replace("crash:", "crash:second_call:")).file == "torch-import-module-crash.py"
     assert known.match("crash:KeyError@torch._dynamo.symbolic_convert:step") is None
     assert known.match(LEAK) is None  # a mismatch has no root cause before reduction
     source = (ROOT / "corpus" / "torch-grad-ctx-object-entered-after-break.py").read_text()
@@ -67,7 +67,7 @@ class FakeProgram:
 
 
 def generate(seed, index, weights=None):
-    source = (ROOT / "corpus" / "torch-ngb-generator-return-value-lost.py").read_text()
+    source = (ROOT / "corpus" / "torch-import-module-crash.py").read_text()
     return FakeProgram(source, frozenset({"call.chain", "break.graph_break"}))
 
 
@@ -85,18 +85,18 @@ def test_a_known_finding_is_reported_known_not_reduced_and_not_news_for_bias(tmp
                             reduce_seconds=5, bias=True)
     campaign = Campaign(config, CrashingRunner(), generate=generate, known=known)
     reduced = []
-    campaign._reduce = lambda bucket, ir=None, budget=None, workers=None: reduced.append(bucket.target)
+    campaign.reductions.reduce_bucket = lambda bucket, ir=None, budget=None, workers=None: reduced.append(bucket.target)
     summary = campaign.run()
     by_target = {b["target"]: b for b in summary["buckets"]}
     assert by_target["torch"]["status"] == "KNOWN"
-    assert by_target["torch"]["known"] == "torch-ngb-generator-return-value-lost.py"
+    assert by_target["torch"]["known"] == "torch-import-module-crash.py"
     assert by_target["torch:backend=aot_eager"]["status"] == "NEW"
     assert reduced == ["torch:backend=aot_eager"]  # the known one is not reduced
     assert summary["bias"]["events"].get("new_bucket") == 1  # only the unknown bucket was news
     # what the user reads instead of the unreduced finding: the known repro, and how long it is
     from fuzz.reduce import code_lines
 
-    entry = (ROOT / "corpus" / "torch-ngb-generator-return-value-lost.py").read_text()
+    entry = (ROOT / "corpus" / "torch-import-module-crash.py").read_text()
     assert by_target["torch"]["known_lines"] == code_lines(entry) <= 20
     assert by_target["torch:backend=aot_eager"]["known_lines"] is None
 
@@ -105,12 +105,12 @@ def test_the_summary_points_an_unreduced_known_bucket_at_its_known_repro(tmp_pat
     from fuzz.cli._run import _print_summary
 
     bucket = {"count": 2, "status": "KNOWN", "signature": CRASH, "target": "torch", "repro": "001-x.py",
-              "reduction": None, "lines": None, "known": "torch-ngb-generator-return-value-lost.py",
+              "reduction": None, "lines": None, "known": "torch-import-module-crash.py",
               "known_lines": 18}
     _print_summary({"verdicts": {}, "programs": 2, "seconds": 1.0, "buckets": [bucket], "root_causes": 1},
                    tmp_path, "done")
     out = capsys.readouterr().out
-    assert "corpus/torch-ngb-generator-return-value-lost.py  (18 lines: its repro, python corpus/" in out
+    assert "corpus/torch-import-module-crash.py  (18 lines: its repro, python corpus/" in out
     _print_summary({"verdicts": {}, "programs": 2, "seconds": 1.0, "root_causes": 1,
                     "buckets": [{**bucket, "reduction": "done", "lines": 5}]}, tmp_path, "done")
     assert "lines: its repro" not in capsys.readouterr().out  # a reduced bucket has its own short repro
@@ -119,7 +119,7 @@ def test_the_summary_points_an_unreduced_known_bucket_at_its_known_repro(tmp_pat
 def test_without_the_corpus_the_same_finding_is_new(tmp_path):
     config = CampaignConfig(("torch",), tmp_path / "run", programs=1, seed=1, bias=True)
     campaign = Campaign(config, CrashingRunner(), generate=generate)
-    campaign._reduce = lambda *a: None
+    campaign.reductions.reduce_bucket = lambda *a: None
     summary = campaign.run()
     assert summary["buckets"][0]["status"] == "NEW" and summary["bias"]["events"].get("new_bucket") == 1
     assert root_cause(CRASH) == summary["buckets"][0]["root_cause"]
@@ -133,28 +133,28 @@ def _fixed(root: Path, name: str) -> None:
 
 def test_a_fixed_bug_seen_again_is_a_regression_reduced_and_news(tmp_path):
     root = corpus(tmp_path)
-    _fixed(root, "torch-ngb-generator-return-value-lost.py")
+    _fixed(root, "torch-import-module-crash.py")
     known = KnownBugs.from_corpus(root)
     assert known.match(CRASH).fixed
     config = CampaignConfig(("torch",), tmp_path / "run", programs=2, seed=1, reduce_seconds=5, bias=True)
     campaign = Campaign(config, CrashingRunner(), generate=generate, known=known)
     reduced = []
-    campaign._reduce = lambda bucket, ir=None, budget=None, workers=None: reduced.append(bucket.target)
+    campaign.reductions.reduce_bucket = lambda bucket, ir=None, budget=None, workers=None: reduced.append(bucket.target)
     summary = campaign.run()
     (bucket,) = summary["buckets"]
     assert (bucket["status"], bucket["known"], bucket["regression"]) == \
-        ("REGRESSION", "torch-ngb-generator-return-value-lost.py", True)
+        ("REGRESSION", "torch-import-module-crash.py", True)
     assert reduced == ["torch"]  # the bug came back: its repro is reduced like a new one
     assert summary["bias"]["events"].get("new_bucket") == 1
     # the status survives a resume from the journal
     resumed = Campaign(dataclasses.replace(config, programs=3), CrashingRunner(), generate=generate, known=known)
-    resumed._reduce = lambda *a, **k: None
+    resumed.reductions.reduce_bucket = lambda *a, **k: None
     assert resumed.run()["buckets"][0]["status"] == "REGRESSION"
 
 
 def test_an_open_entry_wins_over_a_fixed_one_with_the_same_root_cause(tmp_path):
     root = corpus(tmp_path)
-    name = "torch-ngb-generator-return-value-lost.py"
+    name = "torch-import-module-crash.py"
     shutil.copy(root / name, root / "again.py")
     store = Corpus(root)
     store.entries["again.py"] = dataclasses.replace(store.entries[name], file="again.py")

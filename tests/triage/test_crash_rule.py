@@ -1,0 +1,102 @@
+"""Which crash signatures name their bug on their own (fuzz.triage.rootcause.pins_bug), and which are named by
+their reduced repro's shape, as mismatches are: a crash the program raised itself (a wrong value made user code
+raise) passes through ``compile_wrapper``, which many unrelated bugs share."""
+
+import shutil
+from pathlib import Path
+
+from fuzz.campaign.loop import Campaign, CampaignConfig
+from fuzz.corpus.manifest import Corpus
+from fuzz.triage.known import KnownBugs
+from fuzz.triage.rootcause import behaviour_shape, pins_bug, root_cause
+from oracle._verdict import ProgramReport, Verdict
+
+ROOT = Path(__file__).resolve().parents[2]
+USER_TYPEERROR = "crash:TypeError@torch._dynamo.eval_frame:compile_wrapper"
+GENERATOR = "torch-ngb-generator-return-value-lost.py"  # KNOWN: a generator's return value lost, then None + x
+SORTED_KEY = "torch-ngb-sorted-key-break-returns-key-value.py"  # NEW: sorted() returns the key's value
+
+# Two unrelated wrong values, each making the program raise TypeError where eager returns.
+NONE_PLUS = """import torch
+
+
+def f(x):
+    torch._dynamo.graph_break()
+    return x
+
+
+def entry():
+    x = torch.ones(2)
+    return f(x) + 1
+"""
+LEN_OF_INT = """import torch
+
+
+def entry():
+    n = [1, 2]
+    torch._dynamo.graph_break()
+    return len(n)
+"""
+
+
+def corpus_of(tmp_path, names) -> Path:
+    root = tmp_path / "corpus"
+    store, copy = Corpus(ROOT / "corpus"), Corpus(root)
+    root.mkdir()
+    for name in names:
+        shutil.copy(ROOT / "corpus" / name, root)
+        copy.entries[name] = store.entries[name]
+    copy.save()
+    return root
+
+
+def test_only_a_crash_raised_in_compiler_code_pins_its_bug():
+    assert pins_bug("crash:InternalTorchDynamoError@torch._dynamo.symbolic_convert:_import_module")
+    assert pins_bug("crash:second_call:AssertionError@torch._dynamo.variables.ctx_manager:cleanup_assert")
+    assert pins_bug("crash:TypeError@torch._dynamo.variables.builtin:call_function")  # raised by Dynamo itself
+    for passed_on in (USER_TYPEERROR, "crash:third_call:AttributeError@torch._dynamo.eval_frame:compile_wrapper",
+                      "crash:AttributeError@torch._dynamo.eval_frame:_fn", "crash:NameError@engine._segments:__call__",
+                      "crash:TypeError@program", "crash:died:SIGSEGV", "crash:load:ImportError", "hang",
+                      "mismatch:value:value"):
+        assert not pins_bug(passed_on), passed_on
+        assert root_cause(passed_on) is None  # undecided before a reduction: NEW?, never KNOWN
+
+
+def test_two_unrelated_user_exceptions_are_two_root_causes():
+    a, b = behaviour_shape(NONE_PLUS), behaviour_shape(LEN_OF_INT)
+    assert root_cause(USER_TYPEERROR, a) != root_cause(USER_TYPEERROR, b)
+    # the same behaviour, whatever the names and constants, is one root cause
+    renamed = NONE_PLUS.replace("f(", "g(").replace("+ 1", "+ 2")
+    assert root_cause(USER_TYPEERROR, behaviour_shape(renamed)) == root_cause(USER_TYPEERROR, a)
+
+
+def test_corpus_entries_with_one_user_exception_signature_stay_two_bugs(tmp_path):
+    known = KnownBugs.from_corpus(corpus_of(tmp_path, (GENERATOR, SORTED_KEY)))
+    assert len({bug.root_cause for bug in known.bugs}) == 2
+    assert known.match(USER_TYPEERROR) is None  # not KNOWN before a reduction says which bug it is
+    for name in (GENERATOR, SORTED_KEY):
+        shape = behaviour_shape((ROOT / "corpus" / name).read_text())
+        assert known.match(USER_TYPEERROR, shape).file == name
+    assert known.match(USER_TYPEERROR, behaviour_shape(NONE_PLUS)) is None
+    assert known.match(USER_TYPEERROR, behaviour_shape(LEN_OF_INT)) is None
+
+
+class UserCrashRunner:
+    def check(self, source, targets):
+        return ProgramReport({t: Verdict("crash", "", USER_TYPEERROR) for t in targets}, False, {})
+
+
+def test_a_campaign_reduces_a_user_exception_crash_before_calling_it_known(tmp_path):
+    known = KnownBugs.from_corpus(corpus_of(tmp_path, (GENERATOR,)))
+    config = CampaignConfig(("torch",), tmp_path / "run", programs=1, seed=1, reduce_seconds=5)
+
+    class Program:
+        source, features = NONE_PLUS, frozenset({"break.graph_break"})
+
+    campaign = Campaign(config, UserCrashRunner(), generate=lambda *a, **k: Program(), known=known)
+    reduced = []
+    campaign.reductions.reduce_bucket = lambda bucket, *a, **k: reduced.append(bucket.signature)
+    summary = campaign.run()
+    bucket = summary["buckets"][0]
+    assert bucket["status"] == "NEW?" and bucket["known"] is None
+    assert reduced == [USER_TYPEERROR]  # reduced, so that its shape can decide it
