@@ -211,7 +211,7 @@ class Campaign:
             if bucket is None:
                 cause = root_cause(signature)
                 earlier = next((b for b in self.buckets.values() if cause and b.root_cause == cause), None)
-                match = self.known.match(signature) if self.known else None
+                match = self.known.match(signature, target=spec) if self.known else None
                 old_news = match is not None and not match.fixed
                 bucket = Bucket(spec, signature, 0, record["new"][spec], record["i"], root_cause=cause,
                                 same_as=earlier.repro if earlier else None,

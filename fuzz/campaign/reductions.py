@@ -312,7 +312,8 @@ class Reductions:
                     self.campaign._storing(self.campaign.dir.write_text, orig.name, source)
                 self.campaign._storing(self.campaign.dir.write_text, bucket.repro, reduced)
             shape = behaviour_shape(reduced, minimal=reduction == "done")
-            match = self.campaign.known.match(bucket.signature, shape) if self.campaign.known else None
+            match = (self.campaign.known.match(bucket.signature, shape, target=bucket.target)
+                     if self.campaign.known else None)
             record = {"k": "reduced", "repro": bucket.repro, "reduction": reduction,
                       "lines": result.lines, "root_cause": root_cause(bucket.signature, shape),
                       "known": match.file if match else None, "regression": bool(match and match.fixed)}

@@ -27,7 +27,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 import datetime
-import functools
 import hashlib
 import json
 import re
@@ -37,7 +36,7 @@ from pathlib import Path
 from fuzz.errors import FuzzError
 from oracle import read_program_text, split_source, with_footer
 
-from .requires import RequiresError, parse_requires, unmet
+from .requires import RequiresError, parse_requires, target_versions, unmet
 
 __all__ = ["Corpus", "CorpusError", "ManifestError", "Entry", "CheckOutcome", "STATUSES", "BROKEN_SIGNATURES",
            "REQUIRES_UNMET", "next_status", "shape_key"]
@@ -132,13 +131,6 @@ def _kind(spec: str) -> str:
 
 def _today() -> str:
     return datetime.date.today().isoformat()
-
-
-@functools.lru_cache(maxsize=None)
-def _target_versions(spec: str) -> tuple[str, str]:
-    import oracle
-
-    return oracle.versions_of(oracle.parse_target(spec).python)
 
 
 def _torch_version() -> str:
@@ -248,7 +240,7 @@ class Corpus:
         ``versions(spec) -> (torch, python)`` of the interpreter a target runs in (default: asked of it); an
         entry whose ``requires`` that interpreter does not meet is not run (``REQUIRES_UNMET``)."""
         outcomes = []
-        versions = versions or _target_versions
+        versions = versions or target_versions
         for entry in entries if entries is not None else self.select():
             path = self.root / entry.file
             spec = target or entry.target

@@ -15,6 +15,7 @@ not news where it does show.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -22,7 +23,7 @@ from packaging.version import Version
 
 from fuzz.errors import FuzzError
 
-__all__ = ["NAMES", "RequiresError", "parse_requires", "unmet"]
+__all__ = ["NAMES", "RequiresError", "parse_requires", "target_versions", "unmet"]
 
 NAMES = ("torch", "python")
 _CLAUSE = re.compile(r"\s*(torch|python)\s*((?:[<>=!~]=?|===)\s*[\w.*+]+(?:\s*,\s*(?:[<>=!~]=?|===)\s*[\w.*+]+)*)\s*")
@@ -61,3 +62,11 @@ def unmet(text: str, torch_version: str, python_version: str) -> str:
         if not specifier.contains(Version(have[name]), prereleases=True):
             return f"needs {name}{specifier}, this is {name} {have[name]}"
     return ""
+
+
+@functools.lru_cache(maxsize=None)
+def target_versions(spec: str) -> tuple[str, str]:
+    """(torch, "3.X") of the interpreter target ``spec`` runs in (asked of it once per spec)."""
+    import oracle
+
+    return oracle.versions_of(oracle.parse_target(spec).python)

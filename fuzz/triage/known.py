@@ -5,7 +5,8 @@ have the same root cause (``fuzz.triage.rootcause.root_cause``): a crash raised 
 type and compiler frame alone (``pins_bug``: it matches as soon as it is seen, before any reduction); a mismatch,
 a hang, and a crash the program raised itself (through a pass-through frame such as ``compile_wrapper``: a wrong
 value made user code raise) by the normalized shape of its reduced repro (so it can only match once reduced). Regression cases (signature ``ok``) are not bugs
-and never match. A KNOWN bucket is not reduced (when known at detection), does not count as new for ``--bias``,
+and never match; nor does an entry whose ``requires`` the finding's torch/Python does not meet (a 2.15-only bug is
+not what a 2.13 campaign found). A KNOWN bucket is not reduced (when known at detection), does not count as new for ``--bias``,
 and is reported as KNOWN with the corpus file it matched. A finding whose root cause is that of a FIXED entry only
 is a REGRESSION: news, reduced and counted as new like a NEW bucket, and named with the entry it brings back.
 """
@@ -13,6 +14,7 @@ is a REGRESSION: news, reduced and counted as new like a NEW bucket, and named w
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 
 from .rootcause import behaviour_shape, root_cause
@@ -26,6 +28,7 @@ class KnownBug:
     status: str  # the entry's manifest status (NEW, KNOWN, FIXED, REGRESSION)
     root_cause: str
     lines: int = 0  # program lines of its repro: what a user reads instead of an unreduced KNOWN finding
+    requires: str = ""  # the torch/Python versions it shows on (fuzz.corpus.requires); "" for every version
 
     @property
     def fixed(self) -> bool:
@@ -38,9 +41,9 @@ class KnownBugs:
 
     def __init__(self, bugs: list[KnownBug] | tuple[KnownBug, ...] = ()):
         self.bugs = tuple(bugs)
-        self._by_cause: dict[str, KnownBug] = {}
+        self._by_cause: dict[str, list[KnownBug]] = {}
         for bug in sorted(self.bugs, key=lambda b: b.fixed):  # an open entry wins over a FIXED one
-            self._by_cause.setdefault(bug.root_cause, bug)
+            self._by_cause.setdefault(bug.root_cause, []).append(bug)
 
     def __len__(self) -> int:
         return len(self.bugs)
@@ -61,14 +64,23 @@ class KnownBugs:
             source = read_program_text(path)
             cause = root_cause(entry.signature, behaviour_shape(source))
             if cause:
-                bugs.append(KnownBug(entry.file, entry.status, cause, code_lines(source)))
+                bugs.append(KnownBug(entry.file, entry.status, cause, code_lines(source), entry.requires))
         return cls(bugs)
 
     def lines_of(self, file: str | None) -> int | None:
         """Program lines of the repro of the entry ``file`` (None for a file it does not hold)."""
         return next((bug.lines for bug in self.bugs if bug.file == file), None)
 
-    def match(self, signature: str, shape: str | None = None) -> KnownBug | None:
-        """The known bug with this finding's root cause (``shape``: its reduced repro's shape key), or None."""
+    def match(self, signature: str, shape: str | None = None, target: str | None = None,
+              versions: Callable[[str], tuple[str, str]] | None = None) -> KnownBug | None:
+        """The known bug with this finding's root cause (``shape``: its reduced repro's shape key), or None.
+        Found on ``target``: an entry that does not show on that target's torch/Python (its ``requires``) is not
+        the finding's bug, whatever the root cause says (``versions(spec)``: default, asked of the interpreter)."""
         cause = root_cause(signature, shape)
-        return self._by_cause.get(cause) if cause else None
+        candidates = self._by_cause.get(cause, []) if cause else []
+        if target is not None and any(bug.requires for bug in candidates):
+            from fuzz.corpus.requires import target_versions, unmet
+
+            have = (versions or target_versions)(target)
+            candidates = [bug for bug in candidates if not unmet(bug.requires, *have)]
+        return candidates[0] if candidates else None

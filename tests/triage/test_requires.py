@@ -70,3 +70,20 @@ def test_corpus_add_with_a_bad_requires_is_a_usage_error(tmp_path, capsys):
                  "--requires", "torch=>2.15"]) == 2
     assert "requires" in capsys.readouterr().err
     assert not (tmp_path / "c").exists()
+
+
+def test_a_finding_is_not_known_as_a_bug_that_does_not_show_on_its_torch():
+    from fuzz.triage.known import KnownBug, KnownBugs
+
+    sig = "crash:SpeculationLogDivergence@torch._dynamo.symbolic_convert:next"
+    from fuzz.triage.rootcause import root_cause
+
+    newer = KnownBug("newer.py", "NEW", root_cause(sig), 8, "torch>=2.15")
+    known = KnownBugs([newer])
+    on = {"torch": ("2.13.0", "3.11"), "torch:python=/v215/bin/python": ("2.15.0", "3.11")}
+    assert known.match(sig, target="torch", versions=on.get) is None
+    assert known.match(sig, target="torch:python=/v215/bin/python", versions=on.get) is newer
+    assert known.match(sig) is newer  # no target: by root cause alone
+    # another entry with that root cause and no requires is the 2.13 finding's bug
+    every = KnownBug("every.py", "KNOWN", root_cause(sig), 13)
+    assert KnownBugs([newer, every]).match(sig, target="torch", versions=on.get) is every
