@@ -42,10 +42,10 @@ class GraphBuilder:
     def __init__(self) -> None:
         self.graph = fx.Graph()
         self.fake_mode = FakeTensorMode()
-        self.inputs = []  # (src, real tensor) per placeholder, in order
+        self.inputs: list[tuple[Src, torch.Tensor]] = []  # (src, real tensor) per placeholder, in order
         self.n_ops = 0
-        self._last_ph = None
-        self._grad_node = None  # the last grad-mode node, with the mode before it
+        self._last_ph: fx.Node | None = None
+        self._grad_node: tuple[fx.Node, bool] | None = None  # the last grad-mode node, with the mode before it
 
     # -- inputs ---------------------------------------------------------------------------------------
     def placeholder(self, real: torch.Tensor, src: Src) -> TensorVar:
@@ -78,7 +78,7 @@ class GraphBuilder:
         raise Unsupported("graph-arg", f"a {type(v).__name__} cannot be an argument of a graph op")
 
     def call(self, kind: OpKind, target: Any, args: list[Var], kwargs: dict[str, Var], grad_enabled: bool,
-             opname: str, modes: AbstractContextManager | None = None) -> Var:
+             opname: str, modes: AbstractContextManager[object] | None = None) -> Var:
         """Add one op; its metadata is computed on fake tensors under the traced grad mode and `modes` (the
         traced autocast / inference modes applied for real)."""
         if torch._C._len_torch_function_stack():
@@ -132,7 +132,7 @@ class GraphBuilder:
         """A mode node set grad mode since the last grad-mode node: the next one must not replace it."""
         self._grad_node = None
 
-    def mode_node(self, fn: Any, args: tuple) -> fx.Node:
+    def mode_node(self, fn: Any, args: tuple[Any, ...]) -> fx.Node:
         """An autocast / inference-mode enter or exit node (not an op: a graph of these alone is not run)."""
         return self.graph.call_function(fn, args)
 
@@ -153,7 +153,7 @@ class GraphBuilder:
             return ConstVar(out)
         raise Unsupported("non-tensor-result", f"op returned {type(out).__name__}")
 
-    def finish(self, out_nodes: list[fx.Node], close: Sequence[tuple] = ()) -> fx.GraphModule:
+    def finish(self, out_nodes: list[fx.Node], close: Sequence[tuple[Any, fx.Node]] = ()) -> fx.GraphModule:
         """The graph module returning `out_nodes`; `close`: (exit function, enter node) of the mode blocks
         still open, innermost first, closed at its end so that it leaves the state it started in."""
         for fn, node in close:

@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from ._vm._values import Var
 
 
-def _dict_replace(d: dict, new: dict) -> None:
+def _dict_replace(d: dict[Any, Any], new: dict[Any, Any]) -> None:
     """Writes back a dict traced code mutated, keeping its entries where they are as eager's mutations
     would (a key that stays keeps its place, a removed one leaves its slot, new ones come after), so an
     iterator over it alive across the segment goes on as eager's does; where the order says a key was
@@ -121,12 +121,12 @@ class Emitter:
     def __init__(self, vm: VM) -> None:
         self.vm = vm
         self.ns = vm.ns
-        self.pre = []
-        self.body = []
-        self.memo = {}
-        self.src_memo = {}
-        self.out_nodes = []
-        self.out_index = {}
+        self.pre: list[str] = []
+        self.body: list[str] = []
+        self.memo: dict[object, str] = {}  # by id(value), or ("frame", id) for a traceback's frames
+        self.src_memo: dict[int, str] = {}
+        self.out_nodes: list[fx.Node] = []
+        self.out_index: dict[fx.Node, int] = {}
         self.n = 0
         self.breaking = False  # the segment ends at a break (its frames go on in the next segment)
         self.hidden: set[int] | None = None  # dict iterators only their for-loop reaches (see _loop_only)
@@ -269,8 +269,8 @@ class Emitter:
 
     def _tb(self, v: TracebackVar) -> str:
         """Traceback entries the VM added, innermost first rebuilt (a loop: a chain may be 1000 frames)."""
-        chain = []
-        x = v
+        chain: list[TracebackVar] = []
+        x: Var = v
         while type(x) is TracebackVar and id(x) not in self.memo:
             chain.append(x)
             x = x.next
@@ -489,7 +489,7 @@ def generate(vm: VM, ending: Ending, env_len: int) -> tuple[str, Emitter, list[F
     em.enter_modes()
     shapes = None
     if ending.kind is EndKind.BREAK:
-        env_exprs = []
+        env_exprs: list[str] = []
         step = ending.reason is not None and ending.reason.explanation.startswith("step_unsupported")
         shapes = snapshot(vm, em, env_exprs, ending.spec.nargs, step)
         tail = "return [" + ", ".join(env_exprs) + "]"
