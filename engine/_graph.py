@@ -24,10 +24,31 @@ if TYPE_CHECKING:
 _FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
 
 # Results of these may be plain Python values (metadata); any other op must produce tensors.
-METADATA_OK = {"size", "dim", "ndimension", "numel", "nelement", "stride", "is_contiguous", "is_floating_point",
-               "is_complex", "element_size", "storage_offset", "get_device", "is_tensor", "setitem",
-               "shape", "dtype", "device", "ndim", "requires_grad", "is_cuda", "layout", "is_sparse",
-               "is_signed"}
+METADATA_OK = {
+    "size",
+    "dim",
+    "ndimension",
+    "numel",
+    "nelement",
+    "stride",
+    "is_contiguous",
+    "is_floating_point",
+    "is_complex",
+    "element_size",
+    "storage_offset",
+    "get_device",
+    "is_tensor",
+    "setitem",
+    "shape",
+    "dtype",
+    "device",
+    "ndim",
+    "requires_grad",
+    "is_cuda",
+    "layout",
+    "is_sparse",
+    "is_signed",
+}
 _QUERIES = METADATA_OK - {"setitem"}  # metadata queries without side effects (setitem is a store)
 
 
@@ -45,7 +66,8 @@ class GraphBuilder:
         self.inputs: list[tuple[Src, torch.Tensor]] = []  # (src, real tensor) per placeholder, in order
         self.n_ops = 0
         self._last_ph: fx.Node | None = None
-        self._grad_node: tuple[fx.Node, bool] | None = None  # the last grad-mode node, with the mode before it
+        # the last grad-mode node, with the mode before it
+        self._grad_node: tuple[fx.Node, bool] | None = None
 
     # -- inputs ---------------------------------------------------------------------------------------
     def placeholder(self, real: torch.Tensor, src: Src) -> TensorVar:
@@ -98,13 +120,17 @@ class GraphBuilder:
         except Unsupported:
             raise
         except Exception as e:  # data-dependent, dynamic shape, or a real error: eager decides
-            raise Unsupported("op-on-fake", f"{opname} cannot be traced: {type(e).__name__}: {e}"[:300]) from None
+            raise Unsupported(
+                "op-on-fake", f"{opname} cannot be traced: {type(e).__name__}: {e}"[:300]
+            ) from None
         finally:
             _FAKE_LOG.setLevel(level)
             torch._C._set_grad_enabled(prev)
         if not _has_tensor(out):
             if opname not in METADATA_OK:
-                raise Unsupported("non-tensor-result", f"{opname} returned {type(out).__name__}, not a tensor")
+                raise Unsupported(
+                    "non-tensor-result", f"{opname} returned {type(out).__name__}, not a tensor"
+                )
             if opname in _QUERIES and _is_const(out):  # static metadata: a constant, no node to run
                 return ConstVar(out)
         nargs = tuple(self._arg(a, False) for a in args)

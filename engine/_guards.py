@@ -227,9 +227,15 @@ def torch_state() -> tuple[object, ...]:
     inside one enters it again for real: the next segment starts in it). The autocast
     dtype counts as much as whether autocast is on: a graph traced under bfloat16 autocast has bfloat16
     metadata, wrong under float16 autocast."""
-    return (torch.is_autocast_enabled("cpu"), torch.is_autocast_enabled("cuda"), torch.get_autocast_dtype("cpu"),
-            torch.get_autocast_dtype("cuda"), torch.is_inference_mode_enabled(), torch.get_default_dtype(),
-            torch._C._len_torch_function_stack())
+    return (
+        torch.is_autocast_enabled("cpu"),
+        torch.is_autocast_enabled("cuda"),
+        torch.get_autocast_dtype("cpu"),
+        torch.get_autocast_dtype("cuda"),
+        torch.is_inference_mode_enabled(),
+        torch.get_default_dtype(),
+        torch._C._len_torch_function_stack(),
+    )
 
 
 def module_plain(m: torch.nn.Module) -> bool:
@@ -250,7 +256,9 @@ def no_global_hooks() -> bool:
                 or _mm._global_forward_pre_hooks or torch._C._get_tracing_state())
 
 
-def module_hooks(m: torch.nn.Module) -> tuple[tuple[Callable[..., Any], ...], tuple[Callable[..., Any], ...]] | None:
+def module_hooks(
+    m: torch.nn.Module,
+) -> tuple[tuple[Callable[..., Any], ...], tuple[Callable[..., Any], ...]] | None:
     """(pre-hooks, hooks) when they are the module's only hooks and take no kwargs; None otherwise."""
     if (m._compiled_call_impl is not None or "forward" in m.__dict__ or m._backward_hooks
             or m._backward_pre_hooks or m._forward_pre_hooks_with_kwargs or m._forward_hooks_with_kwargs

@@ -104,7 +104,8 @@ class Record:
         self.recompiles = 0
         self.frames_traced = 0
         self.eager_calls = 0  # calls that ran the whole function eagerly (its entry could not be compiled)
-        self.restarts = 0  # traces started again with an inlined call or an autocast block made eager (Restart)
+        # traces started again with an inlined call or an autocast block made eager (Restart)
+        self.restarts = 0
         self.break_records: list[BreakRecord] = []
         self.graph_modules: list[torch.fx.GraphModule] = []
         self.sources: list[str] = []
@@ -128,8 +129,14 @@ class Compiled(CompiledBase):
     only decided at its entry (a resumed frame that cannot go on is an EngineError, never a wrong answer).
     """
 
-    def __init__(self, fn: Callable[..., Any], backend: Callable[..., Any], nested: bool = True, fullgraph: bool = False,
-                 record: Record | None = None) -> None:
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        backend: Callable[..., Any],
+        nested: bool = True,
+        fullgraph: bool = False,
+        record: Record | None = None,
+    ) -> None:
         self.fn = fn
         self.module: torch.nn.Module | None = None  # the nn.Module for engine.compile(module)
         self.backend = backend
@@ -139,8 +146,10 @@ class Compiled(CompiledBase):
         self.roots: dict[CallKey, BreakPoint] = {}
         self.classic_cache: dict[types.FunctionType, Compiled] = {}
         self.eager_keys: set[CallKey] = set()
-        self.eager_codes: set[types.CodeType] = set()  # functions found needing their real frame after a break (_unresumable)
-        self.keep_locals: set[types.CodeType] = set()  # functions that may read their namespace: they keep every local
+        # functions found needing their real frame after a break (_unresumable)
+        self.eager_codes: set[types.CodeType] = set()
+        # functions that may read their namespace: they keep every local
+        self.keep_locals: set[types.CodeType] = set()
         self.fault: str | None = None  # a deliberate bug (engine._faults), off by default
         functools.update_wrapper(self, fn, updated=())
 
@@ -154,8 +163,9 @@ class Compiled(CompiledBase):
         _counters.graph_break(rec.reason)
         if self.fullgraph:
             hint = f"; hint: {rec.hint}" if rec.hint else ""
-            raise GraphBreakError(f"[{rec.gb_id}] graph break at {rec.where} with fullgraph=True: {rec.reason}{hint}",
-                                  rec.gb_id)
+            raise GraphBreakError(
+                f"[{rec.gb_id}] graph break at {rec.where} with fullgraph=True: {rec.reason}{hint}", rec.gb_id
+            )
 
     def stats(self) -> dict[str, int]:
         return self.record.stats()
@@ -244,7 +254,9 @@ class Compiled(CompiledBase):
             if fault(self, "forget-upper-cm"):
                 _forget_upper_grad_block(bp, env)
 
-    def _new_segment(self, bp: BreakPoint, env: list[Any], key: CallKey, eager_ops: bool = False) -> Segment | None:
+    def _new_segment(
+        self, bp: BreakPoint, env: list[Any], key: CallKey, eager_ops: bool = False
+    ) -> Segment | None:
         cache = not eager_ops
         if len(bp.segments) >= RECOMPILE_LIMIT:
             if not bp.warned:
@@ -306,9 +318,11 @@ class Compiled(CompiledBase):
         self.eager_codes.add(frame.info.code)
         self.roots.clear()
         u = getattr(e, "u", e)
-        return EngineError(f"{u} at {getattr(u, 'where', '?')}, in {frame.name} resumed after a break: the "
-                           "instruction has no eager form outside its frame, so this call cannot give eager's "
-                           f"result; from the next call on, {frame.name} runs eagerly as a whole")
+        return EngineError(
+            f"{u} at {getattr(u, 'where', '?')}, in {frame.name} resumed after a break: the "
+            "instruction has no eager form outside its frame, so this call cannot give eager's "
+            f"result; from the next call on, {frame.name} runs eagerly as a whole"
+        )
 
     def _start(self, vm: VM, bp: BreakPoint, env: list[Any], key: CallKey) -> Ending | None:
         if bp.shapes is None:

@@ -138,7 +138,9 @@ def _gen_ok(g: GenVar, stepped: bool = True) -> bool:
     _generators.check_abandoned), and, if next()/send() may step it, constant returns (the StopIteration
     they raise: _generators._stop)."""
     info = g.frame.info
-    return not g.cm and (not info.gen_handlers or g.state == "done") and (not stepped or returns_constants(info))
+    return (
+        not g.cm and (not info.gen_handlers or g.state == "done") and (not stepped or returns_constants(info))
+    )
 
 
 def _held_ok(vm: VM, f: Frame, g: GenVar) -> bool:
@@ -282,8 +284,20 @@ def restore(vm: VM, shapes: list[FrameShape]) -> list[Frame]:
 def _new_frame(sh: FrameShape) -> Frame:
     # call_no -1: a resumed frame was not made by a call of this trace, so no re-trace can run it eagerly
     # instead (see VM._on_unsupported)
-    return Frame(sh.info, sh.fglobals, sh.builtins, [None] * sh.info.nlocalsplus, [], sh.ip, None, sh.exit_grad,
-                 sh.call_index, -1, sh.name, LazyVar(sh.ret_override) if sh.ret_override >= 0 else None)
+    return Frame(
+        sh.info,
+        sh.fglobals,
+        sh.builtins,
+        [None] * sh.info.nlocalsplus,
+        [],
+        sh.ip,
+        None,
+        sh.exit_grad,
+        sh.call_index,
+        -1,
+        sh.name,
+        LazyVar(sh.ret_override) if sh.ret_override >= 0 else None,
+    )
 
 
 def _corrupt_top_slot(vm: VM, f: Frame, st: list[Slot], locs: list[tuple[int, Slot]]) -> None:

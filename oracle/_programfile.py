@@ -1,11 +1,11 @@
 """The program-file format, in one place (docs/program-format.md): header, code, footer marker, and the writer
 of a Python function into a program file.
 
-A program file is a leading header (``# ngb-fuzz program`` then ``# key: value`` lines), the program (it defines
-``entry`` and ``make_inputs``), and below ``FOOTER_MARKER`` a generated standalone check. It lives in ``oracle``
-because this is the lowest layer that reads program files: ``fuzz`` (generator, reducer, corpus, campaign, the
-pytest plugin) imports ``oracle``, never the reverse, so every reader and writer can share it without a cycle.
-Nothing here imports torch at module level.
+A program file is a leading header (``# ngb-fuzz program`` then ``# key: value`` lines), the program (it
+defines ``entry`` and ``make_inputs``), and below ``FOOTER_MARKER`` a generated standalone check. It lives in
+``oracle`` because this is the lowest layer that reads program files: ``fuzz`` (generator, reducer, corpus,
+campaign, the pytest plugin) imports ``oracle``, never the reverse, so every reader and writer can share it
+without a cycle. Nothing here imports torch at module level.
 """
 
 from __future__ import annotations
@@ -16,6 +16,12 @@ import math
 import re
 import textwrap
 import types
+from collections.abc import Iterator, Sequence
+from os import PathLike
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import torch
 
 __all__ = [
     "FOOTER_MARKER",
@@ -45,10 +51,11 @@ def _split(source: str) -> tuple[list[str], list[str]]:
     return lines[:end], lines[end:]
 
 
-def read_program_text(path) -> str:
+def read_program_text(path: str | PathLike[str]) -> str:
     """A program file's text as its author meant it: a UTF-8 BOM dropped (``utf-8-sig``, as editors on Windows
     save) and CRLF or CR line ends read as ``\\n``. Every reader of program files goes through here; the
-    standalone footer reads its own file the same way. Raises OSError and UnicodeDecodeError as ``open`` does."""
+    standalone footer reads its own file the same way. Raises OSError and UnicodeDecodeError as ``open``
+    does."""
     with open(path, encoding="utf-8-sig", newline=None) as f:
         return f.read()
 
@@ -59,8 +66,8 @@ def header_fields(source: str) -> dict[str, str]:
 
 
 def set_header(source: str, *, drop: tuple[str, ...] = (), **fields: str | None) -> str:
-    """Return ``source`` with header fields set (``found_by`` writes ``found-by``; None leaves a field as it is)
-    and the fields named in ``drop`` removed. Known fields come first in a fixed order (signature, target,
+    """Return ``source`` with header fields set (``found_by`` writes ``found-by``; None leaves a field as it
+    is) and the fields named in ``drop`` removed. Known fields come first in a fixed order (signature, target,
     eager, compare, found-by, features), then other fields and comment lines as they were."""
     head, body = _split(source)
     wanted = {k.replace("_", "-"): str(v) for k, v in fields.items() if v is not None}
@@ -79,7 +86,8 @@ def slug(text: str, limit: int = 60) -> str:
 
 
 def split_source(source: str) -> tuple[str, str, str]:
-    """Split a program file into (leading comment block, code, footer). The footer starts at the marker line."""
+    """Split a program file into (leading comment block, code, footer). The footer starts at the marker
+    line."""
     lines = source.splitlines(keepends=True)
     cut = next((i for i, line in enumerate(lines) if line.startswith(FOOTER_MARKER)), len(lines))
     head, footer = lines[:cut], "".join(lines[cut:])
@@ -96,14 +104,18 @@ def _imports_torch(code: str) -> bool:
         body = ast.parse(code).body
     except SyntaxError:
         return False
-    return any(isinstance(s, ast.Import) and any(a.name == "torch" and not a.asname for a in s.names) for s in body)
+    return any(
+        isinstance(s, ast.Import) and any(a.name == "torch" and not a.asname for a in s.names) for s in body
+    )
 
 
 def top_level_names(module: ast.Module) -> set[str]:
     """The functions a program module defines and the names it assigns at top level (``entry``,
     ``make_inputs``...)."""
     names = {s.name for s in module.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)}
-    return names | {t.id for s in module.body if isinstance(s, ast.Assign) for t in s.targets if isinstance(t, ast.Name)}
+    return names | {
+        t.id for s in module.body if isinstance(s, ast.Assign) for t in s.targets if isinstance(t, ast.Name)
+    }
 
 
 def _defines(code: str, name: str) -> bool:
@@ -120,14 +132,18 @@ def takes_size(code: str) -> bool:
         module = ast.parse(code)
     except SyntaxError:
         return False
-    return any(isinstance(node, ast.FunctionDef) and node.name == "make_inputs"
-               and "size" in [a.arg for a in (*node.args.args, *node.args.kwonlyargs)] for node in module.body)
+    return any(
+        isinstance(node, ast.FunctionDef)
+        and node.name == "make_inputs"
+        and "size" in [a.arg for a in (*node.args.args, *node.args.kwonlyargs)]
+        for node in module.body
+    )
 
 
 def with_footer(source: str) -> str:
-    """``source`` with its standalone check (if any) replaced by the current one, two blank lines above it: the
-    short check for its header's ``# signature:`` on its ``# target:`` when that class has one (comparing as
-    printed under ``# compare: plain``), else the generic footer."""
+    """``source`` with its standalone check (if any) replaced by the current one, two blank lines above it:
+    the short check for its header's ``# signature:`` on its ``# target:`` when that class has one (comparing
+    as printed under ``# compare: plain``), else the generic footer."""
     from oracle._checks import check_for
     from oracle._footer import standalone_footer
 
@@ -135,13 +151,20 @@ def with_footer(source: str) -> str:
     code = split_source(source)[1]  # not the old footer: the generic one makes an ngb_ module of its own
     helpers = "types.ModuleType(\"ngb_" in code or "ModuleType('ngb_" in code
     imports_torch = _imports_torch(code)
-    check = check_for(fields.get("signature"), fields.get("target"), fields.get("eager"), helpers=helpers,
-                      imports_torch=imports_torch, inputs=_defines(code, "make_inputs"),
-                      compare=fields.get("compare")) or standalone_footer(fields.get("target"), takes_size(code))
+    check = check_for(
+        fields.get("signature"),
+        fields.get("target"),
+        fields.get("eager"),
+        helpers=helpers,
+        imports_torch=imports_torch,
+        inputs=_defines(code, "make_inputs"),
+        compare=fields.get("compare"),
+    ) or standalone_footer(fields.get("target"), takes_size(code))
     return source.split(FOOTER_MARKER)[0].rstrip("\n") + "\n\n\n" + check
 
 
-# ---- the writer of a Python function into a program file (the ngb_check fixture's) ---------------------------------
+# ---- the writer of a Python function into a program file (the ngb_check fixture's)
+# ---------------------------------
 
 
 class ProgramWriteError(Exception):
@@ -151,7 +174,7 @@ class ProgramWriteError(Exception):
 _MAX_ELEMENTS = 1 << 16
 
 
-def program_for(fn, inputs, *, wants_grad: bool = False) -> str:
+def program_for(fn: object, inputs: Sequence[Any], *, wants_grad: bool = False) -> str:
     """A program file (without footer) whose ``entry`` calls ``fn`` on literal copies of ``inputs``."""
     if not isinstance(fn, types.FunctionType) or fn.__name__ == "<lambda>":
         raise ProgramWriteError(f"{fn!r} is not a function defined with def")
@@ -170,7 +193,7 @@ def program_for(fn, inputs, *, wants_grad: bool = False) -> str:
     return "\n".join(lines)
 
 
-def _add_function(fn, imports: dict, defs: dict) -> None:
+def _add_function(fn: types.FunctionType, imports: dict[str, str], defs: dict[str, str]) -> None:
     if fn.__name__ in defs:
         return
     try:
@@ -196,7 +219,7 @@ def _add_function(fn, imports: dict, defs: dict) -> None:
     defs[fn.__name__] = source.rstrip() + "\n"  # after its dependencies (cosmetic: all are module-level)
 
 
-def _code_names(code):
+def _code_names(code: types.CodeType) -> Iterator[str]:
     yield from code.co_names
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
@@ -204,7 +227,7 @@ def _code_names(code):
             yield from const.co_freevars
 
 
-def _add_dependency(name: str, value, imports: dict, defs: dict) -> None:
+def _add_dependency(name: str, value: object, imports: dict[str, str], defs: dict[str, str]) -> None:
     if isinstance(value, types.ModuleType):
         module = value.__name__
         imports[name] = f"import {module}" if module == name else f"import {module} as {name}"
@@ -215,11 +238,13 @@ def _add_dependency(name: str, value, imports: dict, defs: dict) -> None:
     elif _is_data(value):
         defs[name] = f"{name} = {_literal(value, device=False)}\n"
     else:
-        raise ProgramWriteError(f"the function reads {name}, a {type(value).__name__}; only modules, functions "
-                                f"with source and plain data (numbers, strings, tensors, containers) can be written")
+        raise ProgramWriteError(
+            f"the function reads {name}, a {type(value).__name__}; only modules, functions "
+            f"with source and plain data (numbers, strings, tensors, containers) can be written"
+        )
 
 
-def _is_data(value) -> bool:
+def _is_data(value: object) -> bool:
     import torch
 
     if value is None or isinstance(value, bool | int | float | str | torch.Tensor | torch.dtype):
@@ -231,7 +256,7 @@ def _is_data(value) -> bool:
     return False
 
 
-def _literal(value, device: bool = True) -> str:
+def _literal(value: object, device: bool = True) -> str:
     import torch
 
     if isinstance(value, torch.Tensor):
@@ -247,13 +272,17 @@ def _literal(value, device: bool = True) -> str:
     if isinstance(value, tuple):
         return "(" + ", ".join(_literal(v, device) for v in value) + ("," if len(value) == 1 else "") + ")"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_literal(k, device)}: {_literal(v, device)}" for k, v in value.items()) + "}"
+        return (
+            "{" + ", ".join(f"{_literal(k, device)}: {_literal(v, device)}" for k, v in value.items()) + "}"
+        )
     raise ProgramWriteError(f"cannot write an input of type {type(value).__name__} as a literal")
 
 
-def _tensor_literal(t, device: bool) -> str:
+def _tensor_literal(t: torch.Tensor, device: bool) -> str:
     if t.numel() > _MAX_ELEMENTS:
-        raise ProgramWriteError(f"a tensor input has {t.numel()} elements; at most {_MAX_ELEMENTS} can be written")
+        raise ProgramWriteError(
+            f"a tensor input has {t.numel()} elements; at most {_MAX_ELEMENTS} can be written"
+        )
     if t.is_complex() or t.is_quantized or t.is_sparse:
         raise ProgramWriteError(f"cannot write a {t.dtype} / {t.layout} tensor as a literal")
     flat = t.detach().cpu().reshape(-1).tolist()
