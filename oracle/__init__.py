@@ -15,8 +15,13 @@ if TYPE_CHECKING:  # the lazy names for type checkers (tests/oracle/test_exports
     from ._errors import TargetError as TargetError
     from ._errors import WorkerError as WorkerError
     from ._footer import standalone_footer as standalone_footer
+    from ._footer import with_footer as with_footer
+    from ._programfile import FIELD_ORDER as FIELD_ORDER
+    from ._programfile import FOOTER_BANNER as FOOTER_BANNER
     from ._programfile import FOOTER_MARKER as FOOTER_MARKER
     from ._programfile import HEADER_FIRST_LINE as HEADER_FIRST_LINE
+    from ._programfile import FoundBy as FoundBy
+    from ._programfile import ProgramFile as ProgramFile
     from ._programfile import ProgramWriteError as ProgramWriteError
     from ._programfile import header_fields as header_fields
     from ._programfile import program_for as program_for
@@ -25,7 +30,6 @@ if TYPE_CHECKING:  # the lazy names for type checkers (tests/oracle/test_exports
     from ._programfile import slug as slug
     from ._programfile import split_source as split_source
     from ._programfile import top_level_names as top_level_names
-    from ._programfile import with_footer as with_footer
     from ._runner import Runner as Runner
     from ._runner import check_source as check_source
     from ._targets import Target as Target
@@ -42,36 +46,18 @@ if TYPE_CHECKING:  # the lazy names for type checkers (tests/oracle/test_exports
 
 
 _EXPORTS = {
-    "OracleError": "_errors",
-    "TargetError": "_errors",
-    "WorkerError": "_errors",
-    "PLAIN_SIGNATURES": "_checks",
-    "compare_kinds": "_checks",
-    "standalone_footer": "_footer",
-    "FOOTER_MARKER": "_programfile",
-    "HEADER_FIRST_LINE": "_programfile",
-    "ProgramWriteError": "_programfile",
-    "header_fields": "_programfile",
-    "program_for": "_programfile",
-    "read_program_text": "_programfile",
-    "set_header": "_programfile",
-    "slug": "_programfile",
-    "split_source": "_programfile",
-    "top_level_names": "_programfile",
-    "with_footer": "_programfile",
-    "Runner": "_runner",
-    "check_source": "_runner",
-    "Target": "_targets",
-    "TargetKind": "_targets",
-    "check_available": "_targets",
-    "parse_target": "_targets",
-    "register_target_kind": "_targets",
-    "resolve_targets": "_targets",
-    "target_kinds": "_targets",
-    "FINDING_KINDS": "_verdict",
-    "KINDS": "_verdict",
-    "ProgramReport": "_verdict",
-    "Verdict": "_verdict",
+    "OracleError": "_errors", "TargetError": "_errors", "WorkerError": "_errors",
+    "PLAIN_SIGNATURES": "_checks", "compare_kinds": "_checks",
+    "standalone_footer": "_footer", "with_footer": "_footer",
+    "FOOTER_BANNER": "_programfile", "FOOTER_MARKER": "_programfile", "FIELD_ORDER": "_programfile",
+    "FoundBy": "_programfile", "HEADER_FIRST_LINE": "_programfile", "ProgramFile": "_programfile",
+    "ProgramWriteError": "_programfile", "header_fields": "_programfile", "program_for": "_programfile",
+    "read_program_text": "_programfile", "set_header": "_programfile", "slug": "_programfile",
+    "split_source": "_programfile", "top_level_names": "_programfile",
+    "Runner": "_runner", "check_source": "_runner",
+    "Target": "_targets", "TargetKind": "_targets", "check_available": "_targets", "parse_target": "_targets",
+    "register_target_kind": "_targets", "resolve_targets": "_targets", "target_kinds": "_targets",
+    "FINDING_KINDS": "_verdict", "KINDS": "_verdict", "ProgramReport": "_verdict", "Verdict": "_verdict",
 }
 
 __all__ = sorted(_EXPORTS)

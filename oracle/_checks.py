@@ -22,7 +22,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from oracle._configs import assignments
-from oracle._programfile import FOOTER_MARKER
+from oracle._programfile import FOOTER_BANNER, FOOTER_MARKER
+from oracle._targets import parse_target
 
 if TYPE_CHECKING:
     from oracle._observe import Observed
@@ -276,9 +277,13 @@ def _second_call(signature: str, compiled: str, target: str, eager: str, compare
     ]
 
 
+def target_options(target: str) -> dict[str, str]:
+    """A header's ``# target:`` options, defaults filled in (``parse_target``, its ``python=`` as written)."""
+    return dict(parse_target(target, check_python=False).options)
+
+
 def _backend(target: str) -> str:
-    options = dict(kv.split("=", 1) for kv in target.partition(":")[2].split(",") if "=" in kv)
-    return options.get("backend", "eager")
+    return target_options(target).get("backend", "eager")
 
 
 def _generator(signature: str, eager: str | None) -> _Generator | None:
@@ -321,8 +326,8 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
     kind, _, _ = (target or "torch").partition(":")
     if generator is None or kind not in ("torch", *_ENGINES):
         return None
-    options = dict(kv.split("=", 1) for kv in (target or "").partition(":")[2].split(",") if "=" in kv)
-    backend = _backend(target or "torch")
+    options = target_options(target or "torch")
+    backend = options.get("backend", "eager")
     ngb = options.get("ngb", "on") == "on"
     said = {"returned": "returned", None: "", "": ""}.get(
         eager, f"raised {eager.partition(':')[2]}" if eager else ""
@@ -358,7 +363,7 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
         ),
     ]
     lines = [
-        FOOTER_MARKER + " (generated; do not edit below) ----",
+        FOOTER_BANNER,
         "if __name__ == \"__main__\":",
         *preamble,
         *([""] if preamble else []),

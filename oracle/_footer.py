@@ -11,13 +11,14 @@ into an issue; the oracle itself observes more (see docs/program-format.md).
 
 from __future__ import annotations
 
-__all__ = ["standalone_footer"]
+__all__ = ["standalone_footer", "with_footer"]
 
-from oracle._programfile import FOOTER_MARKER
+from oracle._checks import check_for, target_options
+from oracle._programfile import FOOTER_BANNER, FOOTER_MARKER, ProgramFile, defines, imports_torch, takes_size
 
 _FOOTER = (
-    FOOTER_MARKER
-    + ''' (generated; do not edit below) ----
+    FOOTER_BANNER
+    + '''
 if __name__ == "__main__":
     import sys as _sys
 
@@ -161,7 +162,7 @@ def _axes_lines() -> str:
 
 
 def _has_axes(target: str | None) -> bool:
-    options = dict(kv.split("=", 1) for kv in (target or "").partition(":")[2].split(",") if "=" in kv)
+    options = target_options(target) if target else {}
     return options.get("dynamic", "auto") != "auto" or options.get("config", "none") != "none"
 
 
@@ -180,3 +181,21 @@ def standalone_footer(target: str | None = None, resize: bool = False) -> str:
         text = text.replace(_COMPARED, "for i in range(len(eager)) for k in eager[i]")
     return text
 
+
+def with_footer(source: str) -> str:
+    """``source`` with its standalone check (if any) replaced by the current one, two blank lines above it:
+    the short check for its header's ``# signature:`` on its ``# target:`` when that class has one (comparing
+    as printed under ``# compare: plain``), else the generic footer."""
+    pf = ProgramFile.parse(source)
+    fields, code = pf.fields, pf.code  # not the old footer: the generic one makes an ngb_ module of its own
+    helpers = "types.ModuleType(\"ngb_" in code or "ModuleType('ngb_" in code
+    check = check_for(
+        fields.get("signature"),
+        fields.get("target"),
+        fields.get("eager"),
+        helpers=helpers,
+        imports_torch=imports_torch(code),
+        inputs=defines(code, "make_inputs"),
+        compare=fields.get("compare"),
+    ) or standalone_footer(fields.get("target"), takes_size(code))
+    return pf.with_footer(check).text

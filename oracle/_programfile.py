@@ -11,6 +11,7 @@ without a cycle. Nothing here imports torch at module level.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
 import math
 import re
@@ -24,8 +25,12 @@ if TYPE_CHECKING:
     import torch
 
 __all__ = [
+    "FOOTER_BANNER",
     "FOOTER_MARKER",
+    "FIELD_ORDER",
+    "FoundBy",
     "HEADER_FIRST_LINE",
+    "ProgramFile",
     "ProgramWriteError",
     "header_fields",
     "program_for",
@@ -33,22 +38,138 @@ __all__ = [
     "set_header",
     "slug",
     "split_source",
+    "takes_size",
     "top_level_names",
-    "with_footer",
 ]
 
 FOOTER_MARKER = "# ---- ngb-fuzz standalone check"
+FOOTER_BANNER = FOOTER_MARKER + " (generated; do not edit below) ----"  # the footer's first line
 HEADER_FIRST_LINE = "# ngb-fuzz program"
 _FIELD = re.compile(r"^# ([a-z][a-z-]*): ?(.*)$")
+# Header fields written first, in this order (then the others in theirs).
+FIELD_ORDER = ("signature", "target", "eager", "compare", "found-by", "features")
 
 
-def _split(source: str) -> tuple[list[str], list[str]]:
-    """(header lines, body lines); header lines are the leading comment block."""
-    lines = source.splitlines()
-    end = 0
-    while end < len(lines) and lines[end].startswith("#"):
-        end += 1
-    return lines[:end], lines[end:]
+@dataclasses.dataclass(frozen=True)
+class FoundBy:
+    """The ``# found-by:`` field: what made the program. A generated one names its seed and index, and a
+    reduced one how far it was reduced; anything else (``ngb_check(test_name)``, a hand-written note) is
+    kept as ``text``. ``str()`` writes the field, ``parse`` reads it: its one reader and writer."""
+
+    seed: int | None = None  # generated: ``generate_program(seed, program)`` made it
+    program: int | None = None
+    bias: bool = False  # generated under ``--bias``: it cannot be regenerated from (seed, program) alone
+    reduced: str = ""  # e.g. "12 -> 5 lines" (with a note when cut short); "" when not reduced
+    text: str = ""  # not a generated program: the field as written
+
+    _GENERATED = re.compile(r"^ngb-fuzz run --seed (\d+)( --bias)? \(program (\d+)\)(?:, reduced (.*))?$")
+
+    @classmethod
+    def parse(cls, text: str) -> FoundBy:
+        m = cls._GENERATED.match(text.strip())
+        if m is None:
+            return cls(text=text.strip())
+        return cls(int(m.group(1)), int(m.group(3)), bool(m.group(2)), m.group(4) or "")
+
+    @classmethod
+    def generated(cls, seed: int, program: int, bias: bool = False) -> FoundBy:
+        return cls(seed, program, bias)
+
+    def with_reduction(self, reduced: str) -> FoundBy:
+        return dataclasses.replace(self, reduced=reduced)
+
+    @property
+    def regenerable(self) -> bool:
+        """Made by the generator with its default weights and not changed since: ``generate_program(seed,
+        program)`` gives it again."""
+        return self.seed is not None and self.program is not None and not self.bias and not self.reduced
+
+    def __str__(self) -> str:
+        if self.seed is None or self.program is None:
+            return self.text
+        text = f"ngb-fuzz run --seed {self.seed}{' --bias' if self.bias else ''} (program {self.program})"
+        return text + (f", reduced {self.reduced}" if self.reduced else "")
+
+
+@dataclasses.dataclass(frozen=True)
+class ProgramFile:
+    """A program file (docs/program-format.md): the header (``# ngb-fuzz program``, then ``# key: value``
+    fields, then other comment lines), the code, and the footer (from ``FOOTER_MARKER`` on, or "").
+
+    ``parse`` is the one reader of that format and ``text`` its one writer: ``parse(pf.text) == pf`` for
+    every parsed ``pf``, and a file written by ngb-fuzz reads back to the same text. The header is the leading
+    block of lines that start with ``#`` (a blank line ends it); a UTF-8 BOM is dropped and CRLF or CR line
+    ends read as ``\\n``. Field values are stripped; field names are lower-case words joined by ``-``."""
+
+    fields: dict[str, str] = dataclasses.field(default_factory=dict)  # in the header's order
+    notes: tuple[str, ...] = ()  # the header's other comment lines, as they were
+    code: str = ""  # everything between the header and the footer, blank lines and comments included
+    footer: str = ""
+    titled: bool = True  # the header starts with HEADER_FIRST_LINE
+
+    @classmethod
+    def parse(cls, text: str) -> ProgramFile:
+        text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+        lines = text.splitlines(keepends=True)
+        end = 0
+        while end < len(lines) and lines[end].startswith("#") and not lines[end].startswith(FOOTER_MARKER):
+            end += 1
+        head = [line.rstrip("\n") for line in lines[:end]]
+        titled = bool(head) and head[0] == HEADER_FIRST_LINE
+        fields: dict[str, str] = {}
+        notes: list[str] = []
+        for line in head[1:] if titled else head:
+            m = _FIELD.match(line)
+            if m is not None:
+                fields[m.group(1)] = m.group(2).strip()
+            else:
+                notes.append(line)
+        rest = lines[end:]
+        cut = next((i for i, line in enumerate(rest) if line.startswith(FOOTER_MARKER)), len(rest))
+        return cls(fields, tuple(notes), "".join(rest[:cut]), "".join(rest[cut:]), titled)
+
+    @classmethod
+    def read(cls, path: str | PathLike[str]) -> ProgramFile:
+        return cls.parse(read_program_text(path))
+
+    @property
+    def header(self) -> str:
+        lines = [HEADER_FIRST_LINE] if self.titled else []
+        lines += [f"# {k}: {v}" for k, v in self.fields.items()]
+        return "".join(line + "\n" for line in (*lines, *self.notes))
+
+    @property
+    def text(self) -> str:
+        return self.header + self.code + self.footer
+
+    def get(self, name: str) -> str | None:
+        return self.fields.get(name)
+
+    @property
+    def found_by(self) -> FoundBy | None:
+        text = self.fields.get("found-by")
+        return None if text is None else FoundBy.parse(text)
+
+    def with_fields(self, *, drop: tuple[str, ...] = (), **fields: object) -> ProgramFile:
+        """Fields set (a keyword's ``_`` is the name's ``-``; None leaves a field as it is) and those named in
+        ``drop`` removed; the fields of ``FIELD_ORDER`` come first in that order, then the others in theirs.
+        The code ends with a line end."""
+        wanted = {k.replace("_", "-"): str(v) for k, v in fields.items() if v is not None}
+        merged = {k: v for k, v in {**self.fields, **wanted}.items() if k not in drop}
+        ordered = {k: merged[k] for k in FIELD_ORDER if k in merged}
+        ordered.update((k, v) for k, v in merged.items() if k not in FIELD_ORDER)
+        code, footer = self.code, self.footer
+        if footer and not footer.endswith("\n"):
+            footer += "\n"
+        elif not footer and code and not code.endswith("\n"):
+            code += "\n"
+        return dataclasses.replace(self, fields=ordered, code=code, footer=footer, titled=True)
+
+    def with_footer(self, footer: str) -> ProgramFile:
+        """``footer`` in place of the old one, two blank lines below the code."""
+        head = self.header
+        body = (head + self.code).rstrip("\n") + "\n\n\n"
+        return dataclasses.replace(self, code=body[len(head):], footer=footer)
 
 
 def read_program_text(path: str | PathLike[str]) -> str:
@@ -61,23 +182,13 @@ def read_program_text(path: str | PathLike[str]) -> str:
 
 
 def header_fields(source: str) -> dict[str, str]:
-    head, _ = _split(source)
-    return {m.group(1): m.group(2).strip() for line in head if (m := _FIELD.match(line))}
+    """The header's fields (``ProgramFile.parse(source).fields``)."""
+    return ProgramFile.parse(source).fields
 
 
 def set_header(source: str, *, drop: tuple[str, ...] = (), **fields: str | None) -> str:
-    """Return ``source`` with header fields set (``found_by`` writes ``found-by``; None leaves a field as it
-    is) and the fields named in ``drop`` removed. Known fields come first in a fixed order (signature, target,
-    eager, compare, found-by, features), then other fields and comment lines as they were."""
-    head, body = _split(source)
-    wanted = {k.replace("_", "-"): str(v) for k, v in fields.items() if v is not None}
-    present = {m.group(1): m.group(2).strip() for line in head if (m := _FIELD.match(line))}
-    merged = {k: v for k, v in {**present, **wanted}.items() if k not in drop}
-    others = [line for line in head if line != HEADER_FIRST_LINE and not _FIELD.match(line)]
-    order = ("signature", "target", "eager", "compare", "found-by", "features")
-    known = [f"# {k}: {merged[k]}" for k in order if k in merged]
-    rest = [f"# {k}: {v}" for k, v in merged.items() if k not in order]
-    return "\n".join([HEADER_FIRST_LINE, *known, *rest, *others, *body]) + "\n"
+    """``source`` with header fields set and removed (``ProgramFile.with_fields``)."""
+    return ProgramFile.parse(source).with_fields(drop=drop, **fields).text
 
 
 def slug(text: str, limit: int = 60) -> str:
@@ -86,19 +197,12 @@ def slug(text: str, limit: int = 60) -> str:
 
 
 def split_source(source: str) -> tuple[str, str, str]:
-    """Split a program file into (leading comment block, code, footer). The footer starts at the marker
-    line."""
-    lines = source.splitlines(keepends=True)
-    cut = next((i for i, line in enumerate(lines) if line.startswith(FOOTER_MARKER)), len(lines))
-    head, footer = lines[:cut], "".join(lines[cut:])
-    n = 0
-    while n < len(head) and (head[n].startswith("#") or not head[n].strip()):
-        n += 1
-    comments = "".join(line for line in head[:n] if line.startswith("#"))
-    return comments, "".join(head[n:]), footer
+    """(header, code, footer) of a program file (``ProgramFile.parse``)."""
+    pf = ProgramFile.parse(source)
+    return pf.header, pf.code, pf.footer
 
 
-def _imports_torch(code: str) -> bool:
+def imports_torch(code: str) -> bool:
     """The module itself (not a helper module's source string) runs ``import torch``."""
     try:
         body = ast.parse(code).body
@@ -118,7 +222,7 @@ def top_level_names(module: ast.Module) -> set[str]:
     }
 
 
-def _defines(code: str, name: str) -> bool:
+def defines(code: str, name: str) -> bool:
     """The module defines ``name`` at top level (a syntax error: assume it does)."""
     try:
         return name in top_level_names(ast.parse(code))
@@ -140,31 +244,7 @@ def takes_size(code: str) -> bool:
     )
 
 
-def with_footer(source: str) -> str:
-    """``source`` with its standalone check (if any) replaced by the current one, two blank lines above it:
-    the short check for its header's ``# signature:`` on its ``# target:`` when that class has one (comparing
-    as printed under ``# compare: plain``), else the generic footer."""
-    from oracle._checks import check_for
-    from oracle._footer import standalone_footer
-
-    fields = header_fields(source)
-    code = split_source(source)[1]  # not the old footer: the generic one makes an ngb_ module of its own
-    helpers = "types.ModuleType(\"ngb_" in code or "ModuleType('ngb_" in code
-    imports_torch = _imports_torch(code)
-    check = check_for(
-        fields.get("signature"),
-        fields.get("target"),
-        fields.get("eager"),
-        helpers=helpers,
-        imports_torch=imports_torch,
-        inputs=_defines(code, "make_inputs"),
-        compare=fields.get("compare"),
-    ) or standalone_footer(fields.get("target"), takes_size(code))
-    return source.split(FOOTER_MARKER)[0].rstrip("\n") + "\n\n\n" + check
-
-
-# ---- the writer of a Python function into a program file (the ngb_check fixture's)
-# ---------------------------------
+# ---- the writer of a Python function into a program file (the ngb_check fixture's) ------------------------
 
 
 class ProgramWriteError(Exception):
@@ -181,7 +261,8 @@ def program_for(fn: object, inputs: Sequence[Any], *, wants_grad: bool = False) 
     imports: dict[str, str] = {"torch": "import torch"}
     defs: dict[str, str] = {}
     _add_function(fn, imports, defs)
-    lines = [HEADER_FIRST_LINE, f"# found-by: ngb_check({fn.__qualname__})"]
+    found_by = FoundBy(text=f"ngb_check({fn.__qualname__})")
+    lines = [ProgramFile({"found-by": str(found_by)}).header.rstrip("\n")]
     lines += sorted(set(imports.values())) + ["", "EFFECTS = []", ""]
     if wants_grad:
         lines += ["WANTS_GRAD = True", ""]

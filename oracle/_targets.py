@@ -165,8 +165,10 @@ def option_choices(values: Choices) -> tuple[str, ...] | None:
     return values() if callable(values) else values
 
 
-def parse_target(spec: str | Target) -> Target:
-    """Parse and validate a target spec; raises TargetError with a one-line message."""
+def parse_target(spec: str | Target, *, check_python: bool = True) -> Target:
+    """Parse and validate a target spec; raises TargetError with a one-line message. The one reader of target
+    options: ``check_python=False`` keeps a ``python=`` path as written (a file's header from another machine)
+    instead of resolving it here."""
     if isinstance(spec, Target):
         return spec
     text = spec.strip()
@@ -200,7 +202,7 @@ def parse_target(spec: str | Target) -> Target:
                               f"{', '.join(option_choices(kind.options[key]) or ())}")
     python = values.pop("python", None)
     device = values.pop("device", "cpu")
-    if python is not None:
+    if python is not None and check_python:
         python = _resolve_python(python)
     return Target(name, tuple(sorted(values.items())), python, device)
 
