@@ -427,7 +427,7 @@ class Runner:
         started = time.monotonic()
         parsed = [parse_target(t) for t in targets]
         verdicts: dict[str, Verdict] = {}
-        stats: dict[str, dict[str, int]] = {}
+        stats: dict[str, dict[str, Any]] = {}
         any_flaky = False
         references: dict[tuple[str | None, str], tuple[dict[str, Any] | None, Verdict | None]] = {}
         for target in parsed:

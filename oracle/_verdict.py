@@ -47,7 +47,7 @@ class ProgramReport:
     verdicts: dict[str, Verdict]  # canonical target spec -> Verdict
     flaky: bool
     # canonical target spec -> {"graphs", "breaks", "recompiles", "frames_traced"}
-    stats: dict[str, dict[str, int]]
+    stats: dict[str, dict[str, Any]]
     seconds: float = 0.0
     # eager's first call: "returned" or "raised:<ExceptionType>" ("" when eager failed)
     eager_outcome: str = ""
