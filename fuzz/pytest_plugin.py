@@ -26,14 +26,15 @@ Every process (each xdist worker too) starts one oracle ``Runner`` on first use 
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-if TYPE_CHECKING:  # the plugin imports none of these unless an option uses them
+if TYPE_CHECKING:  # annotations only: the plugin imports none of these unless an option uses them
+    import os
+    from collections.abc import Callable, Iterator, Sequence
+    from pathlib import Path
+
     from _pytest._code.code import TerminalRepr, TracebackStyle
 
     from fuzz.corpus.manifest import Entry

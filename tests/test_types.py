@@ -2,8 +2,8 @@
 campaign state and the public surface): CI fails with mypy's own report on any error it finds.
 
 One test, so one mypy run per pytest session whatever the number of xdist workers. A cold run (CI's: a fresh
-clone has no .mypy_cache) takes about 11 s of CPU here, torch's own annotations included; a warm one about a
-second. Checked on the Python and torch CI installs (3.11, constraints.txt): mypy reads the installed torch's
+clone has no .mypy_cache) takes about 13 s of CPU here, torch's own annotations included (a minute of wall
+time on a loaded 2-core machine); a warm one about a second. Checked on the Python and torch CI installs (3.11, constraints.txt): mypy reads the installed torch's
 annotations, which other releases change.
 """
 
