@@ -98,3 +98,20 @@ def test_found_by_says_which_programs_the_generator_makes_again():
     assert not FoundBy.parse("ngb_check(t)").regenerable
     pf = ProgramFile.parse(set_header(CODE, found_by=str(FoundBy.generated(4, 9).with_reduction("9 -> 3 lines"))))
     assert pf.found_by == FoundBy(4, 9, reduced="9 -> 3 lines")
+
+
+def test_no_module_reads_a_header_or_target_options_by_hand():
+    """Headers, found-by and footers are read through ProgramFile, target options through parse_target. The
+    generated standalone check (oracle/_footer.py's template) is the one exception: it runs with torch alone."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    by_hand = re.compile(r'startswith\("# [a-z-]+:|split\(FOOTER_MARKER|_FOUND_BY|partition\(":"\)\[2\]\.split\(","\)')
+    found = []
+    for package in ("fuzz", "oracle"):
+        for path in sorted((root / package).rglob("*.py")):
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                if by_hand.search(line) and path.name != "_footer.py":
+                    found.append(f"{path.relative_to(root)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
