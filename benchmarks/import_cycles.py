@@ -5,7 +5,8 @@ one an import order can break), and every import including the deferred ones ins
 modules really depend on each other; a deferred import is usually a cycle worked around). For each, the
 strongly connected components of more than one module, and every elementary cycle up to `--max-len`
 modules long (shortest first); then the number of import statements inside functions, per module.
-`if TYPE_CHECKING:` imports are left out: they never run.
+A third graph adds the `if TYPE_CHECKING:` imports: they never run, but the modules depend on each other
+through them all the same.
 Run: python benchmarks/import_cycles.py [DIR] [--max-len N]   (default: engine/, 4)
 """
 
@@ -30,8 +31,9 @@ def _is_type_checking(node: ast.If) -> bool:
         isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
 
 
-def _imports(tree: ast.Module, deferred: bool) -> list[ast.Import | ast.ImportFrom]:
-    """Import statements of a module: top level only, or everywhere (functions included)."""
+def _imports(tree: ast.Module, deferred: bool, type_only: bool = False) -> list[ast.Import | ast.ImportFrom]:
+    """Import statements of a module: top level only, or everywhere (functions included), with or without the
+    ``if TYPE_CHECKING:`` ones."""
     out: list[ast.Import | ast.ImportFrom] = []
 
     def visit(body: list[ast.stmt], top: bool) -> None:
@@ -40,7 +42,8 @@ def _imports(tree: ast.Module, deferred: bool) -> list[ast.Import | ast.ImportFr
                 if top or deferred:
                     out.append(node)
             elif isinstance(node, ast.If) and _is_type_checking(node):
-                continue
+                if type_only:
+                    visit(node.body, False)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if deferred:
                     visit(node.body, False)
@@ -74,14 +77,14 @@ def _resolve(mod: str, is_pkg: bool, node: ast.Import | ast.ImportFrom, known: s
     return out
 
 
-def graph(root: Path, deferred: bool) -> dict[str, set[str]]:
+def graph(root: Path, deferred: bool, type_only: bool = False) -> dict[str, set[str]]:
     paths = {module_name(root, p): p for p in sorted(root.rglob("*.py"))}
     known = set(paths)
     g: dict[str, set[str]] = {}
     for mod, path in paths.items():
         tree = ast.parse(path.read_text(), str(path))
         deps: set[str] = set()
-        for node in _imports(tree, deferred):
+        for node in _imports(tree, deferred, type_only):
             deps |= _resolve(mod, path.name == "__init__.py", node, known)
         # a package's __init__ runs when a submodule is imported: not a dependency worth a cycle
         g[mod] = {d for d in deps if d != mod and not mod.startswith(d + ".")}
@@ -169,8 +172,10 @@ def _short(m: str, root: str) -> str:
 
 def report(root: Path, max_len: int) -> str:
     lines = []
-    for deferred, title in ((False, "module-level imports"), (True, "all imports (deferred ones included)")):
-        g = graph(root, deferred)
+    for deferred, type_only, title in ((False, False, "module-level imports"),
+                                       (True, False, "all imports (deferred ones included)"),
+                                       (True, True, "all imports and type-only ones (if TYPE_CHECKING)")):
+        g = graph(root, deferred, type_only)
         comps = sccs(g)
         cyc = cycles(g, max_len)
         lines.append(f"{title}: {len(comps)} cyclic group(s), {len(cyc)} cycle(s) of <= {max_len} modules")

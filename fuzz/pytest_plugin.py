@@ -10,6 +10,7 @@ Thin by design: it registers options and imports the oracle (and with it torch) 
   entry recorded on ``torch``) the bug is expected too, but not insisted on: it xfails while it shows with its
   signature, a pass is a plain XPASS (the manifest does not say the bug shows there, and another torch may
   have fixed it), another signature fails.
+  An entry whose manifest ``requires`` (``torch>=2.15``) the target's interpreter does not meet is skipped.
   A corpus cannot shrink silently: a manifest entry whose file is gone, a file the manifest lacks, and a file
   that does not load (or whose eager run fails or is flaky) are failing tests, never skips.
 - ``--ngb-fuzz N``: N generated programs (``--ngb-seed``) as tests; each must be ``ok`` on every target.
@@ -143,12 +144,25 @@ class CorpusFile(pytest.File):
             expected = entry is not None and _expected_on(entry, target)
             item = CorpusItem.from_parent(self, name=target, target=target,
                                           expect=entry.signature if expected and entry else "ok")
-            if expected and entry is not None:
+            why = _requires_unmet(entry, target)
+            if why and entry is not None:
+                item.skip_reason = f"{entry.file}: {entry.status} bug that {why}"
+            elif expected and entry is not None:
                 elsewhere = "" if entry.target == target else f", recorded on {entry.target}"
                 item.add_marker(pytest.mark.xfail(
                     strict=entry.target == target, raises=KnownBugReproduced,
                     reason=f"known bug ({entry.status} in the manifest{elsewhere}): {entry.signature}"))
             yield item
+
+
+def _requires_unmet(entry: Entry | None, target: str) -> str:
+    """Why ``target``'s interpreter is not one ``entry``'s bug shows on (its manifest ``requires``), or ''."""
+    if entry is None or not entry.requires:
+        return ""
+    import oracle
+    from fuzz.corpus.requires import unmet
+
+    return unmet(entry.requires, *oracle.versions_of(oracle.parse_target(target).python))
 
 
 def _expected_on(entry: Entry | None, target: str) -> bool:
@@ -214,11 +228,15 @@ class _NgbItem(pytest.Item):
 
 
 class CorpusItem(_NgbItem):
+    skip_reason = ""  # the entry's bug does not show on this target's torch/Python (its manifest ``requires``)
+
     def __init__(self, *, target: str, expect: str = "ok", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.target, self.expect = target, expect  # expect: the open bug's signature, or "ok"
 
     def runtest(self) -> None:
+        if self.skip_reason:
+            pytest.skip(self.skip_reason)
         from fuzz.commands import replay_command
         from oracle import read_program_text
 

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # the lazy names for type checkers (tests/oracle/test_exports
     from ._targets import register_target_kind as register_target_kind
     from ._targets import resolve_targets as resolve_targets
     from ._targets import target_kinds as target_kinds
+    from ._targets import versions_of as versions_of
     from ._verdict import FINDING_KINDS as FINDING_KINDS
     from ._verdict import KINDS as KINDS
     from ._verdict import ProgramReport as ProgramReport
@@ -57,6 +58,7 @@ _EXPORTS = {
     "Runner": "_runner", "check_source": "_runner",
     "Target": "_targets", "TargetKind": "_targets", "check_available": "_targets", "parse_target": "_targets",
     "register_target_kind": "_targets", "resolve_targets": "_targets", "target_kinds": "_targets",
+    "versions_of": "_targets",
     "FINDING_KINDS": "_verdict", "KINDS": "_verdict", "ProgramReport": "_verdict", "Verdict": "_verdict",
 }
 

@@ -59,21 +59,27 @@ class FoundBy:
     seed: int | None = None  # generated: ``generate_program(seed, program)`` made it
     program: int | None = None
     bias: bool = False  # generated under ``--bias``: it cannot be regenerated from (seed, program) alone
+    weights: tuple[tuple[str, float], ...] = ()  # the campaign's ``--weight NAME=W`` options
     reduced: str = ""  # e.g. "12 -> 5 lines" (with a note when cut short); "" when not reduced
     text: str = ""  # not a generated program: the field as written
 
-    _GENERATED = re.compile(r"^ngb-fuzz run --seed (\d+)( --bias)? \(program (\d+)\)(?:, reduced (.*))?$")
+    _GENERATED = re.compile(
+        r"^ngb-fuzz run --seed (\d+)( --bias)?((?: --weight [^\s=]+=\S+)*) \(program (\d+)\)"
+        r"(?:, reduced (.*))?$")
 
     @classmethod
     def parse(cls, text: str) -> FoundBy:
         m = cls._GENERATED.match(text.strip())
         if m is None:
             return cls(text=text.strip())
-        return cls(int(m.group(1)), int(m.group(3)), bool(m.group(2)), m.group(4) or "")
+        parts = (part.partition("=") for part in m.group(3).split(" --weight ")[1:])
+        weights = tuple((name, float(w)) for name, _, w in parts)
+        return cls(int(m.group(1)), int(m.group(4)), bool(m.group(2)), weights, m.group(5) or "")
 
     @classmethod
-    def generated(cls, seed: int, program: int, bias: bool = False) -> FoundBy:
-        return cls(seed, program, bias)
+    def generated(cls, seed: int, program: int, bias: bool = False,
+                  weights: tuple[tuple[str, float], ...] = ()) -> FoundBy:
+        return cls(seed, program, bias, tuple(weights))
 
     def with_reduction(self, reduced: str) -> FoundBy:
         return dataclasses.replace(self, reduced=reduced)
@@ -82,12 +88,15 @@ class FoundBy:
     def regenerable(self) -> bool:
         """Made by the generator with its default weights and not changed since: ``generate_program(seed,
         program)`` gives it again."""
-        return self.seed is not None and self.program is not None and not self.bias and not self.reduced
+        return (self.seed is not None and self.program is not None and not self.bias and not self.weights
+                and not self.reduced)
 
     def __str__(self) -> str:
         if self.seed is None or self.program is None:
             return self.text
-        text = f"ngb-fuzz run --seed {self.seed}{' --bias' if self.bias else ''} (program {self.program})"
+        weights = "".join(f" --weight {name}={w:g}" for name, w in self.weights)
+        bias = " --bias" if self.bias else ""
+        text = f"ngb-fuzz run --seed {self.seed}{bias}{weights} (program {self.program})"
         return text + (f", reduced {self.reduced}" if self.reduced else "")
 
 

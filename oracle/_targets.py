@@ -112,7 +112,7 @@ register_target_kind(TargetKind(
 ))
 # The CPython versions whose bytecode the engine interprets (engine/_vm/_version.VERSIONS; a test keeps the
 # two in step).
-_ENGINE_PYTHONS = ("3.11", "3.12")
+_ENGINE_PYTHONS = ("3.11", "3.12", "3.13")
 
 
 def _engine_faults() -> tuple[str, ...]:
@@ -267,9 +267,26 @@ _PROBE = f"import torch,sys; print({_PROBE_TAG!r}, int(torch.cuda.is_available()
 
 
 def _probe_python(python: str) -> tuple[bool, str]:
-    """(CUDA available, "3.X") of interpreter ``python``; TargetError (one line) unless it answers exactly as
-    a Python with torch does. Its stdout must hold that answer alone: a worker under it speaks to ngb-fuzz
-    over stdout, so a wrapper that prints there before it execs Python would garble every message."""
+    """(CUDA available, "3.X") of interpreter ``python``; see :func:`_probe`."""
+    has_cuda, _, version = _probe(python)
+    return has_cuda, version
+
+
+def versions_of(python: str | None = None) -> tuple[str, str]:
+    """(torch version without its local part, "3.X") of interpreter ``python`` (this one when None)."""
+    if python is None:
+        import torch
+
+        return torch.__version__.split("+")[0], f"{sys.version_info[0]}.{sys.version_info[1]}"
+    _, torch_version, version = _probe(python)
+    return torch_version.split("+")[0], version
+
+
+def _probe(python: str) -> tuple[bool, str, str]:
+    """(CUDA available, torch version, "3.X") of interpreter ``python``; TargetError (one line) unless it
+    answers exactly as a Python with torch does. Its stdout must hold that answer alone: a worker under it
+    speaks to ngb-fuzz over stdout, so a wrapper that prints there before it execs Python would garble every
+    message."""
     try:
         proc = subprocess.run([python, "-c", _PROBE], capture_output=True, text=True, errors="replace",
                               timeout=120)
@@ -290,7 +307,7 @@ def _probe_python(python: str) -> tuple[bool, str]:
             "talks to its workers over stdout: give the interpreter itself, or a wrapper that "
             "prints only on stderr"
         )
-    return answer[1] == "1", answer[3]
+    return answer[1] == "1", answer[2], answer[3]
 
 
 def resolve_targets(specs: Iterable[str | Target]) -> list[str]:

@@ -16,7 +16,7 @@ def _engine_models_this_python() -> bool:
     return f"{sys.version_info[0]}.{sys.version_info[1]}" in oracle.target_kinds()["engine"].pythons
 
 
-# The engine interprets the bytecode of some Python versions (3.11, 3.12); elsewhere its own tests are not collected
+# The engine interprets the bytecode of some Python versions (3.11, 3.12, 3.13); elsewhere its own tests are not collected
 # and tests that run programs under it are skipped (the harness itself is tested on every version).
 ENGINE_HERE = _engine_models_this_python()
 requires_engine = pytest.mark.skipif(not ENGINE_HERE, reason="the engine models another Python version's bytecode")
@@ -26,6 +26,7 @@ collect_ignore = [] if ENGINE_HERE else ["engine"]
 # parametrization of it; "...::test_y[case]" names one), each with why. Only what that version does not do yet (engine/README.md, "Python versions"); the rest runs.
 ENGINE_GAPS: dict[tuple[int, int], dict[str, str]] = {
     (3, 12): {},
+    (3, 13): {},
 }
 
 

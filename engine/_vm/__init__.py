@@ -1,1 +1,1 @@
-"""The symbolic VM for CPython 3.11 and 3.12 bytecode (frames, values, opcode handlers by family)."""
+"""The symbolic VM for CPython 3.11, 3.12 and 3.13 bytecode (frames, values, opcode handlers by family)."""

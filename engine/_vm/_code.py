@@ -36,7 +36,9 @@ class CodeInfo:
         self.code = code
         self.filename = code.co_filename
         raw = V.instructions(code)
-        index = {ins.offset: k for k, ins in enumerate(raw)}
+        index: dict[int, int] = {}
+        for k, ins in enumerate(raw):
+            index.setdefault(ins.offset, k)  # (3.13: a split superinstruction's halves share its offset)
         lines, last = [], code.co_firstlineno
         for ins in raw:
             if ins.positions and ins.positions.lineno is not None:
@@ -46,8 +48,10 @@ class CodeInfo:
         names = [V.opname(ins) for ins in raw]
         for k, ins in enumerate(raw):
             tgt = index.get(ins.argval) if ins.opcode in _JUMP_OPCODES else None
-            if tgt is not None and raw[tgt].opname in V.BYTECODE.skipped_ends.get(ins.opname, ()):
-                tgt += 1  # 3.12: FOR_ITER/SEND jump past the END_FOR/END_SEND their argval names (see _version)
+            for end in V.BYTECODE.skipped_ends.get(ins.opname, ()) if tgt is not None else ():
+                if tgt >= len(raw) or raw[tgt].opname != end:
+                    break
+                tgt += 1  # 3.12+: FOR_ITER/SEND jump past the END_FOR/END_SEND their argval names (see _version)
             it = Instr(ins, tgt, names[k] or ins.opname)
             it.line = lines[k]
             self.instrs.append(it)

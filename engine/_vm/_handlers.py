@@ -18,6 +18,7 @@ from . import (  # noqa: F401  (operations)
     _ops_match,
     _ops_ops,
     _ops_py312,
+    _ops_py313,
     _ops_stack,
     _wrap,
 )

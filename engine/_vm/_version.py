@@ -1,5 +1,5 @@
-"""Every fact about the CPython versions the VM interprets (3.11, 3.12) lives here, nowhere else: what is
-the same on both, and `VERSIONS`, one `Bytecode` entry per version (the running one is `BYTECODE`)."""
+"""Every fact about the CPython versions the VM interprets (3.11, 3.12, 3.13) lives here, nowhere else: what
+is the same on all, and `VERSIONS`, one `Bytecode` entry per version (the running one is `BYTECODE`)."""
 
 from __future__ import annotations
 
@@ -62,6 +62,11 @@ class Bytecode:
     skipped_ends: dict[str, tuple[str, ...]]
     # CALL_INTRINSIC_1's oparg -> the opname the VM runs it as (3.12); the others make the frame unsupported
     intrinsics_1: dict[int, str] = field(default_factory=dict)
+    # opname -> the name the VM runs it under, whatever its oparg (3.13: END_FOR is POP_TOP, and PUSH_NULL
+    # goes below the callable it follows: see `_ops_py313`)
+    renamed: dict[str, str] = field(default_factory=dict)
+    # the instruction list in the forms the VM runs (3.13's superinstructions split, ...: `_rewrite_313`)
+    rewrite: Callable[[types.CodeType, list[dis.Instruction]], list[dis.Instruction]] | None = None
 
 
 _UNARY = {"UNARY_NEGATIVE": operator.neg, "UNARY_INVERT": operator.invert, "UNARY_NOT": operator.not_}
@@ -95,6 +100,19 @@ VERSIONS: dict[tuple[int, int], Bytecode] = {
         # 3: a generator's StopIteration -> RuntimeError handler (the VM converts it where the exception
         # leaves the generator's frame, as on 3.11); 5: unary +; 6: list -> tuple
         intrinsics_1={3: "STOPITERATION_ERROR", 5: "UNARY_POSITIVE", 6: "LIST_TO_TUPLE"}),
+    (3, 13): Bytecode(
+        pop_jumps=_JUMPS_312, unconditional_jumps=_UNCOND, or_pop_jumps={},
+        unary_ops={**_UNARY, "UNARY_POSITIVE": operator.pos},
+        # as 3.12, and the tier-2 executor (never in a code object's co_code) and the instruction of a
+        # specialized `__init__` call (never compiled)
+        frame_unsupported=frozenset(_COMMON_FRAME_UNSUPPORTED | {
+            "CALL_INTRINSIC_2", "LOAD_LOCALS", "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS",
+            "ENTER_EXECUTOR", "EXIT_INIT_CHECK"}),
+        # an exhausted FOR_ITER skips both the END_FOR (a POP_TOP on 3.13) and the POP_TOP after it
+        call_prefix=(), skipped_ends={"FOR_ITER": ("END_FOR", "POP_TOP"), "SEND": ("END_SEND",)},
+        intrinsics_1={3: "STOPITERATION_ERROR", 5: "UNARY_POSITIVE", 6: "LIST_TO_TUPLE"},
+        renamed={"END_FOR": "POP_TOP", "PUSH_NULL": "PUSH_NULL_BELOW"},
+        rewrite=lambda code, instrs: _rewrite_313(code, instrs)),
 }
 SUPPORTED = PY in VERSIONS
 BYTECODE = VERSIONS.get(PY, VERSIONS[(3, 11)])  # off the supported versions nothing runs the VM
@@ -115,6 +133,7 @@ def opname(ins: dis.Instruction) -> str | None:
     name = ins.opname
     if PY < (3, 12):
         return name
+    name = BYTECODE.renamed.get(name, name)
     if name == "LOAD_ATTR" and ins.arg & 1:
         return "LOAD_METHOD"
     if name == "LOAD_FAST_CHECK":
@@ -143,8 +162,66 @@ def seq_iter_state(it: object) -> tuple:
 
 
 def instructions(code: types.CodeType) -> list[dis.Instruction]:
-    """The instruction list without CACHE entries (dis hides them); EXTENDED_ARG is folded into args."""
-    return list(dis.get_instructions(code))
+    """The instruction list without CACHE entries (dis hides them); EXTENDED_ARG is folded into args. On 3.13
+    in the forms of 3.12 the VM runs (`_rewrite_313`): one instruction may become two with the same offset."""
+    raw = list(dis.get_instructions(code))
+    return raw if BYTECODE.rewrite is None else BYTECODE.rewrite(code, raw)
+
+
+def _as(ins: dis.Instruction, opname: str, arg: object, argval: object, opcode: int | None = None
+        ) -> dis.Instruction:
+    """`ins` run as another instruction (its offset and position kept). The opcode stays the original's unless
+    given, so that `dis.stack_effect` of the rewritten list still sums to the real one's."""
+    return ins._replace(opname=opname, arg=arg, argval=argval, argrepr=repr(argval),
+                        opcode=ins.opcode if opcode is None else opcode)
+
+
+# the 3.13 instructions `_rewrite_313` turns into others (one left as it is, where its form is not the
+# compiler's usual one, has no handler: its code runs eagerly)
+REWRITTEN_313 = frozenset({"LOAD_FAST_LOAD_FAST", "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST", "CALL_KW",
+                           "SET_FUNCTION_ATTRIBUTE", "CONVERT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC"})
+
+
+def _rewrite_313(code: types.CodeType, raw: list[dis.Instruction]) -> list[dis.Instruction]:
+    """3.13's instructions in the 3.12 forms the VM runs, stack effect for stack effect:
+    LOAD_FAST_LOAD_FAST, STORE_FAST_LOAD_FAST and STORE_FAST_STORE_FAST split in two (same offset);
+    `LOAD_CONST names; CALL_KW n` is 3.12's `KW_NAMES names; CALL n`; MAKE_FUNCTION and the
+    SET_FUNCTION_ATTRIBUTEs right after it are one 3.12 MAKE_FUNCTION (flags) and NOPs; CONVERT_VALUE,
+    FORMAT_SIMPLE and FORMAT_WITH_SPEC are FORMAT_VALUE (conversion, no spec, spec); COMPARE_OP with its
+    to-bool bit (16) is COMPARE_OP then TO_BOOL (same offset, so the same exception handler: 3.13's
+    POP_JUMP_IF_* cannot raise and the table may leave them out). TO_BOOL has its own handler (`_ops_py313`).
+    Anything else is left as it is, which makes its code run eagerly."""
+    ld, st, nop = dis.opmap["LOAD_FAST"], dis.opmap["STORE_FAST"], dis.opmap["NOP"]
+    names = localsplus_names(code)
+    out: list[dis.Instruction] = []
+    for k, ins in enumerate(raw):
+        op, arg = ins.opname, ins.arg
+        if op in ("LOAD_FAST_LOAD_FAST", "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST"):
+            first = ("STORE_FAST", st) if op.startswith("STORE") else ("LOAD_FAST", ld)
+            second = ("STORE_FAST", st) if op.endswith("STORE_FAST") else ("LOAD_FAST", ld)
+            out.append(_as(ins, first[0], arg >> 4, names[arg >> 4], first[1]))
+            out.append(_as(ins, second[0], arg & 15, names[arg & 15], second[1]))
+        elif op == "CALL_KW" and out and out[-1].opname == "LOAD_CONST" and type(out[-1].argval) is tuple:
+            out[-1] = _as(out[-1], "KW_NAMES", out[-1].arg, out[-1].argval, nop)
+            out.append(_as(ins, "CALL", arg, arg, dis.opmap["CALL"]))
+        elif op == "MAKE_FUNCTION":
+            flags, j = 0, k + 1
+            while j < len(raw) and raw[j].opname == "SET_FUNCTION_ATTRIBUTE":
+                flags |= raw[j].arg
+                j += 1
+            out.append(_as(ins, "MAKE_FUNCTION", flags, flags))
+        elif op == "SET_FUNCTION_ATTRIBUTE" and out and out[-1].opname in ("MAKE_FUNCTION", "NOP") and \
+                raw[k - 1].opname in ("MAKE_FUNCTION", "SET_FUNCTION_ATTRIBUTE"):
+            out.append(_as(ins, "NOP", arg, arg))  # (its opcode and arg keep its stack effect: MAKE_FUNCTION pops)
+        elif op in ("CONVERT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC"):
+            flags = arg if op == "CONVERT_VALUE" else 4 if op == "FORMAT_WITH_SPEC" else 0
+            out.append(_as(ins, "FORMAT_VALUE", flags, flags))
+        elif op == "COMPARE_OP" and arg & 16:
+            out.append(ins)
+            out.append(_as(ins, "TO_BOOL", None, None, nop))
+        else:
+            out.append(ins)
+    return out
 
 
 def exception_table(code: types.CodeType) -> list[tuple[int, int, int, int, bool]]:
@@ -153,7 +230,7 @@ def exception_table(code: types.CodeType) -> list[tuple[int, int, int, int, bool
 
 
 def localsplus_names(code: types.CodeType) -> list[str]:
-    """3.11/3.12 frame layout: varnames, then cell variables that are not arguments, then free variables."""
+    """3.11-3.13 frame layout: varnames, then cell variables that are not arguments, then free variables."""
     names = list(code.co_varnames)
     names += [c for c in code.co_cellvars if c not in code.co_varnames]
     names += list(code.co_freevars)

@@ -59,7 +59,7 @@ def _restored(campaign: Campaign, bucket: Bucket) -> bool:
         return False
     else:
         try:
-            program = campaign.generate(campaign.config.seed, bucket.first_program)
+            program = campaign.regenerate(bucket.first_program)
         except Exception as exc:  # noqa: BLE001 - a generator that changed since: the file is named as lost
             campaign.dir.notice(f"{bucket.repro} was deleted and cannot be regenerated: program "
                                 f"{bucket.first_program} fails to generate ({type(exc).__name__}: {exc})")

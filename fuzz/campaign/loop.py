@@ -19,6 +19,7 @@ from pathlib import Path
 from fuzz.campaign.directory import CampaignDir, CampaignError, IndexSet, StorageError
 from fuzz.campaign.files import check_files
 from fuzz.campaign.reductions import Reductions
+from fuzz.program.features import GenerationConfig
 from fuzz.triage.rootcause import root_cause
 from oracle import FoundBy, set_header, slug, with_footer
 
@@ -41,17 +42,25 @@ class CampaignConfig:
     timeout: float = 60.0
     reduce_seconds: float = 0.0  # > 0: reduce each new bucket's repro within this budget (keeps its signature)
     bias: bool = False  # lean generation weights toward what produced new signatures or unusual compiler behaviour
+    # the user's --weight NAME=W: catalog weights overridden by feature or family (sorted pairs, so it hashes)
+    weights: tuple[tuple[str, float], ...] = ()
 
     def identity(self) -> dict:
         """What must match for a directory's state to be resumed."""
-        identity = {"targets": list(self.targets), "seed": self.seed}
+        identity: dict = {"targets": list(self.targets), "seed": self.seed}
         if self.bias:
             identity["bias"] = True
+        if self.weights:
+            identity["weights"] = dict(self.weights)
         return identity
 
     def found_by(self, program: int) -> FoundBy:
         """The ``# found-by:`` of this campaign's program ``program``."""
-        return FoundBy.generated(self.seed, program, self.bias)
+        return FoundBy.generated(self.seed, program, self.bias, self.weights)
+
+    def generation(self) -> GenerationConfig | None:
+        """The generator's weights before known-bug avoidance and --bias: the catalog's, or the user's."""
+        return GenerationConfig(dict(self.weights)) if self.weights else None
 
 
 SLOTS_EVERY_S = 5.0  # how often a campaign on a cluster asks whether workers joined
@@ -142,7 +151,7 @@ class Campaign(Reductions):
         self.known = known  # fuzz.triage.known.KnownBugs: findings with a corpus entry's root cause are KNOWN
         # fuzz.campaign.avoid.Avoidance: draw the shapes of open corpus bugs less (fixed weights, from the corpus alone)
         self.avoid = avoid if avoid else None
-        self.base_config = avoid.config() if self.avoid else None
+        self.base_config = avoid.config(config.generation()) if self.avoid else config.generation()
         self.verdicts: collections.Counter = collections.Counter()
         self.features: collections.Counter = collections.Counter()  # programs per feature tag
         self.families: collections.Counter = collections.Counter()  # programs per feature family
@@ -345,6 +354,10 @@ class Campaign(Reductions):
             return True
         return self.config.seconds is not None and self.seconds >= self.config.seconds - self.reduce_reserve
 
+    def regenerate(self, index: int):
+        """Program ``index`` as this campaign drew it (not for --bias: its weights depended on the moment)."""
+        return self.generate(self.config.seed, index, *([self.base_config] if self.base_config is not None else []))
+
     def _worker_loop(self) -> None:
         while True:
             if self._reduce_one_now():  # a share of the workers reduces the buckets as they open
@@ -355,7 +368,7 @@ class Campaign(Reductions):
             program = None
             try:
                 if self.bias is None:
-                    program = self.generate(self.config.seed, index, *([self.base_config] if self.avoid else []))
+                    program = self.regenerate(index)
                 else:
                     with self._lock:
                         weights = self.bias.config()

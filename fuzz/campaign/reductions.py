@@ -225,7 +225,7 @@ class Reductions:
         if (self.dir.root / _orig_name(bucket)).exists():
             return None  # a reduction to go on with: its repro is smaller than the generated program
         try:
-            return getattr(self.generate(self.config.seed, bucket.first_program), "ir", None)
+            return getattr(self.regenerate(bucket.first_program), "ir", None)
         except Exception:  # noqa: BLE001 - the IR only speeds reduction up; the source stage does without it
             return None
 

@@ -28,6 +28,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                                        "regression case)")
     p.add_argument("--status", default=None, help="add: initial status (NEW; FIXED for regression cases)")
     add_workers_option(p, 1, "check/add: oracle worker processes; matrix: entries at a time")
+    p.add_argument("--requires", metavar="CLAUSES",
+                   help="add: the torch/Python versions the bug shows on, e.g. 'torch>=2.15' or "
+                        "'torch>=2.14,<2.16, python>=3.12'; elsewhere check does not run it and pytest skips it")
     p.add_argument("--dry-run", action="store_true", help="check: do not update the manifest")
     add_ladder_options(p)  # matrix: --python, --backend, --timeout
     p.set_defaults(handler=corpus)
@@ -107,7 +110,7 @@ def _stats(store: Corpus, args: argparse.Namespace) -> int:
 
 def _check(store: Corpus, args: argparse.Namespace) -> int:
     import oracle
-    from fuzz.corpus.manifest import BROKEN_SIGNATURES, oracle_check
+    from fuzz.corpus.manifest import BROKEN_SIGNATURES, REQUIRES_UNMET, oracle_check
 
     target = _canonical(args.target)
     if target:
@@ -121,6 +124,8 @@ def _check(store: Corpus, args: argparse.Namespace) -> int:
         flag = "  (fails differently)" if o.changed else ""
         if o.signature in BROKEN_SIGNATURES:
             move, flag = "ERROR", f"  ({o.detail.splitlines()[0][:100] if o.detail else 'file missing'})"
+        elif o.signature == REQUIRES_UNMET:
+            move, flag = "not run", f"  ({o.detail})"
         print(f"{move:<20} {o.file:<52} {o.target:<22} {o.signature}{flag}")
     listed = {o.file for o in outcomes}
     strays = [(f, why) for f, why in store.problems() if f not in listed]
@@ -150,6 +155,12 @@ def _add(store: Corpus, args: argparse.Namespace) -> int:
     from ._common import parse_targets
 
     target = parse_targets([args.target])[0]
+    from fuzz.corpus.requires import RequiresError, parse_requires
+
+    try:
+        parse_requires(args.requires or "")
+    except RequiresError as exc:
+        raise UsageError(str(exc)) from None
     checked = []  # every file is checked before any is added: a refused one leaves the corpus as it was
     with oracle.Runner(workers=args.workers) as runner:
         for name in args.files:
@@ -171,7 +182,7 @@ def _add(store: Corpus, args: argparse.Namespace) -> int:
         note = oracle.ProgramFile.parse(source).get("found-by") or ""
         try:
             entry, added = store.add(with_header(source, target, signature), target, signature, status=status,
-                                     name=keep, note=note)
+                                     name=keep, note=note, requires=args.requires or "")
         except CorpusError as exc:
             raise UsageError(str(exc)) from None
         print(f"{'added' if added else 'already there as'} {entry.file}: {entry.status} {signature} on {target}")

@@ -74,11 +74,35 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--corpus", default="corpus", metavar="DIR",
                    help="findings with the root cause of a bug in this corpus are KNOWN: not reduced, not news "
                         "for --bias (default: corpus, where it exists; 'none' turns it off)")
+    p.add_argument("--weight", action="append", default=[], metavar="NAME=W",
+                   help="generation weight of a feature family (iter=3: three times its features' catalog weights) "
+                        "or of one feature (ctx.no_grad=0 switches it off); repeatable, recorded in every repro; "
+                        "`ngb-fuzz features` lists them")
     p.add_argument("--no-avoid-known", dest="avoid_known", action="store_false",
                    help="draw the shapes of the corpus's open bugs as often as any other (by default their "
                         "characteristic features get lower weights, recorded in each repro's weights: line; "
                         "see fuzz/campaign/avoid.py)")
     p.set_defaults(handler=run)
+
+
+def parse_weights(specs: list[str]) -> tuple[tuple[str, float], ...]:
+    """``--weight NAME=W`` options as sorted (name, weight) pairs, checked against the catalog."""
+    from fuzz.program.features import GenerationConfig
+
+    weights: dict[str, float] = {}
+    for spec in specs:
+        name, sep, value = spec.partition("=")
+        try:
+            weights[name.strip()] = float(value)
+        except ValueError:
+            sep = ""
+        if not sep or not name.strip():
+            raise UsageError(f"--weight {spec!r}: expected NAME=W (a feature or family and a number, e.g. iter=3)")
+    try:
+        GenerationConfig(weights)
+    except ValueError as exc:
+        raise UsageError(f"--weight: {exc}") from None
+    return tuple(sorted(weights.items()))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -108,8 +132,9 @@ def run(args: argparse.Namespace) -> int:
         except ClusterError as exc:
             raise UsageError(str(exc)) from None
     slots = args.workers or (dispatcher.slots if dispatcher else max(1, (os.cpu_count() or 2) // 2))
+    weights = parse_weights(args.weight)
     config = CampaignConfig(tuple(targets), Path(args.out), programs, seconds, slots, args.seed,
-                            args.timeout, reduce_seconds, args.bias)
+                            args.timeout, reduce_seconds, args.bias, weights)
     view = _Progress(config)
     known = known_bugs(args.corpus)
     avoid = None

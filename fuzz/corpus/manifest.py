@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import datetime
+import functools
 import hashlib
 import json
 import re
@@ -36,8 +37,10 @@ from pathlib import Path
 from fuzz.errors import FuzzError
 from oracle import ProgramFile, read_program_text, with_footer
 
-__all__ = ["Corpus", "CorpusError", "ManifestError", "Entry", "CheckOutcome", "STATUSES", "BROKEN_SIGNATURES", "next_status",
-           "shape_key"]
+from .requires import RequiresError, parse_requires, unmet
+
+__all__ = ["Corpus", "CorpusError", "ManifestError", "Entry", "CheckOutcome", "STATUSES", "BROKEN_SIGNATURES",
+           "REQUIRES_UNMET", "next_status", "shape_key"]
 
 MANIFEST = "manifest.json"
 STATUSES = ("NEW", "KNOWN", "REGRESSION", "FIXED")
@@ -45,6 +48,8 @@ OPEN = ("NEW", "KNOWN")
 # What a corpus file shows when nothing could be compared: it does not load, eager fails or disagrees with itself,
 # or its file is gone. Never a status change; always an error.
 BROKEN_SIGNATURES = ("missing", "skip:invalid-program", "skip:eager-failed", "flaky")
+# What a check shows for an entry whose ``requires`` the target's torch or Python does not meet: not run, no move.
+REQUIRES_UNMET = "skip:requires"
 
 
 class CorpusError(FuzzError):
@@ -70,6 +75,7 @@ class Entry:
     last_signature: str = ""
     last_torch: str = ""
     matrix: dict = dataclasses.field(default_factory=dict)  # the blame ladder (``ngb-fuzz corpus matrix``)
+    requires: str = ""  # versions it shows on ("torch>=2.15", fuzz.corpus.requires); "" for every version
 
     @property
     def is_open(self) -> bool:
@@ -127,6 +133,13 @@ def _today() -> str:
     return datetime.date.today().isoformat()
 
 
+@functools.lru_cache(maxsize=None)
+def _target_versions(spec: str) -> tuple[str, str]:
+    import oracle
+
+    return oracle.versions_of(oracle.parse_target(spec).python)
+
+
 def _torch_version() -> str:
     import torch
 
@@ -160,11 +173,15 @@ class Corpus:
                 if entry.status not in STATUSES:
                     raise ManifestError(f"{path}: {entry.file} has unknown status {entry.status!r}; one of "
                                         f"{', '.join(STATUSES)}")
+                try:
+                    parse_requires(entry.requires)
+                except RequiresError as exc:
+                    raise ManifestError(f"{path}: {entry.file}: {exc}") from None
                 self.entries[entry.file] = entry
 
     def save(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
-        files = [{k: v for k, v in dataclasses.asdict(e).items() if v or k != "matrix"}  # additive: only once run
+        files = [{k: v for k, v in dataclasses.asdict(e).items() if v or k not in ("matrix", "requires")}  # additive
                  for e in sorted(self.entries.values(), key=lambda e: e.file)]
         text = json.dumps({"version": 1, "files": files}, indent=2) + "\n"
         (self.root / MANIFEST).write_text(text)
@@ -191,11 +208,12 @@ class Corpus:
         return [e for e in sorted(self.entries.values(), key=lambda e: e.file) if target in (None, e.target)]
 
     def add(self, source: str, target: str, signature: str, *, status: str = "NEW", name: str | None = None,
-            note: str = "", torch_version: str | None = None) -> tuple[Entry, bool]:
+            note: str = "", torch_version: str | None = None, requires: str = "") -> tuple[Entry, bool]:
         """Add a repro (file + entry); (entry, False) instead when one with the same target, signature and
         normalized shape is already there."""
         if status not in STATUSES:
             raise CorpusError(f"unknown status {status!r}; one of {', '.join(STATUSES)}")
+        parse_requires(requires)
         key = shape_key(source)
         for entry in self.entries.values():
             path = self.root / entry.file
@@ -205,7 +223,8 @@ class Corpus:
         name = name or f"{_slug(signature)}-{key[:8]}.py"
         self.root.mkdir(parents=True, exist_ok=True)
         (self.root / name).write_text(with_footer(source))
-        entry = Entry(name, signature, target, torch_version or _torch_version(), _today(), status, note)
+        entry = Entry(name, signature, target, torch_version or _torch_version(), _today(), status, note,
+                      requires=requires)
         self.entries[name] = entry
         return entry, True
 
@@ -221,11 +240,14 @@ class Corpus:
         return changed
 
     def check(self, check: Callable[[str, str], tuple[str, str]], *, target: str | None = None,
-              entries: Iterable[Entry] | None = None, update: bool = True) -> list[CheckOutcome]:
+              entries: Iterable[Entry] | None = None, update: bool = True,
+              versions: Callable[[str], tuple[str, str]] | None = None) -> list[CheckOutcome]:
         """Re-run entries and move their statuses. ``check(source, target) -> (signature, detail)`` runs one
-        file (``"flaky"`` when eager disagrees with itself); ``target`` overrides each entry's own target."""
+        file (``"flaky"`` when eager disagrees with itself); ``target`` overrides each entry's own target.
+        ``versions(spec) -> (torch, python)`` of the interpreter a target runs in (default: asked of it); an
+        entry whose ``requires`` that interpreter does not meet is not run (``REQUIRES_UNMET``)."""
         outcomes = []
-        version = _torch_version()
+        versions = versions or _target_versions
         for entry in entries if entries is not None else self.select():
             path = self.root / entry.file
             spec = target or entry.target
@@ -233,6 +255,12 @@ class Corpus:
                 continue  # oracle self-tests only mean something on their own fault target
             if not path.exists():
                 outcomes.append(CheckOutcome(entry.file, spec, "missing", entry.status, entry.status, False))
+                continue
+            torch_version, python_version = versions(spec)
+            why = unmet(entry.requires, torch_version, python_version)
+            if why:  # the bug is not expected there: nothing to learn about its status
+                outcomes.append(CheckOutcome(entry.file, spec, REQUIRES_UNMET, entry.status, entry.status, False,
+                                             why))
                 continue
             observed, detail = check(read_program_text(path), spec)
             if observed in BROKEN_SIGNATURES:  # nothing was compared: no status moves on it
@@ -246,7 +274,7 @@ class Corpus:
             if update and _kind(spec) == _kind(entry.target):
                 entry.status = status
                 entry.last_checked, entry.last_target = _today(), spec
-                entry.last_signature, entry.last_torch = observed, version
+                entry.last_signature, entry.last_torch = observed, torch_version
         return outcomes
 
     def stats(self) -> dict[str, dict[str, int]]:

@@ -79,6 +79,7 @@ def test_with_footer_leaves_two_blank_lines_above_the_new_footer():
 @pytest.mark.parametrize("text", [
     "ngb-fuzz run --seed 3 (program 17)",
     "ngb-fuzz run --seed 3 --bias (program 17)",
+    "ngb-fuzz run --seed 3 --weight iter=3 --weight flow.generator=0.5 (program 17)",
     "ngb-fuzz run --seed 0 (program 5), reduced 40 -> 7 lines",
     "ngb-fuzz run --seed 0 (program 5), reduced 40 -> 9 lines; cut short (budget) after 60s at 9 lines: smaller, not minimal",
     "ngb_check(TestX.test_y)",
@@ -94,6 +95,8 @@ def test_found_by_says_which_programs_the_generator_makes_again():
     assert FoundBy.parse("ngb-fuzz run --seed 3 (program 17)") == FoundBy(3, 17)
     assert FoundBy.parse("ngb-fuzz run --seed 3 (program 17)").regenerable
     assert not FoundBy.parse("ngb-fuzz run --seed 3 --bias (program 17)").regenerable
+    assert FoundBy.parse("ngb-fuzz run --seed 3 --weight iter=3 (program 1)").weights == (("iter", 3.0),)
+    assert not FoundBy.parse("ngb-fuzz run --seed 3 --weight iter=3 (program 1)").regenerable
     assert not FoundBy.parse("ngb-fuzz run --seed 0 (program 5), reduced 40 -> 7 lines").regenerable
     assert not FoundBy.parse("ngb_check(t)").regenerable
     pf = ProgramFile.parse(set_header(CODE, found_by=str(FoundBy.generated(4, 9).with_reduction("9 -> 3 lines"))))

@@ -1,4 +1,4 @@
-"""Targets whose compiler models some Python versions' bytecode (the engine: 3.11 and 3.12) are refused, with one
+"""Targets whose compiler models some Python versions' bytecode (the engine: 3.11, 3.12 and 3.13) are refused, with one
 line, on any other version, instead of failing on the first program."""
 
 import stat
@@ -29,7 +29,7 @@ def test_engine_kinds_name_the_version_the_engine_models():
         assert set(pythons) == {f"{a}.{b}" for a, b in engine_version.VERSIONS}
 
 
-@pytest.mark.parametrize("version", ["3.10", "3.13"])
+@pytest.mark.parametrize("version", ["3.10", "3.14"])
 def test_engine_under_another_python_version_is_not_available(tmp_path, version):
     python = fake_python(tmp_path, version)
     for spec in (f"engine:python={python}", f"engine-classic:backend=aot_eager,python={python}"):
@@ -48,14 +48,14 @@ def test_engine_here_is_available_exactly_where_its_version_is_modelled():
 
 
 def test_cli_refuses_an_unmodelled_version_in_one_line(tmp_path):
-    python = fake_python(tmp_path, "3.13")
+    python = fake_python(tmp_path, "3.14")
     proc = subprocess.run([sys.executable, "-m", "fuzz.cli", "run", "--target", f"engine:python={python}",
                            "--out", str(tmp_path / "run")], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
-    assert "not available on Python 3.13" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert "not available on Python 3.14" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("version", ["3.11", "3.12"])
+@pytest.mark.parametrize("version", ["3.11", "3.12", "3.13"])
 def test_engine_under_a_modelled_version_is_available(tmp_path, version):
     python = fake_python(tmp_path, version)
     for spec in (f"engine:python={python}", f"engine-classic:python={python}"):

@@ -206,3 +206,13 @@ lock = object()
 
 def _reads_a_lock():
     return lock
+
+
+def test_an_entry_for_other_torch_versions_is_skipped(pytester):
+    root = pytester.mkdir("corpus")
+    (root / "newer_torch.py").write_text(_PASSES)  # would XPASS (strict: a failure) if it ran
+    entry = dict(_entry("newer_torch.py", _SIG, "KNOWN"), requires="torch>=99")
+    (root / "manifest.json").write_text(json.dumps({"version": 1, "files": [entry]}))
+    result = pytester.runpytest("--ngb-corpus", "corpus", "--ngb-target", "fault:perturb", "-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*newer_torch.py: KNOWN bug that needs torch>=99, this is torch *"])

@@ -63,11 +63,13 @@ def _exec_target(stmt: ast.stmt) -> str | None:
     return None
 
 
-def _uses(tree: ast.AST, skip: ast.stmt | None = None) -> set[str]:
-    """Names read anywhere (Name loads, attribute names, decorators), outside the statement ``skip``."""
+def _uses(tree: ast.AST, outside: ast.stmt | None = None) -> set[str]:
+    """Names read anywhere (Name loads, attribute names, global/nonlocal), except inside the statement
+    ``outside``."""
+    inside = {id(n) for n in iter_nodes(outside)} if outside is not None else set()
     used: set[str] = set()
     for node in iter_nodes(tree):
-        if node is skip:
+        if id(node) in inside:
             continue
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
             used.add(node.id)
@@ -91,27 +93,12 @@ def _unused_defs(tree: ast.Module) -> list[int]:
                 continue
             if isinstance(stmt, ast.Import | ast.ImportFrom) and module is tree and "torch" in names:
                 continue
-            used = _uses_outside(tree, stmt)
+            used = _uses(tree, stmt)
             if _exec_target(stmt) is None and not names & used:
                 found.append(index[id(stmt)])
             elif _exec_target(stmt) is not None and _exec_target(stmt) not in _uses_outside_exec(tree, stmt):
                 found.append(index[id(stmt)])
     return found
-
-
-def _uses_outside(tree: ast.AST, stmt: ast.stmt) -> set[str]:
-    inside = {id(n) for n in iter_nodes(stmt)}
-    used: set[str] = set()
-    for node in iter_nodes(tree):
-        if id(node) in inside:
-            continue
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
-            used.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            used.add(node.attr)
-        elif isinstance(node, ast.Global | ast.Nonlocal):
-            used.update(node.names)
-    return used
 
 
 def _uses_outside_exec(tree: ast.AST, exec_stmt: ast.stmt) -> set[str]:
@@ -156,7 +143,7 @@ def _unused_members(tree: ast.Module) -> list[int]:
             continue
         for stmt in node.body:
             names = _defined_by(stmt) if isinstance(stmt, ast.FunctionDef | ast.Assign | ast.AnnAssign) else set()
-            if names and not any(n.startswith("__") for n in names) and not names & (_uses_outside(tree, stmt)
+            if names and not any(n.startswith("__") for n in names) and not names & (_uses(tree, stmt)
                                                                                       | strings):
                 found.append(index[id(stmt)])
     return found
