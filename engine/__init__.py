@@ -1,4 +1,4 @@
-"""A nested-graph-break compiler for Python 3.11, 3.12 and 3.13 bytecode (see DESIGN.md, "The engine").
+"""A nested-graph-break compiler for Python 3.11, 3.12 and 3.13 bytecode (see engine/README.md).
 
     engine.compile(fn, backend="eager", nested=True, fullgraph=False)  -> callable with .stats()
     engine.explain(fn)(*args)                                           -> graphs, breaks, residual code

@@ -15,10 +15,10 @@ from ._faults import check_fault
 from ._segments import Compiled
 from ._vm._modules import module_entry
 
-_ALL_COMPILED = []
+_ALL_COMPILED: list[Compiled] = []
 
 
-def _resolve_backend(backend: str | Callable) -> Callable:
+def _resolve_backend(backend: str | Callable[..., Any]) -> Callable[..., Any]:
     if callable(backend):
         return backend
     if isinstance(backend, str):
@@ -29,8 +29,14 @@ def _resolve_backend(backend: str | Callable) -> Callable:
     raise EngineError(f"backend must be a name or a callable, not {type(backend).__name__}")
 
 
-def compile(fn: Callable | None = None, *, backend: str | Callable = "eager", nested: bool = True,  # noqa: A001
-            fullgraph: bool = False, fault: str | None = None) -> Any:
+def compile(
+    fn: Callable[..., Any] | None = None,
+    *,
+    backend: str | Callable[..., Any] = "eager",  # noqa: A001
+    nested: bool = True,
+    fullgraph: bool = False,
+    fault: str | None = None,
+) -> Any:
     """Compile `fn` with nested graph breaks (or classic top-level-only resume with nested=False).
 
     Usable as `engine.compile(fn)`, `@engine.compile` (on functions and on methods such as `forward`) and
@@ -50,7 +56,9 @@ def compile(fn: Callable | None = None, *, backend: str | Callable = "eager", ne
     return c
 
 
-def _make(fn: Callable, backend: str | Callable, nested: bool, fullgraph: bool) -> Compiled:
+def _make(
+    fn: Callable[..., Any], backend: str | Callable[..., Any], nested: bool, fullgraph: bool
+) -> Compiled:
     if isinstance(fn, torch.nn.Module):  # its call, not just forward: Module.__call__ runs the hooks
         c = Compiled(types.MethodType(module_entry, fn), _resolve_backend(backend), nested=nested,
                      fullgraph=fullgraph)
@@ -76,21 +84,25 @@ class ExplainOutput:
 
     graph_count: int
     break_count: int
-    breaks: list
+    breaks: list[BreakInfo]
     frames_traced: int
-    graphs: list
+    graphs: list[torch.fx.GraphModule]
     residual: str
     result: object = None
-    stats: dict = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        lines = [f"graphs: {self.graph_count}, breaks: {self.break_count}, frames traced: {self.frames_traced}"]
+        lines = [
+            f"graphs: {self.graph_count}, breaks: {self.break_count}, frames traced: {self.frames_traced}"
+        ]
         lines += [f"  break at {b.where} (depth {b.depth}) [{b.gb_id}] {b.reason}" for b in self.breaks]
         return "\n".join(lines) + "\n" + self.residual
 
 
-def explain(fn: Callable, *, backend: str | Callable = "eager", nested: bool = True) -> Callable:
-    """`engine.explain(fn)(*args)`: compile fn afresh, run it once, report graphs, breaks and residual code."""
+def explain(fn: Callable[..., Any], *, backend: str | Callable[..., Any] = "eager",
+            nested: bool = True) -> Callable[..., ExplainOutput]:
+    """`engine.explain(fn)(*args)`: compile fn afresh, run it once, report graphs, breaks and residual
+    code."""
 
     def run(*args: Any, **kwargs: Any) -> ExplainOutput:
         c = _make(fn, backend, nested, False)

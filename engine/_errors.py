@@ -42,10 +42,12 @@ class FrameBound(Unsupported):
 
 class GraphBreakError(EngineError, TorchUnsupported):
     """A graph break where none is allowed (`fullgraph=True`, inside `error_on_graph_break(True)`). Also a
-    `torch._dynamo.exc.Unsupported`, so code written for torch.compile catches it; `gb_id` is the break's id."""
+    `torch._dynamo.exc.Unsupported`, so code written for torch.compile catches it; `gb_id` is the break's
+    id."""
 
     def __init__(self, msg: str, gb_id: str) -> None:
-        TorchUnsupported.__init__(self, msg, gb_id)  # counted as Dynamo counts its own (counters["unimplemented"])
+        # counted as Dynamo counts its own (counters["unimplemented"])
+        TorchUnsupported.__init__(self, msg, gb_id)
         self.gb_id = gb_id
 
 

@@ -29,7 +29,7 @@ def check_fault(name: str | None) -> str | None:
     return name
 
 
-def fault(ctx, name: str) -> bool:
+def fault(ctx: object, name: str) -> bool:
     """Whether fault `name` is on for the compiled function `ctx` (a Compiled, or the VM's ctx)."""
     assert name in FAULTS, name
     return getattr(ctx, "fault", None) == name

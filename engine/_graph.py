@@ -24,10 +24,31 @@ if TYPE_CHECKING:
 _FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
 
 # Results of these may be plain Python values (metadata); any other op must produce tensors.
-METADATA_OK = {"size", "dim", "ndimension", "numel", "nelement", "stride", "is_contiguous", "is_floating_point",
-               "is_complex", "element_size", "storage_offset", "get_device", "is_tensor", "setitem",
-               "shape", "dtype", "device", "ndim", "requires_grad", "is_cuda", "layout", "is_sparse",
-               "is_signed"}
+METADATA_OK = {
+    "size",
+    "dim",
+    "ndimension",
+    "numel",
+    "nelement",
+    "stride",
+    "is_contiguous",
+    "is_floating_point",
+    "is_complex",
+    "element_size",
+    "storage_offset",
+    "get_device",
+    "is_tensor",
+    "setitem",
+    "shape",
+    "dtype",
+    "device",
+    "ndim",
+    "requires_grad",
+    "is_cuda",
+    "layout",
+    "is_sparse",
+    "is_signed",
+}
 _QUERIES = METADATA_OK - {"setitem"}  # metadata queries without side effects (setitem is a store)
 
 
@@ -42,10 +63,11 @@ class GraphBuilder:
     def __init__(self) -> None:
         self.graph = fx.Graph()
         self.fake_mode = FakeTensorMode()
-        self.inputs = []  # (src, real tensor) per placeholder, in order
+        self.inputs: list[tuple[Src, torch.Tensor]] = []  # (src, real tensor) per placeholder, in order
         self.n_ops = 0
-        self._last_ph = None
-        self._grad_node = None  # the last grad-mode node, with the mode before it
+        self._last_ph: fx.Node | None = None
+        # the last grad-mode node, with the mode before it
+        self._grad_node: tuple[fx.Node, bool] | None = None
 
     # -- inputs ---------------------------------------------------------------------------------------
     def placeholder(self, real: torch.Tensor, src: Src) -> TensorVar:
@@ -78,7 +100,7 @@ class GraphBuilder:
         raise Unsupported("graph-arg", f"a {type(v).__name__} cannot be an argument of a graph op")
 
     def call(self, kind: OpKind, target: Any, args: list[Var], kwargs: dict[str, Var], grad_enabled: bool,
-             opname: str, modes: AbstractContextManager | None = None) -> Var:
+             opname: str, modes: AbstractContextManager[object] | None = None) -> Var:
         """Add one op; its metadata is computed on fake tensors under the traced grad mode and `modes` (the
         traced autocast / inference modes applied for real)."""
         if torch._C._len_torch_function_stack():
@@ -98,13 +120,17 @@ class GraphBuilder:
         except Unsupported:
             raise
         except Exception as e:  # data-dependent, dynamic shape, or a real error: eager decides
-            raise Unsupported("op-on-fake", f"{opname} cannot be traced: {type(e).__name__}: {e}"[:300]) from None
+            raise Unsupported(
+                "op-on-fake", f"{opname} cannot be traced: {type(e).__name__}: {e}"[:300]
+            ) from None
         finally:
             _FAKE_LOG.setLevel(level)
             torch._C._set_grad_enabled(prev)
         if not _has_tensor(out):
             if opname not in METADATA_OK:
-                raise Unsupported("non-tensor-result", f"{opname} returned {type(out).__name__}, not a tensor")
+                raise Unsupported(
+                    "non-tensor-result", f"{opname} returned {type(out).__name__}, not a tensor"
+                )
             if opname in _QUERIES and _is_const(out):  # static metadata: a constant, no node to run
                 return ConstVar(out)
         nargs = tuple(self._arg(a, False) for a in args)
@@ -132,7 +158,7 @@ class GraphBuilder:
         """A mode node set grad mode since the last grad-mode node: the next one must not replace it."""
         self._grad_node = None
 
-    def mode_node(self, fn: Any, args: tuple) -> fx.Node:
+    def mode_node(self, fn: Any, args: tuple[Any, ...]) -> fx.Node:
         """An autocast / inference-mode enter or exit node (not an op: a graph of these alone is not run)."""
         return self.graph.call_function(fn, args)
 
@@ -153,7 +179,7 @@ class GraphBuilder:
             return ConstVar(out)
         raise Unsupported("non-tensor-result", f"op returned {type(out).__name__}")
 
-    def finish(self, out_nodes: list[fx.Node], close: Sequence[tuple] = ()) -> fx.GraphModule:
+    def finish(self, out_nodes: list[fx.Node], close: Sequence[tuple[Any, fx.Node]] = ()) -> fx.GraphModule:
         """The graph module returning `out_nodes`; `close`: (exit function, enter node) of the mode blocks
         still open, innermost first, closed at its end so that it leaves the state it started in."""
         for fn, node in close:

@@ -7,6 +7,8 @@ segment runs. Constants they compare against are bound by name in a `Namespace`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 import torch
 import torch.nn.modules.module as _mm
@@ -18,8 +20,8 @@ class Namespace:
     """Names for real objects referenced by generated code (graphs, code objects, guard constants)."""
 
     def __init__(self) -> None:
-        self.values = {}
-        self._by_id = {}
+        self.values: dict[str, object] = {}
+        self._by_id: dict[int, str] = {}
 
     def const(self, obj: object, hint: str = "c") -> str:
         key = id(obj)
@@ -48,6 +50,9 @@ class Src:
     """Where a real value is re-read when a segment starts: `expr(ns)` is a Python expression over `env`."""
 
     __slots__ = ()
+
+    def expr(self, ns: Namespace) -> str:
+        raise NotImplementedError
 
 
 class EnvSrc(Src):
@@ -79,7 +84,7 @@ class GlobalSrc(Src):
 
     __slots__ = ("gdict", "name")
 
-    def __init__(self, gdict: dict, name: str) -> None:
+    def __init__(self, gdict: dict[str, Any], name: str) -> None:
         self.gdict = gdict
         self.name = name
 
@@ -150,7 +155,7 @@ class CallSrc(Src):
         return f"{self.base.expr(ns)}()"
 
 
-def tensor_meta(t: torch.Tensor) -> tuple:
+def tensor_meta(t: torch.Tensor) -> tuple[object, ...]:
     return (type(t), t.dtype, t.device, t.shape, t.stride(), t.requires_grad)
 
 
@@ -162,7 +167,7 @@ class Guards:
         self.exprs: list[str] = []
         self._seen: set[str] = set()
         self._unless: dict[str, str] = {}  # a guard -> a stronger one that makes it redundant when present
-        self.distinct = []  # source exprs of mutable inputs that must be distinct objects
+        self.distinct: list[Src] = []  # sources of mutable inputs that must be distinct objects
 
     def add(self, expr: str, unless: str | None = None) -> None:
         """Adds `expr`; `unless` is a stronger guard that, if some other part of the trace adds it too,
@@ -184,11 +189,11 @@ class Guards:
     def identity(self, src: Src, obj: object) -> None:
         self.add(f"{src.expr(self.ns)} is {self.ns.const(obj, 'k')}")
 
-    def global_identity(self, gdict: dict, name: str, obj: object) -> None:
+    def global_identity(self, gdict: dict[str, Any], name: str, obj: object) -> None:
         g = self.ns.const(gdict, "G")
         self.add(f"{g}.get({name!r}, _MISSING) is {self.ns.const(obj, 'k')}")
 
-    def global_absent(self, gdict: dict, name: str) -> None:
+    def global_absent(self, gdict: dict[str, Any], name: str) -> None:
         self.add(f"{name!r} not in {self.ns.const(gdict, 'G')}")
 
     def tensor(self, src: Src, t: torch.Tensor) -> None:
@@ -202,7 +207,7 @@ class Guards:
         t = type(value)
         if value is None or t is bool:
             self.add(f"{e} is {value!r}")
-        elif t is float:
+        elif type(value) is float:
             self.add(f"type({e}) is float and {e}.hex() == {value.hex()!r}")
         elif t in (int, str, bytes):
             self.add(f"type({e}) is {t.__name__} and {e} == {value!r}")
@@ -216,15 +221,21 @@ class Guards:
         self.add(f"_torch_state() == {self.ns.const(torch_state(), 'state')}")
 
 
-def torch_state() -> tuple:
+def torch_state() -> tuple[object, ...]:
     """Global torch state that changes what ops compute (dtype, kind of tensor) as it is when a segment
     starts (traced autocast / inference-mode blocks change it inside the graph only, and a segment ending
     inside one enters it again for real: the next segment starts in it). The autocast
     dtype counts as much as whether autocast is on: a graph traced under bfloat16 autocast has bfloat16
     metadata, wrong under float16 autocast."""
-    return (torch.is_autocast_enabled("cpu"), torch.is_autocast_enabled("cuda"), torch.get_autocast_dtype("cpu"),
-            torch.get_autocast_dtype("cuda"), torch.is_inference_mode_enabled(), torch.get_default_dtype(),
-            torch._C._len_torch_function_stack())
+    return (
+        torch.is_autocast_enabled("cpu"),
+        torch.is_autocast_enabled("cuda"),
+        torch.get_autocast_dtype("cpu"),
+        torch.get_autocast_dtype("cuda"),
+        torch.is_inference_mode_enabled(),
+        torch.get_default_dtype(),
+        torch._C._len_torch_function_stack(),
+    )
 
 
 def module_plain(m: torch.nn.Module) -> bool:
@@ -245,7 +256,9 @@ def no_global_hooks() -> bool:
                 or _mm._global_forward_pre_hooks or torch._C._get_tracing_state())
 
 
-def module_hooks(m: torch.nn.Module) -> tuple[tuple, tuple] | None:
+def module_hooks(
+    m: torch.nn.Module,
+) -> tuple[tuple[Callable[..., Any], ...], tuple[Callable[..., Any], ...]] | None:
     """(pre-hooks, hooks) when they are the module's only hooks and take no kwargs; None otherwise."""
     if (m._compiled_call_impl is not None or "forward" in m.__dict__ or m._backward_hooks
             or m._backward_pre_hooks or m._forward_pre_hooks_with_kwargs or m._forward_hooks_with_kwargs
@@ -359,7 +372,7 @@ class _Block:
 
     def rewrite(self, k: int, may_read: bool) -> str:
         """Text `k` with the paths it reads through locals; when `may_read`, it reads the new ones first."""
-        return "".join(p if type(p) is str else self._path(p, may_read) for p in self.pieces[k])
+        return "".join(p if isinstance(p, str) else self._path(p, may_read) for p in self.pieces[k])
 
     def finish(self) -> list[str]:
         self._flush()

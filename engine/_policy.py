@@ -30,6 +30,7 @@ import warnings
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 import torch._jit_internal
@@ -62,7 +63,7 @@ class Rule:
 
     decision: Decision
     reason: str
-    model: Callable | None = None  # for MODEL: model(vm, fn, args, kwargs) -> Var | NotImplemented | None
+    model: Callable[..., Any] | None = None  # for MODEL: model(vm, fn, args, kwargs) -> Var | NotImplemented | None
 
 
 T, G, M, E = Decision.TRACE, Decision.GRAPH_OP, Decision.MODEL, Decision.EAGER
@@ -96,7 +97,7 @@ CALLABLES: dict[object, Rule] = {
     torch._C._has_torch_function_unary: TORCH_FUNCTION_CHECK,
     torch._C._has_torch_function_variadic: TORCH_FUNCTION_CHECK,
     torch._jit_internal.is_scripting: FOLD_FALSE,
-    torch.jit.is_tracing: TRACING,
+    torch.jit._trace.is_tracing: TRACING,  # (torch.jit.is_tracing)
     torch._C._is_tracing: TRACING,
     torch.compiler.is_exporting: STATE_NOW,
     torch.utils._python_dispatch._get_current_dispatch_mode_stack: STATE_NOW,

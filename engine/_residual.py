@@ -69,7 +69,7 @@ if TYPE_CHECKING:
     from ._vm._values import Var
 
 
-def _dict_replace(d: dict, new: dict) -> None:
+def _dict_replace(d: dict[Any, Any], new: dict[Any, Any]) -> None:
     """Writes back a dict traced code mutated, keeping its entries where they are as eager's mutations
     would (a key that stays keeps its place, a removed one leaves its slot, new ones come after), so an
     iterator over it alive across the segment goes on as eager's does; where the order says a key was
@@ -123,12 +123,12 @@ class Emitter:
     def __init__(self, vm: VM) -> None:
         self.vm = vm
         self.ns = vm.ns
-        self.pre = []
-        self.body = []
-        self.memo = {}
-        self.src_memo = {}
-        self.out_nodes = []
-        self.out_index = {}
+        self.pre: list[str] = []
+        self.body: list[str] = []
+        self.memo: dict[object, str] = {}  # by id(value), or ("frame", id) for a traceback's frames
+        self.src_memo: dict[int, str] = {}
+        self.out_nodes: list[fx.Node] = []
+        self.out_index: dict[fx.Node, int] = {}
         self.n = 0
         self.breaking = False  # the segment ends at a break (its frames go on in the next segment)
         self.hidden: set[int] | None = None  # dict iterators only their for-loop reaches (see _loop_only)
@@ -271,8 +271,8 @@ class Emitter:
 
     def _tb(self, v: TracebackVar) -> str:
         """Traceback entries the VM added, innermost first rebuilt (a loop: a chain may be 1000 frames)."""
-        chain = []
-        x = v
+        chain: list[TracebackVar] = []
+        x: Var = v
         while type(x) is TracebackVar and id(x) not in self.memo:
             chain.append(x)
             x = x.next
@@ -348,7 +348,8 @@ class Emitter:
         return id(v) in self.hidden
 
     def _iter_at(self, seq: object, index: int, done: bool = False) -> str:
-        """Eager's own iterator over `seq` that has yielded `index` items (`done`: then raised StopIteration)."""
+        """Eager's own iterator over `seq` that has yielded `index` items (`done`: then raised
+        StopIteration)."""
         if type(seq) is ZipView:  # enumerate()/zip(): each part has yielded `index` items too
             if seq.start is not None:
                 return f"enumerate({self._iter_at(seq.seqs[0], index, done)}, {seq.start + index})"
@@ -357,7 +358,9 @@ class Emitter:
             elif seq.strict:  # (equal lengths: a strict zip checks every part ran out)
                 parts = [self._iter_at(s, index, True) for s in seq.seqs]
             else:  # the parts before the one that ran out each gave one more item, which zip dropped
-                parts = [self._iter_at(s, index + (j < seq.cut), j == seq.cut) for j, s in enumerate(seq.seqs)]
+                parts = [
+                    self._iter_at(s, index + (j < seq.cut), j == seq.cut) for j, s in enumerate(seq.seqs)
+                ]
             return f"zip({', '.join(parts)}{', strict=True' if seq.strict else ''})"
         if type(seq) is DictPart:  # eager's own over the dict (an index past the keys: exhausted)
             return (f"_dict_iter_at({self.expr(seq.dict_var)}, {literal(self.ns, seq.keys)}, {seq.kind!r}, "
@@ -476,13 +479,28 @@ def _place_late(body: list[str]) -> list[str]:
 
 # How each value kind with an identity becomes real in the segment's body (Emitter.expr memoises the result).
 _REBUILD: dict[type, Callable[[Emitter, Any], str]] = {
-    GenVar: Emitter._restart_gen, CMVar: Emitter._restart_cm, CMExitVar: Emitter._restart_cm,
+    GenVar: Emitter._restart_gen,
+    CMVar: Emitter._restart_cm,
+    CMExitVar: Emitter._restart_cm,
     TracebackVar: Emitter._tb,
-    ObjVar: Emitter._obj, ListVar: Emitter._list, SetVar: Emitter._set, DictVar: Emitter._dict, DictViewVar: Emitter._dict_view,
-    CellVar: Emitter._cell, FuncVar: Emitter._func, ExcVar: Emitter._exc, NewObjVar: Emitter._new_obj,
-    SuperVar: Emitter._super, SliceVar: Emitter._slice, MethodVar: Emitter._method,
-    BoundMethodVar: Emitter._bound_method, IterVar: Emitter._iter, GradCtxVar: Emitter._grad_ctx,
-    GradExitVar: Emitter._grad_exit, GradWrappedVar: Emitter._grad_wrapped, ModeCtxVar: Emitter._mode_ctx,
+    ObjVar: Emitter._obj,
+    ListVar: Emitter._list,
+    SetVar: Emitter._set,
+    DictVar: Emitter._dict,
+    DictViewVar: Emitter._dict_view,
+    CellVar: Emitter._cell,
+    FuncVar: Emitter._func,
+    ExcVar: Emitter._exc,
+    NewObjVar: Emitter._new_obj,
+    SuperVar: Emitter._super,
+    SliceVar: Emitter._slice,
+    MethodVar: Emitter._method,
+    BoundMethodVar: Emitter._bound_method,
+    IterVar: Emitter._iter,
+    GradCtxVar: Emitter._grad_ctx,
+    GradExitVar: Emitter._grad_exit,
+    GradWrappedVar: Emitter._grad_wrapped,
+    ModeCtxVar: Emitter._mode_ctx,
     ModeExitVar: Emitter._mode_exit,
 }
 
@@ -494,7 +512,7 @@ def generate(vm: VM, ending: Ending, env_len: int) -> tuple[str, Emitter, list[F
     em.enter_modes()
     shapes = None
     if ending.kind is EndKind.BREAK:
-        env_exprs = []
+        env_exprs: list[str] = []
         step = ending.reason is not None and ending.reason.explanation.startswith("step_unsupported")
         shapes = snapshot(vm, em, env_exprs, ending.spec.nargs, step)
         tail = "return [" + ", ".join(env_exprs) + "]"
@@ -524,7 +542,9 @@ def generate(vm: VM, ending: Ending, env_len: int) -> tuple[str, Emitter, list[F
     text = "\n".join(body)
     used = sorted({int(m) for m in _ENV_REF.findall(text)})
     if used:
-        lines.append("    " + ", ".join(f"e{i}" for i in used) + ", = " + ", ".join(f"env[{i}]" for i in used) + ",")
+        lines.append(
+            "    " + ", ".join(f"e{i}" for i in used) + ", = " + ", ".join(f"env[{i}]" for i in used) + ","
+        )
     lines += ["    " + _ENV_REF.sub(lambda m: f"e{m.group(1)}", b) for b in body]
     return "\n".join(lines) + "\n", em, shapes, has_graph
 

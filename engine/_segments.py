@@ -38,16 +38,17 @@ from ._vm._modes import check_cache, close_nodes
 from ._vm._modules import CompiledBase
 from ._vm._opcodes import Resume
 from ._vm._ops_jumps import or_pop_commit
-from ._vm._values import FuncVar, LazyVar, ObjVar
+from ._vm._values import ConstVar, FuncVar, LazyVar, ObjVar
 from ._vm._version import OR_POP_JUMPS
 from ._vm._wrap import wrap
 
 if TYPE_CHECKING:
     from ._errors import Unsupported
-    from ._vm._ending import Ending
+    from ._vm._ending import Ending, Forced
     from ._vm._frame import FrameShape
     from ._vm._interp import BreakRecord
     from ._vm._opcodes import EagerSpec
+    from ._vm._values import Var
 
 RECOMPILE_LIMIT = 8
 CallKey = tuple[int, tuple[str, ...]]  # a call's argument layout: positional count, keyword names
@@ -67,7 +68,7 @@ class BreakPoint:
     def __init__(self, shapes: list[FrameShape] | None, resume: Resume, base_len: int = 0) -> None:
         self.shapes = shapes  # None for a function entry
         self.resume = resume  # how the eager op's result enters the frames (see EagerSpec)
-        self.segments = []
+        self.segments: list[Segment] = []
         self.warned = False
         self.base_len = base_len
 
@@ -90,8 +91,8 @@ class Segment:
         self.source = source
         self.gm = gm
         self.reason = reason
-        self.next_ok = None
-        self.next_exc = None
+        self.next_ok: BreakPoint | None = None  # set for a break (kind BREAK), with `spec`
+        self.next_exc: BreakPoint | None = None
 
 
 class Record:
@@ -103,10 +104,11 @@ class Record:
         self.recompiles = 0
         self.frames_traced = 0
         self.eager_calls = 0  # calls that ran the whole function eagerly (its entry could not be compiled)
-        self.restarts = 0  # traces started again with an inlined call or an autocast block made eager (Restart)
-        self.break_records = []
-        self.graph_modules = []
-        self.sources = []
+        # traces started again with an inlined call or an autocast block made eager (Restart)
+        self.restarts = 0
+        self.break_records: list[BreakRecord] = []
+        self.graph_modules: list[torch.fx.GraphModule] = []
+        self.sources: list[str] = []
 
     def stats(self) -> dict[str, int]:
         return {"graphs": self.graphs, "breaks": self.breaks, "recompiles": self.recompiles,
@@ -127,20 +129,28 @@ class Compiled(CompiledBase):
     only decided at its entry (a resumed frame that cannot go on is an EngineError, never a wrong answer).
     """
 
-    def __init__(self, fn: Callable, backend: Callable, nested: bool = True, fullgraph: bool = False,
-                 record: Record | None = None) -> None:
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        backend: Callable[..., Any],
+        nested: bool = True,
+        fullgraph: bool = False,
+        record: Record | None = None,
+    ) -> None:
         self.fn = fn
-        self.module = None  # the nn.Module for engine.compile(module)
+        self.module: torch.nn.Module | None = None  # the nn.Module for engine.compile(module)
         self.backend = backend
         self.nested = nested
         self.fullgraph = fullgraph
         self.record = record or Record()
-        self.roots = {}
-        self.classic_cache = {}
-        self.eager_keys = set()
-        self.eager_codes = set()  # functions found needing their real frame after a break (_unresumable)
-        self.keep_locals = set()  # functions that may read their namespace: they keep every local
-        self.fault = None  # a deliberate bug (engine._faults), off by default
+        self.roots: dict[CallKey, BreakPoint] = {}
+        self.classic_cache: dict[types.FunctionType, Compiled] = {}
+        self.eager_keys: set[CallKey] = set()
+        # functions found needing their real frame after a break (_unresumable)
+        self.eager_codes: set[types.CodeType] = set()
+        # functions that may read their namespace: they keep every local
+        self.keep_locals: set[types.CodeType] = set()
+        self.fault: str | None = None  # a deliberate bug (engine._faults), off by default
         functools.update_wrapper(self, fn, updated=())
 
     def __get__(self, obj: object, objtype: type | None = None) -> Compiled | types.MethodType:
@@ -153,8 +163,9 @@ class Compiled(CompiledBase):
         _counters.graph_break(rec.reason)
         if self.fullgraph:
             hint = f"; hint: {rec.hint}" if rec.hint else ""
-            raise GraphBreakError(f"[{rec.gb_id}] graph break at {rec.where} with fullgraph=True: {rec.reason}{hint}",
-                                  rec.gb_id)
+            raise GraphBreakError(
+                f"[{rec.gb_id}] graph break at {rec.where} with fullgraph=True: {rec.reason}{hint}", rec.gb_id
+            )
 
     def stats(self) -> dict[str, int]:
         return self.record.stats()
@@ -185,7 +196,8 @@ class Compiled(CompiledBase):
             bp = self.roots[key] = BreakPoint(None, Resume.ENTRY)
         env = [sys.exc_info()[1], *args, *kwargs.values()]  # env[0]: the exception being handled
         while True:
-            out = R.MISS
+            out: Any = R.MISS
+            seg: Segment | None = None
             grad = torch.is_grad_enabled()
             try:
                 for seg in bp.segments:
@@ -218,6 +230,7 @@ class Compiled(CompiledBase):
                 raise out
             env = out
             spec = seg.spec
+            assert spec is not None  # a segment that ends in a break has its eager op
             n = len(env)
             operands = env[n - spec.nargs:] if spec.nargs else ()
             if spec.npop:
@@ -228,20 +241,22 @@ class Compiled(CompiledBase):
             except BaseException as e:  # SystemExit too: with-blocks of the frames must still exit
                 strip_engine_frames(e)
                 env.append(e)
-                bp = seg.next_exc
+                bp = _next(seg.next_exc)
                 continue
             finally:
-                operands = handled = None  # hold no reference eager would not hold
+                del operands, handled  # hold no reference eager would not hold
             if spec.resume is Resume.PUSHN:
                 env.extend(result)
             else:
                 env.append(result)
             result = None
-            bp = seg.next_ok
+            bp = _next(seg.next_ok)
             if fault(self, "forget-upper-cm"):
                 _forget_upper_grad_block(bp, env)
 
-    def _new_segment(self, bp: BreakPoint, env: list[Any], key: CallKey, eager_ops: bool = False) -> Segment | None:
+    def _new_segment(
+        self, bp: BreakPoint, env: list[Any], key: CallKey, eager_ops: bool = False
+    ) -> Segment | None:
         cache = not eager_ops
         if len(bp.segments) >= RECOMPILE_LIMIT:
             if not bp.warned:
@@ -256,7 +271,7 @@ class Compiled(CompiledBase):
             cache = False
         if bp.segments and cache:
             self.record.recompiles += 1
-        forced = {}
+        forced: dict[int, Forced] = {}
         eager_autocast: set[int] = set()
         while True:
             vm = VM(self, env, torch.is_grad_enabled(), forced)
@@ -303,20 +318,23 @@ class Compiled(CompiledBase):
         self.eager_codes.add(frame.info.code)
         self.roots.clear()
         u = getattr(e, "u", e)
-        return EngineError(f"{u} at {getattr(u, 'where', '?')}, in {frame.name} resumed after a break: the "
-                           "instruction has no eager form outside its frame, so this call cannot give eager's "
-                           f"result; from the next call on, {frame.name} runs eagerly as a whole")
+        return EngineError(
+            f"{u} at {getattr(u, 'where', '?')}, in {frame.name} resumed after a break: the "
+            "instruction has no eager form outside its frame, so this call cannot give eager's "
+            f"result; from the next call on, {frame.name} runs eagerly as a whole"
+        )
 
     def _start(self, vm: VM, bp: BreakPoint, env: list[Any], key: CallKey) -> Ending | None:
         if bp.shapes is None:
-            return self._start_root(vm, key)
-        return _start_continuation(vm, bp, env)
+            self._start_root(vm, key)
+            return None
+        return _start_continuation(vm, bp, bp.shapes, env)
 
     def _start_root(self, vm: VM, key: CallKey) -> None:
         fn = self.fn
         nargs, kwnames = key
-        args = [LazyVar(i) for i in range(1, 1 + nargs)]
-        kwargs = {k: LazyVar(1 + nargs + j) for j, k in enumerate(kwnames)}
+        args: list[Var] = [LazyVar(i) for i in range(1, 1 + nargs)]
+        kwargs: dict[str, Var] = {k: LazyVar(1 + nargs + j) for j, k in enumerate(kwnames)}
         if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
             args.insert(0, ObjVar(fn.__self__, ConstSrc(fn.__self__)))
             fn = fn.__func__
@@ -338,7 +356,7 @@ class Compiled(CompiledBase):
 
     def _build(self, vm: VM, ending: Ending, env_len: int) -> Segment:
         source, em, shapes, has_graph = generate(vm, ending, env_len)
-        namespace = dict(RUNTIME_GLOBALS)
+        namespace: dict[str, Any] = dict(RUNTIME_GLOBALS)
         namespace.update(vm.ns.values)
         gm = None
         if has_graph:
@@ -353,9 +371,11 @@ class Compiled(CompiledBase):
         seg = Segment(namespace["__segment"], ending.kind, ending.spec, source, gm, reason)
         header = f"# segment {len(self.record.sources)}: ends with {ending.kind.value}"
         if reason is not None:
-            header += f" at {reason.where} ({reason.gb_id}: {reason.explanation}); eager op: {ending.spec.label}"
+            label = ending.spec.label if ending.spec is not None else "?"
+            header += f" at {reason.where} ({reason.gb_id}: {reason.explanation}); eager op: {label}"
         self.record.sources.append(header + "\n" + source)
         if ending.kind is EndKind.BREAK:
+            assert shapes is not None and ending.spec is not None  # a break has a snapshot and an eager op
             top = shapes[-1]
             npop = ending.spec.npop
             if npop:
@@ -365,11 +385,11 @@ class Compiled(CompiledBase):
         return seg
 
 
-def _start_continuation(vm: VM, bp: BreakPoint, env: list[Any]) -> Ending | None:
-    frames = restore(vm, bp.shapes)
+def _start_continuation(vm: VM, bp: BreakPoint, shapes: list[FrameShape], env: list[Any]) -> Ending | None:
+    frames = restore(vm, shapes)
     vm.frames = frames
     vm.cur_exc = LazyVar(0)
-    base = _base_len(bp)
+    base = env_len(shapes)
     top = frames[-1]
     last = LazyVar(len(env) - 1)
     kind = bp.resume
@@ -408,6 +428,7 @@ def _start_continuation(vm: VM, bp: BreakPoint, env: list[Any]) -> Ending | None
             top.ip += 1
     elif kind is Resume.DECIDE:
         b = vm.resolve(last)
+        assert isinstance(b, ConstVar)  # the eager op is bool(): its result wraps as a constant
         ins = top.info.instrs[top.ip]
 
         or_pop_commit(top, ins, OR_POP_JUMPS[ins.opname], bool(b.value))
@@ -427,12 +448,15 @@ def _adds_entry(vm: VM, frame: Frame) -> bool:
     return True
 
 
-def _base_len(bp: BreakPoint) -> int:
-    return env_len(bp.shapes)
+def _next(bp: BreakPoint | None) -> BreakPoint:
+    """Where a break goes on (a segment ending in a break always has both its break points)."""
+    assert bp is not None
+    return bp
 
 
 def _forget_upper_grad_block(bp: BreakPoint, env: list[Any]) -> None:
     """Fault "forget-upper-cm": resume under the mode from before a grad-mode with-block of a caller."""
+    assert bp.shapes is not None  # a continuation's break point
     for sh in bp.shapes[:-1]:
         for ei in sh.stack:
             if isinstance(ei, int) and isinstance(env[ei], R.GradModeExit):

@@ -53,22 +53,21 @@ class _Persist:
 
     def slot(self, f: Frame, k: int | None, v: Var, operand: bool) -> Slot:
         """Stack slot `k` of `f` (None: a local) holding `v`; the eager op's operands are plain values."""
-        t = type(v)
         gs = None
         if operand:
             pass
         elif k is None:
-            if t is GenVar and _held_ok(self.vm, f, v):
+            if type(v) is GenVar and _held_ok(self.vm, f, v):
                 gs = self.gen(v)
-        elif t is CMExitVar:
+        elif type(v) is CMExitVar:
             if v.gen.cm and (not v.gen.frame.info.gen_handlers or _yields_once(v.gen)):
                 gs = self.gen(v.gen)
             if gs is not None:
                 return GenRef(gs, True)
-        elif t is GenVar:  # a for-loop's iterator, a `yield from` delegate (see _loop_slot)
+        elif type(v) is GenVar:  # a for-loop's iterator, a `yield from` delegate (see _loop_slot)
             if _loop_slot(f, k, v):
                 gs = self.gen(v)
-        elif t is MethodVar and v.name == "send" and type(v.self_var) is GenVar:
+        elif type(v) is MethodVar and v.name == "send" and type(v.self_var) is GenVar:
             if _gen_ok(v.self_var):  # g.send(...) loaded for its call (only that call consumes it)
                 gs = self.gen(v.self_var)
             if gs is not None:
@@ -89,12 +88,14 @@ class _Persist:
             index = -1
         gs = self.gens[id(g)] = GenShape(None, index, g.state, g.mode, g.target, g.cm, g.for_at, g.for_depth)
         if g.mode == "throw":
+            assert g.thrown is not None and g.thrown_tb is not None  # mode "throw" sets both
             gs.thrown, gs.thrown_tb = self.value(g.thrown), self.value(g.thrown_tb)
         if type(g.exc_state) is not ConstVar or g.exc_state.value is not None:
             gs.exc_state = self.value(g.exc_state)
         if g.state == "running" and g.caller_exc is not None:
             gs.caller_exc = self.value(g.caller_exc)
         if g.mode == "collect":
+            assert g.acc is not None  # mode "collect" sets it
             gs.acc, gs.acc_tuple = self.value(g.acc), g.acc_tuple
         if g.default is not None:
             gs.default = self.value(g.default)
@@ -128,7 +129,8 @@ def _loop_slot(f: Frame, k: int, g: GenVar) -> bool:
     """Stack slot `k` of `f` is the iterator of the for-loop (or the delegate of the `yield from`) that
     `f` is in: FOR_ITER (SEND) is its only user. (Its record stays while next() steps it in the loop.)"""
     at = f.call_index if f.call_index >= 0 else f.ip
-    return g.owner is f and g.for_depth == k and not g.frame.info.gen_handlers and g.for_at <= at < g.target
+    return (g.owner is f and g.for_depth == k and not g.frame.info.gen_handlers and g.target is not None
+            and g.for_at <= at < g.target)
 
 
 def _gen_ok(g: GenVar, stepped: bool = True) -> bool:
@@ -136,7 +138,9 @@ def _gen_ok(g: GenVar, stepped: bool = True) -> bool:
     _generators.check_abandoned), and, if next()/send() may step it, constant returns (the StopIteration
     they raise: _generators._stop)."""
     info = g.frame.info
-    return not g.cm and (not info.gen_handlers or g.state == "done") and (not stepped or returns_constants(info))
+    return (
+        not g.cm and (not info.gen_handlers or g.state == "done") and (not stepped or returns_constants(info))
+    )
 
 
 def _held_ok(vm: VM, f: Frame, g: GenVar) -> bool:
@@ -280,8 +284,20 @@ def restore(vm: VM, shapes: list[FrameShape]) -> list[Frame]:
 def _new_frame(sh: FrameShape) -> Frame:
     # call_no -1: a resumed frame was not made by a call of this trace, so no re-trace can run it eagerly
     # instead (see VM._on_unsupported)
-    return Frame(sh.info, sh.fglobals, sh.builtins, [None] * sh.info.nlocalsplus, [], sh.ip, None, sh.exit_grad,
-                 sh.call_index, -1, sh.name, LazyVar(sh.ret_override) if sh.ret_override >= 0 else None)
+    return Frame(
+        sh.info,
+        sh.fglobals,
+        sh.builtins,
+        [None] * sh.info.nlocalsplus,
+        [],
+        sh.ip,
+        None,
+        sh.exit_grad,
+        sh.call_index,
+        -1,
+        sh.name,
+        LazyVar(sh.ret_override) if sh.ret_override >= 0 else None,
+    )
 
 
 def _corrupt_top_slot(vm: VM, f: Frame, st: list[Slot], locs: list[tuple[int, Slot]]) -> None:
@@ -290,7 +306,7 @@ def _corrupt_top_slot(vm: VM, f: Frame, st: list[Slot], locs: list[tuple[int, Sl
 
     def tensor(v: Var) -> bool:
         if type(v) is LazyVar:
-            v = vm.lazy.get(v.index)
+            return type(vm.lazy.get(v.index)) is TensorVar
         return type(v) is TensorVar
 
     if not f.stack or not tensor(f.stack[-1]):

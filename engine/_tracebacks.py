@@ -25,7 +25,9 @@ from collections.abc import Callable
 from typing import Any
 
 # the package's directory as its code objects name it (the import path, which may hold "..") and normalized
-_ENGINE_DIRS = tuple({os.path.dirname(__file__) + os.sep, os.path.dirname(os.path.abspath(__file__)) + os.sep})
+_ENGINE_DIRS = tuple(
+    {os.path.dirname(__file__) + os.sep, os.path.dirname(os.path.abspath(__file__)) + os.sep}
+)
 _SEGMENT_FILE = "<engine segment"
 
 _OFF = (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
@@ -47,8 +49,11 @@ def _stub_code(code: types.CodeType) -> types.CodeType:
 def stand_in_frame(code: types.CodeType, fglobals: dict[str, Any]) -> types.FrameType:
     """A frame object that reads as one of `code`'s (see the module docstring)."""
     closure = tuple(types.CellType() for _ in code.co_freevars) or None
-    gen = types.FunctionType(_stub_code(code), fglobals, code.co_name, None, closure)()
-    return gen.gi_frame  # the frame keeps itself alive; the generator may go
+    gen: types.GeneratorType[None, None, None] = types.FunctionType(_stub_code(code), fglobals, code.co_name,
+                                                                    None, closure)()
+    frame = gen.gi_frame  # the frame keeps itself alive; the generator may go
+    assert frame is not None  # (an unstarted generator has its frame)
+    return frame
 
 
 def new_tb(tb_next: types.TracebackType | None, frame: types.FrameType, lasti: int,

@@ -27,13 +27,25 @@ Every process (each xdist worker too) starts one oracle ``Runner`` on first use 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import pytest
 
+if TYPE_CHECKING:  # annotations only: the plugin imports none of these unless an option uses them
+    import os
+    from collections.abc import Callable, Iterator, Sequence
+    from pathlib import Path
+
+    from _pytest._code.code import TerminalRepr, TracebackStyle
+
+    from fuzz.corpus.manifest import Entry
+    from oracle import ProgramReport, Runner, Verdict
+
 _DEFAULT_TARGET = "torch"
-_RUNNER = None
+_RUNNER: Runner | None = None
 
 
-def pytest_addoption(parser):
+def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ngb-fuzz", "ngb-fuzz differential checks")
     group.addoption("--ngb-corpus", action="append", default=[], metavar="DIR",
                     help="collect every repro file under DIR as a test")
@@ -46,7 +58,7 @@ def pytest_addoption(parser):
                     help="seconds before a program counts as hanging")
 
 
-def _targets(config) -> list[str]:
+def _targets(config: pytest.Config) -> list[str]:
     specs = config.getoption("ngb_target") or [_DEFAULT_TARGET]
     import oracle
 
@@ -56,7 +68,7 @@ def _targets(config) -> list[str]:
         raise pytest.UsageError(f"--ngb-target {exc.spec}: {exc}") from None
 
 
-def _runner(config):
+def _runner(config: pytest.Config) -> Runner:
     global _RUNNER
     if _RUNNER is None:
         import oracle
@@ -65,7 +77,7 @@ def _runner(config):
     return _RUNNER
 
 
-def pytest_unconfigure(config):
+def pytest_unconfigure(config: pytest.Config) -> None:
     global _RUNNER
     if _RUNNER is not None:
         _RUNNER.close()
@@ -73,7 +85,8 @@ def pytest_unconfigure(config):
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(session, config, items):
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                   items: list[pytest.Item]) -> None:
     # tryfirst: our items are in place before -k / -m deselection and xdist's ordering look at the list.
     corpora = config.getoption("ngb_corpus")
     smoke = config.getoption("ngb_fuzz")
@@ -100,15 +113,15 @@ def pytest_collection_modifyitems(session, config, items):
             for file, why in store.problems():
                 items.append(CorpusProblem.from_parent(session, name=f"{directory}/{file}", why=why))
     if smoke:
-        node = SmokeRun.from_parent(session, name="ngb-fuzz-smoke")
-        node.count, node.seed, node.targets = smoke, config.getoption("ngb_seed"), targets
-        items.extend(node.collect())
+        run = SmokeRun.from_parent(session, name="ngb-fuzz-smoke")
+        run.count, run.seed, run.targets = smoke, config.getoption("ngb_seed"), targets
+        items.extend(run.collect())
 
 
 class NgbFinding(Exception):
     """A target's verdict was not ``ok``."""
 
-    def __init__(self, target: str, verdict, replay: str):
+    def __init__(self, target: str, verdict: Verdict, replay: str) -> None:
         super().__init__(verdict.signature)
         self.target, self.verdict, self.replay = target, verdict, replay
 
@@ -122,19 +135,19 @@ class KnownBugReproduced(NgbFinding):
 
 
 class CorpusFile(pytest.File):
-    entry = None
+    entry: Entry | None = None
     targets: list[str] = []
 
-    def collect(self):
+    def collect(self) -> Iterator[pytest.Item]:
         for target in self.targets:
             entry = self.entry
-            expected = _expected_on(entry, target)
+            expected = entry is not None and _expected_on(entry, target)
             item = CorpusItem.from_parent(self, name=target, target=target,
-                                          expect=entry.signature if expected else "ok")
+                                          expect=entry.signature if expected and entry else "ok")
             why = _requires_unmet(entry, target)
-            if why:
+            if why and entry is not None:
                 item.skip_reason = f"{entry.file}: {entry.status} bug that {why}"
-            elif expected:
+            elif expected and entry is not None:
                 elsewhere = "" if entry.target == target else f", recorded on {entry.target}"
                 item.add_marker(pytest.mark.xfail(
                     strict=entry.target == target, raises=KnownBugReproduced,
@@ -142,7 +155,7 @@ class CorpusFile(pytest.File):
             yield item
 
 
-def _requires_unmet(entry, target: str) -> str:
+def _requires_unmet(entry: Entry | None, target: str) -> str:
     """Why ``target``'s interpreter is not one ``entry``'s bug shows on (its manifest ``requires``), or ''."""
     if entry is None or not entry.requires:
         return ""
@@ -152,7 +165,7 @@ def _requires_unmet(entry, target: str) -> str:
     return unmet(entry.requires, *oracle.versions_of(oracle.parse_target(target).python))
 
 
-def _expected_on(entry, target: str) -> bool:
+def _expected_on(entry: Entry | None, target: str) -> bool:
     """Whether ``entry`` is an open bug expected on ``target``: the target it was recorded on, on any device and
     interpreter."""
     if entry is None or not entry.is_open:
@@ -168,7 +181,7 @@ def _expected_on(entry, target: str) -> bool:
     except oracle.TargetError:
         return False  # a manifest target this install does not know: the entry's own target never runs here
 
-    def setup(spec) -> object:  # what the compiler is asked to do, wherever it runs
+    def setup(spec: oracle.Target) -> object:  # what the compiler is asked to do, wherever it runs
         return dataclasses.replace(spec, device="cpu", python=None)
 
     return setup(recorded) == setup(oracle.parse_target(target))
@@ -177,22 +190,23 @@ def _expected_on(entry, target: str) -> bool:
 class CorpusProblem(pytest.Item):
     """A manifest entry without its file, or a file without an entry: the corpus would shrink silently."""
 
-    def __init__(self, *, why: str, **kwargs):
+    def __init__(self, *, why: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.why = why
 
-    def runtest(self):
+    def runtest(self) -> None:
         pytest.fail(f"{self.name}: {self.why}", pytrace=False)
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[os.PathLike[str] | str, int | None, str]:
         return self.name, None, self.name
 
 
-def _check(config, source: str, target: str, replay: str, expect: str = "ok", strict: bool = False):
+def _check(config: pytest.Config, source: str, target: str, replay: str, expect: str = "ok",
+           strict: bool = False) -> ProgramReport:
     """``strict`` (corpus files): a program that cannot be compared fails instead of skipping."""
     __tracebackhide__ = True
     report = _runner(config).check(source, [target])
-    skip = (lambda reason: pytest.fail(reason, pytrace=False)) if strict else pytest.skip
+    skip: Callable[[str], Any] = (lambda reason: pytest.fail(reason, pytrace=False)) if strict else pytest.skip
     verdict = report.verdicts[target]
     if report.flaky:
         skip(f"flaky program: {verdict.detail or 'two eager runs disagree'}")
@@ -206,7 +220,8 @@ def _check(config, source: str, target: str, replay: str, expect: str = "ok", st
 
 
 class _NgbItem(pytest.Item):
-    def repr_failure(self, excinfo, style=None):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, NgbFinding):
             return excinfo.value.render()
         return super().repr_failure(excinfo, style)
@@ -215,11 +230,11 @@ class _NgbItem(pytest.Item):
 class CorpusItem(_NgbItem):
     skip_reason = ""  # the entry's bug does not show on this target's torch/Python (its manifest ``requires``)
 
-    def __init__(self, *, target: str, expect: str = "ok", **kwargs):
+    def __init__(self, *, target: str, expect: str = "ok", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.target, self.expect = target, expect  # expect: the open bug's signature, or "ok"
 
-    def runtest(self):
+    def runtest(self) -> None:
         if self.skip_reason:
             pytest.skip(self.skip_reason)
         from fuzz.commands import replay_command
@@ -228,7 +243,7 @@ class CorpusItem(_NgbItem):
         replay = replay_command(self.path, self.target)
         _check(self.config, read_program_text(self.path), self.target, replay, self.expect, strict=True)
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[os.PathLike[str] | str, int | None, str]:
         return self.path, None, f"{self.path.name} on {self.target}"
 
 
@@ -237,27 +252,28 @@ class SmokeRun(pytest.Collector):
     seed = 0
     targets: list[str] = []
 
-    def collect(self):
+    def collect(self) -> Iterator[pytest.Item]:
         for index in range(self.count):
             for target in self.targets:
-                yield SmokeItem.from_parent(self, name=f"program{index}-{target}", index=index, target=target)
+                yield SmokeItem.from_parent(self, name=f"program{index}-{target}", index=index, target=target,
+                                            seed=self.seed)
 
 
 class SmokeItem(_NgbItem):
-    def __init__(self, *, index: int, target: str, **kwargs):
+    def __init__(self, *, index: int, target: str, seed: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.index, self.target = index, target
+        self.index, self.target, self.seed = index, target, seed
 
-    def runtest(self):
+    def runtest(self) -> None:
         from fuzz.program.generate import generate_program
 
-        seed = self.parent.seed
+        seed = self.seed
         program = generate_program(seed, self.index)
         replay = f"ngb-fuzz run --seed {seed} (program {self.index}) --target {self.target}"
         _check(self.config, program.source, self.target, replay)
 
-    def reportinfo(self):
-        return "ngb-fuzz-smoke", None, f"generated program {self.index} (seed {self.parent.seed}) on {self.target}"
+    def reportinfo(self) -> tuple[os.PathLike[str] | str, int | None, str]:
+        return "ngb-fuzz-smoke", None, f"generated program {self.index} (seed {self.seed}) on {self.target}"
 
 
 # -----------------------------------------------------------------------------------------------------------------
@@ -265,7 +281,7 @@ class SmokeItem(_NgbItem):
 
 
 @pytest.fixture
-def ngb_check(request, tmp_path):
+def ngb_check(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[..., ProgramReport]:
     """``ngb_check(fn, *inputs, targets=("torch",), wants_grad=False)`` -> ``oracle.ProgramReport``.
 
     Checks ``fn(*inputs)`` under eager and each target (two calls each, as for any program) and fails the test
@@ -273,7 +289,8 @@ def ngb_check(request, tmp_path):
     """
     counter = [0]
 
-    def check(fn, *inputs, targets=(_DEFAULT_TARGET,), wants_grad=False):
+    def check(fn: Callable[..., Any], *inputs: Any, targets: Sequence[str] = (_DEFAULT_TARGET,),
+              wants_grad: bool = False) -> ProgramReport:
         __tracebackhide__ = True
         import oracle
 

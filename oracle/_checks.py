@@ -1,36 +1,43 @@
 """Short standalone checks, one small generator per signature class, that read like a hand-written bug report.
 
-``python FILE`` with only torch installed: set nested graph breaks as the target has them, make the inputs, call
-``entry`` eagerly and through ``torch.compile(entry, backend=...)``, compare what the finding's signature is about
-(the outcome of a crash, the returned value, the effect log, grad mode after the call), print both sides and
-``MISMATCH``/``match``, and exit 1 while the bug is there, 0 once fixed. A compiler crash where eager returns is the
-shortest: the two calls, and the crash re-raised with its own traceback (exit 1). A comment says what the finding
-was. When the values compared are plain data (``# compare: plain`` in the header: eager's value or effect log holds
-only None, bools, ints, strings and bytes in lists and tuples), they are compared as printed, with no ``equal``
-helper; otherwise ``# compare: tensors,containers,objects`` (some of them) says which branches the helper needs. A
-second call that differs is checked on the program run afresh on each side, ``entry`` called twice. Signatures
-without a short check (globals, gradients, inputs, a dying process, a hang, ``ok``) keep the generic footer
-(``oracle._footer``), which observes everything; ``ngb-fuzz repro FILE`` shows the oracle's full observation for any
-file. A finding of ngb-fuzz's own compiler (``engine``, ``engine-classic``, a fault switch) gets the same check
-through ``engine.compile(entry, ...)``, which needs ngb-fuzz installed.
+``python FILE`` with only torch installed: set nested graph breaks as the target has them, make the inputs,
+call ``entry`` eagerly and through ``torch.compile(entry, backend=...)``, compare what the finding's signature
+is about (the outcome of a crash, the returned value, the effect log, grad mode after the call), print both
+sides and ``MISMATCH``/``match``, and exit 1 while the bug is there, 0 once fixed. A compiler crash where
+eager returns is the shortest: the two calls, and the crash re-raised with its own traceback (exit 1). A
+comment says what the finding was. When the values compared are plain data (``# compare: plain`` in the
+header: eager's value or effect log holds only None, bools, ints, strings and bytes in lists and tuples), they
+are compared as printed, with no ``equal`` helper; otherwise ``# compare: tensors,containers,objects`` (some
+of them) says which branches the helper needs. A second call that differs is checked on the program run afresh
+on each side, ``entry`` called twice. Signatures without a short check (globals, gradients, inputs, a dying
+process, a hang, ``ok``) keep the generic footer (``oracle._footer``), which observes everything; ``ngb-fuzz
+repro FILE`` shows the oracle's full observation for any file. A finding of ngb-fuzz's own compiler
+(``engine``, ``engine-classic``, a fault switch) gets the same check through ``engine.compile(entry, ...)``,
+which needs ngb-fuzz installed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from oracle._configs import assignments
-from oracle._programfile import FOOTER_MARKER
+from oracle._programfile import FOOTER_BANNER, FOOTER_MARKER
+from oracle._targets import parse_target
+
+if TYPE_CHECKING:
+    from oracle._observe import Observed
 
 __all__ = ["PLAIN_SIGNATURES", "check_for", "compare_kinds"]
 
-_Generator = Callable[[str, str, str, str, str | None], list[str]]  # (signature, compile, target, eager, compare)
+# (signature, compile, target, eager, compare)
+_Generator = Callable[[str, str, str, str, str | None], list[str]]
 _PLAIN_LEAVES = ("NoneType", "bool", "int", "str", "bytes")  # floats are not: -0.0 and 0.0 print apart
 
 
-def _plain(observed) -> bool:
-    """An observed value (``oracle._observe``) holding only plain leaves in lists and tuples: ``repr`` tells two
-    such values apart exactly when the oracle does (types included, so ``True`` is not ``1``)."""
+def _plain(observed: Observed) -> bool:
+    """An observed value (``oracle._observe``) holding only plain leaves in lists and tuples: ``repr`` tells
+    two such values apart exactly when the oracle does (types included, so ``True`` is not ``1``)."""
     if not isinstance(observed, tuple) or not observed:
         return False
     if observed[0] in _PLAIN_LEAVES:
@@ -38,11 +45,12 @@ def _plain(observed) -> bool:
     return observed[0] in ("list", "tuple") and len(observed) == 2 and all(_plain(v) for v in observed[1])
 
 
-PLAIN_SIGNATURES = ("mismatch:value:", "mismatch:effects:")  # the signature classes whose check compares values
+# the signature classes whose check compares values
+PLAIN_SIGNATURES = ("mismatch:value:", "mismatch:effects:")
 _KINDS = ("tensors", "containers", "objects")  # what an ``equal`` helper may need branches for, in this order
 
 
-def _kinds(observed, found: set[str]) -> None:
+def _kinds(observed: Observed, found: set[str]) -> None:
     """The kinds of values in an observed value (``oracle._observe``) that ``equal`` needs branches for."""
     if not isinstance(observed, tuple) or not observed or observed[0] in _PLAIN_LEAVES + ("float", "complex"):
         return
@@ -63,12 +71,12 @@ def _kinds(observed, found: set[str]) -> None:
         found.update(("objects", "containers"))
 
 
-def compare_kinds(signature: str, eager_call: dict) -> str | None:
+def compare_kinds(signature: str, eager_call: dict[str, Any]) -> str | None:
     """How the short check for ``signature`` compares, given eager's first call record (the worker's): the
-    returned value for a value mismatch, the effect log for an effects mismatch. ``plain`` (only plain leaves in
-    lists and tuples: compared as printed), else the kinds its ``equal`` helper needs branches for (``tensors``,
-    ``containers``, ``objects``, comma-separated; ``scalars`` for a float); None for a signature whose check compares
-    no values, or a value mismatch where eager raised."""
+    returned value for a value mismatch, the effect log for an effects mismatch. ``plain`` (only plain leaves
+    in lists and tuples: compared as printed), else the kinds its ``equal`` helper needs branches for
+    (``tensors``, ``containers``, ``objects``, comma-separated; ``scalars`` for a float); None for a signature
+    whose check compares no values, or a value mismatch where eager raised."""
     if signature.startswith("mismatch:value:"):
         if eager_call.get("exception") is not None:
             return None
@@ -86,8 +94,8 @@ def compare_kinds(signature: str, eager_call: dict) -> str | None:
 
 def _same(target: str, kinds: str | None = None) -> list[str]:
     """``equal(a, b)``: what the oracle calls equal (exact for backend=eager, else float tolerances), with the
-    branches for ``kinds`` (``compare_kinds``; None: all). A branch tests ``a`` and ``b`` alike, so a value of a
-    kind eager did not have never reaches a missing branch as equal: it fails the last line's type test."""
+    branches for ``kinds`` (``compare_kinds``; None: all). A branch tests ``a`` and ``b`` alike, so a value of
+    a kind eager did not have never reaches a missing branch as equal: it fails the last line's type test."""
     need = set(_KINDS) if kinds is None else set(kinds.split(","))
     tensors = ("bool(((a == b) | (a != a) & (b != b)).all())" if _backend(target) == "eager"
                else "torch.allclose(a.double(), b.double(), rtol=1e-4, atol=1e-5, equal_nan=True)")
@@ -95,14 +103,32 @@ def _same(target: str, kinds: str | None = None) -> list[str]:
             *(["objects by fields"] if "objects" in need else []), "NaN equal to NaN"]
     return [
         f"    def equal(a, b):  # {', '.join(said)}",
-        *(["        if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):",
-           f"            return (a.dtype, a.shape, a.requires_grad) == (b.dtype, b.shape, b.requires_grad) and {tensors}"]
-          if "tensors" in need else []),
-        *(["        if isinstance(a, (list, tuple, dict)) and type(a) is type(b) and len(a) == len(b):",
-           "            return all(map(equal, a, b)) if not isinstance(a, dict) else all(equal(a[k], b.get(k)) for k in a)"]
-          if "containers" in need else []),
-        *(["        if hasattr(a, \"__dict__\") and type(a) is type(b):",
-           "            return equal(vars(a), vars(b))"] if "objects" in need else []),
+        *(
+            [
+                "        if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):",
+                "            return (a.dtype, a.shape, a.requires_grad) =="
+                f" (b.dtype, b.shape, b.requires_grad) and {tensors}",
+            ]
+            if "tensors" in need
+            else []
+        ),
+        *(
+            [
+                "        if isinstance(a, (list, tuple, dict)) and type(a) is type(b) and len(a) == len(b):",
+                "            return all(map(equal, a, b)) if not isinstance(a, dict)"
+                " else all(equal(a[k], b.get(k)) for k in a)",
+            ]
+            if "containers" in need
+            else []
+        ),
+        *(
+            [
+                '        if hasattr(a, "__dict__") and type(a) is type(b):',
+                "            return equal(vars(a), vars(b))",
+            ]
+            if "objects" in need
+            else []
+        ),
         "        return type(a) is type(b) and (a == b or a != a and b != b)",
         "",
     ]
@@ -112,8 +138,11 @@ def _call(expr: str, eager: str) -> list[str]:
     """A call whose exception, if any, is not what the check is about (eager raised one too)."""
     if eager == "returned":
         return [f"    {expr}"]
-    return ["    with contextlib.suppress(Exception):  # eager raises here too; what it leaves behind is compared",
-            f"        {expr}"]
+    return [
+        "    with contextlib.suppress(Exception):"
+        "  # eager raises here too; what it leaves behind is compared",
+        f"        {expr}",
+    ]
 
 
 def _outcome(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
@@ -124,19 +153,21 @@ def _outcome(signature: str, compiled: str, target: str, eager: str, compare: st
     call = ["        for _ in range(2):  # the second call runs the cached code",
             "            fn(<ARGS>)"] if second else ["        fn(<ARGS>)"]
     return [
-        "    def outcome(fn):  # 'returned', or the type (a group's member types, the cause's) and message raised",
+        "    def outcome(fn):"
+        "  # 'returned', or the type (a group's member types, the cause's) and message raised",
         "        try:",
         *["    " + ln for ln in call],
         "        except Exception as e:",
-        "            members = [type(m).__name__ for m in getattr(e, \"exceptions\", ())]",
-        "            cause = \"\" if e.__cause__ is None else f\" from {type(e.__cause__).__name__}\"",
+        '            members = [type(m).__name__ for m in getattr(e, "exceptions", ())]',
+        '            cause = "" if e.__cause__ is None else f" from {type(e.__cause__).__name__}"',
         "            return f\"{type(e).__name__}{members if members else ''}{cause}: {str(e)[:200]}\"",
-        "        return \"returned\"",
+        '        return "returned"',
         "",
         f"    expected, actual = outcome(entry), outcome({compiled})",
-        f"    # eager {eager}; torch.compile raised {raised} (in {where})" + (" on the second call" if second else ""),
-        "    print(f\"eager:         {expected}\\ntorch.compile: {actual}\")",
-        "    same = actual.split(\":\")[0] == expected.split(\":\")[0]",
+        f"    # eager {eager}; torch.compile raised {raised} (in {where})"
+        + (" on the second call" if second else ""),
+        '    print(f"eager:         {expected}\\ntorch.compile: {actual}")',
+        '    same = actual.split(":")[0] == expected.split(":")[0]',
     ]
 
 
@@ -170,17 +201,20 @@ def _value(signature: str, compiled: str, target: str, eager: str, compare: str 
 def _effects(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
     """The effect log (EFFECTS, appended to by the program as it runs) differs."""
     plain = compare == "plain"
-    return [*([] if plain else _same(target, compare)),
-            *_call("entry(<ARGS>)", eager),
-            "    expected, EFFECTS[:] = EFFECTS[:], []",
-            *_call(f"{compiled}(<ARGS>)", eager),
-            f"    # the program's side effects (EFFECTS) differ between eager and torch.compile ({signature})",
-            "    print(f\"eager:         {expected}\\ntorch.compile: {EFFECTS}\")",
-            "    same = repr(EFFECTS) == repr(expected)" if plain else "    same = equal(EFFECTS, expected)"]
+    return [
+        *([] if plain else _same(target, compare)),
+        *_call("entry(<ARGS>)", eager),
+        "    expected, EFFECTS[:] = EFFECTS[:], []",
+        *_call(f"{compiled}(<ARGS>)", eager),
+        f"    # the program's side effects (EFFECTS) differ between eager and torch.compile ({signature})",
+        '    print(f"eager:         {expected}\\ntorch.compile: {EFFECTS}")',
+        "    same = repr(EFFECTS) == repr(expected)" if plain else "    same = equal(EFFECTS, expected)",
+    ]
 
 
 def _grad_mode(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
-    """Grad mode after the call differs: a context manager's state leaked out of (or into) the compiled code."""
+    """Grad mode after the call differs: a context manager's state leaked out of (or into) the compiled
+    code."""
     return [*_call("entry(<ARGS>)", eager),
             "    expected = torch.is_grad_enabled()",
             "    torch.set_grad_enabled(True)  # both calls start from the default",
@@ -191,13 +225,17 @@ def _grad_mode(signature: str, compiled: str, target: str, eager: str, compare: 
             "    same = actual == expected"]
 
 
-_ENGINES = ("engine", "engine-classic")  # targets compiled by ngb-fuzz's engine (engine-classic: top frame only)
+# targets compiled by ngb-fuzz's engine (engine-classic: top frame only)
+_ENGINES = ("engine", "engine-classic")
 
 
 def _engine_call(kind: str, backend: str, fault: str | None) -> tuple[str, str]:
     """The engine's compile call for a target, and how the check's messages name it."""
-    options = [*([] if kind == "engine" else ["nested=False"]), *([] if backend == "eager" else [f"backend={backend!r}"]),
-               *([f"fault={fault!r}"] if fault and fault != "none" else [])]
+    options = [
+        *([] if kind == "engine" else ["nested=False"]),
+        *([] if backend == "eager" else [f"backend={backend!r}"]),
+        *([f"fault={fault!r}"] if fault and fault != "none" else []),
+    ]
     name = f"engine.compile({', '.join(options)})"
     return f"engine.compile(entry{''.join(', ' + o for o in options)})", name.replace("'", "")
 
@@ -206,38 +244,46 @@ _SECOND_CALL_ASPECTS = ("value", "exception", "effects", "torch_state")  # those
 
 
 def _second_call(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
-    """The second call differs: each side runs the program afresh (its globals, counters and effect log new, as
-    the oracle's run is) and calls ``entry`` twice; what the second call did is compared."""
+    """The second call differs: each side runs the program afresh (its globals, counters and effect log new,
+    as the oracle's run is) and calls ``entry`` twice; what the second call did is compared."""
     aspect = signature.split(":")[2]
     state = aspect == "torch_state"  # a pair of bools, compared as they are
-    return [*([] if state else _same(target)),
-            "    def second_call(compiled):  # the program run afresh, entry called twice: what the second call did",
-            "        import sys",
-            "        mod = type(sys)(\"repro\")",
-            f"        exec(compile(open(__file__, encoding=\"utf-8-sig\").read().split(\"{FOOTER_MARKER}\")[0], __file__, \"exec\"), vars(mod))",
-            "        sys.modules.update({m.__name__: m for m in list(vars(mod).values())",
-            "                            if isinstance(m, type(sys)) and m.__name__.startswith(\"ngb_\")})",
-            "        entry, log = mod.entry, vars(mod).get(\"EFFECTS\", [])",
-            f"        fn = {compiled} if compiled else entry",
-            "        torch.set_grad_enabled(True)",
-            "        for _ in range(2):",
-            "            first, inputs = len(log), mod.make_inputs(\"cpu\") if hasattr(mod, \"make_inputs\") else ()",
-            "            try:",
-            "                value, exception = fn(*inputs), None",
-            "            except Exception as e:",
-            "                value, exception = None, f\"{type(e).__name__}: {str(e)[:200]}\"",
-            "        return {\"value\": value, \"exception\": exception, \"effects\": log[first:],",
-            "                \"torch_state\": (torch.is_grad_enabled(), torch.is_inference_mode_enabled())}",
-            "",
-            f"    expected, actual = second_call(False)[\"{aspect}\"], second_call(True)[\"{aspect}\"]",
-            f"    # eager and torch.compile differ in what the second call did ({signature})",
-            "    print(f\"eager:         {expected!r}\\ntorch.compile: {actual!r}\")",
-            "    same = actual == expected" if state else "    same = equal(actual, expected)"]
+    return [
+        *([] if state else _same(target)),
+        "    def second_call(compiled):"
+        "  # the program run afresh, entry called twice: what the second call did",
+        "        import sys",
+        '        mod = type(sys)("repro")',
+        f'        exec(compile(open(__file__, encoding="utf-8-sig").read().split("{FOOTER_MARKER}")[0],'
+        ' __file__, "exec"), vars(mod))',
+        "        sys.modules.update({m.__name__: m for m in list(vars(mod).values())",
+        '                            if isinstance(m, type(sys)) and m.__name__.startswith("ngb_")})',
+        '        entry, log = mod.entry, vars(mod).get("EFFECTS", [])',
+        f"        fn = {compiled} if compiled else entry",
+        "        torch.set_grad_enabled(True)",
+        "        for _ in range(2):",
+        '            first, inputs = len(log), mod.make_inputs("cpu") if hasattr(mod, "make_inputs") else ()',
+        "            try:",
+        "                value, exception = fn(*inputs), None",
+        "            except Exception as e:",
+        '                value, exception = None, f"{type(e).__name__}: {str(e)[:200]}"',
+        '        return {"value": value, "exception": exception, "effects": log[first:],',
+        '                "torch_state": (torch.is_grad_enabled(), torch.is_inference_mode_enabled())}',
+        "",
+        f'    expected, actual = second_call(False)["{aspect}"], second_call(True)["{aspect}"]',
+        f"    # eager and torch.compile differ in what the second call did ({signature})",
+        '    print(f"eager:         {expected!r}\\ntorch.compile: {actual!r}")',
+        "    same = actual == expected" if state else "    same = equal(actual, expected)",
+    ]
+
+
+def target_options(target: str) -> dict[str, str]:
+    """A header's ``# target:`` options, defaults filled in (``parse_target``, its ``python=`` as written)."""
+    return dict(parse_target(target, check_python=False).options)
 
 
 def _backend(target: str) -> str:
-    options = dict(kv.split("=", 1) for kv in target.partition(":")[2].split(",") if "=" in kv)
-    return options.get("backend", "eager")
+    return target_options(target).get("backend", "eager")
 
 
 def _generator(signature: str, eager: str | None) -> _Generator | None:
@@ -245,7 +291,11 @@ def _generator(signature: str, eager: str | None) -> _Generator | None:
         return None  # inputs of other sizes on a third call: the generic footer makes all three calls
     if signature.startswith(("crash:died", "crash:load", "crash:second_call:died")):
         return None  # the process dies or the program does not load: the generic footer reports it
-    if signature.startswith("crash:") and not signature.startswith("crash:second_call:") and eager == "returned":
+    if (
+        signature.startswith("crash:")
+        and not signature.startswith("crash:second_call:")
+        and eager == "returned"
+    ):
         return _crash
     if signature.startswith(("crash:", "mismatch:exception:")):
         return _outcome
@@ -265,25 +315,28 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
               compare: str | None = None) -> str | None:
     """The short check for a finding with ``signature`` on ``target`` (eager's outcome ``eager``, e.g.
     ``returned``/``raised:TypeError``, when known); None when its signature class has none. ``helpers``: the
-    program makes ``ngb_*`` helper modules, which the check registers in ``sys.modules`` as a user's modules are
-    (a module missing there is a known torch crash of its own, not the finding). ``imports_torch``: the program
-    imports torch at the top, so the check does not again. ``inputs``: the program defines ``make_inputs`` (else
-    ``entry`` is called with no arguments). ``compare``: how the values are compared (``compare_kinds``; a value it never gives: the full ``equal``
-    helper)."""
+    program makes ``ngb_*`` helper modules, which the check registers in ``sys.modules`` as a user's modules
+    are (a module missing there is a known torch crash of its own, not the finding). ``imports_torch``: the
+    program imports torch at the top, so the check does not again. ``inputs``: the program defines
+    ``make_inputs`` (else ``entry`` is called with no arguments). ``compare``: how the values are compared
+    (``compare_kinds``; a value it never gives: the full ``equal`` helper)."""
     if compare != "plain" and not set((compare or "?").split(",")) <= {*_KINDS, "scalars"}:
         compare = None
     generator = _generator(signature or "", eager)
     kind, _, _ = (target or "torch").partition(":")
     if generator is None or kind not in ("torch", *_ENGINES):
         return None
-    options = dict(kv.split("=", 1) for kv in (target or "").partition(":")[2].split(",") if "=" in kv)
-    backend = _backend(target or "torch")
+    options = target_options(target or "torch")
+    backend = options.get("backend", "eager")
     ngb = options.get("ngb", "on") == "on"
-    said = {"returned": "returned", None: "", "": ""}.get(eager, f"raised {eager.partition(':')[2]}" if eager else "")
+    said = {"returned": "returned", None: "", "": ""}.get(
+        eager, f"raised {eager.partition(':')[2]}" if eager else ""
+    )
     dynamic = {"true": ", dynamic=True", "false": ", dynamic=False"}.get(options.get("dynamic", "auto"), "")
     compiled = f"torch.compile(entry, backend=\"{backend}\"{dynamic})"
     body = generator(signature or "", compiled, target or "torch", said or "(see output)", compare)
-    flags = assignments(options.get("config", "none"), "    ")  # the target's config= sets (oracle/_configs.py)
+    # the target's config= sets (oracle/_configs.py)
+    flags = assignments(options.get("config", "none"), "    ")
     config = [f"    torch._dynamo.config.nested_graph_breaks = {ngb}", *flags]
     if kind in _ENGINES:  # ngb-fuzz's own compiler: the same check, through engine.compile
         engine_call, name = _engine_call(kind, backend, options.get("fault"))
@@ -291,17 +344,26 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
                 .replace("torch.compile", "engine.compile") for ln in body]
         config = []
     preamble = [
-        *(["    import engine  # ngb-fuzz's own compiler (pip install ngb-fuzz)"] if kind in _ENGINES else []),
+        *(
+            ["    import engine  # ngb-fuzz's own compiler (pip install ngb-fuzz)"]
+            if kind in _ENGINES
+            else []
+        ),
         *(["    import contextlib"] if any("contextlib." in ln for ln in body) else []),
         *(["    import torch._inductor.config"] if any("torch._inductor." in ln for ln in config) else []),
         *([] if imports_torch else ["    import torch  # the program may not import it at the top"]),
-        *(["    import sys",
-           "    sys.modules.update({m.__name__: m for m in list(globals().values())",
-           "                        if isinstance(m, type(sys)) and m.__name__.startswith(\"ngb_\")})"]
-          if helpers else []),
+        *(
+            [
+                "    import sys",
+                "    sys.modules.update({m.__name__: m for m in list(globals().values())",
+                '                        if isinstance(m, type(sys)) and m.__name__.startswith("ngb_")})',
+            ]
+            if helpers
+            else []
+        ),
     ]
     lines = [
-        FOOTER_MARKER + " (generated; do not edit below) ----",
+        FOOTER_BANNER,
         "if __name__ == \"__main__\":",
         *preamble,
         *([""] if preamble else []),

@@ -1,9 +1,9 @@
 """Compare what a target observed with what eager observed.
 
-The first difference decides the verdict; its *class* (what kind of difference, never where or by how much) goes
-into the signature, so one bug seen in many programs lands in one bucket. Tolerances depend on the target:
-backends that must run the very same kernels as eager are held to exact equality (NaN equals NaN), backends that
-may reorder arithmetic get the per-dtype tolerances in ``TOLERANCES``.
+The first difference decides the verdict; its *class* (what kind of difference, never where or by how much)
+goes into the signature, so one bug seen in many programs lands in one bucket. Tolerances depend on the
+target: backends that must run the very same kernels as eager are held to exact equality (NaN equals NaN),
+backends that may reorder arithmetic get the per-dtype tolerances in ``TOLERANCES``.
 """
 
 from __future__ import annotations
@@ -13,13 +13,19 @@ import math
 
 import torch
 
+from ._observe import Observed
+
 __all__ = ["Difference", "TOLERANCES", "compare_calls", "ASPECTS"]
+
+Tolerance = dict[str, tuple[float, float]]  # (rtol, atol) per dtype name
+# (class, path, eager part, target part) of a difference
+Hit = tuple[str, str, Observed, Observed]
 
 # Checked in this order; the first aspect that differs names the mismatch.
 ASPECTS = ("exception", "value", "effects", "globals", "inputs", "torch_state", "gradients")
 
 # (rtol, atol) per dtype for backends that may reorder arithmetic (aot_eager, inductor).
-TOLERANCES = {
+TOLERANCES: dict[str, Tolerance] = {
     # half precision: decomposed backward rounds at other points than eager (a bfloat16 gradient of -0.00537
     # came back as -0.00488 from a correct aot_eager), so aot_eager gets inductor's half-precision tolerances
     "aot_eager": {"torch.float64": (1e-7, 1e-7), "torch.float32": (1e-5, 1e-6),
@@ -45,7 +51,7 @@ class Difference:
                 f"    eager:  {self.expected}\n    target: {self.actual}")
 
 
-def _short(value) -> str:
+def _short(value: Observed) -> str:
     if isinstance(value, tuple) and value and value[0] == "tensor":
         data = value[5]
         shown = "?" if data is None else str(data.flatten()[:8].tolist())
@@ -55,11 +61,12 @@ def _short(value) -> str:
 
 
 class _Comparer:
-    def __init__(self, tolerance: dict | None):
+    def __init__(self, tolerance: Tolerance | None) -> None:
         self.tolerance = tolerance  # None: exact
 
-    def diff(self, a, b, path: str = "") -> tuple | None:
-        """(class, path, eager part, target part) of the first difference between two observed values, or None."""
+    def diff(self, a: Observed, b: Observed, path: str = "") -> Hit | None:
+        """(class, path, eager part, target part) of the first difference between two observed values, or
+        None."""
         if isinstance(a, list) and isinstance(b, list):
             if len(a) != len(b):
                 return ("length", path, a, b)
@@ -92,7 +99,7 @@ class _Comparer:
                 return found
         return None
 
-    def _tensor(self, a, b, path):
+    def _tensor(self, a: Observed, b: Observed, path: str) -> Hit | None:
         for i, cls in ((1, "dtype"), (2, "shape"), (3, "device"), (4, "requires_grad")):
             if a[i] != b[i]:
                 return (cls, path, a, b)
@@ -118,7 +125,8 @@ class _Comparer:
         return math.isclose(x, y, rel_tol=rtol, abs_tol=atol)
 
 
-def compare_calls(reference: list[dict], actual: list[dict], tolerance: dict | None) -> list[Difference]:
+def compare_calls(reference: list[dict[str, Observed]], actual: list[dict[str, Observed]],
+                  tolerance: Tolerance | None) -> list[Difference]:
     """All aspects that differ, per call, in ``ASPECTS`` order (first call first)."""
     comparer = _Comparer(tolerance)
     found: list[Difference] = []
@@ -144,9 +152,9 @@ def compare_calls(reference: list[dict], actual: list[dict], tolerance: dict | N
     return found
 
 
-def _tagged(value) -> bool:
+def _tagged(value: Observed) -> bool:
     return isinstance(value, tuple) and bool(value) and isinstance(value[0], str)
 
 
-def _aspect(record: dict, aspect: str):
+def _aspect(record: dict[str, Observed], aspect: str) -> Observed:
     return record.get("grads" if aspect == "gradients" else aspect)  # the record names gradients "grads"

@@ -1,26 +1,31 @@
 """The standalone check appended to every program file.
 
-With it, ``python FILE [TARGET]`` needs nothing but torch: it runs the program above the marker under eager and
-under ``torch.compile`` (TARGET like ``torch:ngb=off,backend=aot_eager``; default: the file's ``# target:`` line,
-else ``torch``; an ``engine`` target runs ``engine.compile``, which needs ngb-fuzz), compares return values, exceptions (by type, with
-an exception group's member types and the cause's), effects, globals and grad mode over two calls (three when
-``make_inputs`` takes ``size``: the third on inputs of other sizes), prints what
-differs and exits 1 on a mismatch, 0 on a match. It is a compact version of the oracle for pasting into an issue;
-the oracle itself observes more (see docs/program-format.md).
+With it, ``python FILE [TARGET]`` needs nothing but torch: it runs the program above the marker under eager
+and under ``torch.compile`` (TARGET like ``torch:ngb=off,backend=aot_eager``; default: the file's ``#
+target:`` line, else ``torch``; an ``engine`` target runs ``engine.compile``, which needs ngb-fuzz), compares
+return values, exceptions (by type, with an exception group's member types and the cause's), effects, globals
+and grad mode over two calls (three when ``make_inputs`` takes ``size``: the third on inputs of other sizes),
+prints what differs and exits 1 on a mismatch, 0 on a match. It is a compact version of the oracle for pasting
+into an issue; the oracle itself observes more (see docs/program-format.md).
 """
 
 from __future__ import annotations
 
-__all__ = ["standalone_footer"]
+__all__ = ["standalone_footer", "with_footer"]
 
-from oracle._programfile import FOOTER_MARKER
+from oracle._checks import check_for, target_options
+from oracle._programfile import FOOTER_BANNER, FOOTER_MARKER, ProgramFile, defines, imports_torch, takes_size
 
-_FOOTER = FOOTER_MARKER + ''' (generated; do not edit below) ----
+_FOOTER = (
+    FOOTER_BANNER
+    + '''
 if __name__ == "__main__":
     import sys as _sys
 
     def _ngb_check():
-        src = open(__file__, encoding="utf-8-sig").read().split("''' + FOOTER_MARKER + '''")[0]
+        src = open(__file__, encoding="utf-8-sig").read().split("'''
+    + FOOTER_MARKER
+    + """")[0]
         spec = next((ln[10:].strip() for ln in src.splitlines() if ln.startswith("# target: ")), "torch")
         spec = _sys.argv[1] if len(_sys.argv) > 1 else spec
         kind, opts = spec.partition(":")[0], dict(kv.split("=", 1) for kv in spec.partition(":")[2].split(",") if "=" in kv)
@@ -117,17 +122,24 @@ if __name__ == "__main__":
     import torch  # a reduced program may not import it itself
 
     _sys.exit(_ngb_check())
-'''
+"""  # noqa: E501 - the lines of the generated check, as repro files hold them
+)
 
 
-# What the footer becomes for a target with Dynamo's own axes (dynamic=, config=) and for a program with inputs of
-# other sizes; without either it stays the text above, so older files keep their footer byte for byte.
+# What the footer becomes for a target with Dynamo's own axes (dynamic=, config=) and for a program with
+# inputs of other sizes; without either it stays the text above, so older files keep their footer byte for
+# byte.
 _BACKEND_LINE = '        backend = opts.get("backend", "eager")\n'
 _COMPILE = "torch.compile(mod.entry, backend=backend)"
-_CALLS = ('            for _ in range(2):\n',
-          '                first, inputs = len(log), mod.make_inputs("cpu") if hasattr(mod, "make_inputs") else ()\n')
-_RESIZED_CALLS = ('            for size in (0, 0, 1):  # the third call on inputs of other sizes (a recompile)\n',
-                  '                first, inputs = len(log), mod.make_inputs("cpu", size=size)\n')
+_CALLS = (
+    "            for _ in range(2):\n",
+    '                first, inputs = len(log), mod.make_inputs("cpu")'
+    ' if hasattr(mod, "make_inputs") else ()\n',
+)
+_RESIZED_CALLS = (
+    "            for size in (0, 0, 1):  # the third call on inputs of other sizes (a recompile)\n",
+    '                first, inputs = len(log), mod.make_inputs("cpu", size=size)\n',
+)
 _COMPARED = "for i in range(2) for k in eager[i]"
 
 
@@ -135,30 +147,55 @@ def _axes_lines() -> str:
     from oracle._configs import CONFIGS
 
     table = "".join(f"            {name!r}: {config.flags!r},\n" for name, config in CONFIGS.items())
-    return (_BACKEND_LINE
-            + '        dynamic = {"true": True, "false": False}.get(opts.get("dynamic"))  # torch.compile(dynamic=)\n'
-            + "        import torch._inductor.config  # noqa: F401 - config= may set Inductor flags\n\n"
-            + "        configs = {  # ngb-fuzz's config=NAME sets: (module, flag, value)\n" + table + "        }\n"
-            + '        for config in opts.get("config", "none").split("+"):\n'
-            + "            for module, flag, value in configs.get(config, ()):\n"
-            + '                setattr(getattr(torch, "_" + module).config, flag, value)\n')
+    return (
+        _BACKEND_LINE
+        + '        dynamic = {"true": True, "false": False}.get(opts.get("dynamic"))'
+        + "  # torch.compile(dynamic=)\n"
+        + "        import torch._inductor.config  # noqa: F401 - config= may set Inductor flags\n\n"
+        + "        configs = {  # ngb-fuzz's config=NAME sets: (module, flag, value)\n"
+        + table
+        + "        }\n"
+        + '        for config in opts.get("config", "none").split("+"):\n'
+        + "            for module, flag, value in configs.get(config, ()):\n"
+        + '                setattr(getattr(torch, "_" + module).config, flag, value)\n'
+    )
 
 
 def _has_axes(target: str | None) -> bool:
-    options = dict(kv.split("=", 1) for kv in (target or "").partition(":")[2].split(",") if "=" in kv)
+    options = target_options(target) if target else {}
     return options.get("dynamic", "auto") != "auto" or options.get("config", "none") != "none"
 
 
 def standalone_footer(target: str | None = None, resize: bool = False) -> str:
     """The footer text (starts with FOOTER_MARKER, ends with a newline). ``target``: the file's ``# target:``,
-    whose ``dynamic=`` and ``config=`` the footer then sets too; ``resize``: the program's ``make_inputs`` takes
-    ``size``, and a third call on inputs of other sizes is compared as well."""
+    whose ``dynamic=`` and ``config=`` the footer then sets too; ``resize``: the program's ``make_inputs``
+    takes ``size``, and a third call on inputs of other sizes is compared as well."""
     text = _FOOTER
     if _has_axes(target):
-        text = text.replace(_BACKEND_LINE, _axes_lines()).replace(_COMPILE, _COMPILE[:-1] + ", dynamic=dynamic)")
+        text = text.replace(_BACKEND_LINE, _axes_lines()).replace(
+            _COMPILE, _COMPILE[:-1] + ", dynamic=dynamic)"
+        )
     if resize:
         for old, new in zip(_CALLS, _RESIZED_CALLS):
             text = text.replace(old, new)
         text = text.replace(_COMPARED, "for i in range(len(eager)) for k in eager[i]")
     return text
 
+
+def with_footer(source: str) -> str:
+    """``source`` with its standalone check (if any) replaced by the current one, two blank lines above it:
+    the short check for its header's ``# signature:`` on its ``# target:`` when that class has one (comparing
+    as printed under ``# compare: plain``), else the generic footer."""
+    pf = ProgramFile.parse(source)
+    fields, code = pf.fields, pf.code  # not the old footer: the generic one makes an ngb_ module of its own
+    helpers = "types.ModuleType(\"ngb_" in code or "ModuleType('ngb_" in code
+    check = check_for(
+        fields.get("signature"),
+        fields.get("target"),
+        fields.get("eager"),
+        helpers=helpers,
+        imports_torch=imports_torch(code),
+        inputs=defines(code, "make_inputs"),
+        compare=fields.get("compare"),
+    ) or standalone_footer(fields.get("target"), takes_size(code))
+    return pf.with_footer(check).text

@@ -1,11 +1,12 @@
 """What a run of a program leaves behind, turned into plain comparable data.
 
-This module imports only the standard library and torch: the worker uses it under any interpreter that has torch,
-including another Python/torch install that does not have ngb-fuzz.
+This module imports only the standard library and torch: the worker uses it under any interpreter that has
+torch, including another Python/torch install that does not have ngb-fuzz.
 
-Observed values are tuples whose first item (a str tag) says what they are; the children of containers are held
-in Python *lists*, so a comparer can tell a sequence of observed values from a plain tuple such as a shape.
-Tensors keep a detached CPU copy so that the parent can compare them with a tolerance. Everything here must be deterministic: no ids, no addresses.
+Observed values are tuples whose first item (a str tag) says what they are; the children of containers are
+held in Python *lists*, so a comparer can tell a sequence of observed values from a plain tuple such as a
+shape. Tensors keep a detached CPU copy so that the parent can compare them with a tolerance. Everything here
+must be deterministic: no ids, no addresses.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import enum
 import inspect
 import re
 import types
+from typing import Any
 
 import torch
 
@@ -25,11 +27,14 @@ _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _PATH = re.compile(r"(?<![\w.~-])(?:/[\w.+~@-]+){2,}/?")
 # Object ids (id(obj) is an address: 12+ digits on 64-bit builds), as some messages print them in decimal.
 _OBJECT_ID = re.compile(r"(?<![\w.])\d{12,}(?![\w.])")
-_SCALARS = (type(None), bool, int, float, complex, str, bytes)
+_SCALARS: tuple[type[Any], ...] = (type(None), bool, int, float, complex, str, bytes)
+# An observed value: a tagged tuple, its children in lists (see above); nested arbitrarily, so typed loosely.
+Observed = Any
+DispatchState = tuple[str, str, int]  # included keys, excluded keys, dispatch mode stack depth
 _GROUP = getattr(builtins, "BaseExceptionGroup", None)  # Python 3.11+
 
 
-def observe(value, depth: int = 0, _seen: frozenset = frozenset()):
+def observe(value: object, depth: int = 0, _seen: frozenset[int] = frozenset()) -> Observed:
     """Encode ``value`` as comparable data (see the module docstring); never raises.
 
     A value that cannot even be read (a compiler leaked an internal tensor into a global, say) is observed as
@@ -41,7 +46,7 @@ def observe(value, depth: int = 0, _seen: frozenset = frozenset()):
         return ("unobservable", type(value).__qualname__, type(exc).__qualname__)
 
 
-def _observe(value, depth: int, _seen: frozenset):
+def _observe(value: object, depth: int, _seen: frozenset[int]) -> Observed:
     if type(value) in _SCALARS:
         return (type(value).__name__, value)
     if isinstance(value, enum.Enum):  # by class and name (IntEnum/IntFlag members are ints too), and value
@@ -67,7 +72,10 @@ def _observe(value, depth: int, _seen: frozenset):
             kind = type(value).__qualname__  # namedtuples and return types keep their name
         return (kind, [observe(v, depth + 1, seen) for v in value])
     if isinstance(value, dict):
-        items = ("dict", [(observe(k, depth + 1, seen), observe(v, depth + 1, seen)) for k, v in value.items()])
+        items = (
+            "dict",
+            [(observe(k, depth + 1, seen), observe(v, depth + 1, seen)) for k, v in value.items()],
+        )
         if type(value) is dict:
             return items
         # Counter, OrderedDict, defaultdict, user subclasses: the type's name, then the items in their order
@@ -75,8 +83,8 @@ def _observe(value, depth: int, _seen: frozenset):
     if isinstance(value, collections.deque):
         return ("deque", [observe(v, depth + 1, seen) for v in value], observe(value.maxlen))
     if isinstance(value, (set, frozenset)):
-        items = [observe(v, depth + 1, seen) for v in value]
-        return (type(value).__name__, sorted(items, key=repr))
+        members = [observe(v, depth + 1, seen) for v in value]
+        return (type(value).__name__, sorted(members, key=repr))
     if isinstance(value, types.FunctionType):
         return ("function", value.__qualname__)
     if isinstance(value, type):
@@ -96,9 +104,10 @@ def _observe(value, depth: int, _seen: frozenset):
     return ("opaque", type(value).__qualname__)
 
 
-def _slot_values(value) -> dict:
-    """The set ``__slots__`` of ``value`` (a ``slots=True`` dataclass, a class with ``__slots__``), base classes'
-    first, by their (mangled) attribute names; read through the slot descriptors, so no user hook runs."""
+def _slot_values(value: object) -> dict[str, object]:
+    """The set ``__slots__`` of ``value`` (a ``slots=True`` dataclass, a class with ``__slots__``), base
+    classes' first, by their (mangled) attribute names; read through the slot descriptors, so no user hook
+    runs."""
     out = {}
     for cls in reversed(type(value).__mro__):
         names = cls.__dict__.get("__slots__", ())
@@ -117,29 +126,31 @@ def _slot_values(value) -> dict:
     return out
 
 
-def observe_tensor(t: torch.Tensor):
+def observe_tensor(t: torch.Tensor) -> Observed:
     meta = (str(t.dtype), tuple(t.shape), t.device.type, bool(t.requires_grad))
     if t.layout != torch.strided or t.is_quantized:
         return ("tensor", *meta, None)
     data = t.detach().to("cpu", copy=True)
-    # a subclass of the program's own (``__torch_function__``) would not unpickle in the parent: its data as a Tensor
+    # a subclass of the program's own (``__torch_function__``) would not unpickle in the parent: its data as a
+    # Tensor
     return ("tensor", *meta, data if type(data) is torch.Tensor else data.as_subclass(torch.Tensor))
 
 
-def observe_exception(exc: BaseException, depth: int = 0):
+def observe_exception(exc: BaseException, depth: int = 0) -> Observed:
     """(type name, normalized message): no addresses, object ids or absolute paths, which differ between runs
     (temp directories, site-packages of another install) and would make eager and target messages differ.
 
-    An exception group, or an exception with a cause or context, gets a third item listing what it links to, each
-    observed the same way (recursively, up to ``MAX_DEPTH``): ``("group", [members])``, ``("cause", exc)`` (an
-    explicit ``raise ... from``) and ``("context", exc)`` (the exception being handled when it was raised, unless
-    suppressed). A context raised inside torch or ngb-fuzz's engine is left out: a compiler that runs the
-    program's code while handling one of its own errors changes only that, which the program cannot have meant."""
+    An exception group, or an exception with a cause or context, gets a third item listing what it links to,
+    each observed the same way (recursively, up to ``MAX_DEPTH``): ``("group", [members])``, ``("cause",
+    exc)`` (an explicit ``raise ... from``) and ``("context", exc)`` (the exception being handled when it was
+    raised, unless suppressed). A context raised inside torch or ngb-fuzz's engine is left out: a compiler
+    that runs the program's code while handling one of its own errors changes only that, which the program
+    cannot have meant."""
     message = _OBJECT_ID.sub("<id>", _PATH.sub(_path_kind, _ADDRESS.sub("0x?", str(exc))))
     head = (type(exc).__qualname__, message[:2000])
     if depth >= MAX_DEPTH:
         return head
-    links = []
+    links: list[tuple[str, Observed]] = []
     if _GROUP is not None and isinstance(exc, _GROUP):
         links.append(("group", [observe_exception(e, depth + 1) for e in exc.exceptions[:16]]))
     if exc.__cause__ is not None:
@@ -152,7 +163,8 @@ def observe_exception(exc: BaseException, depth: int = 0):
 
 
 def _internal(exc: BaseException) -> bool:
-    """Whether ``exc`` is a compiler's own: of a torch or engine type, or raised by a torch or engine frame."""
+    """Whether ``exc`` is a compiler's own: of a torch or engine type, or raised by a torch or engine
+    frame."""
     tb = exc.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
@@ -160,11 +172,11 @@ def _internal(exc: BaseException) -> bool:
     return any(name.split(".")[0] in ("torch", "engine") for name in (type(exc).__module__, where))
 
 
-def _path_kind(match: re.Match) -> str:
+def _path_kind(match: re.Match[str]) -> str:
     return "<file>" if match.group(0).endswith(".py") else "<path>"
 
 
-def is_data(value, depth: int = 0) -> bool:
+def is_data(value: object, depth: int = 0) -> bool:
     """Whether a global holds data worth observing (not a function, class or module)."""
     if isinstance(value, (*_SCALARS, torch.Tensor)):
         return True
@@ -179,7 +191,7 @@ def is_data(value, depth: int = 0) -> bool:
     return module.startswith("ngb_") and (hasattr(value, "__dict__") or bool(_slot_values(value)))
 
 
-def observe_globals(module: types.ModuleType):
+def observe_globals(module: types.ModuleType) -> Observed:
     """Observable globals of a program module and of its ``ngb_*`` helper modules."""
     out, modules = [], {id(module): ("", module)}
     for v in vars(module).values():  # a helper bound to several names (or in sys.modules) is observed once
@@ -193,9 +205,9 @@ def observe_globals(module: types.ModuleType):
     return ("dict", sorted(out, key=lambda kv: kv[0][1]))
 
 
-def torch_state():
+def torch_state() -> dict[str, object]:
     """Global torch state that a compiler could leak past the end of a call."""
-    state = {
+    state: dict[str, object] = {
         "grad_enabled": torch.is_grad_enabled(),
         "inference_mode": torch.is_inference_mode_enabled(),
         "default_dtype": str(torch.get_default_dtype()),
@@ -212,19 +224,23 @@ def torch_state():
     return state
 
 
-DEFAULT_TORCH_STATE = None  # filled by the worker at start-up, before any program runs
+# filled by the worker at start-up, before any program runs
+DEFAULT_TORCH_STATE: dict[str, object] | None = None
 
 
-def dispatch_state():
+def dispatch_state() -> DispatchState | None:
     """Thread-local dispatcher state that no program may leave changed (a leak poisons every later run)."""
     try:
-        return (str(torch._C._dispatch_tls_local_include_set()), str(torch._C._dispatch_tls_local_exclude_set()),
-                torch._C._len_torch_dispatch_stack())
+        return (
+            str(torch._C._dispatch_tls_local_include_set()),
+            str(torch._C._dispatch_tls_local_exclude_set()),
+            torch._C._len_torch_dispatch_stack(),
+        )
     except AttributeError:
         return None
 
 
-def healthy(default_dispatch) -> bool:
+def healthy(default_dispatch: DispatchState | None) -> bool:
     """Whether plain tensor work still behaves after a job; a worker that fails this is replaced."""
     try:
         t = torch.ones(3) * 2 + 1
@@ -238,14 +254,15 @@ def _keys(key_set: str) -> set[str]:
     return set(re.findall(r"\w+", key_set.partition("(")[2]))
 
 
-def repair_dispatch(default) -> bool:
-    """Put the thread's dispatch key sets back to ``default`` (from ``dispatch_state``); True if the process is
-    then healthy and still compiles and differentiates correctly.
+def repair_dispatch(default: DispatchState | None) -> bool:
+    """Put the thread's dispatch key sets back to ``default`` (from ``dispatch_state``); True if the process
+    is then healthy and still compiles and differentiates correctly.
 
     A compiler that raises from inside its own dispatch guards can leave keys such as ``Python`` or
-    ``PythonDispatcher`` included, after which every torch op fails (``tests/oracle/test_poisoned_process.py``).
-    Undoing that here lets the worker go on instead of being replaced, which a reduction of such a crash would
-    otherwise pay for every candidate. Mode stacks, or any other damage, are not repaired: False."""
+    ``PythonDispatcher`` included, after which every torch op fails
+    (``tests/oracle/test_poisoned_process.py``). Undoing that here lets the worker go on instead of being
+    replaced, which a reduction of such a crash would otherwise pay for every candidate. Mode stacks, or any
+    other damage, are not repaired: False."""
     now = dispatch_state()
     if now is None or default is None or now[2:] != default[2:]:
         return False
@@ -263,21 +280,23 @@ def repair_dispatch(default) -> bool:
 
 def _compiles_correctly() -> bool:
     """A small aot_eager compile with an in-place op and a backward agrees with eager (gradients included)."""
-    def fn(x):
+    def fn(x: torch.Tensor) -> torch.Tensor:
         y = x.sin()
         y.mul_(2)
         return (y + x).sum()
 
-    grads = []
+    grads: list[torch.Tensor] = []
     for compiler in (lambda f: f, lambda f: torch.compile(f, backend="aot_eager", fullgraph=True)):
         x = torch.linspace(-1, 1, 5, requires_grad=True)
         compiler(fn)(x).backward()
+        if x.grad is None:  # backward gave no gradient: not correct
+            return False
         grads.append(x.grad)
     torch._dynamo.reset()
     return bool(torch.allclose(grads[0], grads[1]))
 
 
-def restore_torch_state(default: dict) -> bool:
+def restore_torch_state(default: dict[str, Any]) -> bool:
     """Put back the global state a program (or a buggy compiler) left behind; False if that failed."""
     torch.set_grad_enabled(default["grad_enabled"])
     torch.set_default_dtype(getattr(torch, default["default_dtype"].split(".")[-1]))

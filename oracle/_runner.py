@@ -1,17 +1,17 @@
 """Runs programs in worker processes and turns what they observed into verdicts.
 
-One ``Runner`` keeps a pool of workers per interpreter, each with torch already imported. A worker that hangs is
-killed (verdict ``hang``), one that dies is reported (``crash``), and either is replaced: the harness never dies
-with a target. Workers die with the runner's process, however it ends (see ``_worker.die_with_parent``), and
-are replaced after ``recycle_after`` runs or once their memory passes ``max_rss_mb`` (Dynamo's caches and the
-allocator only grow in a long campaign). ``check`` runs eager twice (a program whose eager runs disagree is ``flaky``, never a finding), then
-every target; it is thread-safe, so a campaign calls it from as many threads as it has workers.
+One ``Runner`` keeps a pool of workers per interpreter, each with torch already imported. A worker that hangs
+is killed (verdict ``hang``), one that dies is reported (``crash``), and either is replaced: the harness never
+dies with a target. Workers die with the runner's process, however it ends (see ``_worker.die_with_parent``),
+and are replaced after ``recycle_after`` runs or once their memory passes ``max_rss_mb`` (Dynamo's caches and
+the allocator only grow in a long campaign). ``check`` runs eager twice (a program whose eager runs disagree
+is ``flaky``, never a finding), then every target; it is thread-safe, so a campaign calls it from as many
+threads as it has workers.
 """
 
 from __future__ import annotations
 
 import collections
-import concurrent.futures
 import os
 import pickle
 import queue
@@ -21,7 +21,11 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterable
+from concurrent.futures import Future
 from pathlib import Path
+from subprocess import Popen
+from typing import IO, Any
 
 from ._compare import compare_calls
 from ._errors import OracleError, WorkerError
@@ -29,17 +33,21 @@ from ._targets import Target, parse_target
 from ._verdict import ProgramReport, Verdict, judge, tolerance_for
 
 # Seeds of the nudged eager runs that tell an ill-conditioned program (its result hangs on rounding) from a
-# compiler bug. One nudge flipped a branch on a mean-centered sum (rounding noise) in 37% of 199 seeds, whatever
-# its size from 2**-23 to 2**-14: twelve miss such a program about once in 250. Asked of mismatches alone.
+# compiler bug. One nudge flipped a branch on a mean-centered sum (rounding noise) in 37% of 199 seeds,
+# whatever its size from 2**-23 to 2**-14: twelve miss such a program about once in 250. Asked of mismatches
+# alone.
 CONDITIONING_SEEDS = tuple(range(1, 13))
 
 __all__ = ["Runner", "check_source", "RECYCLE_AFTER", "MAX_RSS_MB"]
 
-RECYCLE_AFTER = 1000  # runs per worker before it is replaced (a worker starts in a few seconds: < 1% of its life)
+# runs per worker before it is replaced (a worker starts in a few seconds: < 1% of its life)
+RECYCLE_AFTER = 1000
 MAX_RSS_MB = 2048.0  # ... or once its resident memory passes this (a fresh worker holds about 330 MB)
-HANG_RECHECK = 3.0  # a target run past the timeout is re-run once in a fresh worker with this many times as long
-# Calls per run: the first, the second through the caches, and a third on inputs of other sizes (automatic dynamic
-# shapes, recompiles) for a program whose make_inputs takes ``size`` (docs/program-format.md); others make two.
+# a target run past the timeout is re-run once in a fresh worker with this many times as long
+HANG_RECHECK = 3.0
+# Calls per run: the first, the second through the caches, and a third on inputs of other sizes (automatic
+# dynamic shapes, recompiles) for a program whose make_inputs takes ``size`` (docs/program-format.md); others
+# make two.
 CALLS = 3
 
 _WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_worker.py")
@@ -54,17 +62,18 @@ class _Spawner:
     runner (and its pool) lives on. So every worker is forked here instead.
     """
 
-    def __init__(self):
-        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[tuple[tuple[Any, ...], dict[str, Any], Future[Popen[bytes]]]] = \
+            queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
-    def popen(self, *args, **kwargs) -> subprocess.Popen:
+    def popen(self, *args: Any, **kwargs: Any) -> Popen[bytes]:
         with self._lock:
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._serve, daemon=True, name="ngb-fuzz-spawner")
                 self._thread.start()
-        done: concurrent.futures.Future = concurrent.futures.Future()
+        done: Future[Popen[bytes]] = Future()
         self._jobs.put((args, kwargs, done))
         return done.result()
 
@@ -92,22 +101,29 @@ def rss_mb(pid: int) -> float | None:
 class _Worker:
     """One worker process and its framed pipe protocol."""
 
-    def __init__(self, python: str | None, startup_timeout: float):
+    def __init__(self, python: str | None, startup_timeout: float) -> None:
         # One intra-op thread per worker: workers run side by side, one per core, instead of fighting over
-        # cores. Eager and target run in the same worker, so both see the same thread count (and reduction order).
+        # cores. Eager and target run in the same worker, so both see the same thread count (and reduction
+        # order).
         env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
                    NGB_FUZZ_PARENT=str(os.getpid()))
-        # Inductor otherwise starts a pool of compile processes per worker, one per core: N workers then fight over
-        # the cores with N pools, and slow compiles turn into hang verdicts. One worker, one core, unless told.
+        # Inductor otherwise starts a pool of compile processes per worker, one per core: N workers then fight
+        # over the cores with N pools, and slow compiles turn into hang verdicts. One worker, one core, unless
+        # told.
         env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
         self.proc = _SPAWNER.popen(
             [python or sys.executable, _WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, env=env, start_new_session=True,
         )
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr  # all three are pipes
+        self._stdin: IO[bytes] = self.proc.stdin
+        self._stdout: IO[bytes] = self.proc.stdout
+        self._stderr: IO[bytes] = self.proc.stderr
         self.runs = 0  # programs run (each eager or target run counts)
-        self.slot = 0  # its place in its pool (set by the pool); a recycled worker's replacement takes it over
+        # its place in its pool (set by the pool); a recycled worker's replacement takes it over
+        self.slot = 0
         self.peak_mb = 0.0
-        self.stderr = collections.deque(maxlen=40)
+        self.stderr: collections.deque[str] = collections.deque(maxlen=40)
         threading.Thread(target=self._drain_stderr, daemon=True).start()
         self.info = self._receive(startup_timeout)
         if not isinstance(self.info, dict) or not self.info.get("ready"):
@@ -124,19 +140,19 @@ class _Worker:
             raise error from None
 
     def _drain_stderr(self) -> None:
-        for line in self.proc.stderr:
+        for line in self._stderr:
             self.stderr.append(line.decode("utf-8", "replace").rstrip())
 
     def stderr_tail(self) -> str:
         return "\n".join(list(self.stderr)[-15:])
 
-    def _send(self, message) -> None:
+    def _send(self, message: dict[str, Any]) -> None:
         data = pickle.dumps(message, protocol=4)
-        self.proc.stdin.write(struct.pack(">Q", len(data)) + data)
-        self.proc.stdin.flush()
+        self._stdin.write(struct.pack(">Q", len(data)) + data)
+        self._stdin.flush()
 
     def _read_exact(self, size: int, deadline: float) -> bytes | None:
-        fd, chunks, got = self.proc.stdout.fileno(), [], 0
+        fd, chunks, got = self._stdout.fileno(), [], 0
         while got < size:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
@@ -148,7 +164,7 @@ class _Worker:
             got += len(chunk)
         return b"".join(chunks)
 
-    def _receive(self, timeout: float):
+    def _receive(self, timeout: float) -> Any:  # a result dict, unless the worker misbehaves
         deadline = time.monotonic() + timeout
         try:
             header = self._read_exact(8, deadline)
@@ -160,18 +176,19 @@ class _Worker:
             self.kill()
             return {"hang": timeout}
 
-    def _died(self) -> dict:
+    def _died(self) -> dict[str, Any]:
         code = self.proc.wait()
         time.sleep(0.05)  # let the stderr thread catch the last lines
         return {"died": code, "stderr": self.stderr_tail()}
 
-    def request(self, job: dict, timeout: float) -> dict:
+    def request(self, job: dict[str, Any], timeout: float) -> dict[str, Any]:
         self.runs += 1
         try:
             self._send(job)
         except (BrokenPipeError, OSError):
             return self._died()
-        return self._receive(timeout)
+        result: dict[str, Any] = self._receive(timeout)
+        return result
 
     @property
     def alive(self) -> bool:
@@ -194,7 +211,7 @@ class _Worker:
     def close(self) -> None:
         if self.proc.poll() is None:
             try:
-                self.proc.stdin.close()
+                self._stdin.close()
                 self.proc.wait(timeout=5)
             except (OSError, subprocess.TimeoutExpired):
                 self.kill()
@@ -204,7 +221,7 @@ class _Pool:
     """Up to ``size`` workers for one interpreter, started on demand, replaced when they die or are worn."""
 
     def __init__(self, python: str | None, size: int, startup_timeout: float, recycle_after: int | None,
-                 max_rss_mb: float | None):
+                 max_rss_mb: float | None) -> None:
         self.python, self.size, self.startup_timeout = python, size, startup_timeout
         self.recycle_after, self.max_rss_mb = recycle_after, max_rss_mb
         self.idle: queue.LifoQueue[_Worker] = queue.LifoQueue()
@@ -239,14 +256,15 @@ class _Pool:
                     raise WorkerError("the runner is closed")
             return worker
         worker = self.idle.get()
-        if not worker.alive:  # killed while idle (the OOM killer, a user): never handed out; a fresh one instead
+        # killed while idle (the OOM killer, a user): never handed out; a fresh one instead
+        if not worker.alive:
             self.release(worker)
             return self.acquire()
         return worker
 
     def _start(self) -> _Worker:
-        """A new worker; one killed while it starts (from outside: it died before saying it was ready) is started
-        once more before that is an error."""
+        """A new worker; one killed while it starts (from outside: it died before saying it was ready) is
+        started once more before that is an error."""
         try:
             return _Worker(self.python, self.startup_timeout)
         except WorkerError as exc:
@@ -273,7 +291,7 @@ class _Pool:
         mb = worker.memory_mb()
         return self.max_rss_mb is not None and mb is not None and mb > self.max_rss_mb
 
-    def memory(self) -> list[dict]:
+    def memory(self) -> list[dict[str, Any]]:
         with self.lock:
             workers = list(self.all)
         rows = []
@@ -302,7 +320,7 @@ class Runner:
 
     def __init__(self, workers: int = 1, timeout: float = 60.0, startup_timeout: float = 180.0,
                  recycle_after: int | None = RECYCLE_AFTER, max_rss_mb: float | None = MAX_RSS_MB,
-                 hang_recheck: float = HANG_RECHECK):
+                 hang_recheck: float = HANG_RECHECK) -> None:
         if workers < 1:
             raise OracleError(f"workers must be >= 1, got {workers}")
         if not timeout > 0 or timeout == float("inf"):
@@ -319,7 +337,7 @@ class Runner:
     def __enter__(self) -> Runner:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
@@ -328,10 +346,10 @@ class Runner:
         for pool in pools:
             pool.close()
 
-    def memory(self) -> dict:
+    def memory(self) -> dict[str, Any]:
         """Memory of the workers now: ``workers`` maps a stable worker name (its slot; a recycled worker's
-        replacement keeps the name) to resident MB, ``rss_mb`` lists the same figures, ``peak_rss_mb`` is the peak
-        of any worker so far and ``recycled`` how many were replaced."""
+        replacement keeps the name) to resident MB, ``rss_mb`` lists the same figures, ``peak_rss_mb`` is the
+        peak of any worker so far and ``recycled`` how many were replaced."""
         with self._lock:
             pools = list(self._pools.values())
         named: dict[str, float] = {}
@@ -343,10 +361,10 @@ class Runner:
         return {"workers": named, "rss_mb": list(named.values()), "peak_rss_mb": round(peak, 1),
                 "recycled": sum(p.recycled for p in pools)}
 
-    def warm_up(self, python: str | None = None, count: int = 1) -> dict:
-        """Start ``count`` workers at once (e.g. all of them before timing: started one after another, a worker
-        just released is handed out again and the others would start inside the timed run); return what the
-        first reported about itself."""
+    def warm_up(self, python: str | None = None, count: int = 1) -> dict[str, Any]:
+        """Start ``count`` workers at once (e.g. all of them before timing: started one after another, a
+        worker just released is handed out again and the others would start inside the timed run); return what
+        the first reported about itself."""
         pool = self._pool(python)
         workers: list[_Worker] = []
         errors: list[BaseException] = []
@@ -380,10 +398,10 @@ class Runner:
             return self._pools[python]
 
     def run(self, source: str, target: Target | str, calls: int = CALLS, timeout: float | None = None,
-            perturb: int | None = None) -> dict:
+            perturb: int | None = None) -> dict[str, Any]:
         """Run ``source`` under one target; the worker's raw observations (or a hang/died marker). ``timeout``
-        replaces the runner's for this run; ``perturb`` (a seed) nudges the floating-point inputs by a few units
-        in the last place (``oracle._worker.perturb``)."""
+        replaces the runner's for this run; ``perturb`` (a seed) nudges the floating-point inputs by a few
+        units in the last place (``oracle._worker.perturb``)."""
         target = parse_target(target)
         pool = self._pool(target.python)
         worker = pool.acquire()
@@ -399,14 +417,19 @@ class Runner:
             raise WorkerError(f"ngb-fuzz harness failed for target {target.spec}:\n{result['harness_error']}")
         return result
 
-    def check(self, source: str, targets, *, calls: int = CALLS, repeat_eager: bool = True) -> ProgramReport:
+    def check(
+        self, source: str, targets: Iterable[str | Target], *, calls: int = CALLS, repeat_eager: bool = True
+    ) -> ProgramReport:
         """Run ``source`` under eager and each target and judge. ``calls`` per run (2 also checks the cached
-        path, 3 also a call on inputs of other sizes where the program has them); ``repeat_eager=False`` skips the determinism run of eager (the reducer's cheap checks, whose
-        result is re-checked in full at the end)."""
+        path, 3 also a call on inputs of other sizes where the program has them); ``repeat_eager=False`` skips
+        the determinism run of eager (the reducer's cheap checks, whose result is re-checked in full at the
+        end)."""
         started = time.monotonic()
         parsed = [parse_target(t) for t in targets]
-        verdicts, stats, any_flaky = {}, {}, False
-        references: dict[tuple, tuple[dict | None, Verdict | None]] = {}
+        verdicts: dict[str, Verdict] = {}
+        stats: dict[str, dict[str, Any]] = {}
+        any_flaky = False
+        references: dict[tuple[str | None, str], tuple[dict[str, Any] | None, Verdict | None]] = {}
         for target in parsed:
             key = (target.python, target.device)
             if key not in references:
@@ -416,34 +439,44 @@ class Runner:
                 verdicts[target.spec] = refusal
                 any_flaky |= refusal.kind == "flaky"
                 continue
+            assert eager is not None  # no refusal: eager ran
             result = self._run_unkilled(source, target, calls)
             if "hang" in result and self.hang_recheck > 1:
                 # A compile can be slow rather than stuck (inductor under load, many graphs): a hang is only a
                 # hang if a fresh worker given hang_recheck times as long does not finish either.
                 result = self.run(source, target, calls, timeout=self.timeout * self.hang_recheck)
             verdict = judge(target, eager, result)
-            if verdict.kind == "mismatch" and not target.exact and self.ill_conditioned(source, target, eager, calls):
-                verdict = Verdict("flaky", "ill-conditioned", "flaky",
-                                  "eager on inputs nudged by a few units in the last place differs beyond the "
-                                  "tolerance: the result hangs on rounding, which this backend may do otherwise")
+            if (
+                verdict.kind == "mismatch"
+                and not target.exact
+                and self.ill_conditioned(source, target, eager, calls)
+            ):
+                verdict = Verdict(
+                    "flaky",
+                    "ill-conditioned",
+                    "flaky",
+                    "eager on inputs nudged by a few units in the last place differs beyond the "
+                    "tolerance: the result hangs on rounding, which this backend may do otherwise",
+                )
                 any_flaky = True
             verdicts[target.spec] = verdict
             stats[target.spec] = result.get("stats", {})
         outcome = next((eager_outcome(eager) for eager, _ in references.values() if eager is not None), "")
         return ProgramReport(verdicts, any_flaky, stats, time.monotonic() - started, outcome)
 
-    def _run_unkilled(self, source: str, target: Target, calls: int) -> dict:
+    def _run_unkilled(self, source: str, target: Target, calls: int) -> dict[str, Any]:
         """``run``, once more in a fresh worker when its worker died: a worker killed from outside (the OOM
-        killer, a user) is no verdict on the program. Dying again, it is the program's doing: its verdict stands
-        (``crash:died:<SIGNAL>`` on a target, ``skip:eager-failed`` under eager)."""
+        killer, a user) is no verdict on the program. Dying again, it is the program's doing: its verdict
+        stands (``crash:died:<SIGNAL>`` on a target, ``skip:eager-failed`` under eager)."""
         result = self.run(source, target, calls)
         return self.run(source, target, calls) if "died" in result else result
 
-    def ill_conditioned(self, source: str, target: Target, eager: dict, calls: int) -> bool:
-        """Whether eager itself, on inputs nudged by rounding-sized amounts (``CONDITIONING_SEEDS``), differs from
-        its own result beyond ``target``'s tolerance. A backend that may reorder arithmetic (inductor, aot_eager)
-        then differs from eager by rounding alone, through a data-dependent branch on a value that is only
-        rounding noise, say: a mismatch there is no finding. Asked only of mismatches: a few eager runs each."""
+    def ill_conditioned(self, source: str, target: Target, eager: dict[str, Any], calls: int) -> bool:
+        """Whether eager itself, on inputs nudged by rounding-sized amounts (``CONDITIONING_SEEDS``), differs
+        from its own result beyond ``target``'s tolerance. A backend that may reorder arithmetic (inductor,
+        aot_eager) then differs from eager by rounding alone, through a data-dependent branch on a value that
+        is only rounding noise, say: a mismatch there is no finding. Asked only of mismatches: a few eager
+        runs each."""
         tolerance = tolerance_for(target)
         reference = target.eager
         for seed in CONDITIONING_SEEDS:
@@ -453,13 +486,15 @@ class Runner:
         return False
 
     def _reference(self, source: str, like: Target, calls: int = CALLS,
-                   repeat: bool = True) -> tuple[dict | None, Verdict | None]:
+                   repeat: bool = True) -> tuple[dict[str, Any] | None, Verdict | None]:
         """Eager (twice unless not ``repeat``) under the target's interpreter and device; a refusal verdict if
         unusable."""
         eager = like.eager
         first = self._run_unkilled(source, eager, calls)
         if "load_error" in first:
-            return None, Verdict("skip", "", "skip:invalid-program", f"program does not load: {first['load_error']}")
+            return None, Verdict(
+                "skip", "", "skip:invalid-program", f"program does not load: {first['load_error']}"
+            )
         if "hang" in first or "died" in first:
             return None, Verdict("skip", "", "skip:eager-failed", f"eager run did not finish: {first}")
         if not repeat:
@@ -470,20 +505,22 @@ class Runner:
         return first, None
 
 
-def eager_outcome(eager: dict) -> str:
-    """What an eager run's first call did: "returned" or "raised:<ExceptionType>" (``Runner.run``'s result)."""
+def eager_outcome(eager: dict[str, Any]) -> str:
+    """What an eager run's first call did: "returned" or "raised:<ExceptionType>" (``Runner.run``'s
+    result)."""
     return (eager_outcomes(eager) or ("returned",))[0]
 
 
-def eager_outcomes(eager: dict) -> tuple[str, ...]:
+def eager_outcomes(eager: dict[str, Any]) -> tuple[str, ...]:
     """What each call of an eager run did, as ``eager_outcome`` says it for the first."""
     return tuple("returned" if call["exception"] is None else f"raised:{call['exception'][0]}"
                  for call in eager.get("calls") or ())
 
 
 def worker_pids(parent: int) -> list[int]:
-    """Live (not zombie) worker processes started by process ``parent``: each carries its PID in its environment
-    (``NGB_FUZZ_PARENT``), which is how tests and the fault-injection benchmark find orphans (Linux /proc)."""
+    """Live (not zombie) worker processes started by process ``parent``: each carries its PID in its
+    environment (``NGB_FUZZ_PARENT``), which is how tests and the fault-injection benchmark find orphans
+    (Linux /proc)."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -498,7 +535,7 @@ def worker_pids(parent: int) -> list[int]:
     return found
 
 
-def check_source(source: str, targets, timeout: float = 60.0) -> ProgramReport:
+def check_source(source: str, targets: Iterable[str | Target], timeout: float = 60.0) -> ProgramReport:
     """Check one program against ``targets`` with a throwaway single-worker runner."""
     with Runner(workers=1, timeout=timeout) as runner:
         return runner.check(source, targets)

@@ -1,8 +1,9 @@
 """Targets: a spec string names how to run a program (``eager``, ``torch:ngb=off,backend=inductor``, ...).
 
-Target kinds live in a small registry; the built-in ones are registered exactly as a user's would be. A spec is
-``KIND[:KEY=VALUE,...]``; every kind also takes ``python=/path/to/python`` (run under another interpreter, which
-needs only torch) and ``device=cpu|cuda``. Bad specs raise ``TargetError`` with one line naming the valid choices.
+Target kinds live in a small registry; the built-in ones are registered exactly as a user's would be. A spec
+is ``KIND[:KEY=VALUE,...]``; every kind also takes ``python=/path/to/python`` (run under another interpreter,
+which needs only torch) and ``device=cpu|cuda``. Bad specs raise ``TargetError`` with one line naming the
+valid choices.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ._configs import flags_of, parse_config
 from ._errors import TargetError
@@ -19,12 +22,16 @@ from ._errors import TargetError
 __all__ = ["Target", "TargetKind", "register_target_kind", "target_kinds", "parse_target", "check_available",
            "resolve_targets"]
 
-_COMMON = {"python": None, "device": ("cpu", "cuda")}
+# An option's allowed values: a tuple, None (free text), or a function giving them when needed.
+Choices = tuple[str, ...] | Callable[[], tuple[str, ...]] | None
+
+_COMMON: dict[str, Choices] = {"python": None, "device": ("cpu", "cuda")}
 # fault backends that are right but round differently (oracle._faults.ROUNDING): compared with tolerances
 ROUNDING_FAULTS = ("reround",)
-# Dynamo's own axes, taken by every kind compiled with torch.compile: ``dynamic=`` (torch.compile's True, False or
-# None) and ``config=NAME[+NAME...]`` (flag sets of oracle._configs); both recorded in the spec of every repro.
-_DYNAMO_AXES = {"dynamic": ("auto", "true", "false"), "config": None}
+# Dynamo's own axes, taken by every kind compiled with torch.compile: ``dynamic=`` (torch.compile's True,
+# False or None) and ``config=NAME[+NAME...]`` (flag sets of oracle._configs); both recorded in the spec of
+# every repro.
+_DYNAMO_AXES: dict[str, Choices] = {"dynamic": ("auto", "true", "false"), "config": None}
 _DYNAMO_DEFAULTS = {"dynamic": "auto", "config": "none"}
 # options whose value is checked (and made canonical) by a function rather than a list of choices
 _VALIDATORS = {"config": parse_config}
@@ -34,8 +41,8 @@ _VALIDATORS = {"config": parse_config}
 class TargetKind:
     name: str
     description: str
-    options: dict  # key -> tuple of allowed values, or None for free text
-    defaults: dict
+    options: dict[str, Choices]  # key -> allowed values (see Choices)
+    defaults: dict[str, str]
     positional: str | None = None  # key that a bare word sets (``fault:perturb``)
     # Python versions ("3.11") whose bytecode the kind models; None: any version torch runs on
     pythons: tuple[str, ...] | None = None
@@ -44,7 +51,7 @@ class TargetKind:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Target:
     kind: str
-    options: tuple  # sorted (key, value) pairs, python/device excluded
+    options: tuple[tuple[str, str], ...]  # sorted (key, value) pairs, python/device excluded
     python: str | None = None
     device: str = "cpu"
 
@@ -74,8 +81,9 @@ class Target:
         """Plain eager under this target's interpreter and device: the reference it is compared with."""
         return Target("eager", (), self.python, self.device)
 
-    def payload(self) -> dict:
-        """What the worker needs to build the compiled callable (config flags resolved: the worker has no table)."""
+    def payload(self) -> dict[str, Any]:
+        """What the worker needs to build the compiled callable (config flags resolved: the worker has no
+        table)."""
         options = dict(self.options)
         return {"kind": self.kind, "options": options, "device": self.device,
                 "config_flags": flags_of(options.get("config", "none"))}
@@ -102,12 +110,12 @@ register_target_kind(TargetKind(
     {"ngb": ("on", "off"), "backend": ("eager", "aot_eager", "inductor"), **_DYNAMO_AXES},
     {"ngb": "on", "backend": "eager", **_DYNAMO_DEFAULTS},
 ))
-# The CPython versions whose bytecode the engine interprets (engine/_vm/_version.VERSIONS; a test keeps the two
-# in step).
+# The CPython versions whose bytecode the engine interprets (engine/_vm/_version.VERSIONS; a test keeps the
+# two in step).
 _ENGINE_PYTHONS = ("3.11", "3.12", "3.13")
 
 
-def _engine_faults() -> tuple:
+def _engine_faults() -> tuple[str, ...]:
     """The engine's fault switches (engine._faults.FAULTS), read only when a spec names one: the engine
     imports torch, which listing or parsing other targets must not."""
     from engine._faults import FAULTS
@@ -115,30 +123,52 @@ def _engine_faults() -> tuple:
     return ("none", *FAULTS)
 
 
-register_target_kind(TargetKind(
-    "engine", "ngb-fuzz's own nested-graph-break compiler; fault=NAME turns on a deliberate bug",
-    {"backend": ("eager", "aot_eager"), "fault": _engine_faults}, {"backend": "eager", "mode": "nested", "fault": "none"},
-    pythons=_ENGINE_PYTHONS,
-))
+register_target_kind(
+    TargetKind(
+        "engine",
+        "ngb-fuzz's own nested-graph-break compiler; fault=NAME turns on a deliberate bug",
+        {"backend": ("eager", "aot_eager"), "fault": _engine_faults},
+        {"backend": "eager", "mode": "nested", "fault": "none"},
+        pythons=_ENGINE_PYTHONS,
+    )
+)
 register_target_kind(TargetKind(
     "engine-classic", "ngb-fuzz's compiler resuming only in the top frame (A/B against engine)",
     {"backend": ("eager", "aot_eager")}, {"backend": "eager", "mode": "classic"}, pythons=_ENGINE_PYTHONS,
 ))
-register_target_kind(TargetKind(
-    "fault", "torch.compile with a backend that is wrong on purpose (oracle self-test)",
-    {"fault": ("perturb", "perturb-dynamic", "drop-effect", "flip-grad", "raise", "hang", "kill", *ROUNDING_FAULTS),
-     "ngb": ("on", "off"), **_DYNAMO_AXES},
-    {"ngb": "on", **_DYNAMO_DEFAULTS}, positional="fault",
-))
+register_target_kind(
+    TargetKind(
+        "fault",
+        "torch.compile with a backend that is wrong on purpose (oracle self-test)",
+        {
+            "fault": (
+                "perturb",
+                "perturb-dynamic",
+                "drop-effect",
+                "flip-grad",
+                "raise",
+                "hang",
+                "kill",
+                *ROUNDING_FAULTS,
+            ),
+            "ngb": ("on", "off"),
+            **_DYNAMO_AXES,
+        },
+        {"ngb": "on", **_DYNAMO_DEFAULTS},
+        positional="fault",
+    )
+)
 
 
-def option_choices(values):
+def option_choices(values: Choices) -> tuple[str, ...] | None:
     """An option's allowed values: a tuple, None (free text), or a function giving them when needed."""
     return values() if callable(values) else values
 
 
-def parse_target(spec: str) -> Target:
-    """Parse and validate a target spec; raises TargetError with a one-line message."""
+def parse_target(spec: str | Target, *, check_python: bool = True) -> Target:
+    """Parse and validate a target spec; raises TargetError with a one-line message. The one reader of target
+    options: ``check_python=False`` keeps a ``python=`` path as written (a file's header from another machine)
+    instead of resolving it here."""
     if isinstance(spec, Target):
         return spec
     text = spec.strip()
@@ -172,7 +202,7 @@ def parse_target(spec: str) -> Target:
                               f"{', '.join(option_choices(kind.options[key]) or ())}")
     python = values.pop("python", None)
     device = values.pop("device", "cpu")
-    if python is not None:
+    if python is not None and check_python:
         python = _resolve_python(python)
     return Target(name, tuple(sorted(values.items())), python, device)
 
@@ -185,8 +215,8 @@ def _resolve_python(python: str) -> str:
 
 
 def check_available(target: Target) -> None:
-    """Raise TargetError if the target cannot run here (no CUDA, an interpreter without torch, a Python version
-    whose bytecode the target's compiler does not model)."""
+    """Raise TargetError if the target cannot run here (no CUDA, an interpreter without torch, a Python
+    version whose bytecode the target's compiler does not model)."""
     pythons = _KINDS[target.kind].pythons
     if target.python:
         has_cuda, version = _probe_python(target.python)
@@ -253,9 +283,10 @@ def versions_of(python: str | None = None) -> tuple[str, str]:
 
 
 def _probe(python: str) -> tuple[bool, str, str]:
-    """(CUDA available, torch version, "3.X") of interpreter ``python``; TargetError (one line) unless it answers
-    exactly as a Python with torch does. Its stdout must hold that answer alone: a worker under it speaks to ngb-fuzz over
-    stdout, so a wrapper that prints there before it execs Python would garble every message."""
+    """(CUDA available, torch version, "3.X") of interpreter ``python``; TargetError (one line) unless it
+    answers exactly as a Python with torch does. Its stdout must hold that answer alone: a worker under it
+    speaks to ngb-fuzz over stdout, so a wrapper that prints there before it execs Python would garble every
+    message."""
     try:
         proc = subprocess.run([python, "-c", _PROBE], capture_output=True, text=True, errors="replace",
                               timeout=120)
@@ -271,21 +302,24 @@ def _probe(python: str) -> tuple[bool, str, str]:
                           f"{proc.returncode}, printed {shown})")
     if len(lines) != 1:
         other = next(line for line in lines if not line.startswith(_PROBE_TAG + " "))[:80]
-        raise TargetError(f"python={python} printed {other!r} on stdout besides Python's own output; ngb-fuzz "
-                          "talks to its workers over stdout: give the interpreter itself, or a wrapper that "
-                          "prints only on stderr")
+        raise TargetError(
+            f"python={python} printed {other!r} on stdout besides Python's own output; ngb-fuzz "
+            "talks to its workers over stdout: give the interpreter itself, or a wrapper that "
+            "prints only on stderr"
+        )
     return answer[1] == "1", answer[2], answer[3]
 
 
-def resolve_targets(specs) -> list[str]:
-    """Canonical specs, parsed, available here and without repeats; TargetError (with ``.spec``) on a bad one."""
+def resolve_targets(specs: Iterable[str | Target]) -> list[str]:
+    """Canonical specs, parsed, available here and without repeats; TargetError (with ``.spec``) on a bad
+    one."""
     out: list[str] = []
     for spec in specs:
         try:
             target = parse_target(spec)
             check_available(target)
         except TargetError as exc:
-            exc.spec = spec
+            exc.spec = str(spec)
             raise
         if target.spec not in out:
             out.append(target.spec)

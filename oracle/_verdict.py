@@ -1,19 +1,30 @@
 """Verdicts and their signatures.
 
-A signature is stable across runs and machines: verdict kind, what differed and the class of difference, and for
-crashes the exception type and the innermost compiler frame — never addresses, paths, line numbers, values or
-where in the program the difference showed. Together with the target spec it is the bucket key of a finding.
+A signature is stable across runs and machines: verdict kind, what differed and the class of difference, and
+for crashes the exception type and the innermost compiler frame — never addresses, paths, line numbers, values
+or where in the program the difference showed. Together with the target spec it is the bucket key of a
+finding.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import signal
+from typing import Any
 
-from ._compare import TOLERANCES, Difference, compare_calls
+from ._compare import TOLERANCES, Difference, Tolerance, compare_calls
 from ._targets import Target
 
-__all__ = ["Verdict", "ProgramReport", "judge", "tolerance_for", "calls_for", "KINDS", "FINDING_KINDS", "LATER_CALLS"]
+__all__ = [
+    "Verdict",
+    "ProgramReport",
+    "judge",
+    "tolerance_for",
+    "calls_for",
+    "KINDS",
+    "FINDING_KINDS",
+    "LATER_CALLS",
+]
 
 KINDS = ("ok", "mismatch", "crash", "hang", "skip", "flaky")
 FINDING_KINDS = ("mismatch", "crash", "hang")
@@ -33,13 +44,15 @@ class Verdict:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ProgramReport:
-    verdicts: dict  # canonical target spec -> Verdict
+    verdicts: dict[str, Verdict]  # canonical target spec -> Verdict
     flaky: bool
-    stats: dict  # canonical target spec -> {"graphs", "breaks", "recompiles", "frames_traced"}
+    # canonical target spec -> {"graphs", "breaks", "recompiles", "frames_traced"}
+    stats: dict[str, dict[str, Any]]
     seconds: float = 0.0
-    eager_outcome: str = ""  # eager's first call: "returned" or "raised:<ExceptionType>" ("" when eager failed)
+    # eager's first call: "returned" or "raised:<ExceptionType>" ("" when eager failed)
+    eager_outcome: str = ""
 
-    def findings(self) -> dict:
+    def findings(self) -> dict[str, Verdict]:
         return {spec: v for spec, v in self.verdicts.items() if v.is_finding}
 
 
@@ -50,21 +63,25 @@ def _signal_name(code: int) -> str:
         return f"exit{code}"
 
 
-def judge(target: Target, eager: dict, result: dict) -> Verdict:
+def judge(target: Target, eager: dict[str, Any], result: dict[str, Any]) -> Verdict:
     """The verdict for one target run against the (non-flaky) eager run.
 
-    ``result`` is what the worker returned, or a runner marker: {"hang": seconds} or {"died": returncode, ...}.
+    ``result`` is what the worker returned, or a runner marker: {"hang": seconds} or {"died": returncode,
+    ...}.
     """
     if "hang" in result:
         return Verdict("hang", "", "hang", f"no result after {result['hang']:.0f}s; worker killed")
     if "died" in result:
         name = _signal_name(result["died"])
         return Verdict("crash", "", f"crash:died:{name}", f"worker died ({name})\n{result.get('stderr', '')}")
-    if "unsupported" in result:  # a config flag this torch lacks: a clean skip (check_available says so earlier)
+    # a config flag this torch lacks: a clean skip (check_available says so earlier)
+    if "unsupported" in result:
         return Verdict("skip", "", "skip:unsupported", result["unsupported"])
     if "load_error" in result:
         etype = result["load_error"][0]
-        return Verdict("crash", "", f"crash:load:{etype}", f"program failed to load under target: {result['load_error']}")
+        return Verdict(
+            "crash", "", f"crash:load:{etype}", f"program failed to load under target: {result['load_error']}"
+        )
     tolerance = tolerance_for(target)
     for call, (ref, act) in enumerate(zip(eager["calls"], result["calls"])):
         if act["exception"] is not None and (ref["exception"] is None or _compiler_error(ref, act)):
@@ -78,8 +95,8 @@ def judge(target: Target, eager: dict, result: dict) -> Verdict:
     return Verdict("mismatch", what, signature, _describe(differences))
 
 
-# What a difference on a later call is named in signatures: the second call runs the cached code, the third one
-# (on inputs of other sizes, when the program has them) a recompile or the dynamic-shape graph.
+# What a difference on a later call is named in signatures: the second call runs the cached code, the third
+# one (on inputs of other sizes, when the program has them) a recompile or the dynamic-shape graph.
 LATER_CALLS = {1: "second_call", 2: "third_call"}
 
 
@@ -90,12 +107,16 @@ def calls_for(signature: str | None) -> int:
     return 2 if ":second_call" in signature else 1
 
 
-def tolerance_for(target: Target) -> dict | None:
+def tolerance_for(target: Target) -> Tolerance | None:
     """Per-dtype (rtol, atol) a target's results are compared with; None: bitwise (``Target.exact``)."""
-    return None if target.exact else TOLERANCES.get(dict(target.options).get("backend"), TOLERANCES["inductor"])
+    return (
+        None
+        if target.exact
+        else TOLERANCES.get(dict(target.options).get("backend", ""), TOLERANCES["inductor"])
+    )
 
 
-def _compiler_error(ref: dict, act: dict) -> bool:
+def _compiler_error(ref: dict[str, Any], act: dict[str, Any]) -> bool:
     """The target raised an error of the compiler's own where eager raised something else.
 
     Same bucket as when eager raised nothing: a program that raises on purpose must not hide a compiler crash.
@@ -104,7 +125,7 @@ def _compiler_error(ref: dict, act: dict) -> bool:
     return ref["exception"][0] != act["exception"][0] and module.split(".")[0] in ("torch", "engine")
 
 
-def _crash(call: int, record: dict, eager_exception) -> Verdict:
+def _crash(call: int, record: dict[str, Any], eager_exception: list[Any] | None) -> Verdict:
     etype, message = record["exception"][:2]  # a third item: groups and chained causes (oracle._observe)
     root = record.get("root_cause")
     kind = etype if not root or root == etype else f"{etype}/{root}"
@@ -113,7 +134,9 @@ def _crash(call: int, record: dict, eager_exception) -> Verdict:
     eager = "eager did not" if eager_exception is None else f"eager raised {eager_exception[0]}"
     nth = ("first", "second", "third")[call]
     detail = f"{nth} call raised a compiler error where {eager}: {etype}: {message}"
-    return Verdict("crash", "exception" if call == 0 else LATER_CALLS[call], f"{prefix}:{kind}@{where}", detail)
+    return Verdict(
+        "crash", "exception" if call == 0 else LATER_CALLS[call], f"{prefix}:{kind}@{where}", detail
+    )
 
 
 def _describe(differences: list[Difference]) -> str:

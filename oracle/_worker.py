@@ -1,10 +1,10 @@
 """Worker process: runs programs under one target at a time and reports what it observed.
 
-Started by ``oracle._runner`` as ``python _worker.py`` with any interpreter that has torch (so it imports only the
-standard library, torch and its sibling ``_observe``). It speaks length-prefixed pickle frames on private copies of
-its stdin/stdout; the program's own prints go to /dev/null. The parent kills it on timeout and replaces it when it
-dies, so nothing here guards against hangs or hard crashes; but a worker must not outlive its parent, even one
-stuck in a hanging program (``die_with_parent``).
+Started by ``oracle._runner`` as ``python _worker.py`` with any interpreter that has torch (so it imports only
+the standard library, torch and its sibling ``_observe``). It speaks length-prefixed pickle frames on private
+copies of its stdin/stdout; the program's own prints go to /dev/null. The parent kills it on timeout and
+replaces it when it dies, so nothing here guards against hangs or hard crashes; but a worker must not outlive
+its parent, even one stuck in a hanging program (``die_with_parent``).
 """
 
 from __future__ import annotations
@@ -24,19 +24,39 @@ import threading
 import time
 import traceback
 import types
+from collections.abc import Callable, Iterator
+from typing import IO, TYPE_CHECKING, Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import _observe as obs  # noqa: E402
 import torch  # noqa: E402
+
+if TYPE_CHECKING:  # the same file, as the checker sees the package
+    from oracle import _observe as obs
+else:
+    import _observe as obs
+
+# One target payload built into (the callable, a context manager factory for each call, a stats function).
+Built = tuple[
+    Callable[..., Any], Callable[[], contextlib.AbstractContextManager[Any]], Callable[[], dict[str, Any]]
+]
 
 PROGRAM_FILE = "ngb_program.py"
 # Files whose frames count as "the compiler" when a target crashes: the innermost one names the crash.
-_COMPILER_PARTS = ("torch/_dynamo/", "torch/_inductor/", "torch/fx/", "torch/_functorch/", "torch/_subclasses/",
-                   "torch/_higher_order_ops/", "torch/_guards", "/engine/", "oracle/_faults")
+_COMPILER_PARTS = (
+    "torch/_dynamo/",
+    "torch/_inductor/",
+    "torch/fx/",
+    "torch/_functorch/",
+    "torch/_subclasses/",
+    "torch/_higher_order_ops/",
+    "torch/_guards",
+    "/engine/",
+    "oracle/_faults",
+)
 
 
-def read_frame(stream):
+def read_frame(stream: IO[bytes]) -> Any:
     header = stream.read(8)
     if len(header) < 8:
         return None
@@ -44,7 +64,7 @@ def read_frame(stream):
     return pickle.loads(stream.read(size))
 
 
-def write_frame(stream, message) -> None:
+def write_frame(stream: IO[bytes], message: object) -> None:
     data = pickle.dumps(message, protocol=4)
     stream.write(struct.pack(">Q", len(data)) + data)
     stream.flush()
@@ -54,8 +74,8 @@ def die_with_parent() -> None:
     """Make sure this worker ends when the process that started it does, however that one ends (SIGKILL too).
 
     Linux: the kernel sends SIGKILL on the parent's death (``PR_SET_PDEATHSIG``), which also ends a program
-    stuck in a hang. Everywhere: a thread polls the parent PID (the one the runner passed, so a parent that died
-    before this line is seen too) and ends the process when the worker is re-parented.
+    stuck in a hang. Everywhere: a thread polls the parent PID (the one the runner passed, so a parent that
+    died before this line is seen too) and ends the process when the worker is re-parented.
     """
     parent = int(os.environ.get("NGB_FUZZ_PARENT") or os.getppid())
     if sys.platform.startswith("linux"):
@@ -89,9 +109,10 @@ def load_program(source: str) -> types.ModuleType:
     return module
 
 
-def make_inputs(module: types.ModuleType, device: str, size: int = 0) -> tuple:
+def make_inputs(module: types.ModuleType, device: str, size: int = 0) -> tuple[Any, ...]:
     """The program's inputs for one call: ``make_inputs(device)``, or none when the program defines no
-    ``make_inputs`` (an ``entry`` that takes no arguments); ``size`` 1: inputs of other sizes (``resizable``)."""
+    ``make_inputs`` (an ``entry`` that takes no arguments); ``size`` 1: inputs of other sizes
+    (``resizable``)."""
     maker = vars(module).get("make_inputs")
     if maker is None:
         return ()
@@ -108,15 +129,16 @@ def resizable(module: types.ModuleType) -> bool:
 
 
 def call_sizes(module: types.ModuleType, calls: int) -> list[int]:
-    """The input size of each call: the first two on the usual inputs (the second through the caches), a third on
-    other sizes (automatic dynamic shapes, recompiles) only for a program that has them."""
+    """The input size of each call: the first two on the usual inputs (the second through the caches), a third
+    on other sizes (automatic dynamic shapes, recompiles) only for a program that has them."""
     return [size for size in (0, 0, 1)[:calls] if size == 0 or resizable(module)]
 
 
-def effect_log(module: types.ModuleType) -> list:
-    """The program's effect log; a program that records no effects (a reduced crash) may define none. Never put
-    into the module: a program that writes the log without defining it must fail as it does on its own."""
-    return vars(module).get("EFFECTS", [])
+def effect_log(module: types.ModuleType) -> list[Any]:
+    """The program's effect log; a program that records no effects (a reduced crash) may define none. Never
+    put into the module: a program that writes the log without defining it must fail as it does on its own."""
+    log: list[Any] = vars(module).get("EFFECTS", [])
+    return log
 
 
 _RUNS = itertools.count(1)  # jobs run by this process: the suffix that makes module names unique per run
@@ -133,20 +155,20 @@ def forget_program(module: types.ModuleType) -> None:
         namespace[name] = None
 
 
-def _source_caches() -> list[dict]:
+def _source_caches() -> list[dict[Any, Any]]:
     """Caches of source text that compilers fill for every function they generate and never empty: linecache
     (FX graph code, Dynamo's resume functions and guards, the engine's residual code) and FX's own copy."""
-    caches = [linecache.cache]
-    fx_loader = getattr(getattr(torch.fx, "graph_module", None), "_loader", None)
+    caches: list[dict[Any, Any]] = [linecache.cache]
+    fx_loader: Any = getattr(getattr(torch.fx, "graph_module", None), "_loader", None)
     if isinstance(getattr(fx_loader, "eval_cache", None), dict):
         caches.append(fx_loader.eval_cache)
     return caches
 
 
 @contextlib.contextmanager
-def forgetting_generated_sources():
-    """Drop the generated sources one job added to those caches when it ends: a worker that keeps them grows by
-    about a megabyte per program (some thirty entries each), which nothing reads after the job. Entries for
+def forgetting_generated_sources() -> Iterator[None]:
+    """Drop the generated sources one job added to those caches when it ends: a worker that keeps them grows
+    by about a megabyte per program (some thirty entries each), which nothing reads after the job. Entries for
     files on disk stay (they are shared and reloadable)."""
     caches = _source_caches()
     before = [set(cache) for cache in caches]
@@ -160,13 +182,15 @@ def forgetting_generated_sources():
 
 
 def program_modules(module: types.ModuleType) -> list[types.ModuleType]:
-    """The program's module and the helper modules it made (named ``ngb_*``, as the standalone footer sees them)."""
+    """The program's module and the helper modules it made (named ``ngb_*``, as the standalone footer sees
+    them)."""
     return [module] + [m for m in vars(module).values()
                        if isinstance(m, types.ModuleType) and m.__name__.startswith("ngb_")]
 
 
 def _retag(module: types.ModuleType, old: str, new: str) -> None:
-    """Rename ``module`` to ``new``, with the ``__module__`` of the functions and classes it defined so far."""
+    """Rename ``module`` to ``new``, with the ``__module__`` of the functions and classes it defined so
+    far."""
     module.__name__ = new  # also the __name__ its functions' globals hold: what Dynamo imports
     for value in list(vars(module).values()):
         for obj in (value, *vars(value).values()) if isinstance(value, type) else (value,):
@@ -177,17 +201,17 @@ def _retag(module: types.ModuleType, old: str, new: str) -> None:
 
 
 @contextlib.contextmanager
-def registered(module: types.ModuleType):
+def registered(module: types.ModuleType) -> Iterator[dict[str, str]]:
     """The program and its helper modules in ``sys.modules`` for one job, under names no other job uses.
 
-    Dynamo imports the module of a function it inlines by its ``__name__``; one missing from ``sys.modules`` is a
-    known torch crash (corpus/torch-import-module-crash.py) that would otherwise eat a third of all programs.
-    The names are unique per job (``ngb_program__run7``): with one fixed name, Dynamo resolved globals of an
-    earlier program's module of the same name in the same worker. Yields {unique name: program's name}, which
-    ``unalias`` maps back in what is observed, so eager and target jobs observe the same names.
+    Dynamo imports the module of a function it inlines by its ``__name__``; one missing from ``sys.modules``
+    is a known torch crash (corpus/torch-import-module-crash.py) that would otherwise eat a third of all
+    programs. The names are unique per job (``ngb_program__run7``): with one fixed name, Dynamo resolved
+    globals of an earlier program's module of the same name in the same worker. Yields {unique name: program's
+    name}, which ``unalias`` maps back in what is observed, so eager and target jobs observe the same names.
     """
     run = next(_RUNS)
-    aliases = {}
+    aliases: dict[str, str] = {}
     for m in program_modules(module):
         old, new = m.__name__, f"{m.__name__}__run{run}"
         _retag(m, old, new)
@@ -200,7 +224,7 @@ def registered(module: types.ModuleType):
             sys.modules.pop(new, None)
 
 
-def unalias(value, aliases: dict[str, str]):
+def unalias(value: Any, aliases: dict[str, str]) -> Any:
     """``value`` (observed data) with every unique module name of this job replaced by the program's own."""
     if not aliases:
         return value
@@ -240,9 +264,10 @@ _DISPATCHERS = {"torch.fx.interpreter": "run_node"}
 
 
 def _stable_frame_name(name: str) -> str:
-    """A frame's name as it goes into a signature. Dynamo names the resume functions it generates after the user
-    function and the line of the break (``torch_dynamo_resume_in_inner_at_214``, ``__resume_at_30_1`` before 2.4):
-    one bug would be a new bucket at every line, and a reduction that moves the line would lose the signature."""
+    """A frame's name as it goes into a signature. Dynamo names the resume functions it generates after the
+    user function and the line of the break (``torch_dynamo_resume_in_inner_at_214``, ``__resume_at_30_1``
+    before 2.4): one bug would be a new bucket at every line, and a reduction that moves the line would lose
+    the signature."""
     return "torch_dynamo_resume" if name.startswith(("torch_dynamo_resume_in_", "__resume_at_")) else name
 
 
@@ -265,12 +290,12 @@ class Unsupported(Exception):
     """The target cannot run on this torch (a config flag it does not have): the job answers a clean skip."""
 
 
-def _config_module(name: str):
+def _config_module(name: str) -> Any:
     """``torch._dynamo.config`` or ``torch._inductor.config`` (imported on first use: it costs a second)."""
     return importlib.import_module(f"torch._{name}.config")
 
 
-def build(target: dict, module: types.ModuleType):
+def build(target: dict[str, Any], module: types.ModuleType) -> Built:
     """Return (callable, context manager factory, stats function) for one target payload."""
     kind, options = target["kind"], target.get("options", {})
     entry = module.entry
@@ -292,7 +317,7 @@ def build(target: dict, module: types.ModuleType):
         if missing:
             raise Unsupported(f"torch {torch.__version__} has no config flag {', '.join(missing)}")
 
-        def context():
+        def context() -> contextlib.ExitStack[bool | None]:
             stack = contextlib.ExitStack()
             stack.enter_context(torch._dynamo.config.patch(nested_graph_breaks=ngb))
             for name in ("dynamo", "inductor"):
@@ -301,7 +326,7 @@ def build(target: dict, module: types.ModuleType):
                     stack.enter_context(_config_module(name).patch(**patch))
             return stack
 
-        def stats():
+        def stats() -> dict[str, Any]:
             return {
                 "graphs": counters["stats"]["unique_graphs"],
                 "breaks": sum(counters["graph_break"].values()),
@@ -319,7 +344,7 @@ def build(target: dict, module: types.ModuleType):
                                   nested=options.get("mode", "nested") == "nested",
                                   fault=None if options.get("fault", "none") == "none" else options["fault"])
 
-        def engine_stats():
+        def engine_stats() -> dict[str, Any]:
             return {**compiled.stats(),
                     "break_reasons": sorted({str(b.gb_id) for b in compiled.record.break_records})}
 
@@ -327,7 +352,7 @@ def build(target: dict, module: types.ModuleType):
     raise ValueError(f"unknown target kind {kind!r}")
 
 
-def flat_tensors(value, out: list) -> list:
+def flat_tensors(value: object, out: list[torch.Tensor]) -> list[torch.Tensor]:
     if isinstance(value, torch.Tensor):
         out.append(value)
     elif isinstance(value, (list, tuple)):
@@ -339,30 +364,33 @@ def flat_tensors(value, out: list) -> list:
     return out
 
 
-def observe_grads(value, inputs):
+def observe_grads(value: object, inputs: tuple[Any, ...]) -> obs.Observed:
     outputs = [t for t in flat_tensors(value, []) if t.requires_grad and t.is_floating_point()]
     if not outputs:
         return ("no-grad-outputs",)
     try:
-        torch.stack([o.sum() for o in outputs]).sum().backward()
+        total = torch.stack([o.sum() for o in outputs]).sum()
+        total.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
     except Exception as exc:  # noqa: BLE001 - a failing backward is an observation
         return ("exception", obs.observe_exception(exc))
     return obs.observe([t.grad for t in flat_tensors(inputs, []) if t.requires_grad])
 
 
-# Relative size of the nudge ``perturb`` gives each floating-point input element: a few units in the last place of
-# float32, far below every tolerance of oracle._compare.TOLERANCES
+# Relative size of the nudge ``perturb`` gives each floating-point input element: a few units in the last
+# place of float32, far below every tolerance of oracle._compare.TOLERANCES
 PERTURBATION = 2.0 ** -20
 
 
-def perturb(inputs: tuple, seed: int) -> None:
+def perturb(inputs: tuple[Any, ...], seed: int) -> None:
     """Nudge every floating-point input element in place by up to ``PERTURBATION`` of itself, seeded: an eager
     run on such inputs tells a program whose result hangs on rounding (a branch on a sum that is only rounding
     noise) from one a compiler got wrong (``Runner.check``)."""
     generator = torch.Generator().manual_seed(seed)
     for t in flat_tensors(inputs, []):
         if t.is_floating_point() and t.numel():
-            factor = (1 + PERTURBATION * (torch.rand(t.shape, generator=generator, dtype=torch.float64) * 2 - 1))
+            factor = 1 + PERTURBATION * (
+                torch.rand(t.shape, generator=generator, dtype=torch.float64) * 2 - 1
+            )
             # an inference tensor takes an in-place update only in inference mode; one that takes none stays
             for mode in (torch.no_grad, torch.inference_mode):
                 try:
@@ -373,10 +401,17 @@ def perturb(inputs: tuple, seed: int) -> None:
                     continue
 
 
-def run_call(fn, context, module, device: str, perturbed: int | None = None, size: int = 0) -> dict:
+def run_call(
+    fn: Callable[..., Any],
+    context: Callable[[], contextlib.AbstractContextManager[Any]],
+    module: types.ModuleType,
+    device: str,
+    perturbed: int | None = None,
+    size: int = 0,
+) -> dict[str, Any]:
     first_effect = len(effect_log(module))
-    record = {"exception": None, "compiler_frame": None, "value": None}
-    inputs = ()
+    record: dict[str, Any] = {"exception": None, "compiler_frame": None, "value": None}
+    inputs: tuple[Any, ...] = ()
     try:
         # Inside the try: a compiler that poisoned the process on the first call makes even this fail.
         inputs = make_inputs(module, device, size)
@@ -400,7 +435,8 @@ def run_call(fn, context, module, device: str, perturbed: int | None = None, siz
     return record
 
 
-def run_job(job: dict, default_state: dict, default_dispatch) -> dict:
+def run_job(job: dict[str, Any], default_state: dict[str, Any],
+            default_dispatch: obs.DispatchState | None) -> dict[str, Any]:
     try:
         module = load_program(job["source"])
     except Exception as exc:  # noqa: BLE001 - an invalid program is reported, not fatal
@@ -409,12 +445,16 @@ def run_job(job: dict, default_state: dict, default_dispatch) -> dict:
         try:
             fn, context, stats = build(job["target"], module)
         except Unsupported as exc:
-            result = {"unsupported": str(exc)}
+            result: dict[str, Any] = {"unsupported": str(exc)}
         else:
             calls = []
             for size in call_sizes(module, job.get("calls", 2)):
-                calls.append(unalias(run_call(fn, context, module, job.get("device", "cpu"), job.get("perturb"),
-                                              size), aliases))
+                calls.append(
+                    unalias(
+                        run_call(fn, context, module, job.get("device", "cpu"), job.get("perturb"), size),
+                        aliases,
+                    )
+                )
                 # The next call starts from the state eager would leave, which is what the record holds.
             result = {"calls": calls, "stats": unalias(stats(), aliases)}
     for m in program_modules(module):
@@ -423,7 +463,7 @@ def run_job(job: dict, default_state: dict, default_dispatch) -> dict:
     return result
 
 
-def clean_up(default_state: dict, default_dispatch) -> bool:
+def clean_up(default_state: dict[str, Any], default_dispatch: obs.DispatchState | None) -> bool:
     """Put back what a job left; False if the process cannot be trusted with another job."""
     if not obs.restore_torch_state(default_state):
         return False

@@ -51,6 +51,7 @@ from ._values import (
 from ._wrap import wrap, wrap_fixed
 
 if TYPE_CHECKING:
+    from ._iface import Inline
     from ._interp import VM
 
 _LIST_METHODS = {n for n in dir(list) if not n.startswith("_")}
@@ -85,7 +86,13 @@ _ABSENT = object()
 
 
 @implements("load_attr")
-def load_attr(vm: VM, v: Var, name: str):
+def load_attr(vm: VM, v: Var, name: str) -> Var | Inline:
+    """`v.name` in the VM (`vm.load_attr`), dispatched on the kind of value. A tensor's metadata is a
+    constant, its other attributes a graph op or a method bound for a later call; a constant's attribute is
+    read for real; a named tuple's field is its item; a modelled container method is a MethodVar; a program
+    object's attribute follows Python's lookup (`_obj_attr`: instance attributes, then the class, where a
+    user property's getter is called through the VM and a method binds). Anything else raises Unsupported:
+    a graph break at this instruction, never a guess."""
     t = type(v)
     if t is TensorVar:
         if name in TENSOR_ATTRS_CONST:

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._code import CodeInfo
+    from ._values import GenMode, GenState, GenVar, Var
 
 
 @dataclass(slots=True, eq=False)
@@ -11,7 +16,7 @@ class Frame:
     and where it is. `call_index` is set while a frame above it runs (the CALL that made it), so exception
     unwinding and snapshots see the caller at its call."""
 
-    info: object  # CodeInfo
+    info: CodeInfo
     fglobals: dict
     builtins: dict
     locals: list  # localsplus: Var | None (unbound)
@@ -22,15 +27,15 @@ class Frame:
     call_index: int = -1  # index of the instruction that called the frame above this one
     call_no: int = 0  # sequence number of the inlined call that created this frame (0: the root frame)
     name: str = ""
-    ret_override: object = None  # a constructor's frame returns the new object, not __init__'s None
-    gen: object = None  # the GenVar whose frame this is
+    ret_override: Var | None = None  # a constructor's frame returns the new object, not __init__'s None
+    gen: GenVar | None = None  # the GenVar whose frame this is
 
 
 @dataclass(slots=True, eq=False)
 class FrameShape:
     """A frame as persisted in a break's snapshot; values live in the env list at the given indices."""
 
-    info: object
+    info: CodeInfo
     fglobals: dict
     builtins: dict
     ip: int
@@ -52,8 +57,8 @@ class GenShape:
 
     frame: FrameShape | None
     index: int
-    state: str
-    mode: str | None
+    state: GenState
+    mode: GenMode | None
     target: int | None
     cm: bool
     for_at: int = -1  # a for-loop's iterator: the FOR_ITER's index and stack depth in the loop's frame

@@ -81,7 +81,7 @@ class VM(VMOps):
         self.modes: list[ModeEntry] = []  # autocast / inference-mode blocks entered and not left (_modes.py)
         self.autocast_enters = 0  # autocast blocks traced code entered so far (numbers them)
         self.eager_autocast: set[int] = set()  # ...those entered by an eager op (a Restart made them so)
-        self.cur_exc = ConstVar(None)
+        self.cur_exc: Var = ConstVar(None)
         self.call_no = 0
         self.forced: dict[int, Forced] = forced
         self.frames_traced = 0

@@ -43,7 +43,13 @@ def view_items(vm: VM, v: Var) -> list[Var]:
 
 
 @implements("get_iter")
-def get_iter(vm: VM, v: Var):
+def get_iter(vm: VM, v: Var) -> Var:
+    """`iter(v)` in the VM (`vm.get_iter`) for values whose iteration it models: an iterator or generator is
+    its own; a tuple, list, tuple/range/str/bytes constant, tensor (its rows) or set gives an IterVar over
+    its items; a dict or dict view one over its keys (values, items) that records the keys as they are, and
+    is listed in `vm.dict_iters` so that a change of the dict while it may still be stepped is handled as
+    eager's iterator sees it (`iterated`). A user `__iter__` is not handled here; any other value raises
+    Unsupported (a graph break)."""
     t = type(v)
     if t is IterVar or t is GenVar:
         return v

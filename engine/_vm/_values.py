@@ -347,11 +347,11 @@ class GenVar(Var):
         self.call_no = call_no
         self.state: GenState = "created"
         self.mode: GenMode | None = None
-        self.target = None  # FOR_ITER's jump target in the caller
+        self.target: int | None = None  # FOR_ITER's jump target in the caller
         self.cm = cm  # the generator of a @contextmanager object
-        self.thrown = None  # mode "throw": the exception thrown in, and the traceback __exit__ got
-        self.thrown_tb = None
-        self.owner = None  # mode "for": the frame whose loop iterates it, its FOR_ITER and stack depth there
+        self.thrown: Var | None = None  # mode "throw": the exception thrown in, and the traceback __exit__ got
+        self.thrown_tb: Var | None = None
+        self.owner: Frame | None = None  # mode "for": the frame whose loop iterates it, its FOR_ITER and stack depth there
         self.for_at = -1
         self.for_depth = -1
         self.exc_state: Var = ConstVar(None)  # the exception it handles while suspended (_generators)

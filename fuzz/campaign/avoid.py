@@ -25,6 +25,7 @@ from pathlib import Path
 from fuzz.program import families
 from fuzz.program.features import CATALOG, GenerationConfig
 from fuzz.triage.rootcause import STATE_CONTEXTS, unentered_state_objects
+from oracle import ProgramFile
 
 __all__ = ["FACTOR", "FLOOR", "Avoidance", "KnownShape", "covers", "estimate_features", "known_shares",
            "repro_features"]
@@ -203,11 +204,9 @@ def _registry_tags(tree: ast.AST) -> set[str]:
 
 def repro_features(source: str) -> frozenset[str]:
     """The drawn tags of a repro: its ``# features:`` header line where it has one, else the estimate."""
-    for line in source.splitlines()[:30]:
-        if line.startswith("# features:"):
-            return frozenset(line.split(":", 1)[1].split()) & _DRAWN
-        if line and not line.startswith("#"):
-            break
+    features = ProgramFile.parse(source).get("features")
+    if features is not None:
+        return frozenset(features.split()) & _DRAWN
     return estimate_features(source)
 
 

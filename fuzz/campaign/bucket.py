@@ -1,5 +1,5 @@
-"""A campaign's bucket: (target spec, verdict signature), its repro file, and what its reduction and the corpus
-made of it (root cause, status)."""
+"""A campaign's bucket: (target spec, verdict signature), its repro file, and what its reduction and the
+corpus made of it (root cause, status)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from fuzz.triage.rootcause import root_cause
 __all__ = ["Bucket"]
 
 
-# Bucket.reduction: None (nothing to reduce: a KNOWN bug), "pending" (not reduced yet: reduced while the campaign
-# runs, on a share of its workers, or after fuzzing; reduction off, or interrupted: the next run or `ngb-fuzz reduce
-# --campaign DIR` does it), "done" (a fixpoint), "cut short" (its budget ran out first: smaller, not minimal; the
-# next run or `reduce --campaign` goes on from it), or "failed" (nothing smaller kept the signature in a fresh
-# process: the original stays). A bucket sharing an earlier bucket's root cause gets that bucket's reduced repro
-# (and its reduction) instead of a reduction of its own.
+# Bucket.reduction: None (nothing to reduce: a KNOWN bug), "pending" (not reduced yet: reduced while the
+# campaign runs, on a share of its workers, or after fuzzing; reduction off, or interrupted: the next run or
+# `ngb-fuzz reduce --campaign DIR` does it), "done" (a fixpoint), "cut short" (its budget ran out first:
+# smaller, not minimal; the next run or `reduce --campaign` goes on from it), or "failed" (nothing smaller
+# kept the signature in a fresh process: the original stays). A bucket sharing an earlier bucket's root
+# cause gets that bucket's reduced repro (and its reduction) instead of a reduction of its own.
 @dataclasses.dataclass
 class Bucket:
     target: str
@@ -32,19 +32,19 @@ class Bucket:
 
     @property
     def status(self) -> str:
-        """KNOWN / REGRESSION (a corpus bug's root cause), NEW (a root cause no corpus entry has), or NEW? (not
-        decided yet). Only evidence decides NEW: a compiler crash's root cause is its exception and compiler frame,
-        known when it is seen (``pins_bug``); any other finding's is the shape of its reduced repro, known once its
-        reduction reached a fixpoint. Until then (not reduced, cut short, failed) it may be a known bug under a
-        large program."""
+        """KNOWN / REGRESSION (a corpus bug's root cause), NEW (a root cause no corpus entry has), or NEW?
+        (not decided yet). Only evidence decides NEW: a compiler crash's root cause is its exception and
+        compiler frame, known when it is seen (``pins_bug``); any other finding's is the shape of its reduced
+        repro, known once its reduction reached a fixpoint. Until then (not reduced, cut short, failed) it may
+        be a known bug under a large program."""
         if self.known:
             return "REGRESSION" if self.regression else "KNOWN"
         return "NEW" if self.decided else "NEW?"
 
     @property
     def decided(self) -> bool:
-        """Whether the root cause is settled: by the signature (a crash raised in compiler code), or by a finished
-        reduction."""
+        """Whether the root cause is settled: by the signature (a crash raised in compiler code), or by a
+        finished reduction."""
         return root_cause(self.signature) is not None or self.reduction == "done"
 
     @property

@@ -1,8 +1,8 @@
 """A campaign's directory on disk: its lock, its state (a snapshot plus an append-only journal), its files.
 
 - ``lock`` holds the PID of the one ``ngb-fuzz run`` working in the directory, under ``fcntl.flock``: a second
-  run is refused, naming that PID; the lock of a process that died is free again (the kernel drops it), and the
-  next run takes it over and says so.
+  run is refused, naming that PID; the lock of a process that died is free again (the kernel drops it), and
+  the next run takes it over and says so.
 - ``journal.jsonl`` gets one line per completed program and per bucket event, appended and flushed as it
   happens: the cost of recording a program does not grow with the campaign.
 - ``state.json`` is a compact snapshot (counters, buckets, completed programs as index ranges), replaced
@@ -21,22 +21,25 @@ import errno
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any, TextIO
 
 from fuzz.errors import FuzzError
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not on POSIX: one campaign per directory is then up to the user
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # (the module where it exists, None where it does not)
 
 __all__ = ["CampaignDir", "CampaignError", "StorageError", "IndexSet", "STATE_VERSION"]
 
 STATE_VERSION = 2
 SNAPSHOT, JOURNAL, LOCK = "state.json", "journal.jsonl", "lock"
-_FRESH_START = "move state.json and journal.jsonl away to start afresh there (repro files are kept and never " \
-               "overwritten: a bucket found again takes its old file back), or use another --out"
+_FRESH_START = (
+    "move state.json and journal.jsonl away to start afresh there (repro files are kept and never "
+    "overwritten: a bucket found again takes its old file back), or use another --out"
+)
 
 
 class CampaignError(FuzzError):
@@ -44,7 +47,8 @@ class CampaignError(FuzzError):
 
 
 class StorageError(CampaignError):
-    """Writing the campaign's state or files failed (disk full, read-only, ...); the state on disk is intact."""
+    """Writing the campaign's state or files failed (disk full, read-only, ...); the state on disk is
+    intact."""
 
 
 def _os_reason(exc: OSError) -> str:
@@ -55,8 +59,9 @@ class IndexSet:
     """Program indices done: all of ``[0, floor)`` plus a set above it, so it stays small in a long campaign
     (indices complete nearly in order; only those finishing ahead of a slower one sit in the set)."""
 
-    def __init__(self, indices: Iterable[int] = ()):
-        self.floor, self.above = 0, set()
+    def __init__(self, indices: Iterable[int] = ()) -> None:
+        self.floor = 0
+        self.above: set[int] = set()
         for index in indices:
             self.add(index)
 
@@ -77,11 +82,11 @@ class IndexSet:
         yield from range(self.floor)
         yield from sorted(self.above)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"below": self.floor, "also": sorted(self.above)}
 
     @classmethod
-    def from_json(cls, data) -> IndexSet:
+    def from_json(cls, data: dict[str, Any] | list[int]) -> IndexSet:
         if isinstance(data, list):  # state version 1: every completed index
             return cls(int(i) for i in data)
         done = cls(int(i) for i in data["also"])
@@ -93,10 +98,11 @@ class IndexSet:
 class CampaignDir:
     """The directory of one campaign, locked for this process until ``close()``."""
 
-    def __init__(self, out: Path | str, *, on_notice=None):
+    def __init__(self, out: Path | str, *, on_notice: Callable[[str], None] | None = None) -> None:
         self._lock_fd: int | None = None
-        self._journal = None
-        self.written: set[str] = set()  # names write_text() wrote by this process (what output may name as written)
+        self._journal: TextIO | None = None
+        # names write_text() wrote by this process (what output may name as written)
+        self.written: set[str] = set()
         self.seq = 0
         if str(out).strip() == "":
             raise CampaignError("--out is empty; name a campaign directory")
@@ -127,8 +133,10 @@ class CampaignDir:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 os.close(fd)
-                raise CampaignError(f"{self.root} is in use by another ngb-fuzz run (PID {holder or '?'}); wait for "
-                                    "it to end or use another --out") from None
+                raise CampaignError(
+                    f"{self.root} is in use by another ngb-fuzz run (PID {holder or '?'}); wait for "
+                    "it to end or use another --out"
+                ) from None
         if holder.isdigit() and int(holder) != os.getpid():
             self._notice(f"taking over the lock of {self.root} from PID {holder}, which is no longer running")
         try:
@@ -139,7 +147,7 @@ class CampaignDir:
             raise CampaignError(f"cannot write in {self.root}: {_os_reason(exc)}") from None
         self._lock_fd = fd
 
-    def __del__(self):
+    def __del__(self) -> None:
         self.close()  # an abandoned campaign (an exception before run()) must not keep its directory locked
 
     def close(self) -> None:
@@ -159,7 +167,7 @@ class CampaignDir:
             self._lock_fd = None
 
     # -- reading the state -----------------------------------------------------------------------------------
-    def load(self, identity: dict) -> tuple[dict | None, list[dict]]:
+    def load(self, identity: dict[str, Any]) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
         """(snapshot or None for a fresh campaign, journal records to apply after it, in order)."""
         snapshot_path, journal_path = self.root / SNAPSHOT, self.root / JOURNAL
         for stale in self.root.glob("*.tmp"):
@@ -170,38 +178,49 @@ class CampaignDir:
             return None, []
         snapshot = self._read_snapshot(snapshot_path)
         if snapshot["identity"] != identity:
-            raise CampaignError(f"{self.root} holds another campaign ({snapshot['identity']}); use a new --out "
-                                "directory")
+            raise CampaignError(
+                f"{self.root} holds another campaign ({snapshot['identity']}); use a new --out directory"
+            )
         self.seq = int(snapshot.get("seq", 0))
         records = [r for r in self._read_journal(journal_path) if r["n"] > self.seq]
         if records:
             self.seq = records[-1]["n"]
         return snapshot, records
 
-    def _read_snapshot(self, path: Path) -> dict:
+    def _read_snapshot(self, path: Path) -> dict[str, Any]:
         try:
             data = json.loads(path.read_bytes().decode("utf-8"))
         except (ValueError, UnicodeDecodeError) as exc:
-            raise CampaignError(f"{path} is unreadable ({type(exc).__name__}: {str(exc)[:80]}); {_FRESH_START}") \
-                from None
+            raise CampaignError(
+                f"{path} is unreadable ({type(exc).__name__}: {str(exc)[:80]}); {_FRESH_START}"
+            ) from None
         except OSError as exc:
             raise CampaignError(f"cannot read {path}: {_os_reason(exc)}") from None
         if not isinstance(data, dict):
-            raise CampaignError(f"{path} is not a campaign state (a JSON {type(data).__name__}); {_FRESH_START}")
+            raise CampaignError(
+                f"{path} is not a campaign state (a JSON {type(data).__name__}); {_FRESH_START}"
+            )
         if data.get("version") not in (1, STATE_VERSION):
             raise CampaignError(f"{path} has state version {data.get('version')!r}, this ngb-fuzz reads "
                                 f"{STATE_VERSION}; {_FRESH_START}")
-        missing = [k for k in ("identity", "completed", "verdicts", "features", "seconds", "buckets") if k not in data]
+        missing = [
+            k
+            for k in ("identity", "completed", "verdicts", "features", "seconds", "buckets")
+            if k not in data
+        ]
         if missing:
-            raise CampaignError(f"{path} is not a complete campaign state (no {', '.join(missing)}); {_FRESH_START}")
+            raise CampaignError(
+                f"{path} is not a complete campaign state (no {', '.join(missing)}); {_FRESH_START}"
+            )
         return data
 
-    def _read_journal(self, path: Path) -> list[dict]:
+    def _read_journal(self, path: Path) -> list[dict[str, Any]]:
         if not path.exists():
             return []
         data = path.read_bytes()
         lines = data.split(b"\n")
-        records, good_end = [], 0
+        records: list[dict[str, Any]] = []
+        good_end = 0
         for number, line in enumerate(lines):
             last = number == len(lines) - 1
             if not line.strip():
@@ -228,7 +247,7 @@ class CampaignDir:
         return records
 
     # -- writing ---------------------------------------------------------------------------------------------
-    def append(self, record: dict) -> dict:
+    def append(self, record: dict[str, Any]) -> dict[str, Any]:
         """Journal one record (a sequence number is added); StorageError if it cannot be written."""
         self.seq += 1
         record = {"n": self.seq, **record}
@@ -242,19 +261,22 @@ class CampaignDir:
         except OSError as exc:
             self.seq -= 1
             self._drop_journal_handle()
-            raise StorageError(f"cannot write {path}: {_os_reason(exc)}; the state on disk is intact: free space "
-                               "or fix permissions, then run the same command again to resume") from None
+            raise StorageError(
+                f"cannot write {path}: {_os_reason(exc)}; the state on disk is intact: free space "
+                "or fix permissions, then run the same command again to resume"
+            ) from None
         return record
 
     def _drop_journal_handle(self) -> None:
         journal, self._journal = self._journal, None
         if journal is not None:
             try:
-                journal.close()  # may fail again (the buffered part of the line): that part is never read back
+                # may fail again (the buffered part of the line): that part is never read back
+                journal.close()
             except OSError:
                 pass
 
-    def write_snapshot(self, snapshot: dict) -> None:
+    def write_snapshot(self, snapshot: dict[str, Any]) -> None:
         """Replace ``state.json`` atomically; the journal lines it covers are then dropped."""
         self.write_json(SNAPSHOT, {"version": STATE_VERSION, "seq": self.seq, **snapshot})
         try:
@@ -265,7 +287,7 @@ class CampaignDir:
         except OSError:
             pass  # the snapshot's sequence number already says these lines are applied
 
-    def write_json(self, name: str, data: dict) -> None:
+    def write_json(self, name: str, data: dict[str, Any]) -> None:
         self.write_text(name, json.dumps(data, indent=1, sort_keys=True, default=str))
 
     def write_text(self, name: str, text: str) -> None:
@@ -282,8 +304,10 @@ class CampaignDir:
                 tmp.unlink(missing_ok=True)
             except OSError:
                 pass
-            raise StorageError(f"cannot write {path}: {_os_reason(exc)}; the state on disk is intact: free space "
-                               "or fix permissions, then run the same command again to resume") from None
+            raise StorageError(
+                f"cannot write {path}: {_os_reason(exc)}; the state on disk is intact: free space "
+                "or fix permissions, then run the same command again to resume"
+            ) from None
 
     def free_name(self, name: str, taken: Iterable[str] = ()) -> str:
         """``name`` (``NNN-rest.py``) or, when its number is in use (by a name in ``taken`` or any file here,

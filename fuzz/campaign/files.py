@@ -18,7 +18,7 @@ import types
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from oracle import header_fields, read_program_text
+from oracle import ProgramFile, read_program_text
 
 if TYPE_CHECKING:
     from fuzz.campaign.loop import Bucket, Campaign
@@ -97,6 +97,6 @@ def _original(path: Path) -> Path:
 
 def _header(path: Path) -> dict[str, str]:
     try:
-        return header_fields(read_program_text(path))
+        return ProgramFile.read(path).fields
     except (OSError, UnicodeDecodeError):
         return {}

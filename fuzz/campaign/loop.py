@@ -22,7 +22,7 @@ from fuzz.campaign.files import check_files
 from fuzz.campaign.reductions import Reductions
 from fuzz.program.features import GenerationConfig
 from fuzz.triage.rootcause import root_cause
-from oracle import set_header, slug, with_footer
+from oracle import FoundBy, set_header, slug, with_footer
 
 from .avoid import known_shares
 from .bias import Bias, weights_header
@@ -55,10 +55,9 @@ class CampaignConfig:
             identity["weights"] = dict(self.weights)
         return identity
 
-    @property
-    def found_by(self) -> str:
-        weights = "".join(f" --weight {name}={w:g}" for name, w in self.weights)
-        return f"ngb-fuzz run --seed {self.seed}" + (" --bias" if self.bias else "") + weights
+    def found_by(self, program: int) -> FoundBy:
+        """The ``# found-by:`` of this campaign's program ``program``."""
+        return FoundBy.generated(self.seed, program, self.bias, self.weights)
 
     def generation(self) -> GenerationConfig | None:
         """The generator's weights before known-bug avoidance and --bias: the catalog's, or the user's."""
@@ -69,6 +68,18 @@ SLOTS_EVERY_S = 5.0  # how often a campaign on a cluster asks whether workers jo
 
 
 class Campaign:
+    """One fuzzing campaign in one directory: generate programs (seed, index), check each on the targets, bucket
+    the findings by (signature, target), write one repro per bucket and reduce it, and keep a state that any
+    stop can resume from.
+
+    Owns: the directory (``fuzz.campaign.directory.CampaignDir``: lock, ``state.json``, ``journal.jsonl``,
+    repro files), the counters (verdicts, features, families), the buckets and their reductions (a
+    ``Reductions`` it holds), and the driver threads. ``run()`` fuzzes until the budget is spent or ``stop()``;
+    ``finish()`` reduces what is left and returns the summary (``summary.json``). Callbacks (``on_progress``,
+    ``on_new_bucket``, ``on_reduced``, ``on_notice``, ``on_recorded``) run outside the campaign's lock.
+    Invariants: a program index is recorded at most once (a resumed run skips those done), and repro files
+    are never overwritten, no two sharing a number."""
+
     def __init__(self, config: CampaignConfig, runner, generate: Callable | None = None,
                  on_progress: Callable[[Campaign], None] | None = None,
                  on_new_bucket: Callable[[Bucket, str], None] | None = None,
@@ -407,7 +418,7 @@ class Campaign:
     def _repro_source(self, program, spec: str, verdict, index: int) -> str:
         source = set_header(
             program.source, signature=verdict.signature, target=spec,
-            found_by=f"{self.config.found_by} (program {index})",
+            found_by=str(self.config.found_by(index)),
             features=" ".join(sorted(program.features)),
             weights=weights_header(program.config) if getattr(program, "config", None) else None,
         )

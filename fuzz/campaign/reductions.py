@@ -305,9 +305,9 @@ class Reductions:
                 original_lines = code_lines(first)
                 note = "" if reduction == "done" else (f"; cut short ({result.stopped}) after {result.elapsed_s:.0f}s "
                                                        f"at {result.lines} lines: smaller, not minimal")
-                header = dict(found_by=f"{self.campaign.config.found_by} (program {bucket.first_program}), "
-                                       f"reduced {original_lines} -> {result.lines} lines{note}")
-                reduced = set_header(result.source, **header)
+                found_by = self.campaign.config.found_by(bucket.first_program).with_reduction(
+                    f"{original_lines} -> {result.lines} lines{note}")
+                reduced = set_header(result.source, found_by=str(found_by))
                 if not orig.exists():  # a reduction redone or gone on with keeps the first original
                     self.campaign._storing(self.campaign.dir.write_text, orig.name, source)
                 self.campaign._storing(self.campaign.dir.write_text, bucket.repro, reduced)

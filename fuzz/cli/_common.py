@@ -5,13 +5,18 @@ Every option is checked here, at the boundary, before any long work starts: a ba
 
 from __future__ import annotations
 
+import argparse
 import ast
 import math
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import UsageError
+
+if TYPE_CHECKING:
+    from fuzz.triage.known import KnownBugs
 
 __all__ = ["parse_budget", "parse_duration", "parse_targets", "check_timeout", "check_workers", "read_program",
            "check_output_file", "add_workers_option", "WORKER_MB"]
@@ -49,7 +54,7 @@ def check_timeout(seconds: float, option: str = "--timeout") -> float:
     return seconds
 
 
-def add_workers_option(parser, default: int | None, help: str) -> None:
+def add_workers_option(parser: argparse.ArgumentParser, default: int | None, help: str) -> None:
     parser.add_argument("--workers", type=int, default=default, help=help)
     parser.add_argument("--oversubscribe", action="store_true",
                         help="allow more --workers than the cores and memory here hold")
@@ -145,7 +150,7 @@ def parse_targets(specs: list[str] | None, default: str = "torch", check: bool =
         raise UsageError(str(exc)) from None
 
 
-def known_bugs(corpus: str):
+def known_bugs(corpus: str) -> KnownBugs | None:
     """The known bugs of ``--corpus`` (None for 'none', or the default directory where there is none)."""
     from fuzz.corpus.manifest import CorpusError
     from fuzz.triage.known import KnownBugs

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import UsageError
 from ._common import add_workers_option, check_workers, program_problem, read_program
 from ._triage import add_ladder_options, corpus_matrix
 
+if TYPE_CHECKING:
+    from fuzz.corpus.manifest import Corpus
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("corpus", help="list, re-check or add to the corpus of reduced repros")
     p.add_argument("action", choices=("list", "check", "stats", "add", "footers", "matrix"),
                    help="what to do (footers: give every file the current standalone footer; matrix: the "
@@ -32,7 +36,7 @@ def register(subparsers) -> None:
     p.set_defaults(handler=corpus)
 
 
-def _open(path: str, must_exist: bool):
+def _open(path: str, must_exist: bool) -> Corpus:
     from fuzz.corpus.manifest import Corpus, CorpusError, ManifestError
 
     try:
@@ -43,7 +47,7 @@ def _open(path: str, must_exist: bool):
         raise UsageError(str(exc)) from None
 
 
-def corpus(args) -> int:
+def corpus(args: argparse.Namespace) -> int:
     from fuzz.corpus.manifest import ManifestError
 
     check_workers(args.workers, args.oversubscribe)
@@ -75,7 +79,7 @@ def _canonical(spec: str | None) -> str | None:
     return parse_targets([spec], check=False)[0]
 
 
-def _list(store, args) -> int:
+def _list(store: Corpus, args: argparse.Namespace) -> int:
     entries = store.select(_canonical(args.target))
     problems = dict(store.problems())
     for e in entries:
@@ -90,7 +94,7 @@ def _list(store, args) -> int:
     return 1 if problems else 0
 
 
-def _stats(store, args) -> int:
+def _stats(store: Corpus, args: argparse.Namespace) -> int:
     target = _canonical(args.target)
     entries = store.select(target)
     print(f"{len(entries)} entries in {store.root}" + (f" found on {target}" if target else ""))
@@ -104,7 +108,7 @@ def _stats(store, args) -> int:
     return 0
 
 
-def _check(store, args) -> int:
+def _check(store: Corpus, args: argparse.Namespace) -> int:
     import oracle
     from fuzz.corpus.manifest import BROKEN_SIGNATURES, REQUIRES_UNMET, oracle_check
 
@@ -139,11 +143,10 @@ def _check(store, args) -> int:
     return 1 if regressions or errors else 0
 
 
-def _add(store, args) -> int:
+def _add(store: Corpus, args: argparse.Namespace) -> int:
     import oracle
     from fuzz.corpus.manifest import CorpusError
     from fuzz.reduce._oracle import with_header
-    from oracle import header_fields
 
     if not args.files:
         raise UsageError("add needs at least one FILE")
@@ -176,7 +179,7 @@ def _add(store, args) -> int:
         status = args.status or ("FIXED" if signature == "ok" else "NEW")
         base = Path(name).name
         keep = None if (store.root / base).exists() or base in store.entries else base
-        note = header_fields(source).get("found-by", "")
+        note = oracle.ProgramFile.parse(source).get("found-by") or ""
         try:
             entry, added = store.add(with_header(source, target, signature), target, signature, status=status,
                                      name=keep, note=note, requires=args.requires or "")

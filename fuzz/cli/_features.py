@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+from typing import Any
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("features", help="list the generator's feature catalog and weights")
     parser.add_argument("--json", action="store_true", help="print the catalog as JSON")
     parser.add_argument(
@@ -15,7 +17,7 @@ def register(subparsers) -> None:
     parser.set_defaults(handler=_handle)
 
 
-def _handle(args) -> int:
+def _handle(args: argparse.Namespace) -> int:
     from fuzz.cli import UsageError
     from fuzz.program.features import CATALOG, DERIVED, histogram
 
@@ -26,7 +28,7 @@ def _handle(args) -> int:
         from fuzz.program.generate import generate_program
 
         counts = histogram(generate_program(args.seed, i) for i in range(args.sample))
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"name": f.name, "family": f.family, "weight": f.weight, "description": f.description}
         | ({"sampled": counts.get(f.name, 0)} if args.sample else {})
         for f in CATALOG + DERIVED

@@ -6,6 +6,7 @@ yet, or cut short: gone on with from the smallest program so far).
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -21,7 +22,7 @@ from ._common import (
 )
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("reduce", help="shrink a failing program while it fails the same way")
     p.add_argument("file", metavar="FILE", nargs="?", help="program file (docs/program-format.md)")
     p.add_argument("--target", metavar="SPEC", help="target it fails on, e.g. torch:ngb=off (required with FILE)")
@@ -45,7 +46,7 @@ def register(subparsers) -> None:
     p.set_defaults(handler=reduce)
 
 
-def reduce(args) -> int:
+def reduce(args: argparse.Namespace) -> int:
     from ._common import parse_duration, parse_targets
 
     text = args.budget.strip()
@@ -156,9 +157,9 @@ def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
         if bucket["repro"] in lost:
             print(f"  {bucket['repro']}: deleted, and it cannot be regenerated: not reduced", file=sys.stderr)
         elif bucket["reduction"] in state:
-            known = f": corpus/{bucket['known']}" if bucket.get("known") else ""
+            in_corpus = f": corpus/{bucket['known']}" if bucket.get("known") else ""
             was = lines_before.get(bucket["repro"])
             went_on = f" (went on from {was} lines)" if was and bucket["repro"] in lines_before else ""
-            print(f"  {bucket['repro']}: {state[bucket['reduction']]}{went_on}, {bucket['status']}{known}",
+            print(f"  {bucket['repro']}: {state[bucket['reduction']]}{went_on}, {bucket['status']}{in_corpus}",
                   file=sys.stderr)
     return 0 if left == 0 and not lost else 1

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from . import UsageError
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("report", help="write a campaign's HTML report (findings, plots over time)",
                               description="Write one self-contained HTML page for the campaign in DIR: its "
                                           "findings with their repros and replay commands, throughput, verdicts "
@@ -17,7 +18,7 @@ def register(subparsers) -> None:
     p.set_defaults(handler=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..report import ReportUnavailable, write_report
 
     try:

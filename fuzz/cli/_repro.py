@@ -19,7 +19,7 @@ top-level entry, raises or exits at import); 4 its eager run failed, hung or dis
 (flaky): nothing could be compared."""
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("repro", help="re-run a repro file against a target and show what differs",
                               epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", help="program file (see docs/program-format.md)")
@@ -29,9 +29,8 @@ def register(subparsers) -> None:
     p.set_defaults(handler=repro)
 
 
-def repro(args) -> int:
+def repro(args: argparse.Namespace) -> int:
     import oracle
-    from oracle import header_fields
 
     from ..commands import replay_command
 
@@ -42,7 +41,7 @@ def repro(args) -> int:
     if problem:
         print(f"ngb-fuzz repro: {path} does not load: {problem}", file=sys.stderr)
         return EXIT_NO_LOAD
-    header = header_fields(source)
+    header = oracle.ProgramFile.parse(source).fields
     targets = parse_targets(args.target, default=header.get("target", "torch"))
     report = oracle.check_source(source, targets, timeout=args.timeout)
     status = EXIT_OK

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Mapping, Set
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from . import UsageError
 from ._common import (
@@ -27,7 +30,14 @@ another run); 3 the cluster's scheduler went away (state written: re-run to resu
 and state. Re-running the same command resumes a stopped campaign."""
 
 
-def register(subparsers) -> None:
+if TYPE_CHECKING:
+    from rich.console import Group, JustifyMethod
+    from rich.live import Live
+    from rich.table import Table
+
+    from fuzz.campaign.loop import Bucket, Campaign, CampaignConfig
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     import argparse
 
     from oracle._runner import MAX_RSS_MB, RECYCLE_AFTER
@@ -95,7 +105,7 @@ def parse_weights(specs: list[str]) -> tuple[tuple[str, float], ...]:
     return tuple(sorted(weights.items()))
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     import oracle
     from fuzz.campaign.cluster import ClusterError, ClusterLost, connect, local_dispatcher
     from fuzz.campaign.loop import Campaign, CampaignConfig, CampaignError, StorageError
@@ -141,7 +151,7 @@ def run(args) -> int:
         raise UsageError(str(exc)) from None
     timeline, report = Timeline(config.out, interval=30.0), _LiveReport(config.out)
 
-    def on_progress(campaign) -> None:
+    def on_progress(campaign: Campaign) -> None:
         view.update(campaign)
         timeline.tick(campaign)
         report.tick(campaign)
@@ -197,7 +207,7 @@ class _LiveReport:
     """report.html in the campaign directory: refreshed every ``interval`` seconds while running, written at the
     end; without plotly, one line saying how to get it, once."""
 
-    def __init__(self, out: Path, interval: float = 60.0):
+    def __init__(self, out: Path, interval: float = 60.0) -> None:
         self.out, self.interval = out, interval
         self.last = time.monotonic()
         self.busy = threading.Lock()
@@ -210,7 +220,7 @@ class _LiveReport:
             self.available = False
             print(f"[ngb-fuzz] no campaign report (report.html): it needs plotly: {INSTALL_HINT}", file=sys.stderr)
 
-    def tick(self, campaign) -> None:
+    def tick(self, campaign: Campaign) -> None:
         if not self.available or time.monotonic() - self.last < self.interval or not self.busy.acquire(False):
             return
         try:
@@ -236,14 +246,14 @@ class _LiveReport:
 class _Progress:
     """Live view on a terminal (rich); one line every 10 s elsewhere (CI logs)."""
 
-    def __init__(self, config):
+    def __init__(self, config: CampaignConfig) -> None:
         self.config = config
-        self.live = None
+        self.live: Live | None = None
         self.last_line = 0.0
         self.last_features = 0.0
-        self.campaign = None
+        self.campaign: Campaign | None = None
 
-    def __enter__(self):
+    def __enter__(self) -> _Progress:
         if sys.stderr.isatty():
             from rich.console import Console
             from rich.live import Live
@@ -252,20 +262,20 @@ class _Progress:
             self.live.__enter__()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         if self.live is not None:
             if self.campaign is not None:
                 self.live.update(self._table(self.campaign))
             self.live.__exit__(*exc)
 
-    def _figures(self, campaign) -> tuple[int, float, dict, str]:
+    def _figures(self, campaign: Campaign) -> tuple[int, float, dict[str, int], str]:
         seconds = max(campaign.seconds, 1e-9)
         statuses = Counter(b.status for b in list(campaign.buckets.values()))
         tags = [f"{statuses[s]} {s}" for s in ("NEW", "NEW?", "KNOWN", "REGRESSION") if statuses[s]]
         buckets = f"{len(campaign.buckets)}" + (f" ({', '.join(tags)})" if tags else "")
         return campaign.programs, campaign.programs / seconds, dict(campaign.verdicts), buckets
 
-    def _table(self, campaign):
+    def _table(self, campaign: Campaign) -> Group:
         from rich.console import Group
         from rich.table import Table
 
@@ -278,7 +288,7 @@ class _Progress:
                       f"{campaign.seconds:.0f}s")
         return Group(table, self._features_table(campaign))
 
-    def _features_table(self, campaign):
+    def _features_table(self, campaign: Campaign) -> Table:
         """Feature coverage so far: per family, the share of programs and its rarest tag (and bias boosts)."""
         from rich.table import Table
 
@@ -286,15 +296,16 @@ class _Progress:
             rows = feature_rows(campaign.programs, campaign.families, campaign.features,
                                 campaign.bias.boosts() if campaign.bias is not None else {})
         table = Table(title="features generated", title_justify="left", show_edge=False, pad_edge=False)
-        for col, justify in (("family", "left"), ("programs", "right"), ("", "left"), ("rarest", "left"),
-                             ("boosted", "left")):
+        columns: tuple[tuple[str, JustifyMethod], ...] = (
+            ("family", "left"), ("programs", "right"), ("", "left"), ("rarest", "left"), ("boosted", "left"))
+        for col, justify in columns:
             table.add_column(col, justify=justify)
         for family, share, rarest, boosted in rows:
             bar = "#" * round(share * 20)
             table.add_row(family, f"{share:6.1%}", bar, rarest, boosted)
         return table
 
-    def update(self, campaign) -> None:
+    def update(self, campaign: Campaign) -> None:
         self.campaign = campaign
         if self.live is not None:
             self.live.update(self._table(campaign))
@@ -321,14 +332,14 @@ class _Progress:
     def notice(self, message: str) -> None:
         print(f"[ngb-fuzz] {message}", file=sys.stderr, flush=True)
 
-    def new_bucket(self, bucket, source) -> None:
+    def new_bucket(self, bucket: Bucket, source: str) -> None:
         known = ""
         if bucket.known:
             known = (f" (corpus/{bucket.known} was FIXED: it came back)" if bucket.regression
                      else f" (corpus/{bucket.known}; not reduced)")
         self._say(f"new bucket, {bucket.status}{known}: {bucket.signature} on {bucket.target}: {bucket.repro}")
 
-    def reduced(self, bucket) -> None:
+    def reduced(self, bucket: Bucket) -> None:
         status = f", {bucket.status}" + (f": corpus/{bucket.known}" if bucket.known else "")
         if bucket.same_as:
             self._say(f"{bucket.repro}: same root cause as {bucket.same_as} ({bucket.lines} lines){status}")
@@ -341,13 +352,13 @@ class _Progress:
             self._say(f"{bucket.repro}: no smaller program kept its signature{status}")
 
 
-def _not_reduced(campaign) -> str:
+def _not_reduced(campaign: Campaign) -> str:
     """The live view's "not reduced" count, with the hangs among them (reduced last, within a few timeouts)."""
     hangs = sum(1 for b in list(campaign.buckets.values()) if b.unfinished and b.signature == "hang")
     return f"{campaign.not_reduced}" + (f" ({hangs} hang{'s' if hangs > 1 else ''})" if hangs else "")
 
 
-def worker_memory(campaign) -> str:
+def worker_memory(campaign: Campaign) -> str:
     """Resident MB of each worker that checks programs now (a cluster's too), e.g. '412 398' ('-' before any
     started)."""
     memory = campaign.memory_of_workers or getattr(campaign.runner, "memory", None)
@@ -355,7 +366,7 @@ def worker_memory(campaign) -> str:
     return " ".join(f"{mb:.0f}" for mb in rows) or "-"
 
 
-def _print_summary(summary: dict, out: Path, state: str, written: bool = True, lost: set[str] = frozenset()) -> None:
+def _print_summary(summary: dict, out: Path, state: str, written: bool = True, lost: Set[str] = frozenset()) -> None:
     """The campaign's closing lines on stdout; ``written``: whether summary.json was written (not on a full disk);
     ``lost``: repro files deleted that could not be regenerated (``fuzz.campaign.files``)."""
     from fuzz.campaign.reductions import HANG_TIMEOUTS
@@ -420,7 +431,7 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
         print(f"report: {out / 'report.html'}")
 
 
-def rarest_tags(features, n: int) -> list[tuple[str, int]]:
+def rarest_tags(features: Mapping[str, int], n: int) -> list[tuple[str, int]]:
     """The ``n`` catalog features generated least so far (weight-0 features left out)."""
     from fuzz.program.features import CATALOG
 
@@ -428,7 +439,8 @@ def rarest_tags(features, n: int) -> list[tuple[str, int]]:
     return sorted(drawn, key=lambda kv: (kv[1], kv[0]))[:n]
 
 
-def feature_rows(programs: int, families, features, boosts) -> list[tuple[str, float, str, str]]:
+def feature_rows(programs: int, families: Mapping[str, int], features: Mapping[str, int],
+                 boosts: Mapping[str, float]) -> list[tuple[str, float, str, str]]:
     """(family, share of programs, its rarest tag with count, its most boosted tags) for every catalog family."""
     from fuzz.program.features import CATALOG
     from fuzz.program.features import families as all_families

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import types
 from collections.abc import Callable, Iterator
 
 __all__ = ["STOP_SIGNALS", "Stopped", "install", "stop_on_signals", "exit_code", "last_signal"]
@@ -19,7 +20,7 @@ STOP_SIGNALS = tuple(s for s in (getattr(signal, n, None) for n in ("SIGINT", "S
 class Stopped(KeyboardInterrupt):
     """A stop signal arrived."""
 
-    def __init__(self, signum: int):
+    def __init__(self, signum: int) -> None:
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
 
@@ -37,7 +38,7 @@ def last_signal() -> int | None:
     return _last[-1] if _last else None
 
 
-def _raise(signum, frame) -> None:
+def _raise(signum: int, frame: types.FrameType | None) -> None:
     _last.append(signum)
     raise Stopped(signum)
 
@@ -58,7 +59,7 @@ def stop_on_signals(stop: Callable[[int], None]) -> Iterator[Received]:
     way and writes what it must). ``received.signum`` says which came first."""
     received = Received()
 
-    def handler(signum, frame):
+    def handler(signum: int, frame: types.FrameType | None) -> None:
         if received.signum is None:
             received.signum = signum
             stop(signum)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 
-def register(subparsers) -> None:
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("targets", help="list target kinds and which are available here")
     p.set_defaults(handler=targets)
 
@@ -26,7 +28,7 @@ def _availability(name: str) -> str:
     return "available"
 
 
-def targets(args) -> int:
+def targets(args: argparse.Namespace) -> int:
     import torch
 
     import oracle

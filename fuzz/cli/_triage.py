@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import UsageError
 from ._common import parse_targets, read_program
 
+if TYPE_CHECKING:
+    from fuzz.corpus.manifest import Corpus, Entry
+    from fuzz.triage.ladder import Rung, Triage
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "triage", help="run one repro across NGB on/off, backends and torch installations; say what fails",
         description="Check a program file with NGB on and off, on each backend and on each torch installation "
@@ -26,7 +31,7 @@ def register(subparsers) -> None:
     p.set_defaults(handler=triage)
 
 
-def add_ladder_options(p) -> None:
+def add_ladder_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--python", action="append", metavar="PATH", default=[],
                    help="another interpreter with torch (repeatable); this interpreter's torch is always tried")
     p.add_argument("--backend", action="append", choices=("eager", "aot_eager", "inductor"),
@@ -34,7 +39,7 @@ def add_ladder_options(p) -> None:
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per configuration before 'hang'")
 
 
-def pythons(args) -> list[str | None]:
+def pythons(args: argparse.Namespace) -> list[str | None]:
     """This interpreter plus each --python, validated (exit 2 on one without torch)."""
     from fuzz.triage.ladder import rung_spec
 
@@ -43,7 +48,7 @@ def pythons(args) -> list[str | None]:
     return [None, *args.python]
 
 
-def triage(args) -> int:
+def triage(args: argparse.Namespace) -> int:
     import oracle
     from fuzz.triage.ladder import conclude, format_table
     from fuzz.triage.ladder import triage as run_ladder
@@ -54,12 +59,12 @@ def triage(args) -> int:
         raise UsageError(f"{path} is not a program file: it needs an entry() (see docs/program-format.md)")
     interpreters = pythons(args)
     backends = tuple(dict.fromkeys(args.backend or ("eager", "aot_eager", "inductor")))
-    variants = axes_variants(args, oracle.header_fields(source).get("target"))
+    variants = axes_variants(args, oracle.ProgramFile.parse(source).get("target"))
     if variants != [""]:
         print(f"axes: {' | '.join(v or 'defaults' for v in variants)} (dynamic=, config=; each on every rung)",
               file=sys.stderr)
 
-    def progress(rung) -> None:
+    def progress(rung: Rung) -> None:
         axes = f" {rung.axes}" if rung.axes else ""
         print(f"  torch {rung.torch} ngb={rung.ngb} backend={rung.backend}{axes}: {rung.signature}", file=sys.stderr)
 
@@ -70,7 +75,7 @@ def triage(args) -> int:
     return 1 if result.failing() else 0
 
 
-def axes_variants(args, target: str | None) -> list[str]:
+def axes_variants(args: argparse.Namespace, target: str | None) -> list[str]:
     """The variants of Dynamo's own axes to ladder: those asked for (--dynamic × --config), else the file's
     target's and, when that has any, the defaults beside it (does the bug need them?). Exit 2 on a bad one."""
     import oracle
@@ -87,7 +92,7 @@ def axes_variants(args, target: str | None) -> list[str]:
     return list(dict.fromkeys(target_axes(spec) for spec in parse_targets(specs, check=False)))
 
 
-def corpus_matrix(store, args) -> int:
+def corpus_matrix(store: Corpus, args: argparse.Namespace) -> int:
     """``ngb-fuzz corpus matrix``: the ladder of every entry (fault-target entries aside), kept in the manifest."""
     import concurrent.futures
     import datetime
@@ -103,10 +108,10 @@ def corpus_matrix(store, args) -> int:
         wanted = {Path(f).name for f in args.files}
         entries = [e for e in entries if Path(e.file).name in wanted]
     today = datetime.date.today().isoformat()
-    results: dict[str, object] = {}
+    results: dict[str, Triage] = {}
     lock = threading.Lock()
 
-    def ladder(entry) -> None:
+    def ladder(entry: Entry) -> None:
         path = store.root / entry.file
         if not path.exists():
             print(f"  {entry.file}: missing", file=sys.stderr)

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from fuzz.errors import FuzzError
-from oracle import read_program_text, split_source, with_footer
+from oracle import ProgramFile, read_program_text, with_footer
 
 from .requires import RequiresError, parse_requires, target_versions, unmet
 
@@ -111,8 +111,7 @@ def shape_key(source: str) -> str:
 
     Two reduced repros with the same shape key and signature are one bug (the design's second bucketing).
     """
-    _, code, _ = split_source(source)
-    tree = ast.parse(code)
+    tree = ast.parse(ProgramFile.parse(source).code)
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             node.id = "N" if node.id not in ("torch", "EFFECTS", "entry", "make_inputs") else node.id

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from fuzz.program import ir
 from fuzz.program._conjecture import draw_seeded, replay
 from fuzz.program.features import GenerationConfig, extract
 from fuzz.program.render import render
+from oracle import FoundBy
 
 __all__ = ["GeneratedProgram", "generate_program", "program_seed", "replay_program"]
 
@@ -36,12 +38,12 @@ def generate_program(seed: int, index: int, config: GenerationConfig | None = No
     given, config = config, config or GenerationConfig()
     program, choices = draw_seeded(_programs_impl, program_seed(seed, index), config)
     features = extract(program)
-    source = render(program, found_by=f"ngb-fuzz run --seed {seed} (program {index})", features=features)
+    source = render(program, found_by=str(FoundBy.generated(seed, index)), features=features)
     return GeneratedProgram(source=source, features=features, ir=program, seed=seed, index=index, choices=choices,
                             config=given)
 
 
-def replay_program(choices, config: GenerationConfig | None = None) -> ir.Program:
+def replay_program(choices: Sequence[int], config: GenerationConfig | None = None) -> ir.Program:
     """The IR that ``programs(config)`` draws from a recorded choice sequence (e.g. ``GeneratedProgram.choices``,
     or a shrunk version of it): the bridge from a generated program to Hypothesis's shrinker."""
     from fuzz.program.strategies import programs

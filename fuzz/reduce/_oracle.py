@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import re
 import threading
 import time
 from collections.abc import Callable
@@ -12,26 +11,24 @@ from concurrent.futures import ThreadPoolExecutor
 
 from fuzz.reduce._driver import Clock, ReduceError, ReduceResult, reduce_ir, reduce_source
 from fuzz.reduce._tree import code_lines
-from oracle import set_header, split_source, with_footer
+from oracle import ProgramFile, set_header, with_footer
 
 __all__ = ["generator_ir", "oracle_predicate", "reduce_program", "with_header"]
-
-_FOUND_BY = re.compile(r"^# found-by: ngb-fuzz run --seed (\d+) \(program (\d+)\)\s*$", re.M)
 
 
 def generator_ir(source: str):
     """The generator's IR for a file it made (``# found-by: ngb-fuzz run --seed S (program I)``), when
     regenerating (S, I) with the default config gives the same program text; else None."""
-    match = _FOUND_BY.search(source)
-    if not match:
+    found_by = ProgramFile.parse(source).found_by
+    if found_by is None or not found_by.regenerable or found_by.seed is None or found_by.program is None:
         return None
     try:
         from fuzz.program.generate import generate_program
 
-        program = generate_program(int(match.group(1)), int(match.group(2)))
+        program = generate_program(found_by.seed, found_by.program)
     except Exception:
         return None
-    mine, theirs = split_source(source)[1], split_source(program.source)[1]
+    mine, theirs = ProgramFile.parse(source).code, ProgramFile.parse(program.source).code
     return program.ir if mine.strip() == theirs.strip() else None
 
 
@@ -182,8 +179,7 @@ def reduce_program(
         stages: tuple[str, ...] = ("backend=eager",) if proxy else ()
         ir_result = None
         if ir is not None:
-            found_by = next((line[len("# found-by:"):].strip() for line in split_source(source)[0].splitlines()
-                             if line.startswith("# found-by:")), None)
+            found_by = ProgramFile.parse(source).get("found-by")
             ir_clock = spent.watch(Clock(budget_s / 3, checks // 3, ceiling_s / 3))
             ir_result = reduce_ir(ir, predicate, workers=workers, found_by=found_by, progress=progress,
                                   clock=ir_clock)

@@ -16,7 +16,7 @@ import tokenize
 import warnings
 from collections.abc import Iterator
 
-from oracle._programfile import split_source  # the program-file format's one definition (no torch import)
+from oracle._programfile import ProgramFile  # the program-file format's one definition (no torch import)
 
 __all__ = [
     "bind_arguments",
@@ -48,7 +48,7 @@ _STMT_FIELDS = ("body", "orelse", "finalbody")
 
 def code_lines(source: str) -> int:
     """Lines of code above the footer: not blank and not a comment (the reducer's size measure)."""
-    _, code, _ = split_source(source)
+    code = ProgramFile.parse(source).code
     return sum(1 for line in code.splitlines() if line.strip() and not line.lstrip().startswith("#"))
 
 
@@ -253,8 +253,9 @@ class Program:
 
     @classmethod
     def parse(cls, source: str) -> Program:
-        comments, code, footer = split_source(source)
-        tree = ast.parse(code)
+        pf = ProgramFile.parse(source)
+        comments, footer = pf.header, pf.footer
+        tree = ast.parse(pf.code)
         _attach_nested(tree)
         defined = _top_level_names(tree)
         return cls(comments, tree, footer, tuple(n for n in REQUIRED_NAMES if n in defined), _tensor_inputs(tree))

@@ -12,6 +12,8 @@ import dataclasses
 import shutil
 from collections.abc import Sequence
 
+from oracle import parse_target
+
 __all__ = ["BACKENDS", "Rung", "Triage", "triage", "conclude", "format_table", "rung_spec", "inductor_skip_reason",
            "target_axes"]
 
@@ -58,8 +60,6 @@ class Triage:
 def rung_spec(python: str | None, ngb: str, backend: str, axes: str = "") -> str:
     """The canonical target spec of one rung (as the oracle's reports name it); ``axes``: its ``dynamic=`` and
     ``config=`` options, if any."""
-    from oracle import parse_target
-
     spec = f"torch:ngb={ngb},backend={backend}" + (f",{axes}" if axes else "")
     return parse_target(spec + (f",python={python}" if python else "")).spec
 
@@ -69,8 +69,6 @@ AXES = ("dynamic", "config")  # the target options of Dynamo's own axes that the
 
 def target_axes(target: str | None) -> str:
     """The ``dynamic=``/``config=`` options of a target spec other than their defaults, canonical ("" if none)."""
-    from oracle import parse_target
-
     options = dict(parse_target(target or "torch").options)
     defaults = {"dynamic": "auto", "config": "none"}
     return ",".join(f"{k}={options[k]}" for k in AXES if options.get(k, defaults[k]) != defaults[k])
@@ -231,7 +229,7 @@ def entry_backends(target: str, backends: Sequence[str] | None) -> tuple[str, ..
     """The backends a corpus entry is laddered on: those asked for, else eager plus the entry's own backend."""
     if backends:
         return tuple(backends)
-    own = dict(kv.split("=", 1) for kv in target.partition(":")[2].split(",") if "=" in kv).get("backend", "eager")
+    own = dict(parse_target(target, check_python=False).options).get("backend", "eager")
     return tuple(dict.fromkeys(("eager", own)))
 
 

@@ -202,9 +202,10 @@ def behaviour_shape(source: str, minimal: bool = True) -> str:
 
     ``minimal=False`` for a reduction cut short: such a repro may still hold a mode object the bug does not need,
     so it is named by its shape only (a new bug is never hidden under a known family by leftovers)."""
-    from oracle import FOOTER_MARKER
+    from oracle import ProgramFile
 
-    code = source.split(FOOTER_MARKER)[0]
+    pf = ProgramFile.parse(source)
+    code = pf.header + pf.code
     try:
         tree = ast.parse(code)
     except SyntaxError:
