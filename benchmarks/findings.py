@@ -1,6 +1,6 @@
-"""Reduction benchmark over fixed, unreduced findings saved from real campaigns (benchmarks/findings/).
+"""Reduction benchmark over fixed, unreduced findings saved from real campaigns (benchmarks/data/findings/).
 
-Each ``*.py`` there is a campaign's unreduced repro (``# signature:``, ``# target:`` header); ``labels.json``
+Each ``*.py`` there is a campaign's unreduced repro (``# signature:``, ``# target:`` header); ``benchmarks/data/labels.json``
 gives each its root cause, labeled by hand. For every finding: reduce it with ``reduce_program`` (the
 generator's IR when the file is an unedited generated program), then check the result once more in full and
 compare with the original: the signature kept, and eager's outcome (returned / raised the same type) kept.
@@ -32,7 +32,8 @@ import statistics
 import time
 from pathlib import Path
 
-HERE = Path(__file__).parent / "findings"
+DATA = Path(__file__).parent / "data"
+ROOT = DATA.parents[1]
 GOAL_LINES = 20  # a repro a reader takes in at once: the goal for every finding in the default budget
 LARGE = 500  # program lines from which a finding counts as large
 
@@ -76,11 +77,14 @@ def main() -> int:
     from fuzz.reduce._oracle import generator_ir
     from fuzz.triage.rootcause import behaviour_shape, root_cause
 
-    labels = json.loads((HERE / "labels.json").read_text())
+    # the unreduced findings saved from campaigns (data/findings/), by file name
+    labels = {Path(f["file"]).name: f for f in json.loads((DATA / "labels.json").read_text())["findings"]
+              if f["file"].startswith("benchmarks/data/findings/")}
     rows, skipped = [], []
     with oracle.Runner(workers=args.workers, timeout=60) as runner:
         for name in sorted(n for n in labels if any(fnmatch.fnmatch(n, g) for g in args.only.split(","))):
-            label, source = labels[name], (HERE / name).read_text()
+            label = labels[name]
+            source = (ROOT / label["file"]).read_text()
             target, signature = _resolved(label["target"], pythons), label["signature"]
             if target is None:
                 print(f"{name:18} skipped: its target {label['target']} needs --python NAME=PATH", flush=True)

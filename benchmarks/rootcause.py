@@ -1,6 +1,6 @@
 """Root-cause grouping measured on hand-labeled findings: buckets per root cause and wrong merges.
 
-    python benchmarks/rootcause.py [benchmarks/rootcause_labels/labels.json]
+    python benchmarks/rootcause.py [benchmarks/data/labels.json] [--all]
 
 Each labeled finding is a program file with its signature in the header and a hand-given label (the bug it
 shows). A rule maps a finding to a root-cause key; a finding without one (an unreduced mismatch) counts alone.
@@ -50,17 +50,22 @@ def measure(findings: list[dict], rule) -> tuple[float, dict, list]:
         source = (ROOT / f["file"]).read_text()
         signature = header_fields(source)["signature"]
         key = rule(signature, source, f["reduced"]) or f"alone#{i}"
-        keys_by_label[f["label"]].add(key)
-        labels_by_key[key].add(f["label"])
+        keys_by_label[f["root_cause"]].add(key)
+        labels_by_key[key].add(f["root_cause"])
     per_label = {label: len(keys) for label, keys in sorted(keys_by_label.items())}
     wrong = [(key, sorted(labels)) for key, labels in labels_by_key.items() if len(labels) > 1]
     return sum(per_label.values()) / len(per_label), per_label, wrong
 
 
 def main(argv: list[str]) -> int:
-    path = Path(argv[0]) if argv else ROOT / "benchmarks" / "rootcause_labels" / "labels.json"
-    findings = json.loads(path.read_text())["findings"]
-    labels = collections.Counter(f["label"] for f in findings)
+    every = "--all" in argv
+    argv = [a for a in argv if a != "--all"]
+    path = Path(argv[0]) if argv else ROOT / "benchmarks" / "data" / "labels.json"
+    # the root-cause set: reduced corpus repros and labeled campaign findings (data/rootcause/); --all adds the
+    # unreduced saved findings that benchmarks/findings.py reduces (data/findings/)
+    findings = [f for f in json.loads(path.read_text())["findings"]
+                if every or not f["file"].startswith("benchmarks/data/findings/")]
+    labels = collections.Counter(f["root_cause"] for f in findings)
     print(f"{len(findings)} labeled findings, {len(labels)} root causes, "
           f"{sum(f['reduced'] for f in findings)} reduced")
     for name, rule in RULES.items():

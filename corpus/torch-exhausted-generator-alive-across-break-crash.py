@@ -1,7 +1,7 @@
 # ngb-fuzz program
 # signature: crash:InternalTorchDynamoError@torch._dynamo.variables.functions:reconstruct
 # target: torch
-# found-by: benchmarks/conformance_table.py (scenario generator_exhausted); upstream: fixed by pytorch PR #188622/#188738, not in torch 2.13
+# found-by: tools/conformance_table.py (scenario generator_exhausted); upstream: fixed by pytorch PR #188622/#188738, not in torch 2.13
 import torch
 
 EFFECTS = []

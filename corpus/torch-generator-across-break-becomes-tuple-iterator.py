@@ -1,7 +1,7 @@
 # ngb-fuzz program
 # signature: crash:AttributeError@torch._dynamo.eval_frame:compile_wrapper
 # target: torch
-# found-by: benchmarks/conformance_table.py (scenario send_across_break); upstream pytorch/pytorch#198190
+# found-by: tools/conformance_table.py (scenario send_across_break); upstream pytorch/pytorch#198190
 import torch
 
 

@@ -2,7 +2,7 @@
 # signature: mismatch:effects:type
 # target: torch
 # compare: plain
-# found-by: benchmarks/conformance_table.py (scenario yield_from_delegation); upstream: pytorch issue #149037 (PR #185769)
+# found-by: tools/conformance_table.py (scenario yield_from_delegation); upstream: pytorch issue #149037 (PR #185769)
 import torch
 
 EFFECTS = []

@@ -16,12 +16,27 @@ from __future__ import annotations
 
 import types
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from oracle import ProgramFile, read_program_text
 
-if TYPE_CHECKING:
-    from fuzz.campaign.loop import Bucket, Campaign
+from .bucket import Bucket
+
+
+class Campaign(Protocol):
+    """What these checks use of the campaign (``fuzz.campaign.loop.Campaign``): its buckets, directory and
+    settings, and how it regenerates a program, writes a repro and journals."""
+
+    buckets: dict[tuple[str, str], Bucket]
+    dir: Any
+    bias: Any
+    config: Any
+
+    def regenerate(self, index: int) -> Any: ...
+
+    def _repro_source(self, program: Any, spec: str, verdict: Any, index: int) -> str: ...
+
+    def _journal(self, record: dict) -> None: ...
 
 __all__ = ["check_files", "untracked_repros"]
 

@@ -1,5 +1,5 @@
 """The conformance scenarios' record and runner, shared by tests/engine/test_conformance_*.py and
-benchmarks/conformance_table.py.
+tools/conformance_table.py.
 
 A scenario is one plain Python function `fn(log, *inputs)` that appends what it does to `log` (the effect
 log), plus fresh inputs per call. It runs twice under eager and twice under a compiler (the second call may

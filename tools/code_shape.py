@@ -4,7 +4,7 @@ A function is every `def` (methods and nested functions included). Its length is
 `def` line to its last line (decorators and docstring included, as a reader sees it). "Annotated" means at
 least one parameter (other than self/cls) or the return carries an annotation; functions with no such
 parameters count as annotated only if they annotate their return.
-Run: python benchmarks/code_shape.py [DIR]   (default: engine/)
+Run: python tools/code_shape.py [DIR]   (default: engine/)
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ strongly connected components of more than one module, and every elementary cycl
 modules long (shortest first); then the number of import statements inside functions, per module.
 A third graph adds the `if TYPE_CHECKING:` imports: they never run, but the modules depend on each other
 through them all the same.
-Run: python benchmarks/import_cycles.py [DIR] [--max-len N]   (default: engine/, 4)
+Run: python tools/import_cycles.py [DIR] [--max-len N]   (default: engine/, 4)
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ frame eagerly or restarted a trace never counts as "fewer graphs", and one where
 (Dynamo skipped the frame) is counted as "torch fell back", not as the engine having more; the op nodes in
 each side's graphs tell fewer graphs from fewer ops compiled. Run from the repository root:
 
-    python benchmarks/conformance_table.py [-k SUBSTRING] [-f FAMILY[,FAMILY...]]
+    python tools/conformance_table.py [-k SUBSTRING] [-f FAMILY[,FAMILY...]]
 """
 
 from __future__ import annotations
