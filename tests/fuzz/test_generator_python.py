@@ -119,3 +119,18 @@ def test_a_3_12_program_runs_under_eager_and_the_engine_on_3_12():
     assert "float32|'a\\\\tb'|" in logged  # pep701
     assert report.eager_outcome == "returned"
     assert report.verdicts[spec].signature == "ok", report.verdicts[spec]
+
+
+def test_a_harness_that_cannot_parse_the_program_reduces_its_ir_only():
+    python = _python312()
+    if python is None or HERE >= (3, 12):
+        pytest.skip("needs a harness older than 3.12 and a Python 3.12 interpreter with torch")
+    from fuzz.reduce import ReduceError, reduce_program
+
+    program = generate_program(1, 186, GenerationConfig(BOOSTED, max_depth=3, max_functions=4, python=(3, 12)))
+    spec = f"fault:drop-effect,python={python}"
+    with pytest.raises(ReduceError, match="does not parse on this Python"):
+        reduce_program(program.source, spec, budget_s=5.0, rechecks=0)
+    result = reduce_program(program.source, spec, ir=program.ir, budget_s=30.0, rechecks=0)
+    assert "ir only: newer syntax" in result.stages
+    assert result.lines <= result.original_lines and result.signature.startswith("mismatch:")
