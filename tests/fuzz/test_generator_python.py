@@ -134,3 +134,12 @@ def test_a_harness_that_cannot_parse_the_program_reduces_its_ir_only():
     result = reduce_program(program.source, spec, ir=program.ir, budget_s=30.0, rechecks=0)
     assert "ir only: newer syntax" in result.stages
     assert result.lines <= result.original_lines and result.signature.startswith("mismatch:")
+
+
+def test_the_cli_loads_a_program_written_for_a_newer_python():
+    from fuzz.cli._common import program_problem
+
+    program = generate_program(1, 186, GenerationConfig(BOOSTED, max_depth=3, max_functions=4, python=(3, 12)))
+    assert program_problem(program.source) is None  # its targets' interpreters parse it, not (maybe) this one
+    broken = program.source.replace("# for-python: 3.12", "# for-python: 3.11").replace("def entry(", "def entry((")
+    assert program_problem(broken).startswith("syntax error")
