@@ -215,8 +215,8 @@ def imports_torch(code: str) -> bool:
     """The module itself (not a helper module's source string) runs ``import torch``."""
     try:
         body = ast.parse(code).body
-    except SyntaxError:
-        return False
+    except SyntaxError:  # e.g. written for a newer Python than this one: read the lines
+        return any(line.rstrip() == "import torch" for line in code.splitlines())
     return any(
         isinstance(s, ast.Import) and any(a.name == "torch" and not a.asname for a in s.names) for s in body
     )
@@ -243,8 +243,9 @@ def takes_size(code: str) -> bool:
     """The program's ``make_inputs`` takes ``size`` (it gives inputs of other sizes for a third call)."""
     try:
         module = ast.parse(code)
-    except SyntaxError:
-        return False
+    except SyntaxError:  # e.g. written for a newer Python than this one: read the line
+        head = re.search(r"^def make_inputs\(([^)]*)\)", code, re.MULTILINE)
+        return head is not None and re.search(r"\bsize\b", head.group(1)) is not None
     return any(
         isinstance(node, ast.FunctionDef)
         and node.name == "make_inputs"

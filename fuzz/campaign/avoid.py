@@ -267,7 +267,7 @@ class Avoidance:
         weights = dict(base.weights)
         for tag, m in cut.items():
             weights[tag] = round(base.weight(tag) * m, 4)
-        return GenerationConfig(weights, base.max_depth, base.max_functions)
+        return GenerationConfig(weights, base.max_depth, base.max_functions, base.python)
 
     def matching(self, features: Iterable[str]) -> list[str]:
         """The corpus files whose known shape a program with these tags covers."""

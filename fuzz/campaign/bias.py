@@ -114,7 +114,7 @@ class Bias:
         weights = dict(self.base.weights)
         for tag, m in self.boosts().items():
             weights[tag] = round(self.base.weight(tag) * m, 4)
-        return GenerationConfig(weights, self.base.max_depth, self.base.max_functions)
+        return GenerationConfig(weights, self.base.max_depth, self.base.max_functions, self.base.python)
 
     # -- persistence (state.json) --------------------------------------------------------------------------
     def to_json(self) -> dict:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import functools
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -27,7 +29,7 @@ from oracle import FoundBy, set_header, slug, with_footer
 from .avoid import known_shares
 from .bias import Bias, weights_header
 
-__all__ = ["CampaignConfig", "Campaign", "Bucket", "CampaignError", "StorageError", "root_cause"]
+__all__ = ["CampaignConfig", "Campaign", "Bucket", "CampaignError", "StorageError", "oldest_python", "root_cause"]
 
 SNAPSHOT_EVERY = 1000  # journal lines between snapshots: bounds the journal a resume replays
 
@@ -60,8 +62,34 @@ class CampaignConfig:
         return FoundBy.generated(self.seed, program, self.bias, self.weights)
 
     def generation(self) -> GenerationConfig | None:
-        """The generator's weights before known-bug avoidance and --bias: the catalog's, or the user's."""
-        return GenerationConfig(dict(self.weights)) if self.weights else None
+        """The generator's weights before known-bug avoidance and --bias (the catalog's, or the user's), and its
+        Python: the oldest of the targets' interpreters, so every target parses every program (None: the
+        catalog's weights, for this interpreter's Python)."""
+        python = oldest_python(self.targets)
+        if not self.weights and python == sys.version_info[:2]:
+            return None
+        return GenerationConfig(dict(self.weights), python=python)
+
+
+def oldest_python(targets) -> tuple[int, int]:
+    """The oldest Python among the interpreters of ``targets`` (specs; one without ``python=`` runs here): what
+    the generator may write for, since eager and each target run in the target's own interpreter. A spec or an
+    interpreter that cannot be read counts as this one (the target itself is refused where it is checked)."""
+    return min((_python_of(spec) for spec in targets), default=sys.version_info[:2])
+
+
+@functools.cache
+def _python_of(spec: str) -> tuple[int, int]:
+    from oracle import TargetError, parse_target, versions_of
+
+    try:
+        python = parse_target(spec).python
+        if python is None:
+            return sys.version_info[:2]
+        major, minor = versions_of(python)[1].split(".")
+        return int(major), int(minor)
+    except (TargetError, ValueError):
+        return sys.version_info[:2]
 
 
 SLOTS_EVERY_S = 5.0  # how often a campaign on a cluster asks whether workers joined

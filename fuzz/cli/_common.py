@@ -10,6 +10,7 @@ import ast
 import math
 import os
 import re
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -109,11 +110,24 @@ def read_program(path: str | Path) -> str:
     return text
 
 
+def _written_for_newer(source: str) -> bool:
+    """The program's ``for-python`` header names a newer Python than this one."""
+    from oracle import header_fields
+
+    written_for = header_fields(source).get("for-python", "")
+    try:
+        return tuple(int(v) for v in written_for.split(".")) > sys.version_info[:2]
+    except ValueError:
+        return False
+
+
 def program_problem(source: str) -> str | None:
     """Why ``source`` cannot load as a program (syntax error, no top-level ``entry``), or None."""
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:
+        if _written_for_newer(source):  # the targets' interpreters parse it (the generator's python knob)
+            return None
         return f"syntax error at line {exc.lineno}: {exc.msg}"
     from oracle import top_level_names
 

@@ -8,6 +8,8 @@ derived ``shape.*`` tags that name the bug shapes of the seeds' May-2026 update.
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -62,13 +64,21 @@ DERIVED: tuple[Feature, ...] = (
 
 @dataclass(frozen=True)
 class GenerationConfig:
-    """Knobs of the generator. ``weights`` overrides catalog weights by feature name or by family (``"ctx"``)."""
+    """Knobs of the generator. ``weights`` overrides catalog weights by feature name or by family (``"ctx"``).
+    ``python`` is the oldest Python the programs must parse and run on: constructs whose ``min_python`` is newer are
+    never drawn (None: this interpreter's version; a campaign sets the oldest of its targets' interpreters)."""
 
     weights: Mapping[str, float] = field(default_factory=dict)
     max_depth: int = 100
     max_functions: int = 120
+    python: tuple[int, int] | None = None
 
     def __post_init__(self):
+        if self.python is not None:
+            python = tuple(int(v) for v in self.python)
+            if len(python) != 2 or not (3, 10) <= python < (4, 0):
+                raise ValueError(f"python must be (3, minor) with minor >= 10, not {self.python!r}")
+            object.__setattr__(self, "python", python)
         unknown = [k for k in self.weights if k not in _BY_NAME and k not in families()]
         if unknown:
             raise ValueError(f"unknown feature(s) {sorted(unknown)}; `ngb-fuzz features` lists them")
@@ -92,7 +102,12 @@ class GenerationConfig:
 
     def key(self) -> tuple:
         """A hashable, order-independent identity (for caching strategies per config)."""
-        return (tuple(sorted(self.weights.items())), self.max_depth, self.max_functions)
+        return (tuple(sorted(self.weights.items())), self.max_depth, self.max_functions, self.for_python)
+
+    @property
+    def for_python(self) -> tuple[int, int]:
+        """The Python the programs are generated for (``python``, or this interpreter's version)."""
+        return self.python or sys.version_info[:2]
 
 
 def boosted(config: GenerationConfig, tags: Iterable[str], factor: float = 2.0) -> GenerationConfig:
@@ -102,7 +117,7 @@ def boosted(config: GenerationConfig, tags: Iterable[str], factor: float = 2.0) 
     for tag in tags:
         if tag in _BY_NAME:
             weights[tag] = config.weight(tag) * factor
-    return GenerationConfig(weights, config.max_depth, config.max_functions)
+    return dataclasses.replace(config, weights=weights)
 
 
 def families() -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from fuzz.program import ir
 from fuzz.program._conjecture import draw_seeded, replay
 from fuzz.program.features import GenerationConfig, extract
 from fuzz.program.render import render
-from oracle import FoundBy
+from oracle import FoundBy, set_header
 
 __all__ = ["GeneratedProgram", "generate_program", "program_seed", "replay_program"]
 
@@ -39,6 +39,8 @@ def generate_program(seed: int, index: int, config: GenerationConfig | None = No
     program, choices = draw_seeded(_programs_impl, program_seed(seed, index), config)
     features = extract(program)
     source = render(program, found_by=str(FoundBy.generated(seed, index)), features=features)
+    if config.python is not None:  # the generator's Python knob: generate_program needs it to rebuild the program
+        source = set_header(source, for_python=f"{config.python[0]}.{config.python[1]}")
     return GeneratedProgram(source=source, features=features, ir=program, seed=seed, index=index, choices=choices,
                             config=given)
 

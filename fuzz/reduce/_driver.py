@@ -79,6 +79,7 @@ class IRResult:
     passes: tuple[PassStats, ...]
     elapsed_s: float
     interrupted: bool = False
+    stopped: str = "fixpoint"  # as ReduceResult.stopped
 
 
 class _OutOfTime(Exception):
@@ -487,4 +488,4 @@ def reduce_ir(program, is_interesting: Callable[[str], bool], *, budget_s: float
         return None
     best_source = stage.source(run.best) or ""
     return IRResult(best_source, run.best, code_lines(stage.source(program) or ""), run.invocations,
-                    _stats(run), elapsed, stopped == "interrupted")
+                    _stats(run), elapsed, stopped == "interrupted", stopped)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dataclasses
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -30,6 +32,15 @@ def generator_ir(source: str):
         return None
     mine, theirs = ProgramFile.parse(source).code, ProgramFile.parse(program.source).code
     return program.ir if mine.strip() == theirs.strip() else None
+
+
+def parses_here(source: str) -> bool:
+    """Whether this interpreter's ``ast`` parses the program (one generated for a newer Python may not)."""
+    try:
+        ast.parse(ProgramFile.parse(source).code)
+    except SyntaxError:
+        return False
+    return True
 
 
 def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | None = None,
@@ -193,10 +204,22 @@ def reduce_program(
         reducing = ir_result.elapsed_s if ir_result is not None else 0.0
         clock = spent.watch(Clock(max(budget_s - reducing, 1.0), checks,
                                   max(ceiling_s - (time.monotonic() - started), 1.0)))
-        result = reduce_source(
-            source, predicate, budget_s=0.0, workers=workers, progress=progress, check_original=False,
-            clock=Clock(0.0) if interrupted else clock,
-        )
+        if not parses_here(source):
+            # written for a newer Python than this one (the generator's python knob: PEP 695, PEP 701 ...): the
+            # source passes work on this interpreter's `ast`, so only the IR stage reduces it
+            if ir_result is None:
+                raise ReduceError(f"the program does not parse on this Python ({sys.version_info[0]}."
+                                  f"{sys.version_info[1]}): it is written for a newer one, and only its IR could "
+                                  "be reduced here (a campaign's repro, reduced where it was found, has one)")
+            lines = code_lines(source)
+            # an IR stage that stopped paying has still done all that can be done here
+            stopped = "fixpoint" if ir_result.stopped == "gave way" else ir_result.stopped
+            result = ReduceResult(source, lines, lines, 0, 0, 0, (), 0.0, stopped, stages=("ir only: newer syntax",))
+        else:
+            result = reduce_source(
+                source, predicate, budget_s=0.0, workers=workers, progress=progress, check_original=False,
+                clock=Clock(0.0) if interrupted else clock,
+            )
         if interrupted:  # Ctrl-C in the IR stage: no source stage, best-so-far from the IR
             result = dataclasses.replace(result, stopped="interrupted")
         elif proxy and result.stopped != "interrupted":
@@ -205,7 +228,10 @@ def reduce_program(
                 held = on_target(result.source)
             except KeyboardInterrupt:  # a stop during the check on the target: the result kept, unconfirmed
                 held, result = True, dataclasses.replace(result, stopped="interrupted")
-            if not held:
+            if not held and not parses_here(original):  # no source stage here: the original stands
+                lines = code_lines(original)
+                result = dataclasses.replace(result, source=original, lines=lines, stages=("target",))
+            elif not held:
                 # what the target's own backend needs went with a candidate the eager backend took: again, there
                 again = reduce_source(original, on_target, budget_s=max(clock.left(), 1.0), workers=workers,
                                       progress=progress, check_original=False)

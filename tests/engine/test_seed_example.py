@@ -76,14 +76,23 @@ def test_chain_depth(n):
     fn = make_chain(n)
     x = t(4)
     old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 2 * n + 200))  # only eager needs it, for the reference
+    sys.setrecursionlimit(max(old, 2 * n + 200))  # eager needs it; the engine runs under the same limit
     try:
-        ref = fn(x)
+        try:
+            ref = fn(x)
+        except RecursionError as e:
+            # Eager cannot run this chain in this process. With torch 2.13: once torch.compile has raised
+            # Unsupported for a break inside error_on_graph_break(True) (a test in test_conformance_markers.py
+            # does), every later Python call in the process counts against the C recursion limit, whatever
+            # sys.setrecursionlimit says: ~750 frames on 3.12 (this skip), ~5000 on 3.13; torch._dynamo.reset()
+            # does not undo it (a torch bug). The engine's VM has no host recursion per frame, so it
+            # cannot meet that hidden limit where eager does: nothing to compare it with here.
+            pytest.skip(f"eager itself fails at depth {n} in this process: {e}")
+        c = engine.compile(fn)
+        same(c(x), ref)
+        same(c(x), ref)
     finally:
         sys.setrecursionlimit(old)
-    c = engine.compile(fn)
-    same(c(x), ref)
-    same(c(x), ref)
     assert c.stats() == {"graphs": 2, "breaks": 1, "recompiles": 0, "frames_traced": n}
 
 

@@ -148,15 +148,15 @@ def parts(slot: str, name: str) -> tuple[tuple[Piece, str], ...]:
 
 
 @cache
-def hosting() -> tuple[Construct, ...]:
-    """Constructs with a hole, available on this Python."""
-    return tuple(c for c in CONSTRUCTS.values() if c.hosts and c.available())
+def hosting(python: tuple[int, int] | None = None) -> tuple[Construct, ...]:
+    """Constructs with a hole, available to programs for Python ``python`` (None: this interpreter)."""
+    return tuple(c for c in CONSTRUCTS.values() if c.hosts and c.available(python))
 
 
 @cache
-def plain() -> tuple[Construct, ...]:
-    """Constructs without a hole, available on this Python."""
-    return tuple(c for c in CONSTRUCTS.values() if c.template and not c.hosts and c.available())
+def plain(python: tuple[int, int] | None = None) -> tuple[Construct, ...]:
+    """Constructs without a hole, available to programs for Python ``python`` (None: this interpreter)."""
+    return tuple(c for c in CONSTRUCTS.values() if c.template and not c.hosts and c.available(python))
 
 
 @cache

@@ -178,8 +178,10 @@ class Construct:
         """The template with its fields filled in."""
         return self.template.replace("{hole}", hole).replace("{tag}", tag).replace("{k}", str(k))
 
-    def available(self) -> bool:
-        return sys.version_info[:2] >= self.min_python
+    def available(self, python: tuple[int, int] | None = None) -> bool:
+        """Whether programs for Python ``python`` (the generator's knob; None: this interpreter's) may use it:
+        every interpreter from ``python`` on parses it."""
+        return (python or sys.version_info[:2]) >= self.min_python
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Control flow around a break: ``match`` statements (literal, capture, class, sequence, mapping patterns, guards,
-or-patterns), ``except*`` over exception groups, exceptions chained across frames (``raise ... from``, implicit
+or-patterns), ``except*`` over exception groups, PEP 695 generics and ``type`` aliases (3.12), exceptions chained across frames (``raise ... from``, implicit
 ``__context__``), ``for``/``while ... else``, the walrus operator, nested comprehensions, ``try``/``else``/
 ``finally``, and a ``with`` whose ``__exit__`` suppresses an exception. The hole runs in a case body or a guard,
 in a deeper frame that raises, in a loop whose ``break`` its result decides, in a comprehension, in ``else``."""
@@ -213,6 +213,43 @@ _WITH_SUPPRESS = '''with _Suppress("{tag}"):
 _effect("{tag}.after", x.dim())'''
 
 
+# PEP 695 (Python 3.12): a generic function, a generic class, `type` aliases. The hole runs inside the generic
+# function's frame, in the generic class's __init__, and in the lazily evaluated value of a type alias. Everything
+# 3.12-only lives in the template (defs are parsed by the harness, which may be older).
+_GENERIC_FUNC = '''def ident{k}[T](v: T) -> T:
+    return v
+def apply{k}[T: torch.Tensor, *Ts, **P](fn, v: T) -> T:
+    return fn(v)
+y{k} = apply{k}({hole}, ident{k}(x))
+p{k} = apply{k}.__type_params__
+_effect("{tag}", ([type(q{k}).__name__ for q{k} in p{k}], [q{k}.__name__ for q{k} in p{k}],
+                  p{k}[0].__bound__ is torch.Tensor, ident{k}.__annotations__["v"].__name__))
+x = ident{k}(y{k}) * 0.5 + x * 0.25'''
+
+_GENERIC_CLASS = '''class Box{k}[T]:
+    def __init__(self, v: T, fn):
+        self.v = fn(v)
+
+    def get(self) -> T:
+        return self.v
+
+    def map[S](self, fn) -> "Box{k}[S]":
+        return Box{k}(self.v, fn)
+b{k} = Box{k}(x, {hole})
+c{k} = b{k}.map(lambda v: v * 0.5)
+_effect("{tag}", (Box{k}.__type_params__[0].__name__, Box{k}[int].__args__[0].__name__,
+                  Box{k}.map.__type_params__[0].__name__, Box{k}.__mro__[-2].__name__))
+x = c{k}.get() * 0.5 + x * 0.25'''
+
+_TYPE_ALIAS = '''type Pair{k}[T] = tuple[T, T]
+type Num{k} = int | float
+type Lazy{k} = {hole}(x)
+y{k} = Lazy{k}.__value__
+_effect("{tag}", (Pair{k}.__name__, [t{k}.__name__ for t{k} in Pair{k}.__type_params__],
+                  Pair{k}[int].__args__[0].__name__, str(Num{k}.__value__), type(Lazy{k}).__name__))
+x = y{k} * 0.5 + x * 0.25'''
+
+
 def _c(kind: str, weight: float, description: str, template: str, calls: int = 1, bound=None,
        keep: tuple[str, ...] = (), defs: str = "", imports: tuple[str, ...] = (),
        min_python: tuple[int, int] = (3, 10)) -> Construct:
@@ -260,5 +297,12 @@ FAMILY = Family(
            _TRY_FINALLY_RAISE, bound=lambda b, h: 0.5 * h + 0.25 * b, defs=_RAISES),
         _c("with_suppress", 0.4, "a user context manager whose __exit__ suppresses a KeyError raised after the hole",
            _WITH_SUPPRESS, defs=_SUPPRESS),
+        _c("generic_func", 0.3, "PEP 695 generic functions (bound, TypeVarTuple, ParamSpec); the hole runs in one",
+           _GENERIC_FUNC, bound=lambda b, h: 0.5 * h + 0.25 * b, min_python=(3, 12)),
+        _c("generic_class", 0.3, "a PEP 695 generic class and generic method; the hole runs in __init__",
+           _GENERIC_CLASS, bound=lambda b, h: 0.25 * h + 0.25 * b, min_python=(3, 12)),
+        _c("type_alias", 0.3, "type alias statements; the hole runs in a lazily evaluated alias value",
+           _TYPE_ALIAS, bound=lambda b, h: 0.5 * h + 0.25 * b, keep=("tuple", "int", "float"),
+           min_python=(3, 12)),
     ),
 )

@@ -1,4 +1,4 @@
-"""Strings built around breaks: f-strings with conversions and (nested) format specs, ``format()``,
+"""Strings built around breaks: f-strings with conversions and (nested) format specs, PEP 701 f-strings (3.12), ``format()``,
 ``str.format``, ``%`` formatting, ``str`` methods, and a user class whose ``__format__``/``__repr__``/``__str__``
 runs the hole. What is formatted is mostly ints, shapes, dtypes and bools; a tensor-derived float is printed to
 one decimal at most, so a backend that reorders arithmetic within tolerance cannot change the text."""
@@ -80,6 +80,15 @@ _effect("{tag}", s{k})
 x = f{k}.out + x * 0.25'''
 
 
+# PEP 701 (Python 3.12): the same quotes nested in replacement fields, backslashes and a comment inside one, a
+# field spread over lines; the hole runs inside the f-string's first field (a walrus keeps its result).
+_FSTRING_PEP701 = '''s{k} = f"{(y{k} := {hole}(x)).dim()}|{"-".join(f"{d{k}:>3}" for d{k} in y{k}.shape)}|{
+    str(y{k}.dtype).split(".")[-1]  # a comment inside a replacement field
+}|{"\\t".join(["a", "b"])!r}|{f"{f"{y{k}.numel()}"}"}"
+_effect("{tag}", s{k})
+x = y{k} * (0.5 if s{k}.split("|")[2] == "float32" else 0.25)'''
+
+
 def _h(kind: str, weight: float, description: str, template: str, calls: int = 1, bound=None,
        keep: tuple[str, ...] = (), defs: str = "", min_python: tuple[int, int] = (3, 10)) -> Construct:
     return Construct(
@@ -103,6 +112,8 @@ FAMILY = Family(
         _h("percent", 0.3, "%-formatting with a tuple and with a mapping", _PERCENT, keep=("tuple", "bool")),
         _h("methods", 0.4, "str.join over a generator running the hole; split/partition/replace/zfill/...",
            _METHODS, calls=2, keep=("str", "range")),
+        _h("pep701", 0.3, "a PEP 701 f-string: same quotes nested, a backslash and a comment in fields; hole inside",
+           _FSTRING_PEP701, bound=lambda b, h: 0.5 * h, keep=("str",), min_python=(3, 12)),
         _h("more_methods", 0.2, "removeprefix/center/title/encode/find/casefold of a dtype name", _MORE_METHODS,
            keep=("str",)),
         _h("user_format", 0.3, "a user class whose __format__ runs the hole (f-string, format(), str.format)",

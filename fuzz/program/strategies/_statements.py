@@ -79,7 +79,7 @@ def _fillers(gen) -> tuple:
     options = gen.memo.get("fillers")
     if options is None:
         options = gen.memo["fillers"] = tuple(
-            (c, gen.w(c.name) * 0.5) for c in families.plain() if c.filler and _fits(gen, c)
+            (c, gen.w(c.name) * 0.5) for c in families.plain(gen.config.for_python) if c.filler and _fits(gen, c)
         )
     return options
 
@@ -155,7 +155,7 @@ def _hosting(gen, mult: int) -> tuple:
     options = gen.memo.get(key)
     if options is None:
         options = gen.memo[key] = tuple(
-            (c, gen.w(c.name)) for c in families.hosting() if mult * c.calls <= MULT_LIMIT and _fits(gen, c)
+            (c, gen.w(c.name)) for c in families.hosting(gen.config.for_python) if mult * c.calls <= MULT_LIMIT and _fits(gen, c)
         )
     return options
 
@@ -171,7 +171,7 @@ def _wrapped_impl(draw, body: Body, core) -> tuple:
         options = [("none", 8.0), ("with", with_w)]
         options += [(p.kind, gen.w(c.name) * p.share) for c, p in families.pieces("wrapper")
                     if "loops" not in p.traits or loops]
-        default = sum(c.weight for c in families.hosting()) or 1.0
+        default = sum(c.weight for c in families.hosting(gen.config.for_python)) or 1.0
         options.append(("construct", _CONSTRUCT_WEIGHT * sum(cw for _, cw in _hosting(gen, body.mult)) / default))
         options = gen.memo["wrap", loops, body.mult] = tuple((k, w) for k, w in options if w > 0)
     kind = weighted(draw, options)
