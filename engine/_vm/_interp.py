@@ -150,6 +150,15 @@ class VM(VMOps):
         self.frames_traced += 1
         return Frame(info, fglobals, b, localsplus, [], 0, None, exit_grad, -1, self.call_no, name)
 
+    def push_result(self, frame: Frame, res: Var | Inline) -> None:
+        """The result of ``frame``'s current instruction: a frame to run above it (an Inline), or a value pushed
+        on its stack and the instruction done."""
+        if isinstance(res, Inline):
+            self.push_frame(frame, res)
+        else:
+            frame.stack.append(res)
+            frame.ip += 1
+
     def push_frame(self, caller: Frame, callee: Frame | Inline) -> None:
         """The caller's current instruction made a frame run above it (an inlined call, a generator resumed):
         the caller goes on after that instruction when the frame returns; decorator-form grad mode is entered."""

@@ -50,11 +50,7 @@ def call_adapter(kw_names, classic_ctx=None):
 def _commit_call(vm: VM, frame: Frame, res: Var | Inline, npop: int) -> None:
     vm.popn(npop)
     frame.kw_names = None
-    if isinstance(res, Inline):
-        vm.push_frame(frame, res)
-    else:
-        frame.stack.append(res)
-        frame.ip += 1
+    vm.push_result(frame, res)
 
 
 @handles("KW_NAMES")

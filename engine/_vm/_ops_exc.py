@@ -9,7 +9,6 @@ from .._errors import Unsupported
 from ._calls import call
 from ._exceptions import get_state, instance_of, is_exception, is_none, raise_new
 from ._generators import cm_enter, cm_exit, throw_pending
-from ._iface import Inline
 from ._modes import enter as enter_mode
 from ._modes import program_ctx
 from ._objects import enter_user_ctx
@@ -96,11 +95,7 @@ def _before_with_h(vm: VM, frame: Frame, ins: Instr) -> None:
         u.eager = _before_with_eager(frame, ins)
         raise
     frame.stack[-1] = exit_
-    if isinstance(res, Inline):
-        vm.push_frame(frame, res)
-    else:
-        frame.stack.append(res)
-        frame.ip += 1
+    vm.push_result(frame, res)
 
 
 def _with_except_start(exit_, lasti, prev, exc):
@@ -142,11 +137,7 @@ def _with_except_start_h(vm: VM, frame: Frame, ins: Instr) -> None:
         if u.eager is None:
             u.eager = _with_except_start_eager(frame, ins)
         raise
-    if isinstance(res, Inline):
-        vm.push_frame(frame, res)
-    else:
-        frame.stack.append(res)
-        frame.ip += 1
+    vm.push_result(frame, res)
 
 
 @handles("PUSH_EXC_INFO")
