@@ -19,6 +19,8 @@ import contextlib
 import importlib
 import io
 import os
+import resource
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -63,9 +65,18 @@ class Outcome:
         return ", ".join(parts) or None
 
 
+TIMEOUT_S = 30  # per scenario: without a model a trace may run away (an infinite iterator unrolled)
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise TimeoutError(f"scenario ran over {TIMEOUT_S}s")
+
+
 def run(sc: Scenario) -> Outcome:
     c = engine.compile(sc.fn)
     why = ""
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(TIMEOUT_S)
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             pairs = run_pair(sc, c)
@@ -74,8 +85,10 @@ def run(sc: Scenario) -> Outcome:
             if diff is not None:
                 why = f"call {k + 1}: {diff}"
                 break
-    except Exception as e:  # the harness itself failed
+    except (Exception, MemoryError) as e:  # the harness itself failed, or ran over
         why = f"harness: {type(e).__name__}: {e}"
+    finally:
+        signal.alarm(0)
     rec = c.record
     return Outcome(not why, rec.graphs, rec.breaks, rec.eager_calls, rec.restarts, why)
 
@@ -131,7 +144,10 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("-f", "--families", default=",".join(FAMILIES))
     ap.add_argument("-k", default="", help="only models whose label contains this")
+    ap.add_argument("--start", default="", help="only models whose label sorts at or after this")
     a = ap.parse_args(argv)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)  # a runaway trace fails alone, not the machine
+    resource.setrlimit(resource.RLIMIT_AS, (min(8 << 30, hard if hard > 0 else 8 << 30), hard))
     scs = scenarios(a.families.split(","))
     by_name = {f"{fam}/{sc.name}": sc for fam, sc in scs}
     groups = by_function()
@@ -143,7 +159,7 @@ def main(argv: list[str]) -> int:
     uncovered = []
     for fn, keys in sorted(groups.items(), key=lambda kv: _label(kv[1])):
         label = _label(keys)
-        if a.k not in label:
+        if a.k not in label or label < a.start:
             continue
         changed = []
         for k in keys:
