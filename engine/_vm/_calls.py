@@ -529,11 +529,11 @@ def _refreshed_namespace(vm: VM, frame: Frame, items: dict[str, Var]) -> DictVar
         return d
     d = frame.namespace = vm.resolve(d)
     if type(d) is not DictVar:
-        raise Unsupported("frame-namespace", "the frame's locals() dict is not a plain dict value")
+        raise Unsupported("frame-introspection", "the frame's locals() dict is not a plain dict value")
     for name in frame.info.names:
         if name in items:
             set_item(vm, d, ConstVar(name), items[name])
         elif name in (dict_view(vm, d) if d.real is not None else d.items):
             if not delete_item(vm, d, ConstVar(name)):
-                raise Unsupported("frame-namespace", "refreshing the frame's locals() dict")
+                raise Unsupported("frame-introspection", "refreshing the frame's locals() dict")
     return d
