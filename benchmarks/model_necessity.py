@@ -34,7 +34,8 @@ from engine._vm._iface import MODELS  # noqa: E402
 from tests.engine.conformance import Scenario, difference, run_pair  # noqa: E402
 
 # the families whose scenarios exercise models (everyday Python, and the models' own scenarios)
-FAMILIES = ["py_stdlib", "py_builtins", "py_classes", "py_training", "models_gaps", "iters", "data"]
+FAMILIES = ["py_stdlib", "py_builtins", "py_classes", "py_training", "models_gaps", "models_cover", "iters",
+            "data"]
 
 
 def scenarios(families: list[str]) -> list[tuple[str, Scenario]]:
@@ -65,7 +66,7 @@ class Outcome:
         return ", ".join(parts) or None
 
 
-TIMEOUT_S = 20  # per scenario: without a model a trace may run away (a model's own Python form traced into itself)
+TIMEOUT_S = 10  # per scenario: without a model a trace may run away (a model's own Python form traced into itself)
 
 
 class _Timeout(BaseException):

@@ -5,6 +5,7 @@ called helper (depth >= 1)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 from collections import deque
@@ -56,10 +57,38 @@ def deque_count_clear(log, x):
     return x * n, list(d)
 
 
+def filterfalse_callback(log, x):
+    odd = list(itertools.filterfalse(lambda v: v % 2 == 0, [1, 2, 3, 4, 5]))
+    _brk(log, odd)
+    return x * len(odd), odd
+
+
+class _Box:
+    pass
+
+
+def set_and_setattr(log, x):
+    s = set([3, 1, 3, 2])
+    box = _Box()
+    setattr(box, "n", len(s))
+    _brk(log, box.n)
+    return x * box.n, sorted(s), box.n
+
+
+def repr_of_exception(log, x):
+    err = ValueError("bad", 2)
+    text = repr(err)
+    _brk(log, text)
+    return x + len(text), text
+
+
 SCENARIOS = [
     Scenario(pure_builtins_on_constants, x1, 2),
     Scenario(operator_functions, x1, 2),
     Scenario(deque_count_clear, x1, 1),
+    Scenario(filterfalse_callback, x1, 1),
+    Scenario(set_and_setattr, x1, 1),
+    Scenario(repr_of_exception, x1, 1),
 ]
 
 
