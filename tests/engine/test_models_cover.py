@@ -70,7 +70,8 @@ class _Box:
 def set_and_setattr(log, x):
     s = set([3, 1, 3, 2])
     box = _Box()
-    setattr(box, "n", len(s))
+    field = "n"
+    setattr(box, field, len(s))
     _brk(log, box.n)
     return x * box.n, sorted(s), box.n
 
