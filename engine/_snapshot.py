@@ -117,12 +117,13 @@ class _Persist:
         ret = -1
         if f.ret_override is not None:
             ret = self.value(f.ret_override)
+        namespace = self.value(f.namespace) if f.namespace is not None else -1
         n = len(f.stack)
         st = [self.slot(f, k, v, k >= n - nargs) for k, v in enumerate(f.stack)]
         if step and fault(self.vm.ctx, "corrupt-parent-slot"):
             _corrupt_top_slot(self.vm, f, st, locs)
         return FrameShape(f.info, f.fglobals, f.builtins, f.ip, tuple(locs), tuple(st), None, f.exit_grad,
-                          f.call_index, f.call_no, f.name, ret)
+                          f.call_index, f.call_no, f.name, ret, namespace=namespace)
 
 
 def _loop_slot(f: Frame, k: int, g: GenVar) -> bool:
@@ -217,7 +218,7 @@ def env_len(shapes: list[FrameShape]) -> int:
 
     def shape(sh: FrameShape) -> None:
         nonlocal top
-        top = max(top, sh.ret_override)
+        top = max(top, sh.ret_override, sh.namespace)
         if sh.gen is not None:
             gen(sh.gen)
         for _, s in sh.locals:
@@ -297,6 +298,7 @@ def _new_frame(sh: FrameShape) -> Frame:
         -1,
         sh.name,
         LazyVar(sh.ret_override) if sh.ret_override >= 0 else None,
+        namespace=LazyVar(sh.namespace) if sh.namespace >= 0 else None,
     )
 
 

@@ -23,8 +23,8 @@ from ._generators import cm_exit, drive, send_call
 from ._iface import MODELS, Inline, implements, model_for
 from ._iters import iter_remaining, view_items
 from ._library import apply_rule
-from ._methods import call_method, dict_setitem, dict_view, list_items
-from ._models_py import call_function_model, call_instance
+from ._methods import call_method, dict_setitem, dict_view, list_items, set_item
+from ._models_py import call_function_model, call_instance, delete_item
 from ._modes import applied, cloned_ctx, exit_, make_ctx
 from ._modules import call_module
 from ._objects import (
@@ -72,6 +72,7 @@ from ._wrap import wrap, wrap_fixed
 
 if TYPE_CHECKING:
     from ._code import CodeInfo
+    from ._frame import Frame
     from ._interp import VM
 
 
@@ -507,6 +508,32 @@ def _frame_namespace(vm: VM, obj: object, args: list[Var], kwargs: dict[str, Var
             if v is EMPTY:
                 continue
         items[name] = v
+    if V.LOCALS_DICT_PER_FRAME:
+        d = _refreshed_namespace(vm, frame, items)
+        if obj is dir:
+            return ListVar([ConstVar(n) for n in sorted(dict_view(vm, d) if d.real is not None else d.items)])
+        return d
     if obj is dir:
         return ListVar([ConstVar(n) for n in sorted(items)])
     return DictVar(items)
+
+
+def _refreshed_namespace(vm: VM, frame: Frame, items: dict[str, Var]) -> DictVar:
+    """The frame's one namespace dict, as CPython up to 3.12 keeps it (`f_locals`, refreshed at each
+    locals()/vars()/dir()): made at the first call; at a later one every bound local is stored, every
+    unbound one deleted, and any other key (one the program added) kept. The dict is part of the frame,
+    so a snapshot carries it across a break (`Frame.namespace`)."""
+    d = frame.namespace
+    if d is None:
+        d = frame.namespace = DictVar(items)
+        return d
+    d = frame.namespace = vm.resolve(d)
+    if type(d) is not DictVar:
+        raise Unsupported("frame-introspection", "the frame's locals() dict is not a plain dict value")
+    for name in frame.info.names:
+        if name in items:
+            set_item(vm, d, ConstVar(name), items[name])
+        elif name in (dict_view(vm, d) if d.real is not None else d.items):
+            if not delete_item(vm, d, ConstVar(name)):
+                raise Unsupported("frame-introspection", "refreshing the frame's locals() dict")
+    return d

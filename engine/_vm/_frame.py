@@ -29,6 +29,7 @@ class Frame:
     name: str = ""
     ret_override: Var | None = None  # a constructor's frame returns the new object, not __init__'s None
     gen: GenVar | None = None  # the GenVar whose frame this is
+    namespace: Var | None = None  # its one locals() dict, once made (V.LOCALS_DICT_PER_FRAME: up to 3.12)
 
 
 @dataclass(slots=True, eq=False)
@@ -48,6 +49,7 @@ class FrameShape:
     name: str
     ret_override: int = -1  # env index of the object a constructor frame returns
     gen: GenShape | None = None  # a running generator's frame: its generator
+    namespace: int = -1  # env index of its locals() dict (Frame.namespace)
 
 
 @dataclass(slots=True, eq=False)

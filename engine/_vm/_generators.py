@@ -37,7 +37,7 @@ from ._ending import Ending, EndKind, Fatal, Restart
 from ._exceptions import raise_new, set_state, tb_entry, tb_here
 from ._iface import Inline, Raise
 from ._opcodes import EagerSpec, Resume
-from ._values import CMExitVar, ConstVar, ExcVar, GenVar, IterVar, ListVar, ObjVar, TupleVar
+from ._values import CMExitVar, ConstVar, EscapedVar, ExcVar, GenVar, IterVar, ListVar, ObjVar, TupleVar
 
 if TYPE_CHECKING:
     from ._code import Instr
@@ -190,6 +190,8 @@ def collect(vm: VM, gen: GenVar, as_tuple: bool):
 
 def on_yield(vm: VM, frame: Frame, value: Var):
     gen = frame.gen
+    if type(value) is EscapedVar:
+        return _escaped(vm, frame, gen, value.exc)
     if gen.mode == "collect":  # appended; the generator goes on (the value sent in is None)
         vm.call_method(vm.resolve(gen.acc), "append", [value], {})
         frame.ip += 1
@@ -213,6 +215,34 @@ def on_yield(vm: VM, frame: Frame, value: Var):
     caller.call_index = -1
     gen.default = None
     caller.stack.append(value)  # the loop's next value, next()'s, or the value of the with-block (`as v`)
+    return None
+
+
+def _escaped(vm: VM, frame: Frame, gen: GenVar, exc: Var):
+    """A modeled C iterator's callback raised StopIteration `exc` (`_models_itertools._escape`): as the C
+    object's `__next__` it passes it on and stays usable (its generator form stays suspended), so a loop or
+    list() over it ends, next() gives its default or raises `exc` in the caller."""
+    if gen.mode not in ("next", "for", "collect"):
+        raise Fatal(Unsupported("stop-iteration", f"a callback's StopIteration inside a modeled iterator "
+                                f"stepped by {gen.mode}"))
+    leave_exc_state(vm, gen, True)
+    frame.ip += 1
+    vm.frames.pop()
+    gen.state = "suspended"
+    caller = vm.frames[-1]
+    default, gen.default = gen.default, None
+    if gen.mode == "next" and default is None:
+        tb_here(vm, exc, caller)
+        return vm.raise_exc(exc)
+    caller.call_index = -1
+    if gen.mode == "next":
+        caller.stack.append(default)
+    elif gen.mode == "collect":
+        acc = vm.resolve(gen.acc)
+        caller.stack.append(TupleVar(list(vm.list_items(acc))) if gen.acc_tuple else acc)
+    else:
+        caller.stack.pop()  # the loop's iterator
+        caller.ip = gen.target
     return None
 
 

@@ -362,5 +362,5 @@ def reached_iters(vm: VM) -> tuple[dict[int, IterVar], dict[int, IterVar]]:
                 todo.extend(getattr(y, n, None) for n in IterVar.__slots__)  # its parts, not the slot's
             else:
                 todo.append(y)
-        todo += [*x.locals, x.ret_override, x.gen]
+        todo += [*x.locals, x.ret_override, x.gen, x.namespace]
     return reached, loops

@@ -14,7 +14,8 @@ argument these models do not know answers NotImplemented and the call runs eager
 
 A callback raising StopIteration is the one thing a generator cannot pass on (PEP 479 makes it a
 RuntimeError): the models catch it and make the object eager instead (`_escape`: a restart with the
-construction run eagerly). Their frames add no traceback entries (`_iface.HIDDEN_CODES`), as a C
+construction run eagerly); an object restored from a break, which no restart can make anew, yields the
+exception marked instead, and its consumer meets it as it would from the C object. Their frames add no traceback entries (`_iface.HIDDEN_CODES`), as a C
 object's call adds none.
 """
 
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from .._errors import Unsupported
 from ._ending import Restart
 from ._iface import HIDDEN_CODES, model
-from ._values import ConstVar, GenVar, TupleVar
+from ._values import ConstVar, EscapedVar, GenVar, TupleVar
 
 if TYPE_CHECKING:
     from ._interp import VM
@@ -38,11 +39,12 @@ if TYPE_CHECKING:
 
 def _map1(fn, it):
     for x in it:
+        stopped = None
         try:
             v = fn(x)
-        except StopIteration:
-            _escape()
-        yield v
+        except StopIteration as e:
+            stopped = e
+        yield v if stopped is None else _escape(stopped)
 
 
 def _mapn(fn, its):
@@ -54,30 +56,37 @@ def _mapn(fn, its):
                 break
             else:
                 return
+        stopped = None
         try:
             v = fn(*args)
-        except StopIteration:
-            _escape()
-        yield v
+        except StopIteration as e:
+            stopped = e
+        yield v if stopped is None else _escape(stopped)
 
 
 def _filter(fn, it):
     for x in it:
+        stopped = None
         try:
             keep = x if fn is None else fn(x)
-        except StopIteration:
-            _escape()
-        if keep:
+        except StopIteration as e:
+            stopped = e
+        if stopped is not None:
+            yield _escape(stopped)
+        elif keep:
             yield x
 
 
 def _filterfalse(fn, it):
     for x in it:
+        stopped = None
         try:
             keep = x if fn is None else fn(x)
-        except StopIteration:
-            _escape()
-        if not keep:
+        except StopIteration as e:
+            stopped = e
+        if stopped is not None:
+            yield _escape(stopped)
+        elif not keep:
             yield x
 
 
@@ -128,11 +137,12 @@ def _accumulate(it, func, has_initial, initial):
         else:
             return
     for x in it:
+        stopped = None
         try:
             total = operator.add(total, x) if func is None else func(total, x)
-        except StopIteration:
-            _escape()
-        yield total
+        except StopIteration as e:
+            stopped = e
+        yield total if stopped is None else _escape(stopped)
 
 
 def _product(pools):
@@ -186,7 +196,7 @@ def _reversed_list(lst):
         i -= 1
 
 
-def _escape() -> None:
+def _escape(exc: StopIteration) -> None:
     """Only its model runs (below): a callback raised StopIteration inside a modeled object."""
     raise AssertionError("engine: _escape must be modeled")
 
@@ -200,11 +210,15 @@ for _f in (_map1, _mapn, _filter, _filterfalse, _islice, _chain, _chain_from, _c
 
 @model(_escape)
 def _escape_model(vm: VM, args: list[Var], kwargs: dict[str, Var]) -> Any:
+    """Made by this trace: the object is made eagerly instead (a restart). Restored from a break (no call
+    of this trace made it): the generator form yields the exception marked, and its consumer meets the
+    StopIteration as eager's meets it from the C object, which stays usable (`_generators.on_yield`)."""
     gen = vm.frames[-1].gen
     if type(gen) is GenVar and gen.call_no > 0:
         raise Restart(gen.call_no, "eager")
-    raise Unsupported("stop-iteration", "a callback raised StopIteration inside a modeled iterator "
-                      "restored from a break")
+    if type(gen) is not GenVar or len(args) != 1 or kwargs:
+        raise Unsupported("stop-iteration", "a callback raised StopIteration inside a modeled iterator")
+    return EscapedVar(args[0])
 
 
 def _make(vm: VM, impl: Any, pytype: type, args: list[Var]) -> Any:

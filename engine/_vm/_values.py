@@ -51,6 +51,16 @@ class DiscardVar(Var):
 DISCARD = DiscardVar()  # as a frame's ret_override: the caller gets no value pushed
 
 
+class EscapedVar(Var):
+    """What a modeled C iterator's generator form yields when its callback raised StopIteration (`exc`): the
+    consumer meets that exception as eager's meets it from the C object's `__next__` (see on_yield)."""
+
+    __slots__ = ("exc",)
+
+    def __init__(self, exc: Var) -> None:
+        self.exc = exc
+
+
 class LazyVar(Var):
     """An input of the segment (env slot) not looked at yet: passing it through costs no guard."""
 

@@ -305,6 +305,12 @@ def direct_call_argc(instrs: list, k: int) -> int | None:
     return None
 
 
+# `locals()` (and `vars()`, `dir()` without arguments) in a function frame: up to 3.12 each call refreshes
+# and returns the frame's one `f_locals` dict (bound locals set, unbound ones deleted, other keys kept);
+# from 3.13 (PEP 667) each call returns a new snapshot dict.
+LOCALS_DICT_PER_FRAME = PY < (3, 13)
+
+
 def _frame_readers() -> tuple[set[object], dict[object, int]]:
     always = {locals, globals, breakpoint, sys._getframe, sys.exc_info, inspect.currentframe, inspect.stack,
               inspect.trace, traceback.format_exc, traceback.print_exc, traceback.extract_stack,

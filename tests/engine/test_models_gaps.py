@@ -51,6 +51,47 @@ def map_stop_iteration(log, x):
     return list(map(f, [1, 2, 3]))
 
 
+def _stops_at_2(log, v):
+    """A callback that breaks at 0 (so the object is restored from the break) and raises StopIteration at 2."""
+    if v == 0:
+        _brk(log, "cb")
+    if v == 2:
+        raise StopIteration("two")
+    return v * 10
+
+
+def map_stop_after_break_loop(log, x):
+    # eager's loop over the C map ends quietly at the StopIteration; the map goes on afterwards
+    m = map(lambda v: _stops_at_2(log, v), [0, 1, 2, 3])
+    out = [v for v in m]
+    return x + sum(out), out, list(m)
+
+
+def map_stop_after_break_next(log, x):
+    m = map(lambda v: _stops_at_2(log, v), [0, 1, 2, 3, 2])
+    a, b = next(m), next(m)
+    try:
+        next(m)
+        got = None
+    except StopIteration as e:
+        got = e.args
+    return x + a + b, got, next(m), next(m, "default")
+
+
+def filter_accumulate_stop_after_break(log, x):
+    f = filter(lambda v: _stops_at_2(log, v) > 0, [0, 1, 2, 3])
+    a = itertools.accumulate([5, 0, 1, 2, 3], lambda t, v: t + _stops_at_2(log, v))
+    return x + 1, list(f), list(f), tuple(a), list(a)
+
+
+def islice_over_map_stop_after_break(log, x):
+    s = itertools.islice(map(lambda v: _stops_at_2(log, v), [0, 1, 2, 3, 4]), 0, 4)
+    out = []
+    for v in s:
+        out.append(v)
+    return x + len(out), out, list(s)
+
+
 def map_is_map(log, x):
     m = map(lambda v: v + 1, [1, 2])
     _brk(log, "m")
@@ -211,6 +252,10 @@ SCENARIOS = [
     Scenario(islice_callback_breaks, x1, 3),
     Scenario(filter_callback_breaks, x1, 1),
     Scenario(map_stop_iteration, x1, 0, restarts=1),
+    Scenario(map_stop_after_break_loop, x1, 1),
+    Scenario(map_stop_after_break_next, x1, 1),
+    Scenario(filter_accumulate_stop_after_break, x1, 1),
+    Scenario(islice_over_map_stop_after_break, x1, 1),
     Scenario(map_is_map, x1, 1),
     Scenario(chain_accumulate, x1, 1),
     Scenario(deque_reads, x1, 1),
