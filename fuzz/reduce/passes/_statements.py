@@ -66,13 +66,20 @@ def _exec_target(stmt: ast.stmt) -> str | None:
 def _uses(tree: ast.AST, outside: ast.stmt | None = None) -> set[str]:
     """Names read anywhere (Name loads, attribute names, global/nonlocal), except inside the statement
     ``outside``."""
-    inside = {id(n) for n in iter_nodes(outside)} if outside is not None else set()
+    return _names_read(tree, {id(n) for n in iter_nodes(outside)} if outside is not None else set())
+
+
+def _names_read(tree: ast.AST, skip: set[int], attributes: bool = True) -> set[str]:
+    """Names read in ``tree`` outside the nodes ``skip`` (by id): Name loads, and unless ``attributes`` is
+    False attribute names and global/nonlocal declarations."""
     used: set[str] = set()
     for node in iter_nodes(tree):
-        if id(node) in inside:
+        if id(node) in skip:
             continue
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
             used.add(node.id)
+        elif not attributes:
+            continue
         elif isinstance(node, ast.Attribute):
             used.add(node.attr)
         elif isinstance(node, ast.Global | ast.Nonlocal):
@@ -104,17 +111,11 @@ def _unused_defs(tree: ast.Module) -> list[int]:
 def _uses_outside_exec(tree: ast.AST, exec_stmt: ast.stmt) -> set[str]:
     """Names read outside ``exec_stmt`` and outside every other ``exec(..., X.__dict__)`` filling the same X."""
     target = _exec_target(exec_stmt)
-    skip = set()
+    skip: set[int] = set()
     for node in iter_nodes(tree):
         if isinstance(node, ast.stmt) and _exec_target(node) == target:
             skip.update(id(n) for n in iter_nodes(node))
-    used: set[str] = set()
-    for node in iter_nodes(tree):
-        if id(node) in skip:
-            continue
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
-            used.add(node.id)
-    return used
+    return _names_read(tree, skip, attributes=False)
 
 
 def _remove_stmts(tree: ast.Module, indices: list[int]) -> None:
