@@ -21,7 +21,7 @@ from ._consts import key_var
 from ._frame_readers import frame_reader, keeps_locals
 from ._generators import cm_exit, drive, send_call
 from ._iface import MODELS, Inline, implements, model_for
-from ._iters import iter_remaining, view_items
+from ._iters import drain, iter_remaining, view_items
 from ._library import apply_rule
 from ._methods import call_method, dict_setitem, dict_view, list_items, set_item
 from ._models_py import call_function_model, call_instance, delete_item
@@ -336,12 +336,7 @@ def seq_items(vm: VM, v: Var) -> list[Var]:
         return list(out.items)
 
     if t is GenVar:
-        out = []
-        while True:
-            x = drive(vm, v)
-            if x is None:
-                return out
-            out.append(x)
+        return drain(drive, vm, v)
     family = MODELS.get((t, "__items__"))  # a model family's own container value: its items, in order
     if family is not None:
         return list(family(vm, [v], {}))

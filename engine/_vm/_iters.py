@@ -275,12 +275,15 @@ def _mark_cut(vm: VM, view: ZipView, k: int) -> None:
 def iter_remaining(vm: VM, v: Var):
     if type(v) is not IterVar:
         raise Unsupported("iter", f"iterating a {type(v).__name__}")
+    return drain(iter_next, vm, v)
+
+
+def drain(step, vm: VM, v: Var) -> list:
+    """Every item ``step(vm, v)`` gives until it answers None (the iterator is exhausted)."""
     out = []
-    while True:
-        x = iter_next(vm, v)
-        if x is None:
-            return out
+    while (x := step(vm, v)) is not None:
         out.append(x)
+    return out
 
 
 def iterated(vm: VM, dv: DictVar) -> bool:
