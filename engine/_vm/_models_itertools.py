@@ -64,7 +64,8 @@ def _mapn(fn, its):
         yield v if stopped is None else _escape(stopped)
 
 
-def _filter(fn, it):
+def _filter(fn, it, want=True):
+    """filter (``want``) and itertools.filterfalse (not ``want``)."""
     for x in it:
         stopped = None
         try:
@@ -73,20 +74,7 @@ def _filter(fn, it):
             stopped = e
         if stopped is not None:
             yield _escape(stopped)
-        elif keep:
-            yield x
-
-
-def _filterfalse(fn, it):
-    for x in it:
-        stopped = None
-        try:
-            keep = x if fn is None else fn(x)
-        except StopIteration as e:
-            stopped = e
-        if stopped is not None:
-            yield _escape(stopped)
-        elif not keep:
+        elif bool(keep) is want:
             yield x
 
 
@@ -201,7 +189,7 @@ def _escape(exc: StopIteration) -> None:
     raise AssertionError("engine: _escape must be modeled")
 
 
-for _f in (_map1, _mapn, _filter, _filterfalse, _islice, _chain, _chain_from, _count, _accumulate,
+for _f in (_map1, _mapn, _filter, _islice, _chain, _chain_from, _count, _accumulate,
            _enumerate, _zip, _reversed_list, _product):
     HIDDEN_CODES.add(_f.__code__)
 
@@ -243,17 +231,17 @@ def _map_model(vm: VM, args: list[Var], kwargs: dict[str, Var]) -> Any:
     return _make(vm, _mapn, map, [args[0], TupleVar(its)])
 
 
-def _filter_of(impl: Any, tp: type) -> Any:
+def _filter_of(tp: type, want: bool) -> Any:
     def run(vm: VM, args: list[Var], kwargs: dict[str, Var]) -> Any:
         if kwargs or len(args) != 2:
             return NotImplemented
-        return _make(vm, impl, tp, [args[0], vm.get_iter(args[1])])
+        return _make(vm, _filter, tp, [args[0], vm.get_iter(args[1]), ConstVar(want)])
 
     return run
 
 
-model(filter)(_filter_of(_filter, filter))
-model(itertools.filterfalse)(_filter_of(_filterfalse, itertools.filterfalse))
+model(filter)(_filter_of(filter, True))
+model(itertools.filterfalse)(_filter_of(itertools.filterfalse, False))
 
 
 @model(itertools.islice)
