@@ -7,7 +7,8 @@ hits two KNOWN corpus bugs on some of them (the same import crash, and aot_eager
 corpus/torch-aot-eager-python-mod-crash.py): for the torch targets a verdict is right when it is ok or exactly the
 signature of an open (NEW or KNOWN) corpus entry of that target kind that names its bug on its own (a crash raised
 in compiler code, fuzz.triage.rootcause.pins_bug: not one the program raised through compile_wrapper, which unrelated
-bugs share); eager and engine must be ok on all. Any other verdict is
+bugs share), or, on the programs in TRIAGED, the mismatch reduced by hand to an open corpus entry; eager and
+engine must be ok on all. Any other verdict is
 a false finding of the oracle, or a new bug to triage. The targets are
 eager (the oracle against itself: two runs of a deterministic program must match), our engine, torch.compile
 with NGB, and aot_eager, whose decomposed kernels are compared with tolerances: that checks the tolerances end
@@ -27,6 +28,13 @@ SEED = 0
 INDICES = (0, 1, 2, 5, 6, 7, 8, 9, 10, 12, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 27, 28, 29, 30, 31, 34, 36, 38,
            39, 41, 42, 43, 44, 46, 47, 50, 51, 52, 53, 54)
 TARGETS = ("eager", "engine", "torch", "torch:backend=aot_eager")
+# Programs on which torch 2.13 shows a real bug, each reduced by hand and matched to its open corpus entry (a
+# mismatch names its bug only through its reduced repro, so no signature rule can accept it): on the torch
+# targets exactly this signature is right, and only while the entry is open.
+TRIAGED = {
+    7: ("mismatch:value:values", "torch-deque-maxlen-extend-after-rotate-wrong-value.py"),
+    14: ("mismatch:effects:value", "torch-grad-ctx-object-entered-after-break.py"),
+}
 MANIFEST = Path(__file__).parents[2] / "corpus" / "manifest.json"
 
 
@@ -62,10 +70,14 @@ def test_generated_program_is_ok_on_every_correct_target(reports, index):
     program, report = reports[index]
     assert not report.flaky
     known = known_torch_signatures()
+    triaged, corpus_file = TRIAGED.get(index, (None, None))
+    if corpus_file is not None:
+        entries = {e["file"]: e for e in json.loads(MANIFEST.read_text())["files"]}
+        assert entries[corpus_file]["status"] in ("NEW", "KNOWN"), f"{corpus_file} is closed: triage {index} again"
 
     def right(spec, signature):
         later_call = signature.replace(":second_call", "").replace(":third_call", "")
-        return signature == "ok" or (spec.startswith("torch") and later_call in known)
+        return signature == "ok" or (spec.startswith("torch") and (later_call in known or signature == triaged))
 
     wrong = {spec: f"{v.signature}\n{v.detail}" for spec, v in report.verdicts.items()
              if not right(spec, v.signature)}
