@@ -159,10 +159,9 @@ def _requires_unmet(entry: Entry | None, target: str) -> str:
     """Why ``target``'s interpreter is not one ``entry``'s bug shows on (its manifest ``requires``), or ''."""
     if entry is None or not entry.requires:
         return ""
-    import oracle
-    from fuzz.corpus.requires import unmet
+    from fuzz.corpus.requires import target_versions, unmet
 
-    return unmet(entry.requires, *oracle.versions_of(oracle.parse_target(target).python))
+    return unmet(entry.requires, *target_versions(target))
 
 
 def _expected_on(entry: Entry | None, target: str) -> bool:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import functools
 import sys
 import threading
 import time
@@ -78,15 +77,14 @@ def oldest_python(targets) -> tuple[int, int]:
     return min((_python_of(spec) for spec in targets), default=sys.version_info[:2])
 
 
-@functools.cache
 def _python_of(spec: str) -> tuple[int, int]:
-    from oracle import TargetError, parse_target, versions_of
+    from fuzz.corpus.requires import target_versions
+    from oracle import TargetError, parse_target
 
     try:
-        python = parse_target(spec).python
-        if python is None:
+        if parse_target(spec).python is None:  # this interpreter: no torch import needed to know it
             return sys.version_info[:2]
-        major, minor = versions_of(python)[1].split(".")
+        major, minor = target_versions(spec)[1].split(".")  # asked of the interpreter once per spec
         return int(major), int(minor)
     except (TargetError, ValueError):
         return sys.version_info[:2]
