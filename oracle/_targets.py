@@ -219,7 +219,7 @@ def check_available(target: Target) -> None:
     version whose bytecode the target's compiler does not model)."""
     pythons = _KINDS[target.kind].pythons
     if target.python:
-        has_cuda, version = _probe_python(target.python)
+        has_cuda, _, version = _probe(target.python)
     else:
         version = f"{sys.version_info[0]}.{sys.version_info[1]}"
         has_cuda = None
@@ -264,12 +264,6 @@ def _check_config_flags(target: Target) -> None:
 _PROBE_TAG = "ngb-fuzz-probe"
 _PROBE = f"import torch,sys; print({_PROBE_TAG!r}, int(torch.cuda.is_available()), torch.__version__, " \
          "'%d.%d' % sys.version_info[:2])"
-
-
-def _probe_python(python: str) -> tuple[bool, str]:
-    """(CUDA available, "3.X") of interpreter ``python``; see :func:`_probe`."""
-    has_cuda, _, version = _probe(python)
-    return has_cuda, version
 
 
 def versions_of(python: str | None = None) -> tuple[str, str]:

@@ -67,7 +67,6 @@ class Owner(Protocol):
     dir: Any
     bias: Any
     known: Any
-    generate: Callable
     on_progress: Callable | None
     on_reduced: Callable | None
     _lock: threading.Lock
