@@ -10,6 +10,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import UsageError
 from ._common import (
@@ -20,6 +21,9 @@ from ._common import (
     program_problem,
     read_program,
 )
+
+if TYPE_CHECKING:
+    from fuzz.campaign.bucket import Bucket
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -126,6 +130,12 @@ def reduce(args: argparse.Namespace) -> int:
     return 0 if result.reproduced == result.rechecks else 1
 
 
+def _said_reduced(bucket: Bucket) -> None:
+    """One line as each bucket's reduction ends, so a long ``reduce --campaign`` shows its progress."""
+    lines = f"{bucket.lines} lines" if bucket.lines else "as found"
+    print(f"[ngb-fuzz] reduced {bucket.repro}: {bucket.reduction}, {lines}, {bucket.status}", file=sys.stderr)
+
+
 def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
     import json
 
@@ -141,12 +151,15 @@ def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
     known = known_bugs("corpus")  # as ``run`` by default: a reduced bucket with a corpus bug's root cause is KNOWN
     with oracle.Runner(workers=workers) as runner:
         try:
-            campaign = Campaign(config, runner, known=known,
+            campaign = Campaign(config, runner, known=known, on_reduced=_said_reduced,
                                 on_notice=lambda message: print(f"[ngb-fuzz] {message}", file=sys.stderr))
         except CampaignError as exc:
             raise UsageError(str(exc)) from None
         before, lost = campaign.not_reduced, set(campaign.lost_repros)
         lines_before = {b.repro: b.lines for b in campaign.buckets.values() if b.unfinished}
+        if before:  # a reduction can take minutes: say what is coming, then each one as it ends
+            print(f"reducing {before} bucket(s), {workers} worker(s), about {budget:.0f}s each "
+                  f"(stretched to follow the cost of a check)", file=sys.stderr)
         summary = campaign.reduce_pending()
     left = summary["not_reduced"]
     print(f"finished {before - left} of {before} bucket reduction(s) not finished before; {left} left",

@@ -78,7 +78,7 @@ def test_a_runner_with_fewer_processes_than_campaign_workers_bounds_the_slots(tm
         campaign.close()
 
 
-def test_reduce_campaign_names_a_bucket_whose_reduction_is_a_corpus_bug_known(tmp_path, monkeypatch):
+def test_reduce_campaign_names_a_bucket_whose_reduction_is_a_corpus_bug_known(tmp_path, monkeypatch, capsys):
     import json
     import shutil
     from pathlib import Path
@@ -103,6 +103,9 @@ def test_reduce_campaign_names_a_bucket_whose_reduction_is_a_corpus_bug_known(tm
     buckets = json.loads((camp / "summary.json").read_text())["buckets"]
     mismatch = next(b for b in buckets if b["signature"].startswith("mismatch:"))
     assert mismatch["status"] == "KNOWN" and mismatch["known"] == known
+    # progress while it works: what is coming, then one line per bucket as its reduction ends
+    err = capsys.readouterr().err
+    assert "reducing " in err and f"reduced {mismatch['repro']}: done, 9 lines, KNOWN" in err
 
 
 class _HangThenCrash:
