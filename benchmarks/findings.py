@@ -75,7 +75,10 @@ def main() -> int:
     import oracle
     from fuzz.reduce import code_lines, reduce_program
     from fuzz.reduce._oracle import generator_ir
-    from fuzz.triage.rootcause import behaviour_shape, root_cause
+    try:
+        from fuzz.triage.rootcause import behaviour_shape, root_cause
+    except ImportError:  # a checkout from before fuzz/ had rooms (measuring the refactor against its past)
+        from fuzz.rootcause import behaviour_shape, root_cause  # type: ignore[no-redef]
 
     # the unreduced findings saved from campaigns (data/findings/), by file name
     labels = {Path(f["file"]).name: f for f in json.loads((DATA / "labels.json").read_text())["findings"]

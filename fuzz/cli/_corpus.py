@@ -31,6 +31,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--requires", metavar="CLAUSES",
                    help="add: the torch/Python versions the bug shows on, e.g. 'torch>=2.15' or "
                         "'torch>=2.14,<2.16, python>=3.12'; elsewhere check does not run it and pytest skips it")
+    p.add_argument("--same-as", metavar="ENTRY",
+                   help="add: the FILEs are variants of ENTRY's bug (a file in the corpus): a campaign then calls "
+                        "a finding with a variant's root cause KNOWN as ENTRY")
     p.add_argument("--dry-run", action="store_true", help="check: do not update the manifest")
     add_ladder_options(p)  # matrix: --python, --backend, --timeout
     p.set_defaults(handler=corpus)
@@ -161,6 +164,9 @@ def _add(store: Corpus, args: argparse.Namespace) -> int:
         parse_requires(args.requires or "")
     except RequiresError as exc:
         raise UsageError(str(exc)) from None
+    same_as = Path(args.same_as).name if args.same_as else ""
+    if same_as and same_as not in store.entries:
+        raise UsageError(f"--same-as {args.same_as}: no such entry in {store.root}; nothing added")
     checked = []  # every file is checked before any is added: a refused one leaves the corpus as it was
     with oracle.Runner(workers=args.workers) as runner:
         for name in args.files:
@@ -182,9 +188,11 @@ def _add(store: Corpus, args: argparse.Namespace) -> int:
         note = oracle.ProgramFile.parse(source).get("found-by") or ""
         try:
             entry, added = store.add(with_header(source, target, signature), target, signature, status=status,
-                                     name=keep, note=note, requires=args.requires or "")
+                                     name=keep, note=note, requires=args.requires or "", same_as=same_as)
         except CorpusError as exc:
             raise UsageError(str(exc)) from None
-        print(f"{'added' if added else 'already there as'} {entry.file}: {entry.status} {signature} on {target}")
+        variant = f", a variant of {entry.same_as}" if entry.same_as else ""
+        print(f"{'added' if added else 'already there as'} {entry.file}: {entry.status} {signature} on {target}"
+              f"{variant}")
     store.save()
     return 0

@@ -75,6 +75,9 @@ class Entry:
     last_torch: str = ""
     matrix: dict = dataclasses.field(default_factory=dict)  # the blame ladder (``ngb-fuzz corpus matrix``)
     requires: str = ""  # versions it shows on ("torch>=2.15", fuzz.corpus.requires); "" for every version
+    # another entry's file when this repro is a variant of that entry's bug (triaged by a person): a finding
+    # with this repro's root cause is KNOWN as that entry (fuzz.triage.known); "" for an entry of its own
+    same_as: str = ""
 
     @property
     def is_open(self) -> bool:
@@ -170,10 +173,25 @@ class Corpus:
                 except RequiresError as exc:
                     raise ManifestError(f"{path}: {entry.file}: {exc}") from None
                 self.entries[entry.file] = entry
+            for entry in self.entries.values():
+                problem = self._variant_problem(entry.file, entry.same_as)
+                if problem:
+                    raise ManifestError(f"{path}: {entry.file}: {problem}")
+
+    def _variant_problem(self, file: str, same_as: str) -> str | None:
+        """What is wrong with ``file`` being a variant of ``same_as`` (None: nothing, or no variant)."""
+        if not same_as:
+            return None
+        parent = self.entries.get(same_as)
+        if parent is None or same_as == file:
+            return f"same_as names {same_as!r}, which is no other entry of this corpus"
+        if parent.same_as:
+            return f"same_as names {same_as}, itself a variant of {parent.same_as}: name that entry instead"
+        return None
 
     def save(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
-        files = [{k: v for k, v in dataclasses.asdict(e).items() if v or k not in ("matrix", "requires")}  # additive
+        files = [{k: v for k, v in dataclasses.asdict(e).items() if v or k not in ("matrix", "requires", "same_as")}  # additive
                  for e in sorted(self.entries.values(), key=lambda e: e.file)]
         text = json.dumps({"version": 1, "files": files}, indent=2) + "\n"
         (self.root / MANIFEST).write_text(text)
@@ -200,11 +218,15 @@ class Corpus:
         return [e for e in sorted(self.entries.values(), key=lambda e: e.file) if target in (None, e.target)]
 
     def add(self, source: str, target: str, signature: str, *, status: str = "NEW", name: str | None = None,
-            note: str = "", torch_version: str | None = None, requires: str = "") -> tuple[Entry, bool]:
+            note: str = "", torch_version: str | None = None, requires: str = "",
+            same_as: str = "") -> tuple[Entry, bool]:
         """Add a repro (file + entry); (entry, False) instead when one with the same target, signature and
-        normalized shape is already there."""
+        normalized shape is already there. ``same_as``: the entry whose bug this repro is a variant of."""
         if status not in STATUSES:
             raise CorpusError(f"unknown status {status!r}; one of {', '.join(STATUSES)}")
+        problem = self._variant_problem(name or "", same_as)
+        if problem:
+            raise CorpusError(problem)
         parse_requires(requires)
         key = shape_key(source)
         for entry in self.entries.values():
@@ -216,7 +238,7 @@ class Corpus:
         self.root.mkdir(parents=True, exist_ok=True)
         (self.root / name).write_text(with_footer(source))
         entry = Entry(name, signature, target, torch_version or _torch_version(), _today(), status, note,
-                      requires=requires)
+                      requires=requires, same_as=same_as)
         self.entries[name] = entry
         return entry, True
 

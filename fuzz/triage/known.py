@@ -9,6 +9,11 @@ and never match; nor does an entry whose ``requires`` the finding's torch/Python
 not what a 2.13 campaign found). A KNOWN bucket is not reduced (when known at detection), does not count as new for ``--bias``,
 and is reported as KNOWN with the corpus file it matched. A finding whose root cause is that of a FIXED entry only
 is a REGRESSION: news, reduced and counted as new like a NEW bucket, and named with the entry it brings back.
+
+A bug can take several forms that reduce to different shapes (a deque's maxlen lost across a break shows with
+``pop``, ``extend`` or ``appendleft``). Matching stays exact; what grows is what it matches against: an entry whose
+manifest names ``same_as`` (``ngb-fuzz corpus add FILE --same-as ENTRY``, after a person triaged a NEW bucket as
+that bug) adds its own root cause to ENTRY's, and a finding with it is KNOWN as ENTRY.
 """
 
 from __future__ import annotations
@@ -56,16 +61,17 @@ class KnownBugs:
         from oracle import read_program_text
 
         corpus = Corpus(root)
-        bugs = []
+        bugs, lines = [], {}
         for entry in corpus.select():
             path = corpus.root / entry.file
             if entry.signature == "ok" or entry.target.startswith("fault") or not path.is_file():
                 continue
             source = read_program_text(path)
+            lines[entry.file] = code_lines(source)
             cause = root_cause(entry.signature, behaviour_shape(source))
             if cause:
-                bugs.append(KnownBug(entry.file, entry.status, cause, code_lines(source), entry.requires))
-        return cls(bugs)
+                bugs.append((entry, cause))
+        return cls([_as_bug(entry, cause, corpus.entries.get(entry.same_as), lines) for entry, cause in bugs])
 
     def lines_of(self, file: str | None) -> int | None:
         """Program lines of the repro of the entry ``file`` (None for a file it does not hold)."""
@@ -84,3 +90,13 @@ class KnownBugs:
             have = (versions or target_versions)(target)
             candidates = [bug for bug in candidates if not unmet(bug.requires, *have)]
         return candidates[0] if candidates else None
+
+
+def _as_bug(entry, cause: str, parent, lines: dict[str, int]) -> KnownBug:
+    """The known bug an entry stands for: its own, or (a variant, ``same_as``) its parent's, matched by the
+    variant's root cause and named, with its status and repro, as the parent."""
+    if parent is None:
+        return KnownBug(entry.file, entry.status, cause, lines[entry.file], entry.requires)
+    return KnownBug(parent.file, parent.status, cause, lines.get(parent.file, lines[entry.file]),
+                    entry.requires or parent.requires)
+

@@ -162,3 +162,73 @@ def test_an_open_entry_wins_over_a_fixed_one_with_the_same_root_cause(tmp_path):
     _fixed(root, name)
     match = KnownBugs.from_corpus(root).match(CRASH)
     assert (match.file, match.fixed) == ("again.py", False)
+
+
+# A variant of the corpus's filter-callback bug that reduces to another shape (a campaign found it on 2.13 and a
+# person triaged it as that bug): the callback's truth test is of y.mean(), not of y.
+FILTER = "torch-ngb-filter-callback-break-returns-bool.py"
+FILTER_CRASH = "crash:TypeError@torch._dynamo.eval_frame:compile_wrapper"
+VARIANT = """# ngb-fuzz program
+# signature: crash:TypeError@torch._dynamo.eval_frame:compile_wrapper
+# target: torch
+# eager: returned
+import torch
+
+
+def entry(x):
+    sum(list(filter(lambda y: y.mean(), x)), x)
+
+
+def make_inputs(device):
+    return (torch.randn(2, 2, generator=torch.Generator().manual_seed(7)).to(device),)
+"""
+
+
+def variant_corpus(tmp_path) -> Path:
+    root = corpus(tmp_path)
+    store = Corpus(root)
+    shutil.copy(ROOT / "corpus" / FILTER, root)
+    store.entries[FILTER] = Corpus(ROOT / "corpus").entries[FILTER]
+    store.save()
+    return root
+
+
+def test_a_variant_entry_makes_its_root_cause_known_as_its_parent(tmp_path):
+    import pytest
+
+    from fuzz.corpus.manifest import CorpusError, ManifestError
+
+    root = variant_corpus(tmp_path)
+    parent = FILTER
+    shape = behaviour_shape(VARIANT)
+    assert KnownBugs.from_corpus(root).match(FILTER_CRASH, shape) is None  # another shape: not known before triage
+    store = Corpus(root)
+    with pytest.raises(CorpusError, match="no other entry"):
+        store.add(VARIANT, "torch", FILTER_CRASH, name="variant.py", same_as="nothing-here.py")
+    entry, added = store.add(VARIANT, "torch", FILTER_CRASH, name="variant.py", same_as=parent)
+    assert added and entry.same_as == parent
+    store.save()
+    known = KnownBugs.from_corpus(root)
+    bug = known.match(FILTER_CRASH, shape)
+    assert bug is not None and bug.file == parent  # named as the bug it is a form of, with the parent's repro
+    assert bug.lines == known.lines_of(parent)
+    assert known.match(FILTER_CRASH, behaviour_shape((root / parent).read_text())).file == parent  # the parent still matches
+    # a variant of a variant, or of an entry that is not there, is a manifest error
+    text = (root / "manifest.json").read_text()
+    (root / "manifest.json").write_text(text.replace(f'"same_as": "{parent}"', '"same_as": "variant.py"'))
+    with pytest.raises(ManifestError, match="no other entry"):
+        Corpus(root)
+
+
+def test_corpus_add_same_as_from_the_command_line(tmp_path, capsys):
+    from fuzz.cli import main
+
+    root = variant_corpus(tmp_path)
+    (tmp_path / "v.py").write_text(VARIANT)
+    assert main(["corpus", "add", str(tmp_path / "v.py"), "--dir", str(root), "--target", "torch",
+                 "--same-as", "no-such-entry.py"]) == 2
+    assert "no such entry" in capsys.readouterr().err
+    assert main(["corpus", "add", str(tmp_path / "v.py"), "--dir", str(root), "--target", "torch",
+                 "--same-as", FILTER]) == 0
+    assert f"a variant of {FILTER}" in capsys.readouterr().out
+    assert Corpus(root).entries["v.py"].same_as == FILTER
