@@ -1,0 +1,27 @@
+# ngb-fuzz program
+# signature: mismatch:effects:value
+# target: torch
+# eager: returned
+# compare: plain
+# found-by: ngb-fuzz run --seed 12153 (program 172), reduced 201 -> 5 lines
+import torch
+
+EFFECTS = []
+
+
+def entry():
+    torch.ones(1)
+    EFFECTS.append((format(0, '08b'),))
+
+
+# ---- ngb-fuzz standalone check (generated; do not edit below) ----
+if __name__ == "__main__":
+    torch._dynamo.config.nested_graph_breaks = True
+    entry()
+    expected, EFFECTS[:] = EFFECTS[:], []
+    torch.compile(entry, backend="eager")()
+    # the program's side effects (EFFECTS) differ between eager and torch.compile (mismatch:effects:value)
+    print(f"eager:         {expected}\ntorch.compile: {EFFECTS}")
+    same = repr(EFFECTS) == repr(expected)
+    print(f"{'match' if same else 'MISMATCH'}: eager vs torch.compile(backend='eager'), torch {torch.__version__}")
+    raise SystemExit(0 if same else 1)
