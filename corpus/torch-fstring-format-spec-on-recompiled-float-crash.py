@@ -1,0 +1,35 @@
+# ngb-fuzz program
+# signature: crash:second_call:InternalTorchDynamoError@torch._dynamo.variables.lazy:__repr__
+# target: torch
+import torch
+
+calls = 0
+
+
+def entry():
+    global calls
+    calls = calls + 1
+    y = torch.ones(1) + calls
+    s = f"{round(float(y), 1):.1f}|{0:.2f}"
+    return y.sum(), s
+
+
+# ---- ngb-fuzz standalone check (generated; do not edit below) ----
+if __name__ == "__main__":
+    torch._dynamo.config.nested_graph_breaks = True
+    def outcome(fn):  # 'returned', or the type (a group's member types, the cause's) and message raised
+        try:
+            for _ in range(2):  # the second call runs the cached code
+                fn()
+        except Exception as e:
+            members = [type(m).__name__ for m in getattr(e, "exceptions", ())]
+            cause = "" if e.__cause__ is None else f" from {type(e.__cause__).__name__}"
+            return f"{type(e).__name__}{members if members else ''}{cause}: {str(e)[:200]}"
+        return "returned"
+
+    expected, actual = outcome(entry), outcome(torch.compile(entry, backend="eager"))
+    # eager (see output); torch.compile raised InternalTorchDynamoError (in torch._dynamo.variables.lazy.__repr__) on the second call
+    print(f"eager:         {expected}\ntorch.compile: {actual}")
+    same = actual.split(":")[0] == expected.split(":")[0]
+    print(f"{'match' if same else 'MISMATCH'}: eager vs torch.compile(backend='eager'), torch {torch.__version__}")
+    raise SystemExit(0 if same else 1)
