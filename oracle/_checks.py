@@ -1,19 +1,20 @@
 """Short standalone checks, one small generator per signature class, that read like a hand-written bug report.
 
-``python FILE`` with only torch installed: set nested graph breaks as the target has them, make the inputs,
-call ``entry`` eagerly and through ``torch.compile(entry, backend=...)``, compare what the finding's signature
-is about (the outcome of a crash, the returned value, the effect log, grad mode after the call), print both
-sides and ``MISMATCH``/``match``, and exit 1 while the bug is there, 0 once fixed. A compiler crash where
-eager returns is the shortest: the two calls, and the crash re-raised with its own traceback (exit 1). A
-comment says what the finding was. When the values compared are plain data (``# compare: plain`` in the
-header: eager's value or effect log holds only None, bools, ints, strings and bytes in lists and tuples), they
-are compared as printed, with no ``equal`` helper; otherwise ``# compare: tensors,containers,objects`` (some
-of them) says which branches the helper needs. A second call that differs is checked on the program run afresh
-on each side, ``entry`` called twice. Signatures without a short check (globals, gradients, inputs, a dying
-process, a hang, ``ok``) keep the generic footer (``oracle._footer``), which observes everything; ``ngb-fuzz
-repro FILE`` shows the oracle's full observation for any file. A finding of ngb-fuzz's own compiler
-(``engine``, ``engine-classic``, a fault switch) gets the same check through ``engine.compile(entry, ...)``,
-which needs ngb-fuzz installed.
+``python FILE`` with only torch installed: set nested graph breaks as the target has them, run the program
+afresh for each side (``program()``: a new module and torch's defaults, as the oracle runs each side, so what
+eager's call left is not there for the compiled one), make the inputs, call ``entry`` eagerly and through
+``torch.compile(entry, backend=...)``, compare what the finding's signature is about (the outcome of a crash,
+the returned value, the effect log, grad mode after the call), print both sides and ``MISMATCH``/``match``,
+and exit 1 while the bug is there, 0 once fixed. A compiler crash where eager returns is the shortest: the two
+calls, and the crash re-raised with its own traceback (exit 1). A comment says what the finding was. When the
+values compared are plain data (``# compare: plain`` in the header: eager's value or effect log holds only
+None, bools, ints, strings and bytes in lists and tuples), they are compared as printed, with no ``equal``
+helper; otherwise ``# compare: tensors,containers,objects`` (some of them) says which branches the helper
+needs. A second call that differs is checked by calling ``entry`` twice on each side. Signatures without a
+short check (globals, gradients, inputs, a dying process, a hang, ``ok``) keep the generic footer
+(``oracle._footer``), which observes everything; ``ngb-fuzz repro FILE`` shows the oracle's full observation
+for any file. A finding of ngb-fuzz's own compiler (``engine``, ``engine-classic``, a fault switch) gets the
+same check through ``engine.compile(entry, ...)``, which needs ngb-fuzz installed.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ and under ``torch.compile`` (TARGET like ``torch:ngb=off,backend=aot_eager``; de
 target:`` line, else ``torch``; an ``engine`` target runs ``engine.compile``, which needs ngb-fuzz), compares
 return values, exceptions (by type, with an exception group's member types and the cause's), effects, globals
 and grad mode over two calls (three when ``make_inputs`` takes ``size``: the third on inputs of other sizes),
-prints what differs and exits 1 on a mismatch, 0 on a match. It is a compact version of the oracle for pasting
-into an issue; the oracle itself observes more (see docs/program-format.md).
+each side on a fresh run of the program (a new module, torch's grad mode and default dtype at their defaults:
+as the oracle runs each side), prints what differs and exits 1 on a mismatch, 0 on a match. It is a compact
+version of the oracle for pasting into an issue; the oracle itself observes more (see docs/program-format.md).
 """
 
 from __future__ import annotations
