@@ -68,7 +68,8 @@ if __name__ == "__main__":
         def data(v):
             return isinstance(v, (int, float, str, list, tuple, dict, set, collections.deque, torch.Tensor, type(None)))
 
-        def run(compiled):
+        def run(compiled):  # the program above run afresh: new globals, torch's defaults (as in ngb-fuzz)
+            torch.set_grad_enabled(True), torch.set_default_dtype(torch.float32)
             mod = types.ModuleType("ngb_program")
             exec(compile(src, __file__, "exec"), mod.__dict__)
             mods = [("", mod)] + [(m.__name__ + ".", m) for m in list(vars(mod).values())

@@ -27,14 +27,25 @@ def make_inputs(j):
 # ---- ngb-fuzz standalone check (generated; do not edit below) ----
 if __name__ == "__main__":
     import contextlib
+    import sys
+
+    def program():  # the program above run afresh: each side starts from new globals (as in ngb-fuzz)
+        torch.set_grad_enabled(True)  # and from torch's defaults
+        torch.set_default_dtype(torch.float32)
+        mod = type(sys)("ngb_program")
+        source = open(__file__, encoding="utf-8-sig").read().split("# ---- ngb-fuzz standalone check")[0]
+        exec(compile(source, __file__, "exec"), vars(mod))
+        sys.modules[mod.__name__] = mod  # importable, as a user's module is
+        return mod
 
     torch._dynamo.config.nested_graph_breaks = True
+    mod = program()  # eager and torch.compile each run the program afresh
     with contextlib.suppress(Exception):  # eager raises here too; what it leaves behind is compared
-        entry(*make_inputs("cpu"))
+        mod.entry(*mod.make_inputs("cpu"))
     expected = torch.is_grad_enabled()
-    torch.set_grad_enabled(True)  # both calls start from the default
+    mod = program()  # grad mode back at the default too
     with contextlib.suppress(Exception):  # eager raises here too; what it leaves behind is compared
-        torch.compile(entry, backend="eager")(*make_inputs("cpu"))
+        torch.compile(mod.entry, backend="eager")(*mod.make_inputs("cpu"))
     actual = torch.is_grad_enabled()
     # grad mode after the call: torch.compile leaves it other than eager does
     print(f"grad enabled after the call: eager {expected}, torch.compile {actual}")

@@ -1,19 +1,20 @@
 """Short standalone checks, one small generator per signature class, that read like a hand-written bug report.
 
-``python FILE`` with only torch installed: set nested graph breaks as the target has them, make the inputs,
-call ``entry`` eagerly and through ``torch.compile(entry, backend=...)``, compare what the finding's signature
-is about (the outcome of a crash, the returned value, the effect log, grad mode after the call), print both
-sides and ``MISMATCH``/``match``, and exit 1 while the bug is there, 0 once fixed. A compiler crash where
-eager returns is the shortest: the two calls, and the crash re-raised with its own traceback (exit 1). A
-comment says what the finding was. When the values compared are plain data (``# compare: plain`` in the
-header: eager's value or effect log holds only None, bools, ints, strings and bytes in lists and tuples), they
-are compared as printed, with no ``equal`` helper; otherwise ``# compare: tensors,containers,objects`` (some
-of them) says which branches the helper needs. A second call that differs is checked on the program run afresh
-on each side, ``entry`` called twice. Signatures without a short check (globals, gradients, inputs, a dying
-process, a hang, ``ok``) keep the generic footer (``oracle._footer``), which observes everything; ``ngb-fuzz
-repro FILE`` shows the oracle's full observation for any file. A finding of ngb-fuzz's own compiler
-(``engine``, ``engine-classic``, a fault switch) gets the same check through ``engine.compile(entry, ...)``,
-which needs ngb-fuzz installed.
+``python FILE`` with only torch installed: set nested graph breaks as the target has them, run the program
+afresh for each side (``program()``: a new module and torch's defaults, as the oracle runs each side, so what
+eager's call left is not there for the compiled one), make the inputs, call ``entry`` eagerly and through
+``torch.compile(entry, backend=...)``, compare what the finding's signature is about (the outcome of a crash,
+the returned value, the effect log, grad mode after the call), print both sides and ``MISMATCH``/``match``,
+and exit 1 while the bug is there, 0 once fixed. A compiler crash where eager returns is the shortest: the two
+calls, and the crash re-raised with its own traceback (exit 1). A comment says what the finding was. When the
+values compared are plain data (``# compare: plain`` in the header: eager's value or effect log holds only
+None, bools, ints, strings and bytes in lists and tuples), they are compared as printed, with no ``equal``
+helper; otherwise ``# compare: tensors,containers,objects`` (some of them) says which branches the helper
+needs. A second call that differs is checked by calling ``entry`` twice on each side. Signatures without a
+short check (globals, gradients, inputs, a dying process, a hang, ``ok``) keep the generic footer
+(``oracle._footer``), which observes everything; ``ngb-fuzz repro FILE`` shows the oracle's full observation
+for any file. A finding of ngb-fuzz's own compiler (``engine``, ``engine-classic``, a fault switch) gets the
+same check through ``engine.compile(entry, ...)``, which needs ngb-fuzz installed.
 """
 
 from __future__ import annotations
@@ -94,18 +95,26 @@ def compare_kinds(signature: str, eager_call: dict[str, Any]) -> str | None:
 
 def _same(target: str, kinds: str | None = None) -> list[str]:
     """``equal(a, b)``: what the oracle calls equal (exact for backend=eager, else float tolerances), with the
-    branches for ``kinds`` (``compare_kinds``; None: all). A branch tests ``a`` and ``b`` alike, so a value of
-    a kind eager did not have never reaches a missing branch as equal: it fails the last line's type test."""
+    branches for ``kinds`` (``compare_kinds``; None: all). Types are compared by name first, as the oracle
+    observes them: each side runs the program afresh (``_program``), so a class, function or enum of the
+    program is another object on each side. A value of a kind eager did not have fails that test, so it never
+    reaches a missing branch as equal. Dicts compare their items in order, as the oracle's do."""
     need = set(_KINDS) if kinds is None else set(kinds.split(","))
+    if not need & set(_KINDS):  # floats and complex numbers only: no program classes to tell apart by name
+        return ["    def equal(a, b):  # same types, NaN equal to NaN",
+                "        return type(a) is type(b) and (a == b or a != a and b != b)", ""]
     tensors = ("bool(((a == b) | (a != a) & (b != b)).all())" if _backend(target) == "eager"
                else "torch.allclose(a.double(), b.double(), rtol=1e-4, atol=1e-5, equal_nan=True)")
-    said = ["same types" + (" and shapes, tensors equal elementwise" if "tensors" in need else ""),
+    said = ["same types (by name: each side has its own classes)"
+            + (" and shapes, tensors equal elementwise" if "tensors" in need else ""),
             *(["objects by fields"] if "objects" in need else []), "NaN equal to NaN"]
     return [
         f"    def equal(a, b):  # {', '.join(said)}",
+        "        if type(a).__qualname__ != type(b).__qualname__:",
+        "            return False",
         *(
             [
-                "        if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):",
+                "        if isinstance(a, torch.Tensor):",
                 "            return (a.dtype, a.shape, a.requires_grad) =="
                 f" (b.dtype, b.shape, b.requires_grad) and {tensors}",
             ]
@@ -114,24 +123,58 @@ def _same(target: str, kinds: str | None = None) -> list[str]:
         ),
         *(
             [
-                "        if isinstance(a, (list, tuple, dict)) and type(a) is type(b) and len(a) == len(b):",
-                "            return all(map(equal, a, b)) if not isinstance(a, dict)"
-                " else all(equal(a[k], b.get(k)) for k in a)",
+                "        if isinstance(a, (list, tuple, dict)):  # a dict's items in order",
+                "            return len(a) == len(b) and all(map(equal, *((a.items(), b.items())"
+                " if isinstance(a, dict) else (a, b))))",
             ]
             if "containers" in need
             else []
         ),
         *(
             [
-                '        if hasattr(a, "__dict__") and type(a) is type(b):',
+                "        if isinstance(a, (type, type(equal), type(sys))):"
+                "  # a class, function or module: by name",
+                '            return getattr(a, "__qualname__", a.__name__) =='
+                ' getattr(b, "__qualname__", b.__name__)',
+                '        if hasattr(a, "__dict__"):  # an object (an enum member too)',
                 "            return equal(vars(a), vars(b))",
             ]
             if "objects" in need
             else []
         ),
-        "        return type(a) is type(b) and (a == b or a != a and b != b)",
+        "        return a == b or a != a and b != b",
         "",
     ]
+
+
+def _program(helpers: bool) -> list[str]:
+    """``program()``: the program above the marker run again in a new module, with torch's global defaults
+    put back first, as the oracle runs each side (``oracle._worker``: a fresh module per run, torch state
+    restored after each). So neither side sees what the other's run, or the file's own run as ``__main__``,
+    left behind: a global created or changed by a call, an appended list, a helper module's state. The module
+    goes into ``sys.modules`` (with the ``ngb_*`` helper modules it made, if any), as a user's module is."""
+    register = (
+        ["        sys.modules.update({m.__name__: m for m in [mod, *vars(mod).values()]",
+         '                            if isinstance(m, type(sys)) and m.__name__.startswith("ngb_")})']
+        if helpers
+        else ["        sys.modules[mod.__name__] = mod  # importable, as a user's module is"]
+    )
+    return [
+        "    def program():  # the program above run afresh: each side starts from new globals"
+        " (as in ngb-fuzz)",
+        "        torch.set_grad_enabled(True)  # and from torch's defaults",
+        "        torch.set_default_dtype(torch.float32)",
+        '        mod = type(sys)("ngb_program")',
+        f'        source = open(__file__, encoding="utf-8-sig").read().split("{FOOTER_MARKER}")[0]',
+        '        exec(compile(source, __file__, "exec"), vars(mod))',
+        *register,
+        "        return mod",
+        "",
+    ]
+
+
+# the first side's fresh run of the program (the second side's: ``mod = program()`` again)
+_AFRESH = ["    mod = program()  # eager and torch.compile each run the program afresh"]
 
 
 def _call(expr: str, eager: str) -> list[str]:
@@ -153,8 +196,10 @@ def _outcome(signature: str, compiled: str, target: str, eager: str, compare: st
     call = ["        for _ in range(2):  # the second call runs the cached code",
             "            fn(<ARGS>)"] if second else ["        fn(<ARGS>)"]
     return [
-        "    def outcome(fn):"
+        "    def outcome(compiled):"
         "  # 'returned', or the type (a group's member types, the cause's) and message raised",
+        "        mod = program()",
+        f"        fn = {compiled} if compiled else mod.entry",
         "        try:",
         *["    " + ln for ln in call],
         "        except Exception as e:",
@@ -163,7 +208,7 @@ def _outcome(signature: str, compiled: str, target: str, eager: str, compare: st
         "            return f\"{type(e).__name__}{members if members else ''}{cause}: {str(e)[:200]}\"",
         '        return "returned"',
         "",
-        f"    expected, actual = outcome(entry), outcome({compiled})",
+        "    expected, actual = outcome(False), outcome(True)",
         f"    # eager {eager}; torch.compile raised {raised} (in {where})"
         + (" on the second call" if second else ""),
         '    print(f"eager:         {expected}\\ntorch.compile: {actual}")',
@@ -177,7 +222,9 @@ def _crash(signature: str, compiled: str, target: str, eager: str, compare: str 
     raised = signature.split("@")[0].split(":")[-1]
     where = signature.partition("@")[2].replace(":", ".") or "the compiler"
     return [
-        "    entry(<ARGS>)  # eager returns",
+        *_AFRESH,
+        "    mod.entry(<ARGS>)  # eager returns",
+        "    mod = program()",
         f"    try:  # torch.compile raised {raised} (in {where})",
         f"        {compiled}(<ARGS>)",
         "    except Exception:",
@@ -191,7 +238,9 @@ def _value(signature: str, compiled: str, target: str, eager: str, compare: str 
     """A returned value that differs (values, dtype, shape, requires_grad, ...)."""
     plain = compare == "plain"
     return [*([] if plain else _same(target, compare)),
-            "    expected = entry(<ARGS>)",
+            *_AFRESH,
+            "    expected = mod.entry(<ARGS>)",
+            "    mod = program()",
             f"    actual = {compiled}(<ARGS>)",
             f"    # eager and torch.compile return different values ({signature})",
             "    print(f\"eager:         {expected!r}\\ntorch.compile: {actual!r}\")",
@@ -203,21 +252,27 @@ def _effects(signature: str, compiled: str, target: str, eager: str, compare: st
     plain = compare == "plain"
     return [
         *([] if plain else _same(target, compare)),
-        *_call("entry(<ARGS>)", eager),
-        "    expected, EFFECTS[:] = EFFECTS[:], []",
+        *_AFRESH,
+        "    first = len(mod.EFFECTS)  # what the call logs, not what loading the program did",
+        *_call("mod.entry(<ARGS>)", eager),
+        "    expected = mod.EFFECTS[first:]",
+        "    mod = program()",
+        "    first = len(mod.EFFECTS)",
         *_call(f"{compiled}(<ARGS>)", eager),
+        "    actual = mod.EFFECTS[first:]",
         f"    # the program's side effects (EFFECTS) differ between eager and torch.compile ({signature})",
-        '    print(f"eager:         {expected}\\ntorch.compile: {EFFECTS}")',
-        "    same = repr(EFFECTS) == repr(expected)" if plain else "    same = equal(EFFECTS, expected)",
+        '    print(f"eager:         {expected}\\ntorch.compile: {actual}")',
+        "    same = repr(actual) == repr(expected)" if plain else "    same = equal(actual, expected)",
     ]
 
 
 def _grad_mode(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
     """Grad mode after the call differs: a context manager's state leaked out of (or into) the compiled
     code."""
-    return [*_call("entry(<ARGS>)", eager),
+    return [*_AFRESH,
+            *_call("mod.entry(<ARGS>)", eager),
             "    expected = torch.is_grad_enabled()",
-            "    torch.set_grad_enabled(True)  # both calls start from the default",
+            "    mod = program()  # grad mode back at the default too",
             *_call(f"{compiled}(<ARGS>)", eager),
             "    actual = torch.is_grad_enabled()",
             "    # grad mode after the call: torch.compile leaves it other than eager does",
@@ -237,30 +292,24 @@ def _engine_call(kind: str, backend: str, fault: str | None) -> tuple[str, str]:
         *([f"fault={fault!r}"] if fault and fault != "none" else []),
     ]
     name = f"engine.compile({', '.join(options)})"
-    return f"engine.compile(entry{''.join(', ' + o for o in options)})", name.replace("'", "")
+    return f"engine.compile(mod.entry{''.join(', ' + o for o in options)})", name.replace("'", "")
 
 
 _SECOND_CALL_ASPECTS = ("value", "exception", "effects", "torch_state")  # those a second-call check compares
 
 
 def _second_call(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
-    """The second call differs: each side runs the program afresh (its globals, counters and effect log new,
-    as the oracle's run is) and calls ``entry`` twice; what the second call did is compared."""
+    """The second call differs: each side runs the program afresh (``program()``) and calls ``entry`` twice;
+    what the second call did is compared."""
     aspect = signature.split(":")[2]
     state = aspect == "torch_state"  # a pair of bools, compared as they are
     return [
         *([] if state else _same(target)),
         "    def second_call(compiled):"
         "  # the program run afresh, entry called twice: what the second call did",
-        "        import sys",
-        '        mod = type(sys)("repro")',
-        f'        exec(compile(open(__file__, encoding="utf-8-sig").read().split("{FOOTER_MARKER}")[0],'
-        ' __file__, "exec"), vars(mod))',
-        "        sys.modules.update({m.__name__: m for m in list(vars(mod).values())",
-        '                            if isinstance(m, type(sys)) and m.__name__.startswith("ngb_")})',
-        '        entry, log = mod.entry, vars(mod).get("EFFECTS", [])',
-        f"        fn = {compiled} if compiled else entry",
-        "        torch.set_grad_enabled(True)",
+        "        mod = program()",
+        '        log = vars(mod).get("EFFECTS", [])',
+        f"        fn = {compiled} if compiled else mod.entry",
         "        for _ in range(2):",
         '            first, inputs = len(log), mod.make_inputs("cpu") if hasattr(mod, "make_inputs") else ()',
         "            try:",
@@ -333,7 +382,7 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
         eager, f"raised {eager.partition(':')[2]}" if eager else ""
     )
     dynamic = {"true": ", dynamic=True", "false": ", dynamic=False"}.get(options.get("dynamic", "auto"), "")
-    compiled = f"torch.compile(entry, backend=\"{backend}\"{dynamic})"
+    compiled = f"torch.compile(mod.entry, backend=\"{backend}\"{dynamic})"
     body = generator(signature or "", compiled, target or "torch", said or "(see output)", compare)
     # the target's config= sets (oracle/_configs.py)
     flags = assignments(options.get("config", "none"), "    ")
@@ -351,22 +400,15 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
         ),
         *(["    import contextlib"] if any("contextlib." in ln for ln in body) else []),
         *(["    import torch._inductor.config"] if any("torch._inductor." in ln for ln in config) else []),
+        "    import sys",
         *([] if imports_torch else ["    import torch  # the program may not import it at the top"]),
-        *(
-            [
-                "    import sys",
-                "    sys.modules.update({m.__name__: m for m in list(globals().values())",
-                '                        if isinstance(m, type(sys)) and m.__name__.startswith("ngb_")})',
-            ]
-            if helpers
-            else []
-        ),
     ]
     lines = [
         FOOTER_BANNER,
         "if __name__ == \"__main__\":",
         *preamble,
-        *([""] if preamble else []),
+        "",
+        *_program(helpers),
         *config,
         *body,
         *([f"    print(f\"match: eager vs torch.compile(backend='{backend}'), torch {{torch.__version__}}\")"]
@@ -377,5 +419,5 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
     ]
     if kind in _ENGINES:
         lines[-3:] = [ln.replace(f"torch.compile(backend='{backend}')", name) for ln in lines[-3:]]
-    args = "*make_inputs(\"cpu\")" if inputs else ""
+    args = "*mod.make_inputs(\"cpu\")" if inputs else ""
     return "\n".join(line.replace("<ARGS>", args) for line in lines) + "\n"

@@ -5,8 +5,9 @@ and under ``torch.compile`` (TARGET like ``torch:ngb=off,backend=aot_eager``; de
 target:`` line, else ``torch``; an ``engine`` target runs ``engine.compile``, which needs ngb-fuzz), compares
 return values, exceptions (by type, with an exception group's member types and the cause's), effects, globals
 and grad mode over two calls (three when ``make_inputs`` takes ``size``: the third on inputs of other sizes),
-prints what differs and exits 1 on a mismatch, 0 on a match. It is a compact version of the oracle for pasting
-into an issue; the oracle itself observes more (see docs/program-format.md).
+each side on a fresh run of the program (a new module, torch's grad mode and default dtype at their defaults:
+as the oracle runs each side), prints what differs and exits 1 on a mismatch, 0 on a match. It is a compact
+version of the oracle for pasting into an issue; the oracle itself observes more (see docs/program-format.md).
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ if __name__ == "__main__":
         def data(v):
             return isinstance(v, (int, float, str, list, tuple, dict, set, collections.deque, torch.Tensor, type(None)))
 
-        def run(compiled):
+        def run(compiled):  # the program above run afresh: new globals, torch's defaults (as in ngb-fuzz)
+            torch.set_grad_enabled(True), torch.set_default_dtype(torch.float32)
             mod = types.ModuleType("ngb_program")
             exec(compile(src, __file__, "exec"), mod.__dict__)
             mods = [("", mod)] + [(m.__name__ + ".", m) for m in list(vars(mod).values())

@@ -156,7 +156,7 @@ def test_short_checks_compile_with_the_targets_axes():
 
     check = check_for("mismatch:value:values", "torch:backend=aot_eager,config=capture_scalar_outputs,dynamic=true",
                       "returned")
-    assert 'torch.compile(entry, backend="aot_eager", dynamic=True)' in check
+    assert 'torch.compile(mod.entry, backend="aot_eager", dynamic=True)' in check
     assert "torch._dynamo.config.capture_scalar_outputs = True" in check
     inductor = check_for("mismatch:value:values", "torch:config=inductor_precision_casts", "returned")
     assert "import torch._inductor.config" in inductor

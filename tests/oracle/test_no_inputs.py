@@ -42,7 +42,7 @@ def test_the_short_check_calls_entry_and_still_exits_1_on_the_bug_and_0_without(
     header = {"signature": "mismatch:value:values", "target": "torch:backend=eager", "eager": "returned"}
     bug = with_footer(set_header(DIFFERS, **header))
     check = split_source(bug)[2]
-    assert "make_inputs" not in check and "    expected = entry()" in check
+    assert "make_inputs" not in check and "    expected = mod.entry()" in check
     assert _run(tmp_path, bug).returncode == 1
     fixed = _run(tmp_path, with_footer(set_header(NO_INPUTS, **header)))
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr

@@ -56,7 +56,7 @@ def test_the_plain_check_has_no_helper_and_exits_1_on_the_bug_and_0_without(tmp_
     plain = {**HEADER, "compare": "plain"}
     bug = with_footer(set_header(DIFFERS, **plain))
     check = split_source(bug)[2]
-    assert "def equal" not in check and "    same = repr(EFFECTS) == repr(expected)" in check
+    assert "def equal" not in check and "    same = repr(actual) == repr(expected)" in check
     assert len(check.splitlines()) < len(split_source(with_footer(set_header(DIFFERS, **HEADER)))[2].splitlines()) - 8
     result = _run(tmp_path, bug)
     assert result.returncode == 1 and "MISMATCH" in result.stdout, result.stdout + result.stderr

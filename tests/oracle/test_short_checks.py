@@ -14,10 +14,11 @@ def _footer(source: str) -> str:
     return split_source(with_footer(source))[2]
 
 
-def test_no_second_import_of_torch_and_no_module_registration_without_helpers():
+def test_no_second_import_of_torch_and_no_helper_module_registration_without_helpers():
     footer = _footer(HEADER + PROGRAM + "\n\n" + GENERIC)  # the old generic footer makes an ngb_ module itself
-    assert "import torch" not in footer and "sys.modules" not in footer
-    assert footer.splitlines()[1:3] == ['if __name__ == "__main__":', "    torch._dynamo.config.nested_graph_breaks = True"]
+    assert "import torch" not in footer and "sys.modules.update" not in footer
+    assert footer.splitlines()[1:3] == ['if __name__ == "__main__":', "    import sys"]
+    assert "        sys.modules[mod.__name__] = mod  # importable, as a user's module is" in footer
 
 
 def test_imports_torch_when_the_program_does_not_and_registers_helper_modules():
@@ -48,7 +49,7 @@ def _run(tmp_path, source: str):
 def test_an_engine_finding_gets_the_short_check_through_engine_compile(tmp_path):
     footer = _footer(ENGINE_FINDING)
     assert "    import engine  # ngb-fuzz's own compiler (pip install ngb-fuzz)" in footer
-    assert "engine.compile(entry, fault='replay-effect-twice')()" in footer
+    assert "engine.compile(mod.entry, fault='replay-effect-twice')()" in footer
     assert "torch.compile" not in footer and "nested_graph_breaks" not in footer
     found = _run(tmp_path, ENGINE_FINDING)
     assert found.returncode == 1, found.stdout + found.stderr
@@ -59,7 +60,7 @@ def test_an_engine_finding_gets_the_short_check_through_engine_compile(tmp_path)
 
 def test_engine_classic_and_backend_options_reach_the_call():
     footer = _footer(ENGINE_FINDING.replace("engine:fault=replay-effect-twice", "engine-classic:backend=aot_eager"))
-    assert "engine.compile(entry, nested=False, backend='aot_eager')()" in footer
+    assert "engine.compile(mod.entry, nested=False, backend='aot_eager')()" in footer
 
 
 def test_the_generic_footer_of_an_engine_finding_runs_the_engine(tmp_path):
@@ -82,7 +83,7 @@ GATED = ENGINE_FINDING.replace("mismatch:effects:length", "mismatch:second_call:
 def test_a_second_call_finding_gets_a_short_check_on_a_fresh_run_of_each_side(tmp_path):
     footer = _footer(GATED)
     assert "def second_call(compiled):" in footer and "_ngb_check" not in footer
-    assert "fn = engine.compile(entry, fault='replay-effect-twice') if compiled else entry" in footer
+    assert "fn = engine.compile(mod.entry, fault='replay-effect-twice') if compiled else mod.entry" in footer
     found = _run(tmp_path, GATED)  # the counter starts afresh on each side, so only the replayed effect differs
     assert found.returncode == 1, found.stdout + found.stderr
     assert "eager:         [()]\nengine.compile: [(), ()]" in found.stdout
@@ -109,7 +110,7 @@ def test_a_torch_second_call_check_makes_inputs_and_registers_helper_modules_of_
                "def entry(x):\n    return ngb_h.twice(x) + 1\n\n\ndef make_inputs(device):\n"
                "    return (torch.arange(3.0).to(device),)\n")
     footer = _footer(program)
-    assert "torch.compile(entry, backend=\"eager\") if compiled else entry" in footer
+    assert "torch.compile(mod.entry, backend=\"eager\") if compiled else mod.entry" in footer
     checked = _run(tmp_path, program)  # no bug here: both sides' second calls return the same
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "eager:         tensor([1., 3., 5.])" in checked.stdout
