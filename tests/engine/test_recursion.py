@@ -114,7 +114,7 @@ def generator_escapes(log, x):
 
 def _tree_for(x, n):
     yield x + n
-    for v in _tree_for(x, n + 1):
+    for v in _tree_for(x, n + 1):  # noqa: UP028 (FOR_ITER over a generator, not SEND)
         yield v
 
 
