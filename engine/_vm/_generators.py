@@ -57,6 +57,7 @@ def drive(vm: VM, gen: GenVar):
     enter_exc_state(vm, gen)
     gen.mode = "drive"
     saved = vm.frames
+    vm.check_depth(saved[-1], gen.frame)  # (past the recursion limit: the builtin's call raises)
     vm.frames = [gen.frame]
     vm.drive_depth += 1
     vm.frames_below += len(saved)  # (they count against the recursion limit: VM.push_frame)

@@ -200,9 +200,7 @@ class VM(VMOps):
     def push_frame(self, caller: Frame, callee: Frame | Inline) -> None:
         """The caller's current instruction made a frame run above it (an inlined call, a generator resumed):
         the caller goes on after that instruction when the frame returns; decorator-form grad mode is entered."""
-        depth = len(self.frames) + self.frames_below + 1
-        if depth > self.deepest:
-            self._deeper(caller, callee.frame if type(callee) is Inline else callee, depth)
+        self.check_depth(caller, callee.frame if type(callee) is Inline else callee)
         caller.ip += 1
         caller.call_index = caller.ip - 1
         if type(callee) is Inline:
@@ -211,6 +209,12 @@ class VM(VMOps):
                 self.set_grad(callee.grad)
         else:
             self.frames.append(callee)
+
+    def check_depth(self, caller: Frame, callee: Frame) -> None:
+        """`callee` is about to run above `caller` (the top frame): refused past the recursion limit."""
+        depth = len(self.frames) + self.frames_below + 1
+        if depth > self.deepest:
+            self._deeper(caller, callee, depth)
 
     def _deeper(self, caller: Frame, callee: Frame, depth: int) -> None:
         """A push to a depth this trace has not reached: refused past the recursion limit. A function frame

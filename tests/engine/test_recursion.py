@@ -125,6 +125,18 @@ def generator_caught(log, x):
         return x + 7
 
 
+def _count(n):
+    yield n
+    yield sum(_count(n + 1))  # sum() steps the generator (the VM's `drive`): one VM run per level
+
+
+def generator_driven_caught(log, x):
+    try:
+        return x * sum(_count(0))
+    except RecursionError:
+        return x + 1
+
+
 def _forever_break_once(x, n):
     if n == 5:
         gb()  # a resume at depth 6: the restored frames count as the traced ones did
@@ -149,6 +161,7 @@ UNBOUNDED = [
     Scenario(method_caught, x1, 0),
     Scenario(generator_escapes, x1, 0, raises=True),
     Scenario(generator_caught, x1, 0),
+    Scenario(generator_driven_caught, x1, 0),
     Scenario(break_then_unbounded, x1, 0),
 ]
 
