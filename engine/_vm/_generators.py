@@ -57,13 +57,16 @@ def drive(vm: VM, gen: GenVar):
     enter_exc_state(vm, gen)
     gen.mode = "drive"
     saved = vm.frames
+    vm.check_depth(saved[-1], gen.frame)  # (past the recursion limit: the builtin's call raises)
     vm.frames = [gen.frame]
     vm.drive_depth += 1
+    vm.frames_below += len(saved)  # (they count against the recursion limit: VM.push_frame)
     try:
         ending = vm.run()
     finally:
         vm.frames = saved
         vm.drive_depth -= 1
+        vm.frames_below -= len(saved)
     if ending.kind is EndKind.YIELD:
         return ending.value
     if ending.kind is EndKind.RETURN:
@@ -322,6 +325,18 @@ def on_raise(vm: VM, frame: Frame, exc: Var) -> Var | None:
     caller.call_index = -1
     caller.stack.append(ConstVar(False))
     return None
+
+
+def refused(vm: VM, gen: GenVar) -> bool:
+    """Resuming `gen` would pass the recursion limit (VM.push_frame): as in CPython, its frame is never
+    entered and the generator is finished (no handler of it runs; the RecursionError is raised in the
+    caller). False where contextlib's own frames would meet the limit first (a @contextmanager block)."""
+    if gen.mode in ("enter", "exit", "throw"):
+        return False
+    gen.state = "done"
+    gen.default = None
+    leave_exc_state(vm, gen, False)
+    return True
 
 
 def _pep479(vm: VM, exc: Var) -> Var:

@@ -8,6 +8,8 @@ state at that point into a runnable segment (see `engine._residual`).
 from __future__ import annotations
 
 import builtins as _builtins_mod
+import os
+import sys
 from typing import TYPE_CHECKING, Any, Literal
 
 from .._errors import Unsupported
@@ -15,15 +17,15 @@ from .._graph import GraphBuilder
 from .._guards import EnvSrc, Guards, Namespace
 from . import _code
 from ._ending import Ending, EndKind, Fatal, Forced, Restart
-from ._exceptions import is_exception, tb_here
+from ._exceptions import is_exception, raise_new, tb_here
 from ._frame import Frame
-from ._generators import on_raise, on_return
+from ._generators import on_raise, on_return, refused
 from ._iface import Inline, VMOps
 from ._methods import list_items
 from ._modes import applied, note_op
 from ._opcodes import ATTACHED, DISPATCH, eager_form
 from ._regions import on_break
-from ._values import DISCARD, ConstVar, LazyVar, ListVar, ObjVar
+from ._values import DISCARD, ConstVar, ExcVar, LazyVar, ListVar, ObjVar
 from ._wrap import wrap
 
 if TYPE_CHECKING:
@@ -34,6 +36,38 @@ if TYPE_CHECKING:
     from ._values import Var
 
 OpKind = Literal["call_function", "call_method"]  # the two kinds of FX node a graph op becomes
+
+# -- the recursion limit ---------------------------------------------------------------------------------
+# The VM's frames are no real frames, so it counts them itself: a frame pushed where eager's would pass
+# sys.getrecursionlimit() (the VM's frames plus the real Python frames below the compiled call) raises
+# CPython's RecursionError at the calling instruction instead. A trace that came near the limit is guarded
+# on the room left, so a warm call from a deeper site (or under a lower limit) traces again.
+_ENGINE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_SEGMENT_FILE = "<engine segment"
+RECURSION_MESSAGE = "maximum recursion depth exceeded"  # CPython's, for a Python frame pushed past the limit
+NEAR_LIMIT = 64  # a trace this deep, or this close to the limit, is guarded on the room left
+
+
+def depth_room() -> int:
+    """How many frames eager could still push at the compiled call: the limit less the real Python frames
+    below it (the engine's own frames and its segments' generated code not counted)."""
+    f = sys._getframe(1)
+    while f is not None and (f.f_code.co_filename.startswith(_ENGINE_DIR)
+                             or f.f_code.co_filename.startswith(_SEGMENT_FILE)):
+        f = f.f_back
+    n = 0
+    while f is not None:
+        n += 1
+        f = f.f_back
+    return sys.getrecursionlimit() - n
+
+
+class _TooDeep(Exception):
+    """push_frame refused a function frame: the VM loop raises RecursionError at `caller`'s instruction."""
+
+    def __init__(self, caller: Frame) -> None:
+        super().__init__()
+        self.caller = caller
 
 
 class BreakRecord:
@@ -90,6 +124,10 @@ class VM(VMOps):
         self.closing_gens = []  # generators with try/with blocks made by this trace (_generators.check_abandoned)
         self.dict_iters = []  # iterators over dicts (IterVar, or enumerate/zip's DictPart) (_iters.iterated)
         self.drive_depth = 0  # every graph op runs eagerly (after a graph failed at run time)
+        self.frames_below = 0  # VM frames of the runs a nested `drive` (a generator stepped by a builtin) left
+        self.room = -1  # depth_room() at this trace (-1: not read yet)
+        self.deepest = 0  # the most VM frames this trace had at once
+        self.refused = 0  # the depth of the first frame push refused for the recursion limit (0: none)
         self.guards.grad_mode(grad)
 
     # -- values ---------------------------------------------------------------------------------------
@@ -162,6 +200,7 @@ class VM(VMOps):
     def push_frame(self, caller: Frame, callee: Frame | Inline) -> None:
         """The caller's current instruction made a frame run above it (an inlined call, a generator resumed):
         the caller goes on after that instruction when the frame returns; decorator-form grad mode is entered."""
+        self.check_depth(caller, callee.frame if type(callee) is Inline else callee)
         caller.ip += 1
         caller.call_index = caller.ip - 1
         if type(callee) is Inline:
@@ -171,6 +210,51 @@ class VM(VMOps):
         else:
             self.frames.append(callee)
 
+    def check_depth(self, caller: Frame, callee: Frame) -> None:
+        """`callee` is about to run above `caller` (the top frame): refused past the recursion limit."""
+        depth = len(self.frames) + self.frames_below + 1
+        if depth > self.deepest:
+            self._deeper(caller, callee, depth)
+
+    def _deeper(self, caller: Frame, callee: Frame, depth: int) -> None:
+        """A push to a depth this trace has not reached: refused past the recursion limit. A function frame
+        raises RecursionError in its caller (`_TooDeep`, the handler having committed its instruction), and
+        so does a generator's, which is finished (`refused`); a @contextmanager block's restarts the trace
+        with its generator made eagerly, so Python itself enters it and raises."""
+        if self.room < 0:
+            self.room = depth_room()
+        if depth <= self.room:
+            self.deepest = depth
+            return
+        if not self.refused:
+            self.refused = depth
+        if callee.gen is None or refused(self, callee.gen):
+            raise _TooDeep(caller)
+        if callee.gen.call_no > 0:
+            raise Restart(callee.gen.call_no, "eager")
+        raise Fatal(Unsupported("recursion", "a generator restored from a snapshot resumed past the "
+                                "recursion limit"))
+
+    def _recursion_error(self, caller: Frame) -> Ending | None:
+        """RecursionError raised at `caller`'s current instruction, as CPython raises it for a frame pushed
+        past the limit (no entry for the frame that was not pushed)."""
+        try:
+            return raise_new(self, caller, ExcVar(RecursionError, (RECURSION_MESSAGE,)))
+        except Unsupported as u:  # (the instruction's items are gone: no eager form of it is left)
+            if caller.call_no > 0:
+                raise Restart(caller.call_no, "eager") from None
+            raise Fatal(u) from None
+
+    def guard_depth(self) -> None:
+        """Keep a trace that came near the recursion limit to calls with the same outcome: room for its
+        deepest frame and, if it raised RecursionError, no room for the frame it refused."""
+        if self.room < 0 or not (self.refused or self.deepest >= NEAR_LIMIT
+                                 or self.room - self.deepest < NEAR_LIMIT):
+            return
+        room = f"{self.ns.const(depth_room, 'k')}()"
+        upper = f" < {self.refused}" if self.refused else ""
+        self.guards.add(f"{self.deepest} <= {room}{upper}")
+
     def where(self, frame: Frame | None = None) -> str:
         frame = frame or self.frames[-1]
         ins = frame.info.instrs[min(frame.ip, len(frame.info.instrs) - 1)]
@@ -178,6 +262,11 @@ class VM(VMOps):
 
     # -- the loop -------------------------------------------------------------------------------------
     def run(self) -> Ending:
+        ending = self._loop()
+        self.guard_depth()
+        return ending
+
+    def _loop(self) -> Ending:
         frames = self.frames
         while True:
             frame = frames[-1]
@@ -195,6 +284,8 @@ class VM(VMOps):
                 return self._on_unsupported(u, frame)
             except (Restart, Fatal):
                 raise
+            except _TooDeep as t:
+                ending = self._recursion_error(t.caller)
             except Exception as e:  # a gap in the VM: run the instruction eagerly rather than guess
                 # (handlers compute before they commit, so the frame is still in the state before it)
                 u = Unsupported("internal", f"{ins.opname}: {type(e).__name__}: {e}"[:300],
