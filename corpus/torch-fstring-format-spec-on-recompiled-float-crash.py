@@ -16,8 +16,21 @@ def entry():
 
 # ---- ngb-fuzz standalone check (generated; do not edit below) ----
 if __name__ == "__main__":
+    import sys
+
+    def program():  # the program above run afresh: each side starts from new globals (as in ngb-fuzz)
+        torch.set_grad_enabled(True)  # and from torch's defaults
+        torch.set_default_dtype(torch.float32)
+        mod = type(sys)("ngb_program")
+        source = open(__file__, encoding="utf-8-sig").read().split("# ---- ngb-fuzz standalone check")[0]
+        exec(compile(source, __file__, "exec"), vars(mod))
+        sys.modules[mod.__name__] = mod  # importable, as a user's module is
+        return mod
+
     torch._dynamo.config.nested_graph_breaks = True
-    def outcome(fn):  # 'returned', or the type (a group's member types, the cause's) and message raised
+    def outcome(compiled):  # 'returned', or the type (a group's member types, the cause's) and message raised
+        mod = program()
+        fn = torch.compile(mod.entry, backend="eager") if compiled else mod.entry
         try:
             for _ in range(2):  # the second call runs the cached code
                 fn()
@@ -27,7 +40,7 @@ if __name__ == "__main__":
             return f"{type(e).__name__}{members if members else ''}{cause}: {str(e)[:200]}"
         return "returned"
 
-    expected, actual = outcome(entry), outcome(torch.compile(entry, backend="eager"))
+    expected, actual = outcome(False), outcome(True)
     # eager (see output); torch.compile raised InternalTorchDynamoError (in torch._dynamo.variables.lazy.__repr__) on the second call
     print(f"eager:         {expected}\ntorch.compile: {actual}")
     same = actual.split(":")[0] == expected.split(":")[0]
