@@ -6,7 +6,7 @@
 #      that still has its bug, another signature fails);
 #   3. a short campaign against inductor on CUDA, its directory packed as $OUT/campaign.tgz.
 # That machine's python3 holds a CUDA torch and reaches no registry: the wheels it lacks (libcst, hypothesmith,
-# lark) travel in an ignored .whl/ folder (see the device notes in docs/). The project itself is installed there
+# lark) travel in an ignored .whl/ folder (README: "On a machine with CUDA"). The project itself is installed there
 # from the working tree (no build isolation, nothing fetched) so that pytest finds its plugin by the entry point,
 # as on any install; the working tree comes first on the path, so its code is what runs.
 #     bash benchmarks/device_check.sh [CAMPAIGN_BUDGET (default 4m)] [WORKERS (default 12)]
