@@ -613,3 +613,24 @@ def test_a_shadow_rebound_in_a_nested_scope_or_by_a_parameter_is_left_alone():
     parameter = SHADOW.replace("def helper():\n    def f3", "def helper(f3=None):\n    def f3")
     for source in (rebound, parameter):
         assert all("def f3():" in c for c in pass_candidates("rename", source) if "def f3(x)" in c)
+
+
+def test_shortcuts_are_bisected_when_the_bug_needs_the_frames_from_some_depth_down():
+    # entry -> f1 -> ... -> f16; f5 adds one and f11 divides by x - 3 (x is 2): the bug needs f5 to f11 and none of
+    # f1 to f4, so entry calling f5 directly keeps it and calling anything deeper loses it
+    defs = [f"def f{k}(x):\n    return f{k + 1}(x{' + 1' if k == 5 else ''}){' / (x - 3)' if k == 11 else ''}\n"
+            for k in range(1, 16)] + ["def f16(x):\n    return x + 1\n"]
+    source = HEAD + "\n\n".join(defs) + "\n\ndef entry(x):\n    return f1(x)\n" + TAIL
+    assert isinstance(_run(source), ZeroDivisionError)
+    checked: list[bool] = []
+
+    def predicate(candidate: str) -> bool:
+        checked.append(isinstance(_run(candidate), ZeroDivisionError))
+        return checked[-1]
+
+    result = _one_pass("cut-call-graph", source, predicate)
+    assert _defs(result.source) == {f"f{k}" for k in range(5, 12)} | {"entry", "make_inputs"}
+    assert "return f5(x) " in result.source or "return f5(x)\n" in result.source
+    # the original, the cuts' bisection (at 8 lost, at 12 kept), then the shortcuts: deepest first one by one,
+    # f11 down to f6 lost the bug (and the cuts after the kept one: nine lost) before f5 kept it; bisected, four
+    assert checked[:3] == [True, False, True] and checked.index(True, 3) <= 8, checked
