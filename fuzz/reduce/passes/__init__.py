@@ -12,7 +12,9 @@ does not need reads another variable); it renames last.
 
 remove-unused comes first, before even the cheap bypasses: an unread definition is never compiled, so removing
 those makes no later check cheaper, but it is one check that removes many lines, which a reduction cut short by
-its budget in the bypasses kept (the bypasses' clean-up takes only what their edit left unread). See
+its budget in the bypasses kept (the bypasses' clean-up takes only what their edit left unread). Before all of
+them, when the failure names where it is (a crash's frames, an effect's tag), ``reduce_source`` runs the
+``focus`` pass made from those names (``passes._focus``): the program cut below them in one check. See
 docs/reducer.md.
 """
 
