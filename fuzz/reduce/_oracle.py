@@ -220,7 +220,9 @@ def reduce_program(
         else:
             result = reduce_source(
                 source, predicate, budget_s=0.0, workers=workers, progress=progress, check_original=False,
-                clock=Clock(0.0) if interrupted else clock, names=names,
+                clock=Clock(0.0) if interrupted else clock,
+                # the names are the original's: the IR stage renumbers the functions it keeps (f41 may be f12 now)
+                names=names if ir_result is None or ir_result.ir is ir else frozenset(),
             )
         if interrupted:  # Ctrl-C in the IR stage: no source stage, best-so-far from the IR
             result = dataclasses.replace(result, stopped="interrupted")

@@ -129,3 +129,29 @@ def test_reduce_program_cuts_below_the_frames_the_crash_names(monkeypatch):
     # the first candidate compiled is the cut below f23: it has f23 and nothing deeper
     assert "def f23(" in runner.compiled[0] and "def f24(" not in runner.compiled[0]
     assert "/ (x - 2)" in result.source and "f24" not in result.source
+
+
+def test_the_names_are_not_used_on_a_program_the_ir_stage_renumbered(monkeypatch):
+    import fuzz.reduce._oracle as front
+
+    given = []
+
+    def spy(source, predicate, **kwargs):
+        given.append(kwargs["names"])
+        return reduce_source(source, predicate, **{**kwargs, "passes": []})
+
+    def ir_stage(ir, predicate, **kwargs):  # the IR stage kept a smaller program: its functions renumbered
+        from fuzz.reduce._driver import IRResult
+
+        return IRResult(_deep_chain(30, needed=23), "smaller", 40, 3, (), 1.0)
+
+    monkeypatch.setattr(front, "reduce_source", spy)
+    monkeypatch.setattr(front, "reduce_ir", ir_stage)
+    import oracle._runner  # noqa: F401 - bound to the real judge before the patch
+    import oracle._verdict
+
+    monkeypatch.setattr(oracle._verdict, "judge", lambda target, eager, result: result["verdict"])
+    source = _deep_chain(40, needed=23)
+    reduce_program(source, "torch", runner=_CrashRunner(), rechecks=0, budget_s=30.0)
+    reduce_program(source, "torch", runner=_CrashRunner(), rechecks=0, budget_s=30.0, ir="original")
+    assert given == [frozenset({"f23"}), frozenset()]
