@@ -634,3 +634,35 @@ def test_shortcuts_are_bisected_when_the_bug_needs_the_frames_from_some_depth_do
     # the original, the cuts' bisection (at 8 lost, at 12 kept), then the shortcuts: deepest first one by one,
     # f11 down to f6 lost the bug (and the cuts after the kept one: nine lost) before f5 kept it; bisected, four
     assert checked[:3] == [True, False, True] and checked.index(True, 3) <= 8, checked
+
+
+def test_finding_unused_definitions_walks_the_tree_a_few_times_not_once_per_definition(monkeypatch):
+    # a bypass candidate asks for them up to 20 times (its orphan clean-up); once a walk of the whole tree per
+    # definition, which made every candidate of a 900-line program cost seconds of the reducer's own time
+    import fuzz.reduce._tree as tree_module
+    from fuzz.reduce.passes import _orphans, _statements
+
+    source = HEAD + "".join(f"def f{k}(x):\n    return f{k + 1}(x) + {k}\n\n\n" for k in range(60)) + \
+        "def f60(x):\n    return x\n\n\ndef spare(x):\n    return x\n\n\ndef entry(x):\n    return f0(x)\n" + TAIL
+    prog = Program.parse(source)
+    size = sum(1 for _ in tree_module.iter_nodes(prog.tree))
+    visited = [0]
+    real = tree_module.iter_nodes
+
+    def counting(node):
+        for sub in real(node):
+            visited[0] += 1
+            yield sub
+
+    for module in (_statements, _orphans, tree_module):
+        monkeypatch.setattr(module, "iter_nodes", counting, raising=False)
+    monkeypatch.setattr(_statements, "_indexed", lambda tree: list(enumerate(counting(tree))))
+    unused = _statements._unused_defs(prog.tree)
+    assert [getattr(_nth_node(prog.tree, i), "name", "EFFECTS") for i in unused] == ["EFFECTS", "spare"]
+    assert visited[0] <= 6 * size, (visited[0], size)
+
+
+def _nth_node(tree, index):
+    from fuzz.reduce.passes._edits import _nth
+
+    return _nth(tree, index)
