@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from fuzz.reduce._driver import Clock, ReduceError, ReduceResult, reduce_ir, reduce_source
 from fuzz.reduce._tree import code_lines
-from fuzz.reduce.passes._focus import effect_names, failure_names
+from fuzz.reduce.passes._focus import failure_names
 from oracle import ProgramFile, set_header, with_footer
 
 __all__ = ["generator_ir", "oracle_predicate", "reduce_program", "with_header"]
@@ -178,7 +178,7 @@ def reduce_program(
         elif verdict.signature != signature:
             raise ReduceError(f"the program gives {verdict.signature} on {spec}, not {signature}")
         eager_outcome = report.eager_outcome
-        names = _failure_names(runner, source, spec, verdict)  # where the failure is, if it says: the first cut
+        names = failure_names(verdict.detail)  # where a crash is, when its message says: the first cut
         eager_calls = _eager_calls(runner, source, spec, signature)
         original = source
         try:
@@ -333,21 +333,6 @@ def _eager_calls(runner, source: str, target: str, signature: str) -> tuple[str,
         return None
     run = runner.run(source, oracle.parse_target(target).eager, calls)
     return eager_outcomes(run) if run.get("calls") else None
-
-
-def _failure_names(runner, source: str, target: str, verdict) -> frozenset[str]:
-    """The program's functions where the failure is (``passes._focus``): the frames a crash's message names; for
-    a mismatch in the effect log, the writer of its first differing entry (one eager run to read its tag)."""
-    import oracle
-
-    names = failure_names(verdict.detail)
-    if names or not verdict.signature.startswith("mismatch:effects") or not callable(getattr(runner, "run", None)):
-        return names
-    try:
-        run = runner.run(source, oracle.parse_target(target).eager, 1)
-    except oracle.OracleError:
-        return names
-    return effect_names(verdict.detail, run["calls"][0]["effects"]) if run.get("calls") else names
 
 
 def _compare_kinds(runner, source: str, target: str, signature: str) -> str | None:

@@ -1,5 +1,5 @@
-"""The first cut of a large program (``passes._focus``): the failure's frames (a crash's message) or the writer of
-its first differing effect name where it is, and one check cuts the program below them. In-process predicates."""
+"""The first cut of a large program (``passes._focus``): the frames a crash's message names say where it is, and
+one check cuts the program below them. In-process predicates."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import ast
 
 import oracle
 from fuzz.reduce import PASSES, reduce_program, reduce_source
-from fuzz.reduce.passes._focus import effect_names, failure_names
+from fuzz.reduce.passes._focus import failure_names
 from tests.reduce.helpers import HEAD, TAIL
 
 # what Dynamo appends to a crash's message (paths outside the program normalized by the oracle to <file>)
@@ -30,15 +30,6 @@ from user code:
 def test_a_crash_names_the_programs_frames_and_resume_functions_only():
     assert failure_names(CRASH) == {"entry", "f1", "f7"}
     assert failure_names("BackendCompilerFailed: backend='aot_eager' raised:\nAttributeError: x") == frozenset()
-
-
-def test_an_effects_mismatch_names_the_writer_of_its_first_differing_entry():
-    effects = ("list", [("tuple", [("str", "disabled"), ("int", 3)]), ("tuple", [("str", "f40.3"), ("bool", True)])])
-    detail = "first call: effects differs (value) at [1][1]\n    eager:  True\n    target: False"
-    assert effect_names(detail, effects) == {"f40"}
-    assert effect_names(detail.replace("[1][1]", "[0][1]"), effects) == {"disabled"}
-    assert effect_names("first call: effects differs (length)", effects) == frozenset()
-    assert effect_names(detail.replace("[1][1]", "[9][1]"), effects) == frozenset()  # not in the log: nothing
 
 
 def _deep_chain(depth: int, needed: int) -> str:

@@ -9,7 +9,9 @@ cut right below them: every definition deeper than the deepest one named goes (b
 argument), first with the definitions off the path from ``entry`` to them too, then keeping the named ones'
 callees, then without. A candidate that loses the bug costs one check of a program smaller than the original;
 ``cut-call-graph``'s bisection over the depths takes over from there. A message naming no frame (a backend's
-compiler error) gives no names, and no pass.
+compiler error) gives no names, and no pass; nor does a mismatch: the writer of the first differing effect-log
+entry was tried as a name, and on a 937-line effects finding the three cuts below it all lost the bug (50 s of
+checks for nothing), as they must when the entry is written after a deeper call that changed the state.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from fuzz.reduce._tree import Program
 from fuzz.reduce.passes._definitions import _definitions, _referenced, bypass, definition_depths
 from fuzz.reduce.passes._edits import Edit, ReductionPass
 
-__all__ = ["effect_names", "failure_names", "focus"]
+__all__ = ["failure_names", "focus"]
 
 # the program's own frames in a Dynamo message; the oracle's worker compiles the program as ngb_program.py
 _FRAME = re.compile(r'File "ngb_program\.py", line \d+, in (\w+)')
@@ -35,22 +37,6 @@ def failure_names(detail: str) -> frozenset[str]:
         resumed = _RESUME.match(name)  # Dynamo's resume function of one of the program's
         names.add(resumed.group(1) if resumed else name)
     return frozenset(names)
-
-
-_FIRST_EFFECT = re.compile(r"first call: effects differs \(\w+\) at \[(\d+)\]")
-
-
-def effect_names(detail: str, effects) -> frozenset[str]:
-    """For a mismatch in the effect log: the function whose entry is the first to differ, by its tag (``f40.3``
-    is written by ``f40``), read from eager's log ``effects`` (as the oracle observes it: ``("list", [("tuple",
-    [("str", tag), value]), ...])``); none when the detail names no entry or the log is not of that form."""
-    match = _FIRST_EFFECT.search(detail)
-    try:
-        entry = effects[1][int(match.group(1))] if match else None
-        kind, tag = entry[1][0] if entry is not None and entry[0] == "tuple" else (None, None)
-    except (IndexError, TypeError, ValueError):
-        return frozenset()
-    return frozenset({tag.split(".")[0]}) if kind == "str" and tag else frozenset()
 
 
 def _ancestors(prog: Program, names: set[str]) -> set[str]:
