@@ -1,5 +1,6 @@
-"""The first cut of a large program (``passes._focus``): the frames a crash's message names say where it is, and
-one check cuts the program below them. In-process predicates."""
+"""What makes a large program's reduction finish: the first cut below the frames a crash's message names
+(``passes._focus``), bisected shortcuts, and a reducer whose own work stays linear in the program. In-process
+predicates."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import ast
 
 import oracle
 from fuzz.reduce import PASSES, reduce_program, reduce_source
+from fuzz.reduce._tree import Program
 from fuzz.reduce.passes._focus import failure_names
 from tests.reduce.helpers import HEAD, TAIL
 
@@ -146,3 +148,56 @@ def test_the_names_are_not_used_on_a_program_the_ir_stage_renumbered(monkeypatch
     reduce_program(source, "torch", runner=_CrashRunner(), rechecks=0, budget_s=30.0)
     reduce_program(source, "torch", runner=_CrashRunner(), rechecks=0, budget_s=30.0, ir="original")
     assert given == [frozenset({"f23"}), frozenset()]
+
+
+def test_shortcuts_are_bisected_when_the_bug_needs_the_frames_from_some_depth_down():
+    # entry -> f1 -> ... -> f16; f5 adds one and f11 divides by x - 3 (x is 2): the bug needs f5 to f11 and none of
+    # f1 to f4, so entry calling f5 directly keeps it and calling anything deeper loses it
+    defs = [f"def f{k}(x):\n    return f{k + 1}(x{' + 1' if k == 5 else ''}){' / (x - 3)' if k == 11 else ''}\n"
+            for k in range(1, 16)] + ["def f16(x):\n    return x + 1\n"]
+    source = HEAD + "\n\n".join(defs) + "\n\ndef entry(x):\n    return f1(x)\n" + TAIL
+    assert _raises_zero_division(source)
+    checked: list[bool] = []
+
+    def predicate(candidate: str) -> bool:
+        checked.append(_raises_zero_division(candidate))
+        return checked[-1]
+
+    result = reduce_source(source, predicate, passes=CUTS)
+    assert _defs(result.source) == {f"f{k}" for k in range(5, 12)} | {"entry", "make_inputs"}
+    assert "return f5(x) " in result.source or "return f5(x)\n" in result.source
+    # the original, the cuts' bisection (at 8 lost, at 12 kept), then the shortcuts: deepest first one by one,
+    # f11 down to f6 lost the bug (and the cuts after the kept one: nine lost) before f5 kept it; bisected, four
+    assert checked[:3] == [True, False, True] and checked.index(True, 3) <= 8, checked
+
+
+def test_finding_unused_definitions_walks_the_tree_a_few_times_not_once_per_definition(monkeypatch):
+    # a bypass candidate asks for them up to 20 times (its orphan clean-up); once a walk of the whole tree per
+    # definition, which made every candidate of a 900-line program cost seconds of the reducer's own time
+    import fuzz.reduce._tree as tree_module
+    from fuzz.reduce.passes import _orphans, _statements
+
+    source = HEAD + "".join(f"def f{k}(x):\n    return f{k + 1}(x) + {k}\n\n\n" for k in range(60)) + \
+        "def f60(x):\n    return x\n\n\ndef spare(x):\n    return x\n\n\ndef entry(x):\n    return f0(x)\n" + TAIL
+    prog = Program.parse(source)
+    size = sum(1 for _ in tree_module.iter_nodes(prog.tree))
+    visited = [0]
+    real = tree_module.iter_nodes
+
+    def counting(node):
+        for sub in real(node):
+            visited[0] += 1
+            yield sub
+
+    for module in (_statements, _orphans, tree_module):
+        monkeypatch.setattr(module, "iter_nodes", counting, raising=False)
+    monkeypatch.setattr(_statements, "_indexed", lambda tree: list(enumerate(counting(tree))))
+    unused = _statements._unused_defs(prog.tree)
+    assert [getattr(_nth_node(prog.tree, i), "name", "EFFECTS") for i in unused] == ["EFFECTS", "spare"]
+    assert visited[0] <= 6 * size, (visited[0], size)
+
+
+def _nth_node(tree, index):
+    from fuzz.reduce.passes._edits import _nth
+
+    return _nth(tree, index)
