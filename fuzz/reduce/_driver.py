@@ -20,6 +20,7 @@ from typing import Any
 from fuzz.errors import FuzzError
 from fuzz.reduce._tree import Program, code_lines, size
 from fuzz.reduce.passes import IR_PASSES, PASSES, ReductionPass
+from fuzz.reduce.passes._focus import focus
 from fuzz.reduce.passes._orphans import defined_names, drop_orphans, unread_definitions
 
 __all__ = ["Clock", "IRResult", "PassStats", "ReduceError", "ReduceResult", "reduce_ir", "reduce_source"]
@@ -442,6 +443,7 @@ def reduce_source(
     progress: Callable[[str, int, int], None] | None = None,
     check_original: bool = True,
     clock: Clock | None = None,
+    names: frozenset[str] = frozenset(),
 ) -> ReduceResult:
     """Shrink ``source`` while ``is_interesting(candidate)`` holds; return the best program found.
 
@@ -449,13 +451,17 @@ def reduce_source(
     on) is never edited and comes back unchanged. Stops at a fixpoint of all passes, when ``budget_s`` is
     spent, or on Ctrl-C, and always returns the best-so-far program. ``progress(pass_name, lines,
     invocations)`` is called after every kept candidate. ``clock``: the budget as a ``Clock`` (shared with an
-    earlier stage; then ``budget_s`` is not used).
+    earlier stage; then ``budget_s`` is not used). ``names``: the program's functions the failure's frames name
+    (``failure_names``); the ``focus`` pass cuts the program below them first.
     """
     try:
         program = Program.parse(source)
     except SyntaxError as exc:
         raise ReduceError(f"not a Python program: {exc.msg} (line {exc.lineno})") from None
-    run, stopped, elapsed = _run(_source_stage(), program, is_interesting, PASSES if passes is None else passes,
+    passes = PASSES if passes is None else passes
+    if names:
+        passes = [focus(names), *passes]
+    run, stopped, elapsed = _run(_source_stage(), program, is_interesting, passes,
                                  clock=clock or Clock(budget_s), workers=workers, progress=progress,
                                  check_original=check_original)
     best = run.best.source if run.best is not program else source

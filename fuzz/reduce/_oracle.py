@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from fuzz.reduce._driver import Clock, ReduceError, ReduceResult, reduce_ir, reduce_source
 from fuzz.reduce._tree import code_lines
+from fuzz.reduce.passes._focus import failure_names
 from oracle import ProgramFile, set_header, with_footer
 
 __all__ = ["generator_ir", "oracle_predicate", "reduce_program", "with_header"]
@@ -177,6 +178,7 @@ def reduce_program(
         elif verdict.signature != signature:
             raise ReduceError(f"the program gives {verdict.signature} on {spec}, not {signature}")
         eager_outcome = report.eager_outcome
+        names = failure_names(verdict.detail)  # where a crash is, when its message says: the first cut
         eager_calls = _eager_calls(runner, source, spec, signature)
         original = source
         try:
@@ -219,6 +221,8 @@ def reduce_program(
             result = reduce_source(
                 source, predicate, budget_s=0.0, workers=workers, progress=progress, check_original=False,
                 clock=Clock(0.0) if interrupted else clock,
+                # the names are the original's: the IR stage renumbers the functions it keeps (f41 may be f12 now)
+                names=names if ir_result is None or ir_result.ir is ir else frozenset(),
             )
         if interrupted:  # Ctrl-C in the IR stage: no source stage, best-so-far from the IR
             result = dataclasses.replace(result, stopped="interrupted")
@@ -234,7 +238,7 @@ def reduce_program(
             elif not held:
                 # what the target's own backend needs went with a candidate the eager backend took: again, there
                 again = reduce_source(original, on_target, budget_s=max(clock.left(), 1.0), workers=workers,
-                                      progress=progress, check_original=False)
+                                      progress=progress, check_original=False, names=names)
                 result = dataclasses.replace(again, invocations=again.invocations + result.invocations + 1,
                                              passes=result.passes + again.passes, stages=("target",))
         if spent.exhausted and result.stopped == "budget":

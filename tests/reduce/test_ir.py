@@ -109,3 +109,54 @@ def test_drop_subtrees_first_drops_what_the_entry_cannot_reach():
     first = next(iter(_drop_subtrees(orphaned)))()
     assert first == program
     assert _reachable(_call_graph(program), 0, None) == set(range(len(program.functions)))
+
+
+def _chain_needing(depth: int):
+    """A generated program whose call graph is one chain of 40 functions or more, and an IR-level predicate: the
+    bug needs the chain down to the function ``depth`` calls below the entry (its body kept, and reached)."""
+    from fuzz.reduce.passes._ir import _call_graph, _reachable
+
+    for seed, index in ((213, 13), (11, 59), (215, 24)):
+        program = generate_program(seed, index).ir
+        calls = _call_graph(program)
+        if len(calls) > 40 and all(len(c) <= 1 for c in calls[1:]):
+            break
+    else:
+        raise AssertionError("no generated program that is one long chain")
+    chain, k = [0], 0
+    while calls[k]:
+        (k,) = calls[k] if len(calls[k]) == 1 else (min(calls[k]),)
+        chain.append(k)
+    needed = program.functions[chain[depth]].body
+
+    def interesting(p) -> bool:
+        return any(p.functions[j].body == needed for j in _reachable(_call_graph(p), 0, None))
+
+    return program, interesting
+
+
+def test_drop_subtrees_bisects_a_long_chain_of_calls():
+    from fuzz.reduce._driver import _run, _Stage
+
+    program, interesting = _chain_needing(25)
+    programs = {}
+
+    def source(p):
+        programs.setdefault(repr(p), p)
+        return repr(p)
+
+    checked = []
+
+    def predicate(text: str) -> bool:
+        checked.append(interesting(programs[text]))
+        return checked[-1]
+
+    stage = _Stage(source=source, key=source, cost=lambda p: (len(p.functions), len(repr(p))))
+    passes = [p for p in IR_PASSES if p.name == "ir-drop-subtrees"]
+    run, stopped, _ = _run(stage, program, predicate, passes, budget_s=600, workers=1, progress=None,
+                           check_original=False)
+    assert stopped == "fixpoint" and interesting(run.best)
+    # everything below the needed function's callee went (one function alone is ir-drop-functions' edit);
+    # nearest-first took one check per function above it (25) before the first kept one
+    assert len(run.best.functions) == 27
+    assert checked.index(True) < 3 and len(checked) <= 16, checked

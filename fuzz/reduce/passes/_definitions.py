@@ -273,8 +273,9 @@ def cut_call_graph(prog: Program) -> Iterator[Edit]:
     """The aggressive bypasses, whose candidates are small and so cheap to check: cut the call graph at one
     depth from ``entry`` (a bisection over the depths: a bug needing a deep definition survives every deeper cut
     and no shallower one, so a deep bug costs a few checks, not one per depth); call a deep function from
-    ``entry`` directly, skipping the chain in between (deepest first); then the cuts the bisection skipped,
-    shallowest first."""
+    ``entry`` directly, skipping the chain in between (bisected the same way, deepest first: a bug that needs
+    the frames from some depth down keeps every shortcut to a shallower function and none to a deeper one);
+    then the shortcuts and cuts the bisections skipped, deepest and shallowest first."""
     depths = definition_depths(prog.tree)
     deepest = max(depths.values(), default=0)
     first = _bisection(deepest)
@@ -285,9 +286,12 @@ def cut_call_graph(prog: Program) -> Iterator[Edit]:
 
     for cut in first:
         yield cut_at(cut)
-    for name in sorted(depths, key=lambda n: -depths[n]):
-        if depths[name] > 1:
-            yield lambda name=name: shortcut(prog, name)
+    # deepest first, bisected: a shortcut to a shallower function keeps more of the chain, so the one that keeps
+    # a bug needing the frames from f20 down is found in a few checks, not one per function below f20
+    deep = [name for name in sorted(depths, key=lambda n: -depths[n]) if depths[name] > 1]
+    bisected = [deep[at - 1] for at in _bisection(len(deep))]
+    for name in bisected + [name for name in deep if name not in set(bisected)]:
+        yield lambda name=name: shortcut(prog, name)
     for cut in cuts[len(first):]:
         yield cut_at(cut)
 

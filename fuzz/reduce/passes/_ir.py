@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator
 
+from fuzz.reduce.passes._definitions import _bisection
 from fuzz.reduce.passes._edits import ReductionPass
 
 __all__ = ["IR_PASSES"]
@@ -68,18 +69,24 @@ def _drop_functions(program) -> Iterator[Callable]:
 
 
 def _drop_subtrees(program) -> Iterator[Callable]:
-    """Top-down: everything the entry cannot reach in one edit, then, nearest the entry first, each function
-    with all the functions only it leads to. One check drops a whole branch of the call graph that a
-    function-at-a-time pass would take one check per function for; where the bug lives in a branch, its
-    children are tried in turn."""
+    """Everything the entry cannot reach in one edit, then each function with all the functions only it leads
+    to, in breadth-first order from the entry, bisected: a generated program is mostly one chain of calls
+    (``entry -> f1 -> ... -> f70``), where the branches that keep a bug at f40 are exactly those below it, so
+    the middle branch is tried first, then the middle of those below it, and so on (as ``cut-call-graph``
+    bisects the depths: six checks, where nearest-first took one per function above the bug), then, unless the
+    graph is one chain, the branches the bisection skipped, nearest the entry first. One check drops a whole branch of the call graph
+    that a function-at-a-time pass would take one check per function for."""
     calls = _call_graph(program)
     reachable = _reachable(calls, 0, None)
     if len(reachable) < len(program.functions):
         yield lambda: _without_functions(program, set(range(len(program.functions))) - reachable)
-    for k in _breadth_first(calls):
-        branch = reachable - _reachable(calls, 0, k)
-        if len(branch) > 1:  # one function alone is ir-drop-functions' edit
-            yield lambda branch=branch: _without_functions(program, branch)
+    branches = [b for b in (reachable - _reachable(calls, 0, k) for k in _breadth_first(calls))
+                if len(b) > 1]  # one function alone is ir-drop-functions' edit
+    first = [at - 1 for at in _bisection(len(branches))]
+    # on a chain, a branch the bisection skipped is one above a cut that lost the bug: it loses it too
+    chain = all(len(calls[k]) <= 1 for k in reachable)
+    for at in first + ([] if chain else [at for at in range(len(branches)) if at not in set(first)]):
+        yield lambda branch=branches[at]: _without_functions(program, branch)
 
 
 def _call_graph(program) -> list[set[int]]:

@@ -1,0 +1,203 @@
+"""What makes a large program's reduction finish: the first cut below the frames a crash's message names
+(``passes._focus``), bisected shortcuts, and a reducer whose own work stays linear in the program. In-process
+predicates."""
+
+from __future__ import annotations
+
+import ast
+
+import oracle
+from fuzz.reduce import PASSES, reduce_program, reduce_source
+from fuzz.reduce._tree import Program
+from fuzz.reduce.passes._focus import failure_names
+from tests.reduce.helpers import HEAD, TAIL
+
+# what Dynamo appends to a crash's message (paths outside the program normalized by the oracle to <file>)
+CRASH = '''AssertionError: resume instruction not found in original code - this is a bug.
+
+from user code:
+   File "ngb_program.py", line 224, in entry
+    x = torch.add(x * 0.5, f1(x))
+  File "ngb_program.py", line 218, in f1
+    x = x * 0.5 + f2(x)
+  File "<file>", line 124, in decorate_context
+    return func(*args, **kwargs)
+  File "ngb_program.py", line 200, in torch_dynamo_resume_in_f7_at_200
+    x = _cm_disabled("f2.21.deco")(f3)(x)
+  File "<file>", line 80, in torch_dynamo_resume_in_inner_at_80
+    with self._recreate_cm():
+'''
+
+
+def test_a_crash_names_the_programs_frames_and_resume_functions_only():
+    assert failure_names(CRASH) == {"entry", "f1", "f7"}
+    assert failure_names("BackendCompilerFailed: backend='aot_eager' raised:\nAttributeError: x") == frozenset()
+
+
+def _deep_chain(depth: int, needed: int) -> str:
+    """entry -> f1 -> ... -> f<depth>; f<needed> divides by ``x - 2`` (x is 2)."""
+    defs = [f"def f{k}(x):\n    return f{k + 1}(x){' / (x - 2)' if k == needed else ''}\n" for k in range(1, depth)]
+    defs.append(f"def f{depth}(x):\n    return x + 1\n")
+    return HEAD + "\n\n".join(defs) + "\n\ndef entry(x):\n    return f1(x)\n" + TAIL
+
+
+def _raises_zero_division(source: str) -> bool:
+    namespace: dict = {}
+    try:
+        exec(compile(source, "candidate", "exec"), namespace)
+        namespace["entry"](*namespace["make_inputs"]("cpu"))
+    except ZeroDivisionError:
+        return True
+    except Exception:  # noqa: BLE001 - another outcome: not the bug
+        return False
+    return False
+
+
+CUTS = [p for p in PASSES if p.name == "cut-call-graph"]
+
+
+def _defs(source: str) -> set[str]:
+    return {n.name for n in ast.walk(ast.parse(source)) if isinstance(n, ast.FunctionDef)}
+
+
+def test_the_named_frames_cut_the_program_below_them_in_one_check():
+    source = _deep_chain(40, needed=23)
+    checked: list[bool] = []
+
+    def predicate(candidate: str) -> bool:
+        checked.append(_raises_zero_division(candidate))
+        return checked[-1]
+
+    result = reduce_source(source, predicate, passes=CUTS, names=frozenset({"f23", "entry"}), check_original=False)
+    # the first candidate checked is the cut right below f23, and it is kept (without names, the bisection over
+    # the depths loses the bug at 20 first)
+    assert checked[0] is True
+    assert _defs(result.source) == {"f23", "entry", "make_inputs"} and result.stopped == "fixpoint"
+    assert result.passes[0].name == "focus" and result.passes[0].successes == 1
+
+
+def test_names_that_lose_the_bug_cost_a_check_each_and_the_reduction_goes_on():
+    source = _deep_chain(12, needed=9)
+    result = reduce_source(source, _raises_zero_division, passes=CUTS, names=frozenset({"f3"}),
+                           check_original=False)
+    assert _defs(result.source) == {"f9", "entry", "make_inputs"}
+    assert result.passes[0].name == "focus" and result.passes[0].successes == 0
+
+
+class _CrashRunner:
+    """One target run and eager runs: the bug shows where ``f23`` divides by zero, and its message names f23's
+    frame as Dynamo would; records the sources the target ran."""
+
+    def __init__(self):
+        self.compiled: list[str] = []
+
+    def check(self, source, targets, *, calls=1, repeat_eager=True):
+        (target,) = targets
+        verdict = self._verdict(source)
+        return oracle.ProgramReport({target: verdict}, False, {}, 0.0, "returned")
+
+    def _verdict(self, source):
+        if _raises_zero_division(source):
+            detail = ('first call raised a compiler error where eager did not: ZeroDivisionError: x\n\nfrom user '
+                      'code:\n  File "ngb_program.py", line 3, in f23\n    return f24(x) / (x - 2)\n')
+            return oracle.Verdict("crash", "exception", "crash:ZeroDivisionError@m:f", detail)
+        return oracle.Verdict("ok", "", "ok")
+
+    def run(self, source, target, calls=1):
+        if target.kind == "eager":
+            return {"calls": [{"exception": None, "value": 0, "torch_state": {}}] * calls}
+        self.compiled.append(source)
+        return {"verdict": self._verdict(source)}
+
+
+def test_reduce_program_cuts_below_the_frames_the_crash_names(monkeypatch):
+    import oracle._runner  # noqa: F401 - bound to the real judge before the patch
+    import oracle._verdict
+
+    monkeypatch.setattr(oracle._verdict, "judge", lambda target, eager, result: result["verdict"])
+    runner = _CrashRunner()
+    source = _deep_chain(40, needed=23)
+    result = reduce_program(source, "torch", runner=runner, rechecks=0, budget_s=30.0)
+    assert "focus" in {p.name for p in result.passes}
+    # the first candidate compiled is the cut below f23: it has f23 and nothing deeper
+    assert "def f23(" in runner.compiled[0] and "def f24(" not in runner.compiled[0]
+    assert "/ (x - 2)" in result.source and "f24" not in result.source
+
+
+def test_the_names_are_not_used_on_a_program_the_ir_stage_renumbered(monkeypatch):
+    import fuzz.reduce._oracle as front
+
+    given = []
+
+    def spy(source, predicate, **kwargs):
+        given.append(kwargs["names"])
+        return reduce_source(source, predicate, **{**kwargs, "passes": []})
+
+    def ir_stage(ir, predicate, **kwargs):  # the IR stage kept a smaller program: its functions renumbered
+        from fuzz.reduce._driver import IRResult
+
+        return IRResult(_deep_chain(30, needed=23), "smaller", 40, 3, (), 1.0)
+
+    monkeypatch.setattr(front, "reduce_source", spy)
+    monkeypatch.setattr(front, "reduce_ir", ir_stage)
+    import oracle._runner  # noqa: F401 - bound to the real judge before the patch
+    import oracle._verdict
+
+    monkeypatch.setattr(oracle._verdict, "judge", lambda target, eager, result: result["verdict"])
+    source = _deep_chain(40, needed=23)
+    reduce_program(source, "torch", runner=_CrashRunner(), rechecks=0, budget_s=30.0)
+    reduce_program(source, "torch", runner=_CrashRunner(), rechecks=0, budget_s=30.0, ir="original")
+    assert given == [frozenset({"f23"}), frozenset()]
+
+
+def test_shortcuts_are_bisected_when_the_bug_needs_the_frames_from_some_depth_down():
+    # entry -> f1 -> ... -> f16; f5 adds one and f11 divides by x - 3 (x is 2): the bug needs f5 to f11 and none of
+    # f1 to f4, so entry calling f5 directly keeps it and calling anything deeper loses it
+    defs = [f"def f{k}(x):\n    return f{k + 1}(x{' + 1' if k == 5 else ''}){' / (x - 3)' if k == 11 else ''}\n"
+            for k in range(1, 16)] + ["def f16(x):\n    return x + 1\n"]
+    source = HEAD + "\n\n".join(defs) + "\n\ndef entry(x):\n    return f1(x)\n" + TAIL
+    assert _raises_zero_division(source)
+    checked: list[bool] = []
+
+    def predicate(candidate: str) -> bool:
+        checked.append(_raises_zero_division(candidate))
+        return checked[-1]
+
+    result = reduce_source(source, predicate, passes=CUTS)
+    assert _defs(result.source) == {f"f{k}" for k in range(5, 12)} | {"entry", "make_inputs"}
+    assert "return f5(x) " in result.source or "return f5(x)\n" in result.source
+    # the original, the cuts' bisection (at 8 lost, at 12 kept), then the shortcuts: deepest first one by one,
+    # f11 down to f6 lost the bug (and the cuts after the kept one: nine lost) before f5 kept it; bisected, four
+    assert checked[:3] == [True, False, True] and checked.index(True, 3) <= 8, checked
+
+
+def test_finding_unused_definitions_walks_the_tree_a_few_times_not_once_per_definition(monkeypatch):
+    # a bypass candidate asks for them up to 20 times (its orphan clean-up); once a walk of the whole tree per
+    # definition, which made every candidate of a 900-line program cost seconds of the reducer's own time
+    import fuzz.reduce._tree as tree_module
+    from fuzz.reduce.passes import _orphans, _statements
+
+    source = HEAD + "".join(f"def f{k}(x):\n    return f{k + 1}(x) + {k}\n\n\n" for k in range(60)) + \
+        "def f60(x):\n    return x\n\n\ndef spare(x):\n    return x\n\n\ndef entry(x):\n    return f0(x)\n" + TAIL
+    prog = Program.parse(source)
+    size = sum(1 for _ in tree_module.iter_nodes(prog.tree))
+    visited = [0]
+    real = tree_module.iter_nodes
+
+    def counting(node):
+        for sub in real(node):
+            visited[0] += 1
+            yield sub
+
+    for module in (_statements, _orphans, tree_module):
+        monkeypatch.setattr(module, "iter_nodes", counting, raising=False)
+    monkeypatch.setattr(_statements, "_indexed", lambda tree: list(enumerate(counting(tree))))
+    unused = _statements._unused_defs(prog.tree)
+    assert [getattr(_nth_node(prog.tree, i), "name", "EFFECTS") for i in unused] == ["EFFECTS", "spare"]
+    assert visited[0] <= 6 * size, (visited[0], size)
+
+
+def _nth_node(tree, index):
+    from fuzz.reduce.passes._edits import _nth
+
+    return _nth(tree, index)
