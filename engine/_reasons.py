@@ -33,6 +33,8 @@ _TABLE = (
            "an engine bug: please report it with the program (`engine.explain(fn)(*args)` shows where)"),
     Reason("forced-call", "a call made to run on its own after a re-trace (generator, frame reader, classic)",
            _EAGER),
+    Reason("recursion", "a generator restored across a break resumed past the recursion limit; the call runs "
+           "eagerly, where Python raises RecursionError as it would", _EAGER),
     Reason("eager-ops", "every op of a segment whose graph failed at run time runs eagerly",
            "the graph raised where fake tensors did not (an index out of range...): check the inputs"),
     # -- graph ops ------------------------------------------------------------------------------------------

@@ -26,7 +26,8 @@ def config(out, programs=PROGRAMS, workers=2):
 
 
 def buckets(summary):
-    return sorted((b["target"], b["signature"], b["count"], b["first_program"]) for b in summary["buckets"])
+    # not the first program: with 2 workers, which of two programs with one signature is recorded first is timing
+    return sorted((b["target"], b["signature"], b["count"]) for b in summary["buckets"])
 
 
 @pytest.fixture(scope="module")
