@@ -7,9 +7,9 @@ set* of its repro: the ``features:`` header line where the file has one (a campa
 program draws (call shape, depth, the plain operand stack, the default ``graph_break``) say nothing about a bug and
 are left out: what is left *characterises* it.
 
-Generation then lowers the weight of each characterising tag by ``FACTOR`` once per known bug it characterises,
-never below ``FLOOR`` times its catalog weight, so no feature is switched off: a known shape is still drawn, only
-less often, and a new bug next to it can still be found. The weights depend on the corpus alone, so program
+Generation then lowers the weight of each characterising tag by ``FACTOR`` once per known shape it characterises (a
+bug's entry, and each variant of it: ``same_as``), never below ``FLOOR`` times its catalog weight, so no feature is
+switched off: a known shape is still drawn, only less often, and a new bug next to it can still be found. The weights depend on the corpus alone, so program
 ``index`` of seed ``s`` is the same for the same corpus; a repro carries them on its ``weights:`` header line
 (``fuzz.campaign.bias.weights_header``), from which ``generate_program`` rebuilds it. ``ngb-fuzz run`` does this by default
 when it has a corpus; ``--no-avoid-known`` turns it off.
@@ -212,7 +212,7 @@ def repro_features(source: str) -> frozenset[str]:
 
 @dataclasses.dataclass(frozen=True)
 class KnownShape:
-    file: str  # corpus file
+    file: str  # corpus file of the bug (a variant's shape names its entry's)
     features: frozenset[str]  # the tags that characterise it (generic ones left out)
 
 
@@ -231,7 +231,8 @@ class Avoidance:
         self.factor, self.floor = factor, floor
 
     def __len__(self) -> int:
-        return len(self.shapes)
+        """The known bugs avoided: a variant's shape (``same_as``) is one more form of its entry's bug."""
+        return len({shape.file for shape in self.shapes})
 
     @classmethod
     def from_corpus(cls, root: str | Path, **kwargs) -> Avoidance:
@@ -246,7 +247,7 @@ class Avoidance:
             if entry.signature == "ok" or entry.status == "FIXED" or entry.target.startswith("fault") \
                     or not path.is_file():
                 continue
-            shapes.append(KnownShape(entry.file, repro_features(path.read_text()) - _GENERIC))
+            shapes.append(KnownShape(entry.same_as or entry.file, repro_features(path.read_text()) - _GENERIC))
         return cls(shapes, **kwargs)
 
     def multipliers(self) -> dict[str, float]:

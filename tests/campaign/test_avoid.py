@@ -158,3 +158,15 @@ def test_registry_constructs_are_read_off_their_most_specific_library_name(monke
     source = "def entry(x):\n    return list(reversed(sorted([x], key=float)))\n"
     # list is shared by three constructs: it names none of them; reversed and sorted name theirs
     assert estimate_features(source) == {"call.varargs", "flow.loop"}
+
+
+def test_a_variant_is_one_more_shape_of_its_bug_not_one_more_bug():
+    from fuzz.corpus.manifest import Corpus
+
+    corpus = Corpus(CORPUS)
+    avoid = Avoidance.from_corpus(CORPUS)
+    variants = {e.file: e.same_as for e in corpus.select() if e.same_as}
+    assert variants  # the corpus holds variants (corpus/README.md)
+    files = {shape.file for shape in avoid.shapes}
+    assert not files & variants.keys()  # a variant's shape is named with its entry
+    assert len(avoid) == len(files) < len(avoid.shapes)  # counted once as a bug, drawn less once per shape
