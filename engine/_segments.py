@@ -284,6 +284,7 @@ class Compiled(CompiledBase):
                 ending = self._start(vm, bp, env, key)
                 if ending is None:
                     ending = vm.run()
+                vm.guard_depth()
                 check_abandoned(vm)
                 check_cache(vm, ending)
                 seg = self._build(vm, ending, len(env))

@@ -247,7 +247,8 @@ class VM(VMOps):
 
     def guard_depth(self) -> None:
         """Keep a trace that came near the recursion limit to calls with the same outcome: room for its
-        deepest frame and, if it raised RecursionError, no room for the frame it refused."""
+        deepest frame and, if it raised RecursionError, no room for the frame it refused. Once per trace, when
+        it ends (`engine._segments`): by then `deepest` and `refused` are final."""
         if self.room < 0 or not (self.refused or self.deepest >= NEAR_LIMIT
                                  or self.room - self.deepest < NEAR_LIMIT):
             return
@@ -262,11 +263,6 @@ class VM(VMOps):
 
     # -- the loop -------------------------------------------------------------------------------------
     def run(self) -> Ending:
-        ending = self._loop()
-        self.guard_depth()
-        return ending
-
-    def _loop(self) -> Ending:
         frames = self.frames
         while True:
             frame = frames[-1]
