@@ -13,7 +13,7 @@ does not need reads another variable); it renames last.
 The cheap cuts come first, then remove-unused: an unread definition is never compiled, so removing those makes
 no later check cheaper, and on a large program its one check compiles the whole of it (the bypasses' clean-up
 takes only what their edit left unread; remove-unused the rest, on the smaller program). Before all of
-them, when the failure names where it is (a crash's frames, an effect's tag), ``reduce_source`` runs the
+them, when the failure names where it is (a crash's frames), ``reduce_source`` runs the
 ``focus`` pass made from those names (``passes._focus``): the program cut below them in one check. See
 docs/reducer.md.
 """

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
+from collections.abc import Sequence
 
 from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, stmt_lists
 from fuzz.reduce.passes._edits import _fill
@@ -19,16 +20,25 @@ from fuzz.reduce.passes._edits import _fill
 __all__ = ["defined_names", "drop_noops", "drop_orphans", "unread_definitions"]
 
 
+def read_at(node: ast.AST, attributes: bool = True) -> Sequence[str]:
+    """The names one node reads, as the reducer's passes read them: a Name load, and unless ``attributes`` is
+    False an attribute's name and a global/nonlocal declaration's names."""
+    if isinstance(node, ast.Name):
+        return () if isinstance(node.ctx, ast.Store) else (node.id,)
+    if not attributes:
+        return ()
+    if isinstance(node, ast.Attribute):
+        return (node.attr,)
+    if isinstance(node, ast.Global | ast.Nonlocal):
+        return node.names
+    return ()
+
+
 def _reads(node: ast.AST) -> Counter[str]:
-    """Names read in ``node``'s subtree: the same reading as remove-unused (loads, attribute names, globals)."""
+    """Names read in ``node``'s subtree, with how often: the same reading as remove-unused (``read_at``)."""
     counts: Counter[str] = Counter()
     for sub in iter_nodes(node):
-        if isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Store):
-            counts[sub.id] += 1
-        elif isinstance(sub, ast.Attribute):
-            counts[sub.attr] += 1
-        elif isinstance(sub, ast.Global | ast.Nonlocal):
-            counts.update(sub.names)
+        counts.update(read_at(sub))
     return counts
 
 

@@ -16,7 +16,7 @@ from fuzz.reduce.passes._edits import (
     _stmt_sites,
     reduction_pass,
 )
-from fuzz.reduce.passes._orphans import _reads
+from fuzz.reduce.passes._orphans import _reads, read_at
 
 __all__ = ["delete_single_statements", "delete_statements", "remove_unused", "unwrap_blocks"]
 
@@ -75,16 +75,8 @@ def _names_read(tree: ast.AST, skip: set[int], attributes: bool = True) -> set[s
     False attribute names and global/nonlocal declarations."""
     used: set[str] = set()
     for node in iter_nodes(tree):
-        if id(node) in skip:
-            continue
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
-            used.add(node.id)
-        elif not attributes:
-            continue
-        elif isinstance(node, ast.Attribute):
-            used.add(node.attr)
-        elif isinstance(node, ast.Global | ast.Nonlocal):
-            used.update(node.names)
+        if id(node) not in skip:
+            used.update(read_at(node, attributes))
     return used
 
 
