@@ -254,7 +254,7 @@ def _helper_module(stmt: ast.stmt) -> ast.Module | None:
     return getattr(code, "ngb_module", None)
 
 
-def _bisection(deepest: int) -> list[int]:
+def bisection(deepest: int) -> list[int]:
     """Cut depths in the order a bisection for the shallowest cut that keeps the bug tries them, each assuming
     the ones before it lost the bug: the middle of 1..deepest, then the middle of what is left above it, ...
     down to ``deepest``. The driver asks for a later edit only when every earlier one of the pass was not kept,
@@ -278,7 +278,7 @@ def cut_call_graph(prog: Program) -> Iterator[Edit]:
     then the shortcuts and cuts the bisections skipped, deepest and shallowest first."""
     depths = definition_depths(prog.tree)
     deepest = max(depths.values(), default=0)
-    first = _bisection(deepest)
+    first = bisection(deepest)
     cuts = first + [cut for cut in range(1, deepest + 1) if cut not in first]
 
     def cut_at(cut: int) -> Edit:
@@ -289,7 +289,7 @@ def cut_call_graph(prog: Program) -> Iterator[Edit]:
     # deepest first, bisected: a shortcut to a shallower function keeps more of the chain, so the one that keeps
     # a bug needing the frames from f20 down is found in a few checks, not one per function below f20
     deep = [name for name in sorted(depths, key=lambda n: -depths[n]) if depths[name] > 1]
-    bisected = [deep[at - 1] for at in _bisection(len(deep))]
+    bisected = [deep[at - 1] for at in bisection(len(deep))]
     for name in bisected + [name for name in deep if name not in set(bisected)]:
         yield lambda name=name: shortcut(prog, name)
     for cut in cuts[len(first):]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator
 
-from fuzz.reduce.passes._definitions import _bisection
+from fuzz.reduce.passes._definitions import bisection
 from fuzz.reduce.passes._edits import ReductionPass
 
 __all__ = ["IR_PASSES"]
@@ -82,7 +82,7 @@ def _drop_subtrees(program) -> Iterator[Callable]:
         yield lambda: _without_functions(program, set(range(len(program.functions))) - reachable)
     branches = [b for b in (reachable - _reachable(calls, 0, k) for k in _breadth_first(calls))
                 if len(b) > 1]  # one function alone is ir-drop-functions' edit
-    first = [at - 1 for at in _bisection(len(branches))]
+    first = [at - 1 for at in bisection(len(branches))]
     # on a chain, a branch the bisection skipped is one above a cut that lost the bug: it loses it too
     chain = all(len(calls[k]) <= 1 for k in reachable)
     for at in first + ([] if chain else [at for at in range(len(branches)) if at not in set(first)]):
