@@ -14,8 +14,9 @@ __all__ = ["Bucket"]
 # campaign runs, on a share of its workers, or after fuzzing; reduction off, or interrupted: the next run or
 # `ngb-fuzz reduce --campaign DIR` does it), "done" (a fixpoint), "cut short" (its budget ran out first:
 # smaller, not minimal; the next run or `reduce --campaign` goes on from it), or "failed" (nothing smaller
-# kept the signature in a fresh process: the original stays). A bucket sharing an earlier bucket's root
-# cause gets that bucket's reduced repro (and its reduction) instead of a reduction of its own.
+# kept the signature in a fresh process: the original stays). A compiler crash that pins its bug is one bucket
+# whichever call raised it (``also`` lists the other calls' signatures). A bucket sharing an earlier bucket's
+# root cause gets that bucket's reduced repro (and its reduction) instead of a reduction of its own.
 @dataclasses.dataclass
 class Bucket:
     target: str
@@ -29,6 +30,7 @@ class Bucket:
     reduction: str | None = "pending"
     known: str | None = None  # corpus file of the known bug with this root cause (see fuzz.triage.known)
     regression: bool = False  # ... and that corpus entry is FIXED: the bug came back, which is news
+    also: list[str] = dataclasses.field(default_factory=list)  # the same compiler crash on other calls
 
     @property
     def status(self) -> str:

@@ -22,7 +22,7 @@ from fuzz.campaign.directory import CampaignDir, CampaignError, IndexSet, Storag
 from fuzz.campaign.files import check_files
 from fuzz.campaign.reductions import Reductions
 from fuzz.program.features import GenerationConfig
-from fuzz.triage.rootcause import root_cause
+from fuzz.triage.rootcause import pins_bug, root_cause
 from oracle import FoundBy, set_header, slug, with_footer
 
 from .avoid import known_shares
@@ -244,7 +244,9 @@ class Campaign:
                     self.stats[f"{spec}.{key}"] += value
             if signature is None:
                 continue
-            bucket = self.buckets.get((spec, signature))
+            bucket = self._bucket_of(spec, signature)
+            if bucket is not None and bucket.signature != signature and signature not in bucket.also:
+                bucket.also.append(signature)  # the same compiler crash on another call
             if bucket is None:
                 cause = root_cause(signature)
                 earlier = next((b for b in self.buckets.values() if cause and b.root_cause == cause), None)
@@ -264,6 +266,18 @@ class Campaign:
             for event in self.bias.observe(features, record["stats"], fresh, repeats):
                 self.stats[f"bias.{event}"] += 1
         return new
+
+    def _bucket_of(self, spec: str, signature: str) -> Bucket | None:
+        """The bucket a finding of ``spec`` with ``signature`` goes to: the one of that signature, or, for a crash
+        that pins its bug (raised in compiler code, ``pins_bug``), the target's bucket of the same crash seen on
+        another call (first, second or third): the call is part of the signature but not of the bug, and three
+        buckets for one compiler crash told users of three bugs."""
+        bucket = self.buckets.get((spec, signature))
+        if bucket is None and pins_bug(signature):
+            cause = root_cause(signature)
+            bucket = next((b for b in self.buckets.values()
+                           if b.target == spec and b.root_cause == cause and pins_bug(b.signature)), None)
+        return bucket
 
     # -- progress --------------------------------------------------------------------------------------------
     @property
@@ -286,7 +300,7 @@ class Campaign:
         with self._lock:
             buckets = [{"signature": b.signature, "target": b.target, "count": b.count, "repro": b.repro,
                         "first_program": b.first_program, "lines": b.lines, "root_cause": b.root_cause,
-                        "same_as": b.same_as, "reduction": b.reduction,
+                        "same_as": b.same_as, "reduction": b.reduction, "also": list(b.also),
                         "status": b.status, "known": b.known, "regression": b.regression,
                         "known_lines": self.known.lines_of(b.known) if self.known and b.known else None}
                        for b in self.buckets.values()]
@@ -404,7 +418,7 @@ class Campaign:
             names: dict[str, str] = {}
             taken = [b.repro for b in self.buckets.values()]
             for spec, verdict in findings.items():
-                if (spec, verdict.signature) in self.buckets:
+                if self._bucket_of(spec, verdict.signature) is not None:
                     continue
                 name = self.untracked.pop((spec, verdict.signature), None)  # its file, from a state now lost
                 if name is None:

@@ -135,6 +135,35 @@ def test_a_crash_already_bucketed_on_another_target_is_not_reduced_again(tmp_pat
     assert (tmp_path / second["repro"].replace(".py", ".orig.py")).exists()
 
 
+def test_one_compiler_crash_on_different_calls_is_one_bucket_and_a_resume_keeps_it(tmp_path):
+    from oracle._verdict import ProgramReport, Verdict
+
+    crash = "crash:KeyError@torch._dynamo.symbolic_convert:step"
+    calls = [crash, crash.replace(":", ":second_call:", 1), crash.replace(":", ":third_call:", 1), crash]
+    user = "crash:TypeError@torch._dynamo.eval_frame:compile_wrapper"  # not pinned: named by its reduced shape
+
+    class CrashingRunner:
+        def check(self, source, targets):
+            index = int(source.split("return x + ")[1].split("\n")[0]) - 2
+            if index >= len(calls):  # user code raising on another call: separate buckets, as before
+                signature = user if index == len(calls) else user.replace(":", ":second_call:", 1)
+                return ProgramReport({t: Verdict("crash", "", signature) for t in targets}, False, {})
+            return ProgramReport({t: Verdict("crash", "", calls[index]) for t in targets}, False, {})
+
+    config = CampaignConfig(("torch",), tmp_path, programs=6, seed=1, reduce_seconds=0)
+    summary = Campaign(config, CrashingRunner(), generate=generate).run()
+    crashes = [b for b in summary["buckets"] if b["signature"] == crash]
+    assert len(crashes) == 1 and crashes[0]["count"] == 4
+    assert crashes[0]["also"] == calls[1:3]
+    assert sorted(b["signature"] for b in summary["buckets"] if b is not crashes[0]) == sorted(
+        [user, user.replace(":", ":second_call:", 1)])
+    assert len(list(tmp_path.glob("0*.py"))) == 3  # one repro per bucket
+    # Resumed from its journal and state, the campaign holds the same buckets.
+    again = Campaign(config, CrashingRunner(), generate=generate).run()
+    assert [(b["signature"], b["count"], b["also"]) for b in again["buckets"]] == [
+        (b["signature"], b["count"], b["also"]) for b in summary["buckets"]]
+
+
 def test_a_reduction_cut_short_says_so(tmp_path, monkeypatch):
     import fuzz.reduce
     from fuzz.reduce import ReduceResult
