@@ -8,7 +8,9 @@ grouped again into root causes:
   target and either call: that pins the bug on its own, before any reduction (``pins_bug``). Every other finding
   whose signature names a crash does not: one named by a frame that only runs the program's code and passes on
   what it raised (``PASS_THROUGH_FRAMES``: the wrapper around a compiled function, the engine's segment runner),
-  one with no compiler frame at all (``@program``), a dead worker, a load failure, and every hang. Such a
+  one with no compiler frame at all (``@program``), one raised by a compiler's *self-check* (``SELF_CHECKS``: an
+  assertion that re-checks what the compiler built, which many unrelated bugs trip), a dead worker, a load
+  failure, and every hang. Such a
   signature says what the *program* raised (a ``TypeError`` because the compiler computed a wrong value) or only
   that something went wrong, which many bugs share; these get the mismatch treatment below, named by their
   reduced repro's shape (``crash|SHAPE``, ``hang|SHAPE``);
@@ -43,7 +45,7 @@ import hashlib
 
 from fuzz.program import families
 
-__all__ = ["PASS_THROUGH_FRAMES", "STATE_CONTEXTS", "pins_bug", "root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects"]
+__all__ = ["PASS_THROUGH_FRAMES", "SELF_CHECKS", "STATE_CONTEXTS", "pins_bug", "root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects"]
 
 _KEEP_NAMES = frozenset({"torch", "entry", "make_inputs", "types", "contextlib", "functools", "self"})
 _OBSERVERS = frozenset({"_effect"})  # program-format helpers that only record what happened
@@ -59,14 +61,23 @@ PASS_THROUGH_FRAMES = frozenset({
 })
 
 
+# Crashes (``Type@frame``) raised by a compiler's check of its own work rather than by the code at fault: Dynamo
+# asserts that the guards it just built pass on the frame they were built from ("Guard failed on the same frame
+# it was created"), and any bug that makes a guard read something other than what tracing read trips it (a user
+# ``__getattr__`` run twice, an object changed while guards are built, ...). Named by their reduced repro's shape.
+SELF_CHECKS = frozenset({
+    "AssertionError@torch._dynamo.guards:__init__",
+})
+
+
 def pins_bug(signature: str) -> bool:
     """Whether a finding's signature alone names its bug: a crash raised inside compiler code, whose innermost
     compiler frame (not a pass-through one) and exception type say where the compiler failed. A crash named by a
-    pass-through frame or by none (``@program``), a dead worker (``crash:died:``), a load failure and a hang do
-    not: they are named by their reduced repro's shape, as mismatches are (see the module docstring)."""
+    pass-through frame or by none (``@program``), a compiler self-check (``SELF_CHECKS``), a dead worker
+    (``crash:died:``), a load failure and a hang do not: they are named by their reduced repro's shape, as mismatches are (see the module docstring)."""
     kind, _, rest = signature.partition(":")
     rest = rest.removeprefix("second_call:").removeprefix("third_call:")
-    if kind != "crash" or rest.startswith(("died:", "load:")) or "@" not in rest:
+    if kind != "crash" or rest.startswith(("died:", "load:")) or "@" not in rest or rest in SELF_CHECKS:
         return False
     frame = rest.rpartition("@")[2]
     return frame not in ("", "program") and frame not in PASS_THROUGH_FRAMES

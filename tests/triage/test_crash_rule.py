@@ -57,7 +57,8 @@ def test_only_a_crash_raised_in_compiler_code_pins_its_bug():
     for passed_on in (USER_TYPEERROR, "crash:third_call:AttributeError@torch._dynamo.eval_frame:compile_wrapper",
                       "crash:AttributeError@torch._dynamo.eval_frame:_fn", "crash:NameError@engine._segments:__call__",
                       "crash:TypeError@program", "crash:died:SIGSEGV", "crash:load:ImportError", "hang",
-                      "mismatch:value:value"):
+                      "mismatch:value:value", "crash:AssertionError@torch._dynamo.guards:__init__",
+                      "crash:second_call:AssertionError@torch._dynamo.guards:__init__"):
         assert not pins_bug(passed_on), passed_on
         assert root_cause(passed_on) is None  # undecided before a reduction: NEW?, never KNOWN
 
@@ -79,6 +80,16 @@ def test_corpus_entries_with_one_user_exception_signature_stay_two_bugs(tmp_path
         assert known.match(USER_TYPEERROR, shape).file == name
     assert known.match(USER_TYPEERROR, behaviour_shape(NONE_PLUS)) is None
     assert known.match(USER_TYPEERROR, behaviour_shape(LEN_OF_INT)) is None
+
+
+def test_a_self_check_crash_is_known_only_by_its_reduced_shape(tmp_path):
+    variant = "torch-getattr-default-runs-user-getattr-twice--guards-self-check.py"
+    parent = "torch-getattr-default-runs-user-getattr-twice.py"
+    known = KnownBugs.from_corpus(corpus_of(tmp_path, (parent, variant)))
+    signature = "crash:AssertionError@torch._dynamo.guards:__init__"
+    assert known.match(signature) is None  # many bugs trip Dynamo's check of its own guards
+    assert known.match(signature, behaviour_shape((ROOT / "corpus" / variant).read_text())).file == parent
+    assert known.match(signature, behaviour_shape(NONE_PLUS)) is None
 
 
 class UserCrashRunner:
