@@ -10,8 +10,8 @@ EFFECTS = []
 
 
 def entry():
-    torch.ones(1)
     EFFECTS.append((format(0, '08b'),))
+    torch.ones(1)
 
 
 # ---- ngb-fuzz standalone check (generated; do not edit below) ----

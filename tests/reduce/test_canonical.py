@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 from fuzz.reduce import PASSES, reduce_source
 from tests.reduce.helpers import HEAD, TAIL, pass_candidates
 
@@ -223,3 +225,26 @@ def entry(x):
     # ``if not c: pass / else: body`` becomes ``if c: body``, not ``if not not c``
     double = HEAD + "def entry(x):\n    if not x:\n        pass\n    else:\n        x = x / 0\n    return x\n" + TAIL
     assert [c for c in pass_candidates("canonical-forms", double) if "    if x:\n        x = x / 0\n" in c]
+
+
+def test_a_tensor_made_and_thrown_away_ends_its_function_wherever_a_reduction_left_it():
+    early = "import torch\n" + HEAD + '''def entry(x):
+    torch.ones(1)
+    y = x + 1
+    y / 0
+''' + TAIL
+    late = early.replace("    torch.ones(1)\n    y = x + 1\n    y / 0\n", "    y = x + 1\n    y / 0\n    torch.ones(1)\n")
+    passes = [p for p in PASSES if p.name == "canonical-forms"]
+    results = {ast.unparse(ast.parse(reduce_source(s, _divides_by_zero, passes=passes).source)) for s in (early, late)}
+    (result,) = results  # one program, however the reduction found it
+    assert "    y / 0\n    torch.ones(1)" in result
+    # before a final return, and only in the function's own body
+    source = "import torch\n" + HEAD + '''def entry(x):
+    torch.zeros(2)
+    if x > 0:
+        torch.ones(1)
+        x = x + 1
+    return x / 0
+''' + TAIL
+    (moved,) = pass_candidates("canonical-forms", source)
+    assert "        x = x + 1\n    torch.zeros(2)\n    return x / 0\n" in moved

@@ -12,6 +12,9 @@ into the plain form, which the later passes (inline-calls above all) can then ta
 - ``with a:`` whose whole body is ``with b:`` becomes ``with a, b:`` (the same bytecode, a line less);
 - ``if c: pass`` / ``else: body`` becomes ``if not c: body``, and ``else: pass`` goes (Python takes the truth
   of ``c`` once either way);
+- a statement that only makes a tensor from literals (``torch.ones(1)``, thrown away: what makes the compiler
+  take a frame that has no other tensor work) goes to the end of its function's body, before a final ``return``:
+  reductions left it wherever the program they started from had it;
 - a statement whose only possible effect is a graph break (a call of a ``torch._dynamo.disable`` function,
   ``x.item()`` thrown away, an empty local ``class C1: pass``, a data-dependent ``for z in x: if x: pass``)
   becomes ``torch._dynamo.graph_break()``.
@@ -244,10 +247,36 @@ def _rewrite(prog: Program, owner: int, field: str, pos: int) -> Edit:
     return build
 
 
+def _anchors(prog: Program) -> list[tuple[int, int]]:
+    """(function index, position) of statements of a function's own body that only make a tensor from literals
+    and are not where such a statement belongs: last, or last before a final ``return``."""
+    found = []
+    for i, fn in _indexed(prog.tree):
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        body = fn.body
+        end = len(body) - 1 if isinstance(body[-1], ast.Return) else len(body)
+        found += [(i, pos) for pos, stmt in enumerate(body[: end - 1])
+                  if isinstance(stmt, ast.Expr) and made_from_literals(stmt.value)]
+    return found
+
+
+def _to_end(prog: Program, owner: int, pos: int) -> Edit:
+    def build() -> Program | None:
+        new = prog.copy()
+        body = _list_of(new.tree, owner, "body")
+        stmt = body.pop(pos)
+        body.insert(len(body) - 1 if isinstance(body[-1], ast.Return) else len(body), stmt)
+        return new
+
+    return build
+
+
 @reduction_pass("canonical-forms")
 def canonical_forms(prog: Program) -> Iterator[Edit]:
     """Rewrite a spot into its plain form: a step break as ``graph_break()``, a store nothing reads as its value,
     a display statement as one statement per item, a statement that can only break the graph as ``graph_break()``,
+    a tensor made from literals and thrown away at its function's end,
     nested ``with`` blocks as one, an ``if`` with an empty branch as one without."""
     steps = [i for i, node in _indexed(prog.tree) if _is_step_break(node)]
     if len(steps) > 1:
@@ -265,6 +294,8 @@ def canonical_forms(prog: Program) -> Iterator[Edit]:
         yield _rewrite(prog, *site)
     for site in _breaks(prog):
         yield _to_break(prog, *site)
+    for owner, pos in _anchors(prog):
+        yield _to_end(prog, owner, pos)
     for i in _nested_withs(prog):
         yield _edit_at(prog, i, _merge_withs)
     for i in _empty_branches(prog):
