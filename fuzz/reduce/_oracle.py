@@ -193,15 +193,15 @@ def reduce_program(
         names = failure_names(verdict.detail)  # where a crash is, when its message says: the first cut
         eager_calls = _eager_calls(runner, source, spec, signature)
         original = source
-        hang = _hang_timeouts(runner, source, spec, calls, timeout, hang_wait_s) if signature == "hang" else None
-        watch = hang.watch if hang is not None else (lambda clock: clock)
         try:
+            hang = _hang_timeouts(runner, source, spec, calls, timeout, hang_wait_s) if signature == "hang" else None
             proxy = _cheaper_target(runner, source, spec, signature, calls) if cheaper and not trusted else None
         except KeyboardInterrupt:  # a stop before any candidate: nothing to keep but the original
             lines = code_lines(source)
             return ReduceResult(source, lines, lines, 1, 0, 0, (), time.monotonic() - started, "interrupted",
                                 target=spec, signature=signature)
         predicate = oracle_predicate(runner, proxy or spec, signature, eager_outcome, eager_calls, hang=hang)
+        watch = hang.watch if hang is not None else (lambda clock: clock)
         stages: tuple[str, ...] = ("backend=eager",) if proxy else ()
         ir_result = None
         if ir is not None:
