@@ -218,7 +218,7 @@ def reduce_program(
         # ``Clock``); the ceiling, everything
         reducing = ir_result.elapsed_s if ir_result is not None else 0.0
         clock = watch(Clock(max(budget_s - reducing, 1.0), checks,
-                                  max(ceiling_s - (time.monotonic() - started), 1.0)))
+                            max(ceiling_s - (time.monotonic() - started), 1.0)))
         if not parses_here(source):
             # written for a newer Python than this one (the generator's python knob: PEP 695, PEP 701 ...): the
             # source passes work on this interpreter's `ast`, so only the IR stage reduces it
@@ -280,7 +280,8 @@ def reduce_program(
             # only slow: the smallest kept candidate that hangs under the full rule, else the original
             fallback = smallest_confirmed(
                 [s for s in hang.kept_sources() if code_lines(s) < code_lines(original) and s != result.source],
-                lambda candidate: _hangs(runner, candidate, spec, calls, eager_outcome))
+                lambda candidate: recheck(candidate, spec, signature, 1, timeout=timeout,
+                                          eager_outcome=eager_outcome) == 1)
             source = fallback or original
             lines = code_lines(source)
             rechecks = reproduced = 1 if fallback else 0
@@ -307,20 +308,6 @@ def _hang_timeouts(runner, source: str, target: str, calls: int, timeout: float,
     started = time.monotonic()
     runner.run(source, oracle.parse_target(target).eager, calls)
     return HangTimeouts(getattr(runner, "timeout", timeout), time.monotonic() - started, wait_s)
-
-
-def _hangs(runner, source: str, target: str, calls: int, eager_outcome: str | None) -> bool:
-    """Whether a full check (the runner's timeout, then its hang re-run) calls ``source`` a hang on ``target``,
-    eager's outcome being ``eager_outcome``."""
-    import oracle
-
-    try:
-        report = runner.check(source, [target], calls=calls)
-    except oracle.OracleError:
-        return False
-    verdict = report.verdicts.get(target)
-    return (not report.flaky and verdict is not None and verdict.signature == "hang"
-            and (eager_outcome is None or report.eager_outcome == eager_outcome))
 
 
 def _cheaper_target(runner, source: str, target: str, signature: str, calls: int) -> str | None:

@@ -435,7 +435,7 @@ class _HangingRunner:
 
     def __init__(self, crawl_s: float = 10.0, hang_needs: tuple[str, ...] = ("spin()",), honour_timeouts=True):
         self.crawl_s, self.hang_needs, self.honour = crawl_s, hang_needs, honour_timeouts
-        self.kept, self.checked, self.timeouts = 0, [], []
+        self.kept, self.checked, self.timeouts, self.rechecked = 0, [], [], []
 
     def hangs(self, source: str, timeout: float) -> bool:
         if all(call in source for call in self.hang_needs):
@@ -462,7 +462,9 @@ class _HangingRunner:
 
     def recheck(self, source, target, signature, times, **kwargs):
         """``fuzz.reduce._oracle.recheck`` for this runner: a fresh full check, ``times`` times."""
-        return times if self.hangs(source, 4 * self.timeout) else 0
+        hung = self.hangs(source, 4 * self.timeout)
+        self.rechecked.append((source, hung))
+        return times if hung else 0
 
 
 def _hang_program(calls: str) -> str:
@@ -501,6 +503,10 @@ def test_a_hang_reduced_to_a_program_only_slow_falls_back_to_a_candidate_confirm
     # hang under the full rule: it is not reported; a kept candidate that hangs under the full rule is, cut short
     from fuzz.reduce import _oracle
     from fuzz.reduce._oracle import reduce_program
+    from oracle import ProgramFile
+
+    def code(source):
+        return ProgramFile.parse(source).code.strip()
 
     program = _hang_program("    crawl()\n")
     runner = _HangingRunner(crawl_s=40.0, hang_needs=("crawl()", "x = x + 11\n"))
@@ -509,7 +515,9 @@ def test_a_hang_reduced_to_a_program_only_slow_falls_back_to_a_candidate_confirm
                             hang_wait_s=600.0, cheaper=False)
     assert result.stopped == "unconfirmed" and result.lines < result.original_lines
     assert "x = x + 11" in result.source and "crawl()" in result.source and result.reproduced == 1
-    assert "torch" in runner.checked  # the fallback was confirmed by a full check on the target
+    # the result is a candidate that a fresh full check called a hang, after the final one that did not
+    confirmed = [code(src) for src, hung in runner.rechecked if hung]
+    assert not runner.rechecked[0][1] and confirmed and code(result.source) == confirmed[-1]
     # no smaller candidate hangs under the full rule: the original stands
     alone = _HangingRunner(crawl_s=40.0, hang_needs=("crawl()", "never()"))
     monkeypatch.setattr(_oracle, "recheck", alone.recheck)
