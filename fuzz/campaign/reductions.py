@@ -6,8 +6,8 @@ over, every bucket whose reduction is not finished is reduced, ``reduction_slots
 runner's workers each; a time budget keeps a reserve for this while fuzzing (``reduce_reserve``). A bucket sharing
 an earlier bucket's root cause gets that one's reduced repro instead of a reduction of its own. A reduction cut
 short by its budget is gone on with, from its smallest program so far, by the next run or ``reduce --campaign``;
-each bucket is reduced at most once per run. Hangs come last (every candidate that keeps a hang waits out the
-timeout): they are not reduced while fuzzing, and their reductions stop after ``HANG_TIMEOUTS`` such checks. A stop (signal, budget) interrupts the reductions in flight, which
+each bucket is reduced at most once per run. Hangs come last (every candidate that keeps a hang waits out a
+timeout): they are not reduced while fuzzing, and their reductions stop after ``HANG_WAIT_S`` of such waiting. A stop (signal, budget) interrupts the reductions in flight, which
 leave their buckets as they were for the next run. ``Reductions`` is a part that ``fuzz.campaign.loop.Campaign``
 holds (``Owner``: what it uses of it); this module does not import the campaign's.
 """
@@ -24,12 +24,15 @@ from fuzz.campaign.bucket import Bucket
 from fuzz.triage.rootcause import root_cause
 from oracle import set_header
 
-__all__ = ["HANG_TIMEOUTS", "REDUCTION_WORKERS", "Reductions"]
+__all__ = ["HANG_WAIT_S", "REDUCTION_WORKERS", "Reductions"]
 
-# Candidate checks that may wait out the timeout in a hang's reduction (``reduce_program``'s ``timeouts``): every
-# candidate that keeps a hang costs a whole timeout, so a wall-time budget lets one hang hold a reduction slot for
-# many minutes (the README's command spent over five on one). Hangs are also reduced last.
-HANG_TIMEOUTS = 4
+# Seconds a hang's reduction may spend waiting out timeouts (``reduce_program``'s ``hang_wait_s``): every candidate
+# that keeps a hang waits out its run's timeout, so a budget stretched to the pace of the quick candidates would let
+# one hang hold a reduction slot for many minutes. Those timeouts are short ones (``fuzz.reduce._hang``: three times
+# a candidate's compile, 3-15 s on a campaign's programs), so this is what four of the default 60 s timeouts were
+# before, when each kept candidate waited one out: 16-80 kept candidates now, against 4, which is what a reduction
+# to 20 lines takes. The result's re-check under the full rule comes on top. Hangs are also reduced last.
+HANG_WAIT_S = 240.0
 
 # Checks one reduction keeps in flight: it takes the first candidate that keeps the bug, so a third or fourth check
 # in flight is mostly wasted; more workers reduce more buckets at once instead (12 workers: 6 buckets).
@@ -279,7 +282,7 @@ class Reductions:
                                     runner=_StoppableRunner(self.campaign.runner, self.campaign._stop),
                                     workers=workers or self.campaign.config.workers,
                                     budget_s=budget, rechecks=1, timeout=self.campaign.config.timeout, ir=ir,
-                                    ceiling_s=ceiling, timeouts=HANG_TIMEOUTS if bucket.signature == "hang" else None)
+                                    ceiling_s=ceiling, hang_wait_s=HANG_WAIT_S if bucket.signature == "hang" else None)
         except ReduceError:
             result = None
         except (KeyboardInterrupt, OSError):

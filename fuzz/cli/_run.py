@@ -369,7 +369,7 @@ def worker_memory(campaign: Campaign) -> str:
 def _print_summary(summary: dict, out: Path, state: str, written: bool = True, lost: Set[str] = frozenset()) -> None:
     """The campaign's closing lines on stdout; ``written``: whether summary.json was written (not on a full disk);
     ``lost``: repro files deleted that could not be regenerated (``fuzz.campaign.files``)."""
-    from fuzz.campaign.reductions import HANG_TIMEOUTS
+    from fuzz.campaign.reductions import HANG_WAIT_S
 
     from ..commands import replay_command, shell_command
 
@@ -401,8 +401,8 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
             print(f"         {what}: {shell_command('ngb-fuzz', 'reduce', '--campaign', out)}  (or the next run) "
                   + ("reduces it" if bucket["reduction"] == "pending" else "goes on with it"))
         if bucket["signature"] == "hang" and bucket.get("reduction") in ("pending", "cut short"):
-            print(f"         a hang: each check that keeps it waits out the timeout, so a campaign's reduction of it "
-                  f"stops after {HANG_TIMEOUTS} such checks and comes after every other")
+            print(f"         a hang: each check that keeps it waits out a (short) timeout, so a campaign's reduction of "
+                  f"it stops after {HANG_WAIT_S:.0f}s of such waiting and comes after every other")
         if bucket.get("status") == "NEW?":
             print("         NEW?: its root cause is decided once its reduction finishes (it may be a known bug)")
         if bucket["repro"] in lost:

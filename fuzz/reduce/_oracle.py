@@ -6,12 +6,12 @@ import ast
 import contextlib
 import dataclasses
 import sys
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from fuzz.reduce._driver import Clock, ReduceError, ReduceResult, reduce_ir, reduce_source
+from fuzz.reduce._hang import HangTimeouts, smallest_confirmed
 from fuzz.reduce._tree import code_lines
 from fuzz.reduce.passes._focus import failure_names
 from oracle import ProgramFile, set_header, with_footer
@@ -46,7 +46,7 @@ def parses_here(source: str) -> bool:
 
 def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | None = None,
                      eager_calls: tuple[str, ...] | None = None,
-                     timed_out: Callable[[], None] | None = None) -> Callable[[str], bool]:
+                     hang: HangTimeouts | None = None) -> Callable[[str], bool]:
     """``is_interesting`` for the reducer: same signature on ``target`` and, when given, the same eager outcome
     (returned, or raised the same type) as the original, so a repro cannot drift into another program.
     ``eager_calls``: that outcome for each call the predicate makes (two for a second-call signature), so a
@@ -59,7 +59,8 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
     run (a second eager run compared with the first): without it, candidates drifted into programs whose inputs
     were no longer seeded (``torch.randn(1)``), which are flaky and never a finding. One call per run unless the
     signature is about the second call. ``reduce_program`` re-checks the final program in full.
-    ``timed_out`` is called for each run that waited out the runner's timeout (a hang's every kept candidate).
+    ``hang`` (a hang's reduction): the candidate's runs get its short timeouts instead of the runner's, and it
+    hears of each run that finished or waited out its timeout, and of each candidate kept (``fuzz.reduce._hang``).
     """
     import oracle
     from oracle._compare import compare_calls
@@ -82,9 +83,14 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
         return judged
 
     def run(source: str, on) -> dict:
-        result = runner.run(source, on, calls)
-        if "hang" in result and timed_out is not None:
-            timed_out()
+        if hang is None:
+            return runner.run(source, on, calls)
+        started = time.monotonic()
+        result = runner.run(source, on, calls, timeout=hang.eager() if on is eager else hang.target())
+        if "hang" in result:
+            hang.waited(float(result["hang"]))
+        elif on is not eager:
+            hang.finished(time.monotonic() - started)
         return result
 
     def is_interesting(source: str) -> bool:
@@ -101,7 +107,11 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
         # a mismatch under a backend compared with tolerances must not drift into a program whose result hangs on
         # rounding (the oracle calls such a program flaky): the check runs on kept candidates only
         conditioned = getattr(runner, "ill_conditioned", None)  # a runner of one's own may not have it
-        return not (mismatch and conditioned is not None and conditioned(source, parsed, first, calls))
+        if mismatch and conditioned is not None and conditioned(source, parsed, first, calls):
+            return False
+        if hang is not None:
+            hang.kept(source)
+        return True
 
     return is_interesting
 
@@ -121,7 +131,7 @@ def reduce_program(
     cheaper: bool = True,
     checks: int = 500,
     ceiling_s: float | None = None,
-    timeouts: int | None = None,
+    hang_wait_s: float | None = None,
 ) -> ReduceResult:
     """Reduce a failing program file for ``target`` keeping its verdict signature.
 
@@ -140,11 +150,14 @@ def reduce_program(
     candidates cost at the pace measured, up to ``ceiling_s`` (default four times ``budget_s``). The IR stage gets a third of it and gives way to
     the source stage once it stops paying.
 
-    ``timeouts``: at most that many candidate runs that wait out the runner's timeout, then the reduction stops,
-    cut short (``stopped`` "timeouts"). A hang's every kept candidate is one, so wall time measures a hang
-    reduction badly (a campaign's took over five minutes); the campaign gives hangs this budget. With it, a given
-    ``hang`` signature is trusted rather than confirmed by a full check of the original (which waits out the
-    timeout and then three times as long again), and no cheaper backend is tried.
+    A ``hang``'s candidates run with short timeouts (``fuzz.reduce._hang``): a kept candidate waits out seconds,
+    not the runner's timeout. The result is re-checked under the full rule (``recheck``: at least once), and when
+    it is no hang there (only slow), the smallest kept candidate that is, found by a few full checks, is the
+    result instead, or else the original (``stopped`` "unconfirmed"). ``hang_wait_s``: at most that many seconds
+    of runs waiting out their timeouts, then the reduction stops, cut short (``stopped`` "timeouts"); the
+    campaign gives hangs this budget. With it, a given ``hang`` signature is trusted rather than confirmed by a
+    full check of the original (which waits out the timeout and then three times as long again), and no cheaper
+    backend is tried.
     """
     import oracle
     from oracle._verdict import calls_for
@@ -158,8 +171,7 @@ def reduce_program(
         # The original, checked in full once: its signature (unless given) and eager's outcome, both kept. Only
         # the calls the given signature is about (``calls_for``): as the predicate checks, and less to compile.
         calls = calls_for(signature)
-        spent = _Timeouts(timeouts)
-        trusted = timeouts is not None and signature == "hang"
+        trusted = hang_wait_s is not None and signature == "hang"
         try:
             # a trusted hang: eager's runs only (its outcome, its determinism), judged as eager against itself
             report = runner.check(source, [spec] if not trusted else [oracle.parse_target(spec).eager.spec],
@@ -182,18 +194,19 @@ def reduce_program(
         eager_calls = _eager_calls(runner, source, spec, signature)
         original = source
         try:
+            hang = _hang_timeouts(runner, source, spec, calls, timeout, hang_wait_s) if signature == "hang" else None
             proxy = _cheaper_target(runner, source, spec, signature, calls) if cheaper and not trusted else None
         except KeyboardInterrupt:  # a stop before any candidate: nothing to keep but the original
             lines = code_lines(source)
             return ReduceResult(source, lines, lines, 1, 0, 0, (), time.monotonic() - started, "interrupted",
                                 target=spec, signature=signature)
-        predicate = oracle_predicate(runner, proxy or spec, signature, eager_outcome, eager_calls,
-                                     timed_out=spent.note if timeouts is not None else None)
+        predicate = oracle_predicate(runner, proxy or spec, signature, eager_outcome, eager_calls, hang=hang)
+        watch = hang.watch if hang is not None else (lambda clock: clock)
         stages: tuple[str, ...] = ("backend=eager",) if proxy else ()
         ir_result = None
         if ir is not None:
             found_by = ProgramFile.parse(source).get("found-by")
-            ir_clock = spent.watch(Clock(budget_s / 3, checks // 3, ceiling_s / 3))
+            ir_clock = watch(Clock(budget_s / 3, checks // 3, ceiling_s / 3))
             ir_result = reduce_ir(ir, predicate, workers=workers, found_by=found_by, progress=progress,
                                   clock=ir_clock)
             if ir_result is not None:
@@ -204,8 +217,8 @@ def reduce_program(
         # the budget counts the reduction's checks (not the original's full check, nor starting the workers: see
         # ``Clock``); the ceiling, everything
         reducing = ir_result.elapsed_s if ir_result is not None else 0.0
-        clock = spent.watch(Clock(max(budget_s - reducing, 1.0), checks,
-                                  max(ceiling_s - (time.monotonic() - started), 1.0)))
+        clock = watch(Clock(max(budget_s - reducing, 1.0), checks,
+                            max(ceiling_s - (time.monotonic() - started), 1.0)))
         if not parses_here(source):
             # written for a newer Python than this one (the generator's python knob: PEP 695, PEP 701 ...): the
             # source passes work on this interpreter's `ast`, so only the IR stage reduces it
@@ -227,7 +240,7 @@ def reduce_program(
         if interrupted:  # Ctrl-C in the IR stage: no source stage, best-so-far from the IR
             result = dataclasses.replace(result, stopped="interrupted")
         elif proxy and result.stopped != "interrupted":
-            on_target = oracle_predicate(runner, spec, signature, eager_outcome, eager_calls)
+            on_target = oracle_predicate(runner, spec, signature, eager_outcome, eager_calls, hang=hang)
             try:
                 held = on_target(result.source)
             except KeyboardInterrupt:  # a stop during the check on the target: the result kept, unconfirmed
@@ -241,7 +254,7 @@ def reduce_program(
                                       progress=progress, check_original=False, names=names)
                 result = dataclasses.replace(again, invocations=again.invocations + result.invocations + 1,
                                              passes=result.passes + again.passes, stages=("target",))
-        if spent.exhausted and result.stopped == "budget":
+        if hang is not None and hang.exhausted and result.stopped == "budget":
             result = dataclasses.replace(result, stopped="timeouts")
         compare = None if result.stopped == "interrupted" else _compare_kinds(runner, result.source, spec, signature)
     if ir_result is not None:
@@ -255,13 +268,26 @@ def reduce_program(
     result = dataclasses.replace(result, invocations=result.invocations + 1, elapsed_s=time.monotonic() - started)
     final = with_footer(set_header(with_header(result.source, spec, signature), eager=eager_outcome or None,
                                    compare=compare, drop=() if compare else ("compare",)))
-    if result.stopped == "interrupted" or (trusted and result.lines >= code_lines(original)):
+    unchanged = result.lines >= code_lines(original)
+    if result.stopped == "interrupted" or (trusted and unchanged):
         rechecks = 0  # Ctrl-C (or a stopping campaign); or a trusted hang left as it was: no fresh-process re-checks
+    elif hang is not None:
+        rechecks = max(rechecks, 1)  # its candidates' short timeouts proved nothing: the full rule must, once
     try:
-        # a trusted hang's result timed out in the predicate already; a fresh process waiting out the timeout once
-        # confirms it (the finding itself was confirmed with three times as long)
         reproduced = recheck(final, spec, signature, rechecks, timeout=timeout, workers=workers,
-                             eager_outcome=eager_outcome, hang_recheck=1.0 if trusted else None)
+                             eager_outcome=eager_outcome)
+        if hang is not None and rechecks and not reproduced and not unchanged:
+            # only slow: the smallest kept candidate that hangs under the full rule, else the original
+            fallback = smallest_confirmed(
+                [s for s in hang.kept_sources() if code_lines(s) < code_lines(original) and s != result.source],
+                lambda candidate: recheck(candidate, spec, signature, 1, timeout=timeout,
+                                          eager_outcome=eager_outcome) == 1)
+            source = fallback or original
+            lines = code_lines(source)
+            rechecks = reproduced = 1 if fallback else 0
+            result = dataclasses.replace(result, source=source, lines=lines, stopped="unconfirmed")
+            final = with_footer(set_header(with_header(source, spec, signature), eager=eager_outcome or None,
+                                           drop=("compare",)))
     except KeyboardInterrupt:  # a stop during the re-checks: the reduced program is kept, marked unchecked
         rechecks = reproduced = 0
         result = dataclasses.replace(result, stopped="interrupted")
@@ -271,32 +297,17 @@ def reduce_program(
     )
 
 
-class _Timeouts:
-    """``reduce_program``'s allowance of runs that time out: once ``limit`` were seen, every clock it watches
-    expires (None: no limit)."""
+def _hang_timeouts(runner, source: str, target: str, calls: int, timeout: float,
+                   wait_s: float | None) -> HangTimeouts | None:
+    """A hang's short timeouts, from one timed eager run of the original; None for a runner that only judges whole
+    programs (its checks are full ones)."""
+    import oracle
 
-    def __init__(self, limit: int | None):
-        self.limit, self.seen = limit, 0
-        self._clocks: list[Clock] = []
-        self._lock = threading.Lock()
-
-    @property
-    def exhausted(self) -> bool:
-        return self.limit is not None and self.seen >= self.limit
-
-    def watch(self, clock: Clock) -> Clock:
-        with self._lock:
-            self._clocks.append(clock)
-            if self.exhausted:
-                clock.expire()
-        return clock
-
-    def note(self) -> None:
-        with self._lock:
-            self.seen += 1
-            if self.exhausted:
-                for clock in self._clocks:
-                    clock.expire()
+    if not callable(getattr(runner, "run", None)):
+        return None
+    started = time.monotonic()
+    runner.run(source, oracle.parse_target(target).eager, calls)
+    return HangTimeouts(getattr(runner, "timeout", timeout), time.monotonic() - started, wait_s)
 
 
 def _cheaper_target(runner, source: str, target: str, signature: str, calls: int) -> str | None:

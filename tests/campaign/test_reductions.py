@@ -120,15 +120,15 @@ class _HangThenCrash:
         return ProgramReport({t: Verdict(kind, "", signature) for t in targets}, False, {t: {} for t in targets})
 
 
-def test_a_hang_is_reduced_last_within_a_budget_of_timeouts(tmp_path, monkeypatch, capsys):
+def test_a_hang_is_reduced_last_within_a_budget_of_waiting(tmp_path, monkeypatch, capsys):
     import fuzz.reduce as reduce_module
-    from fuzz.campaign.reductions import HANG_TIMEOUTS
+    from fuzz.campaign.reductions import HANG_WAIT_S
     from fuzz.cli._run import _print_summary
 
     given = []
 
     def reducer(source, target, **kwargs):
-        given.append((kwargs["signature"], kwargs["timeouts"]))
+        given.append((kwargs["signature"], kwargs["hang_wait_s"]))
         cut = kwargs["signature"] == "hang"
         return type("R", (), {"stopped": "timeouts" if cut else "fixpoint", "reproduced": 1, "lines": 5,
                               "original_lines": 9, "elapsed_s": 0.1,
@@ -140,9 +140,9 @@ def test_a_hang_is_reduced_last_within_a_budget_of_timeouts(tmp_path, monkeypatc
     summary = Campaign(CampaignConfig(("torch",), tmp_path, programs=4, seed=1, workers=1, reduce_seconds=60),
                        _HangThenCrash(), generate=generate).run()
     # the hang was seen first and most, yet waits for the end, behind the crash, with a budget of timeouts
-    assert given == [("crash:KeyError@torch._dynamo.x:step", None), ("hang", HANG_TIMEOUTS)]
+    assert given == [("crash:KeyError@torch._dynamo.x:step", None), ("hang", HANG_WAIT_S)]
     hang = next(b for b in summary["buckets"] if b["signature"] == "hang")
     assert (hang["reduction"], hang["status"]) == ("cut short", "NEW?")  # a hang is decided by its reduced shape
     _print_summary(summary, tmp_path, "done")
     out = capsys.readouterr().out
-    assert "reduction cut short at 5 lines" in out and f"stops after {HANG_TIMEOUTS} such checks" in out
+    assert "reduction cut short at 5 lines" in out and f"stops after {HANG_WAIT_S:.0f}s of such waiting" in out

@@ -424,34 +424,127 @@ def test_a_stop_during_the_check_on_the_target_keeps_the_result_unconfirmed():
     assert result.stopped == "interrupted" and result.rechecks == 0 and "'KEEP'" not in result.source
 
 
-def test_a_hang_reduction_stops_after_its_budget_of_timeouts_and_trusts_the_given_hang():
-    # every candidate that keeps the hang waits out the timeout: the reduction is bounded in those, not in seconds
-    import oracle
+class _HangingRunner:
+    """A fake runner for a hang: a target run of a program that calls ``spin()`` never finishes (it reports the
+    timeout it was given, as the runner does); one that calls ``crawl()`` finishes only under a timeout of
+    ``crawl_s`` or more (slow to compile, not hung). ``full`` (the timeout a full check waits out): whether a full
+    check calls a program a hang. ``honour_timeouts=False``: every run waits out the full timeout, as a runner
+    without per-run timeouts did."""
+
+    timeout = 60.0
+
+    def __init__(self, crawl_s: float = 10.0, hang_needs: tuple[str, ...] = ("spin()",), honour_timeouts=True):
+        self.crawl_s, self.hang_needs, self.honour = crawl_s, hang_needs, honour_timeouts
+        self.kept, self.checked, self.timeouts, self.rechecked = 0, [], [], []
+
+    def hangs(self, source: str, timeout: float) -> bool:
+        if all(call in source for call in self.hang_needs):
+            return True
+        return "crawl()" in source and timeout < self.crawl_s
+
+    def check(self, source, targets, *, calls=2, repeat_eager=True):
+        import oracle
+
+        self.checked.extend(targets)
+        kind = lambda t: "hang" if t != "eager" and self.hangs(source, 4 * self.timeout) else "ok"  # noqa: E731
+        return oracle.ProgramReport({t: oracle.Verdict(kind(t), "", kind(t)) for t in targets}, False, {}, 0.0,
+                                    "returned")
+
+    def run(self, source, target, calls=1, timeout=None, **kwargs):
+        if target.kind == "eager":
+            return {"calls": [{"exception": None, "value": 0, "torch_state": {}}] * calls}
+        timeout = timeout if self.honour and timeout is not None else self.timeout
+        self.timeouts.append(timeout)
+        if not self.hangs(source, timeout):
+            return {"calls": []}
+        self.kept += 1
+        return {"hang": timeout}
+
+    def recheck(self, source, target, signature, times, **kwargs):
+        """``fuzz.reduce._oracle.recheck`` for this runner: a fresh full check, ``times`` times."""
+        hung = self.hangs(source, 4 * self.timeout)
+        self.rechecked.append((source, hung))
+        return times if hung else 0
+
+
+def _hang_program(calls: str) -> str:
+    body = "".join(f"    x = x + {k}\n" for k in range(12))
+    return (f"import torch\n\n\ndef spin():\n    pass\n\n\ndef crawl():\n    pass\n\n\ndef entry(x):\n{body}"
+            f"{calls}    return x\n\n\ndef make_inputs(device):\n    return (torch.ones(1),)\n")
+
+
+def test_a_hang_reduction_runs_its_candidates_with_short_timeouts_and_goes_far_within_its_budget(monkeypatch):
+    # each kept candidate waits out a short timeout, not the full one: the campaign's budget of waiting takes a
+    # reduction to its fixpoint where four full timeouts (the old cap) stopped it after four kept candidates
+    from fuzz.campaign.reductions import HANG_WAIT_S
+    from fuzz.reduce import _oracle
     from fuzz.reduce._oracle import reduce_program
 
-    class HangingRunner:
-        def __init__(self):
-            self.hangs, self.checked = 0, []
-
-        def check(self, source, targets, *, calls=2, repeat_eager=True):
-            self.checked.extend(targets)
-            return oracle.ProgramReport({t: oracle.Verdict("ok", "", "ok") for t in targets}, False, {}, 0.0,
-                                        "returned")
-
-        def run(self, source, target, calls=1, **kwargs):
-            if target.kind == "eager":
-                return {"calls": [{"exception": None, "value": 0, "torch_state": {}}] * calls}
-            if "spin()" not in source:
-                return {"calls": []}
-            self.hangs += 1
-            return {"hang": 60.0}
-
-    body = "".join(f"    x = x + {k}\n" for k in range(12))
-    program = (f"import torch\n\n\ndef spin():\n    pass\n\n\ndef entry(x):\n{body}    spin()\n    return x\n\n\n"
-               "def make_inputs(device):\n    return (torch.ones(1),)\n")
-    runner = HangingRunner()
-    result = reduce_program(program, "torch", signature="hang", budget_s=600.0, runner=runner, rechecks=0,
-                            timeouts=3, cheaper=False)
-    assert result.stopped == "timeouts" and 0 < result.lines < result.original_lines
-    assert runner.hangs == 3  # one worker: no check in flight when the third hang ended the budget
+    program = _hang_program("    spin()\n")
+    runner = _HangingRunner()
+    monkeypatch.setattr(_oracle, "recheck", runner.recheck)
+    result = reduce_program(program, "torch", signature="hang", budget_s=600.0, runner=runner, rechecks=1,
+                            hang_wait_s=HANG_WAIT_S, cheaper=False)
+    assert result.stopped == "fixpoint" and result.lines <= 8 < result.original_lines
+    assert "spin()" in result.source and (result.rechecks, result.reproduced) == (1, 1)  # under the full rule
+    assert runner.kept > 4 and max(runner.timeouts) < runner.timeout
     assert runner.checked and all(t == "eager" for t in runner.checked)  # the given hang is not re-confirmed
+    # the same budget when every kept candidate waits out the full timeout: four of them, cut short far above
+    slow = _HangingRunner(honour_timeouts=False)
+    monkeypatch.setattr(_oracle, "recheck", slow.recheck)
+    cut = reduce_program(program, "torch", signature="hang", budget_s=600.0, runner=slow, rechecks=1,
+                         hang_wait_s=4 * slow.timeout, cheaper=False)
+    assert cut.stopped == "timeouts" and slow.kept == 4 and cut.lines > result.lines
+
+
+def test_a_hang_reduced_to_a_program_only_slow_falls_back_to_a_candidate_confirmed_under_the_full_rule(monkeypatch):
+    # the program hangs through crawl() with its last `x = x + 11`; crawl() without it is slow, not hung: past the
+    # short timeout, well within the full one. The reduction's fixpoint under short timeouts (crawl() alone) is no
+    # hang under the full rule: it is not reported; a kept candidate that hangs under the full rule is, cut short
+    from fuzz.reduce import _oracle
+    from fuzz.reduce._oracle import reduce_program
+    from oracle import ProgramFile
+
+    def code(source):
+        return ProgramFile.parse(source).code.strip()
+
+    program = _hang_program("    crawl()\n")
+    runner = _HangingRunner(crawl_s=40.0, hang_needs=("crawl()", "x = x + 11\n"))
+    monkeypatch.setattr(_oracle, "recheck", runner.recheck)
+    result = reduce_program(program, "torch", signature="hang", budget_s=600.0, runner=runner, rechecks=1,
+                            hang_wait_s=600.0, cheaper=False)
+    assert result.stopped == "unconfirmed" and result.lines < result.original_lines
+    assert "x = x + 11" in result.source and "crawl()" in result.source and result.reproduced == 1
+    # the result is a candidate that a fresh full check called a hang, after the final one that did not
+    confirmed = [code(src) for src, hung in runner.rechecked if hung]
+    assert not runner.rechecked[0][1] and confirmed and code(result.source) == confirmed[-1]
+    # no smaller candidate hangs under the full rule: the original stands
+    alone = _HangingRunner(crawl_s=40.0, hang_needs=("crawl()", "never()"))
+    monkeypatch.setattr(_oracle, "recheck", alone.recheck)
+    kept = reduce_program(program, "torch", signature="hang", budget_s=600.0, runner=alone, rechecks=1,
+                          hang_wait_s=600.0, cheaper=False)
+    assert kept.stopped == "unconfirmed" and kept.lines == kept.original_lines and kept.reproduced == 0
+
+
+def test_short_timeouts_follow_the_compile_times_of_the_candidates_that_finished():
+    from fuzz.reduce._hang import HANG_FLOOR_S, short_timeout
+
+    assert short_timeout(0.01, [], 60.0) == 30.0  # nothing measured yet: half the full timeout
+    assert short_timeout(0.01, [0.2], 60.0) == HANG_FLOOR_S
+    assert short_timeout(2.0, [0.2], 60.0) == 8.0  # a slow eager run: four times it
+    assert short_timeout(0.01, [4.0, 2.5], 60.0) == 12.0  # three times the slowest compile
+    assert short_timeout(0.01, [25.0], 60.0) == 30.0
+
+
+def test_the_fallback_bisects_the_kept_candidates_for_the_smallest_confirmed_one():
+    from fuzz.reduce._hang import smallest_confirmed
+
+    asked = []
+
+    def confirm(source):
+        asked.append(source)
+        return int(source) >= 5  # the kept candidates, largest first: 9..5 hang, 4..0 only slow
+
+    assert smallest_confirmed([str(n) for n in range(9, -1, -1)], confirm, tries=4) == "5" and len(asked) == 3
+    assert smallest_confirmed(["4", "3"], confirm) is None
+    assert smallest_confirmed([], confirm) is None
