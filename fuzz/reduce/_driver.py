@@ -47,7 +47,8 @@ class ReduceResult:
     invalid: int  # candidates rejected locally (syntax, lost entry/make_inputs)
     passes: tuple[PassStats, ...]
     elapsed_s: float
-    stopped: str  # "fixpoint", "budget" or "interrupted" (an IR stage that stopped paying: "gave way")
+    stopped: str  # "fixpoint", "budget" or "interrupted" (an IR stage that stopped paying: "gave way"; a hang whose
+    # waiting ran out: "timeouts"; a hang reduced to a program that is not one under the full rule: "unconfirmed")
     # Filled in by reduce_program (the oracle front end):
     target: str = ""
     signature: str = ""
