@@ -55,8 +55,10 @@ def code_lines(source: str) -> int:
 def size(tree: ast.AST) -> int:
     """A program's size as a reader counts it: its nodes, with a dotted name of the torch API
     (``torch._dynamo.graph_break``) one node, however many attributes it has, a marker statement
-    (``torch._dynamo.graph_break()``) one node in all, and no load/store contexts. So a statement that only
-    breaks the graph (``x.item()`` thrown away, ``class C1: pass``) does not weigh less than the marker. An
+    (``torch._dynamo.graph_break()``) one node in all, as is a tensor made from constants and thrown away
+    (``torch.ones(1)``: what makes the compiler take a frame), and no load/store contexts. So a statement that only
+    breaks the graph (``x.item()`` thrown away, ``class C1: pass``) does not weigh less than the marker, and
+    arithmetic thrown away (``x * 1.0``) weighs more than ``torch.ones(1)``. An
     operator is part of its expression, not a node of its own: ``if not c: body`` weighs what ``if c: pass`` /
     ``else: body`` does (and its source is shorter)."""
     dotted: set[int] = set()  # nodes counted with another one
@@ -74,6 +76,10 @@ def size(tree: ast.AST) -> int:
         if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and not node.value.args
                 and not node.value.keywords and id(node.value.func) in heads):
             dotted.update((id(node.value), id(node.value.func)))
+        elif (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and not node.value.keywords
+              and id(node.value.func) in heads and isinstance(node.value.func.value, ast.Name)
+              and all(isinstance(a, ast.Constant) for a in node.value.args)):  # ``torch.ones(1)`` thrown away
+            dotted.update((id(node.value), id(node.value.func), *(id(a) for a in node.value.args)))
     return sum(1 for n in iter_nodes(tree) if id(n) not in dotted and not isinstance(n, _NOT_COUNTED))
 
 

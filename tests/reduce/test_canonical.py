@@ -248,3 +248,18 @@ def test_a_tensor_made_and_thrown_away_ends_its_function_wherever_a_reduction_le
 ''' + TAIL
     (moved,) = pass_candidates("canonical-forms", source)
     assert "        x = x + 1\n    torch.zeros(2)\n    return x / 0\n" in moved
+
+
+def test_arithmetic_thrown_away_becomes_a_tensor_made_from_literals():
+    source = "import torch\n" + HEAD + '''def entry(x):
+    y = x + 1
+    x * 1.0
+    -y
+    y
+    y / 0
+''' + TAIL
+    candidates = pass_candidates("canonical-forms", source)
+    assert sum("    torch.ones(1)\n    -y\n" in c for c in candidates) == 1
+    assert sum("    x * 1.0\n    torch.ones(1)\n    y\n" in c for c in candidates) == 1
+    assert all("    -y\n    y\n" in c or "    torch.ones(1)\n    y\n" in c for c in candidates)  # a bare name stays
+    assert not pass_candidates("canonical-forms", source.replace("import torch\n", ""))  # no torch to make one

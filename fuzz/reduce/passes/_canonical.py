@@ -14,7 +14,8 @@ into the plain form, which the later passes (inline-calls above all) can then ta
   of ``c`` once either way);
 - a statement that only makes a tensor from literals (``torch.ones(1)``, thrown away: what makes the compiler
   take a frame that has no other tensor work) goes to the end of its function's body, before a final ``return``:
-  reductions left it wherever the program they started from had it;
+  reductions left it wherever the program they started from had it; arithmetic on names and constants thrown
+  away (``x * 1.0``, the same job done with an input) becomes ``torch.ones(1)``;
 - a statement whose only possible effect is a graph break (a call of a ``torch._dynamo.disable`` function,
   ``x.item()`` thrown away, an empty local ``class C1: pass``, a data-dependent ``for z in x: if x: pass``)
   becomes ``torch._dynamo.graph_break()``.
@@ -261,6 +262,37 @@ def _anchors(prog: Program) -> list[tuple[int, int]]:
     return found
 
 
+def _arithmetic(node: ast.expr) -> bool:
+    """``x * 1.0``, ``-(a + 2)``: operators on names and constants only (no call, no attribute)."""
+    if isinstance(node, ast.BinOp):
+        return _arithmetic(node.left) and _arithmetic(node.right)
+    if isinstance(node, ast.UnaryOp):
+        return _arithmetic(node.operand)
+    return isinstance(node, ast.Name | ast.Constant)
+
+
+def _thrown_away_arithmetic(prog: Program) -> list[tuple[int, str, int]]:
+    """(owner, field, position) of statements inside functions that are arithmetic thrown away (not a bare name or
+    constant), in a module that imports ``torch``."""
+    if not any(isinstance(s, ast.Import) and any(a.name == "torch" and a.asname is None for a in s.names)
+               for s in prog.tree.body):
+        return []
+    inside = {id(n) for fn in _functions(prog.tree) for s in fn.body for n in ast.walk(s)}
+    return [(owner, field, pos) for owner, field, body in _stmt_sites(prog) for pos, stmt in enumerate(body)
+            if id(stmt) in inside and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.BinOp | ast.UnaryOp)
+            and _arithmetic(stmt.value)]
+
+
+def _to_tensor(prog: Program, owner: int, field: str, pos: int) -> Edit:
+    def build() -> Program | None:
+        new = prog.copy()
+        body = _list_of(new.tree, owner, field)
+        body[pos] = ast.parse("torch.ones(1)").body[0]
+        return new
+
+    return build
+
+
 def _to_end(prog: Program, owner: int, pos: int) -> Edit:
     def build() -> Program | None:
         new = prog.copy()
@@ -294,6 +326,8 @@ def canonical_forms(prog: Program) -> Iterator[Edit]:
         yield _rewrite(prog, *site)
     for site in _breaks(prog):
         yield _to_break(prog, *site)
+    for site in _thrown_away_arithmetic(prog):
+        yield _to_tensor(prog, *site)
     for owner, pos in _anchors(prog):
         yield _to_end(prog, owner, pos)
     for i in _nested_withs(prog):
