@@ -11,7 +11,7 @@ values compared are plain data (``# compare: plain`` in the header: eager's valu
 None, bools, ints, strings and bytes in lists and tuples), they are compared as printed, with no ``equal``
 helper; otherwise ``# compare: tensors,containers,objects`` (some of them) says which branches the helper
 needs. A second call that differs is checked by calling ``entry`` twice on each side. Signatures without a
-short check (globals, gradients, inputs, a dying process, a hang, ``ok``) keep the generic footer
+short check (globals, gradients, inputs, a dying process, ``ok``) keep the generic footer
 (``oracle._footer``), which observes everything; ``ngb-fuzz repro FILE`` shows the oracle's full observation
 for any file. A finding of ngb-fuzz's own compiler (``engine``, ``engine-classic``, a fault switch) gets the
 same check through ``engine.compile(entry, ...)``, which needs ngb-fuzz installed.
@@ -29,7 +29,7 @@ from oracle._targets import parse_target
 if TYPE_CHECKING:
     from oracle._observe import Observed
 
-__all__ = ["PLAIN_SIGNATURES", "check_for", "compare_kinds"]
+__all__ = ["HANG_CHECK_S", "PLAIN_SIGNATURES", "check_for", "compare_kinds"]
 
 # (signature, compile, target, eager, compare)
 _Generator = Callable[[str, str, str, str, str | None], list[str]]
@@ -280,6 +280,41 @@ def _grad_mode(signature: str, compiled: str, target: str, eager: str, compare: 
             "    same = actual == expected"]
 
 
+HANG_CHECK_S = 60  # how long the short check of a hang waits for the compiled call (eager returns at once)
+
+
+def _hang(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
+    """The compiled call does not return where eager does: eager's call, then the compiled one under an alarm
+    of ``HANG_CHECK_S`` seconds (SIGALRM: where there is none it waits, as the bug does). The alarm raises a
+    ``BaseException``, which the compiler's own ``except Exception`` handlers let through."""
+    return [
+        "    import signal",
+        "",
+        "    class Late(BaseException):  # not an Exception: the compiler's handlers do not catch it",
+        "        pass",
+        "",
+        "    def late(*_):",
+        "        raise Late",
+        "",
+        *_AFRESH,
+        *_call("mod.entry(<ARGS>)", eager),
+        "    mod = program()",
+        '    if hasattr(signal, "SIGALRM"):',
+        "        signal.signal(signal.SIGALRM, late)",
+        f"        signal.alarm({HANG_CHECK_S})",
+        "    try:",
+        *["    " + ln for ln in _call(f"{compiled}(<ARGS>)", eager)],
+        "        same = True",
+        "    except Late:",
+        "        same = False",
+        '    if hasattr(signal, "SIGALRM"):',
+        "        signal.alarm(0)",
+        "    # torch.compile never returns (a hang); eager does at once",
+        f'    print("eager:         returned\\ntorch.compile: " + ("returned" if same else '
+        f'"no result after {HANG_CHECK_S} s"))',
+    ]
+
+
 # targets compiled by ngb-fuzz's engine (engine-classic: top frame only)
 _ENGINES = ("engine", "engine-classic")
 
@@ -338,6 +373,8 @@ def _backend(target: str) -> str:
 def _generator(signature: str, eager: str | None) -> _Generator | None:
     if ":third_call" in signature:
         return None  # inputs of other sizes on a third call: the generic footer makes all three calls
+    if signature == "hang":
+        return _hang
     if signature.startswith(("crash:died", "crash:load", "crash:second_call:died")):
         return None  # the process dies or the program does not load: the generic footer reports it
     if (

@@ -128,3 +128,18 @@ def test_the_generic_footer_compares_the_items_of_a_deque(tmp_path):
     assert "('deque', [('list', [('int', 0), ('int', 1), ('int', 1)])], 4)" in found.stdout, found.stdout
     fixed = _run(tmp_path, DEQUE_FINDING.replace("engine:fault=replay-effect-twice", "engine"))
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+
+
+def test_a_hang_gets_a_short_check_that_stops_waiting_and_exits_1(tmp_path, monkeypatch):
+    import oracle._checks
+
+    monkeypatch.setattr(oracle._checks, "HANG_CHECK_S", 3)
+    # Dynamo reads is_compiling() as True while it traces, so it unrolls this loop for ever; eager skips it
+    hang = ("# ngb-fuzz program\n# signature: hang\n# target: torch\n# eager: returned\nimport torch\n\n\n"
+            "def entry():\n    while torch.compiler.is_compiling():\n        pass\n    return torch.ones(1)\n")
+    assert "signal.alarm(3)" in _footer(hang)
+    found = _run(tmp_path, hang)
+    assert found.returncode == 1, found.stdout + found.stderr
+    assert "torch.compile: no result after 3 s\nMISMATCH" in found.stdout
+    fixed = _run(tmp_path, hang.replace("while torch.compiler.is_compiling():", "while False:"))
+    assert fixed.returncode == 0 and "torch.compile: returned\nmatch" in fixed.stdout, fixed.stdout + fixed.stderr
