@@ -140,7 +140,10 @@ def run_pytest(path: str, lines: DynamoLines) -> dict[str, int]:
         def pytest_runtest_logreport(self, report):
             if report.when == "call" or report.outcome != "passed":
                 key = "error" if report.when != "call" and report.outcome == "failed" else report.outcome
+                key = "xfailed" if hasattr(report, "wasxfail") else key
                 self.counts[key] = self.counts.get(key, 0) + 1
+                if key in ("failed", "error"):
+                    print(f"  {key}: {report.nodeid}", file=sys.stderr, flush=True)
 
     import torch._dynamo.test_case  # noqa: F401 - imported before the tracer: their import is no test's lines
     import torch._dynamo.testing  # noqa: F401
