@@ -145,8 +145,9 @@ def run_pytest(path: str, lines: DynamoLines) -> dict[str, int]:
                 if key in ("failed", "error"):
                     print(f"  {key}: {report.nodeid}", file=sys.stderr, flush=True)
 
-    import torch._dynamo.test_case  # noqa: F401 - imported before the tracer: their import is no test's lines
-    import torch._dynamo.testing  # noqa: F401
+    for helper in ("torch._dynamo.testing", "torch._dynamo.test_case"):  # imported before the tracer: their
+        with contextlib.suppress(ImportError):  # import is no test's lines (test_case needs expecttest)
+            importlib.import_module(helper)
 
     outcomes = Outcomes()
     folder = str(Path(path).resolve().parent)
