@@ -33,6 +33,7 @@ __all__ = [
     "ProgramFile",
     "ProgramWriteError",
     "header_fields",
+    "module_imports_torch",
     "program_for",
     "read_program_text",
     "set_header",
@@ -214,12 +215,16 @@ def split_source(source: str) -> tuple[str, str, str]:
 def imports_torch(code: str) -> bool:
     """The module itself (not a helper module's source string) runs ``import torch``."""
     try:
-        body = ast.parse(code).body
+        module = ast.parse(code)
     except SyntaxError:  # e.g. written for a newer Python than this one: read the lines
         return any(line.rstrip() == "import torch" for line in code.splitlines())
-    return any(
-        isinstance(s, ast.Import) and any(a.name == "torch" and not a.asname for a in s.names) for s in body
-    )
+    return module_imports_torch(module)
+
+
+def module_imports_torch(module: ast.Module) -> bool:
+    """``module``'s own statements hold ``import torch`` (bound as ``torch``)."""
+    return any(isinstance(s, ast.Import) and any(a.name == "torch" and not a.asname for a in s.names)
+               for s in module.body)
 
 
 def top_level_names(module: ast.Module) -> set[str]:

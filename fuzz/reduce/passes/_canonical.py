@@ -26,11 +26,12 @@ Whether the bug survives is the predicate's call, as for any other edit: a bug t
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from fuzz.reduce._tree import Program, iter_nodes
 from fuzz.reduce.passes._edits import Edit, _edit_at, _indexed, _list_of, _stmt_sites, reduction_pass
 from fuzz.triage.rootcause import made_from_literals
+from oracle._programfile import module_imports_torch
 
 __all__ = ["canonical_forms"]
 
@@ -46,6 +47,11 @@ def _is_step_break(node: ast.AST) -> bool:
 
 def _to_graph_break(tree: ast.Module, call: ast.Call) -> None:
     call.func.attr = "graph_break"
+
+
+def _in_functions(prog: Program) -> set[int]:
+    """The ids of the nodes inside some function's body."""
+    return {id(n) for fn in _functions(prog.tree) for s in fn.body for n in ast.walk(s)}
 
 
 def _functions(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
@@ -143,7 +149,7 @@ def _breaks(prog: Program) -> list[tuple[int, str, int]]:
     branch)."""
     disabled = _disabled(prog.tree)
     read = {n.id for n in iter_nodes(prog.tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
-    inside = {id(n) for fn in _functions(prog.tree) for s in fn.body for n in ast.walk(s)}
+    inside = _in_functions(prog)
     found = []
     for owner, field, body in _stmt_sites(prog):
         for pos, stmt in enumerate(body):
@@ -221,11 +227,11 @@ def _graph_break() -> ast.stmt:
     return ast.Expr(call)
 
 
-def _to_break(prog: Program, owner: int, field: str, pos: int) -> Edit:
+def _replaced(prog: Program, owner: int, field: str, pos: int, statement: Callable[[], ast.stmt]) -> Edit:
+    """The statement at (owner, field, pos) replaced by a new ``statement()``."""
     def build() -> Program | None:
         new = prog.copy()
-        body = _list_of(new.tree, owner, field)
-        body[pos] = _graph_break()
+        _list_of(new.tree, owner, field)[pos] = statement()
         return new
 
     return build
@@ -274,23 +280,16 @@ def _arithmetic(node: ast.expr) -> bool:
 def _thrown_away_arithmetic(prog: Program) -> list[tuple[int, str, int]]:
     """(owner, field, position) of statements inside functions that are arithmetic thrown away (not a bare name or
     constant), in a module that imports ``torch``."""
-    if not any(isinstance(s, ast.Import) and any(a.name == "torch" and a.asname is None for a in s.names)
-               for s in prog.tree.body):
+    if not module_imports_torch(prog.tree):
         return []
-    inside = {id(n) for fn in _functions(prog.tree) for s in fn.body for n in ast.walk(s)}
+    inside = _in_functions(prog)
     return [(owner, field, pos) for owner, field, body in _stmt_sites(prog) for pos, stmt in enumerate(body)
             if id(stmt) in inside and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.BinOp | ast.UnaryOp)
             and _arithmetic(stmt.value)]
 
 
-def _to_tensor(prog: Program, owner: int, field: str, pos: int) -> Edit:
-    def build() -> Program | None:
-        new = prog.copy()
-        body = _list_of(new.tree, owner, field)
-        body[pos] = ast.parse("torch.ones(1)").body[0]
-        return new
-
-    return build
+def _tensor() -> ast.stmt:
+    return ast.parse("torch.ones(1)").body[0]
 
 
 def _to_end(prog: Program, owner: int, pos: int) -> Edit:
@@ -325,9 +324,9 @@ def canonical_forms(prog: Program) -> Iterator[Edit]:
     for site in _dead_stores(prog) + _displays(prog):
         yield _rewrite(prog, *site)
     for site in _breaks(prog):
-        yield _to_break(prog, *site)
+        yield _replaced(prog, *site, _graph_break)
     for site in _thrown_away_arithmetic(prog):
-        yield _to_tensor(prog, *site)
+        yield _replaced(prog, *site, _tensor)
     for owner, pos in _anchors(prog):
         yield _to_end(prog, owner, pos)
     for i in _nested_withs(prog):
