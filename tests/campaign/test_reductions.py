@@ -4,6 +4,7 @@ stands in for the oracle and a fake reducer records what each reduction was give
 
 from __future__ import annotations
 
+import collections
 import threading
 import time
 
@@ -122,7 +123,7 @@ class _HangThenCrash:
 
 def test_a_hang_is_reduced_last_within_a_budget_of_waiting(tmp_path, monkeypatch, capsys):
     import fuzz.reduce as reduce_module
-    from fuzz.campaign.reductions import HANG_WAIT_S
+    from fuzz.campaign.reductions import GO_ON_ROUNDS, HANG_WAIT_S
     from fuzz.cli._run import _print_summary
 
     given = []
@@ -139,10 +140,58 @@ def test_a_hang_is_reduced_last_within_a_budget_of_waiting(tmp_path, monkeypatch
 
     summary = Campaign(CampaignConfig(("torch",), tmp_path, programs=4, seed=1, workers=1, reduce_seconds=60),
                        _HangThenCrash(), generate=generate).run()
-    # the hang was seen first and most, yet waits for the end, behind the crash, with a budget of timeouts
-    assert given == [("crash:KeyError@torch._dynamo.x:step", None), ("hang", HANG_WAIT_S)]
+    # the hang was seen first and most, yet waits for the end, behind the crash, with a budget of timeouts; each
+    # of its rounds took 4 of 9 lines off, so it is gone on with to the last round
+    assert given == [("crash:KeyError@torch._dynamo.x:step", None)] + [("hang", HANG_WAIT_S)] * GO_ON_ROUNDS
     hang = next(b for b in summary["buckets"] if b["signature"] == "hang")
     assert (hang["reduction"], hang["status"]) == ("cut short", "NEW?")  # a hang is decided by its reduced shape
     _print_summary(summary, tmp_path, "done")
     out = capsys.readouterr().out
     assert "reduction cut short at 5 lines" in out and f"stops after {HANG_WAIT_S:.0f}s of such waiting" in out
+
+
+class _ScheduledReducer:
+    """Stands in for ``reduce_program``: every reduction is cut short, a round of a bucket taking its program from
+    ``schedule[k]`` to ``schedule[k + 1]`` lines (the last round's figure repeated); records the rounds."""
+
+    def __init__(self, schedule: list[int]):
+        self.schedule, self.rounds = schedule, collections.Counter()
+
+    def __call__(self, source, target, **kwargs):
+        k = self.rounds[kwargs["signature"]]
+        self.rounds[kwargs["signature"]] += 1
+        before, after = self.schedule[min(k, len(self.schedule) - 2):][:2]
+        return type("R", (), {"stopped": "budget", "reproduced": 1, "lines": after, "original_lines": before,
+                              "elapsed_s": 1.0, "source": "import torch\n\ndef entry(x):\n    return x\n"})()
+
+
+def _rounds(tmp_path, monkeypatch, schedule: list[int]):
+    import fuzz.reduce as reduce_module
+
+    reducer = _ScheduledReducer(schedule)
+    monkeypatch.setattr(reduce_module, "reduce_program", reducer)
+    summary = Campaign(config(tmp_path, programs=20, workers=2, reduce_seconds=600), ScriptedRunner(),
+                       generate=generate).run()
+    return summary, reducer.rounds
+
+
+def test_a_cut_short_reduction_is_gone_on_with_while_a_round_takes_a_fifth_off(tmp_path, monkeypatch):
+    from fuzz.campaign.reductions import GO_ON_SHARE
+
+    # 300 -> 180 (40% off) -> 140 (22%) -> 120 (14%: below the share, so no fourth round)
+    assert 1 - 120 / 140 < GO_ON_SHARE <= 1 - 140 / 180
+    summary, rounds = _rounds(tmp_path, monkeypatch, [300, 180, 140, 120])
+    assert dict(rounds) == {"crash:KeyError@torch._dynamo.x:step": 3, "mismatch:value:values": 3}
+    assert {b["reduction"] for b in summary["buckets"]} == {"cut short"}
+
+
+def test_rounds_that_keep_paying_stop_at_the_last_round(tmp_path, monkeypatch):
+    from fuzz.campaign.reductions import GO_ON_ROUNDS
+
+    _, rounds = _rounds(tmp_path, monkeypatch, [800, 400, 200, 100, 50, 25, 12])
+    assert set(rounds.values()) == {GO_ON_ROUNDS}
+
+
+def test_a_round_that_takes_little_off_is_not_gone_on_with(tmp_path, monkeypatch):
+    _, rounds = _rounds(tmp_path, monkeypatch, [100, 95])
+    assert set(rounds.values()) == {1}
