@@ -130,6 +130,7 @@ class Campaign:
         self.config, self.runner, self.generate = config, runner, generate
         self.on_progress, self.on_new_bucket, self.on_reduced = on_progress, on_new_bucket, on_reduced
         self.known = known  # fuzz.triage.known.KnownBugs: findings with a corpus entry's root cause are KNOWN
+        self._looks: dict[tuple[str, int | None], list] = {}  # (repro, lines) -> the corpus bugs it looks like
         # fuzz.campaign.avoid.Avoidance: draw the shapes of open corpus bugs less (fixed weights, from the corpus alone)
         self.avoid = avoid if avoid else None
         self.base_config = avoid.config(config.generation()) if self.avoid else config.generation()
@@ -293,6 +294,20 @@ class Campaign:
         """Buckets whose reduction is not finished: not reduced yet, or cut short (the next run goes on)."""
         return sum(1 for b in self.buckets.values() if b.unfinished)
 
+    def _looks_like(self, bucket: Bucket) -> list:
+        """For a reduced bucket not known (NEW, NEW? once cut short, not pointed at another bucket): the corpus
+        bugs its repro looks like, ``[[file, similarity], ...]`` (``KnownBugs.looks_like``: a hint, not a verdict)."""
+        if (not self.known or bucket.known or bucket.same_as or bucket.reduction not in ("done", "cut short")):
+            return []
+        key = (bucket.repro, bucket.lines)
+        if key not in self._looks:
+            try:
+                source = (self.dir.root / bucket.repro).read_text(encoding="utf-8-sig")
+            except OSError:
+                return []
+            self._looks[key] = [list(item) for item in self.known.looks_like(source)]
+        return self._looks[key]
+
     def summary(self) -> dict:
         # asked before the lock: on a cluster it is a round trip to every Dask worker
         memory = self.memory_of_workers or getattr(self.runner, "memory", None)
@@ -302,7 +317,8 @@ class Campaign:
                         "first_program": b.first_program, "lines": b.lines, "root_cause": b.root_cause,
                         "same_as": b.same_as, "reduction": b.reduction, "also": list(b.also),
                         "status": b.status, "known": b.known, "regression": b.regression,
-                        "known_lines": self.known.lines_of(b.known) if self.known and b.known else None}
+                        "known_lines": self.known.lines_of(b.known) if self.known and b.known else None,
+                        "looks_like": self._looks_like(b)}
                        for b in self.buckets.values()]
             return {
                 "programs": self.programs,

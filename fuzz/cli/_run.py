@@ -405,6 +405,10 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
                   f"it stops after {HANG_WAIT_S:.0f}s of such waiting and comes after every other")
         if bucket.get("status") == "NEW?":
             print("         NEW?: its root cause is decided once its reduction finishes (it may be a known bug)")
+        if bucket.get("looks_like"):
+            alike = ", ".join(f"corpus/{file} ({score:.2f})" for file, score in bucket["looks_like"])
+            print(f"         looks like: {alike}: shares their constructs (a hint, not a verdict); if it is that bug, "
+                  f"{shell_command('ngb-fuzz', 'corpus', 'add', path, '--target', bucket['target'], '--same-as', bucket['looks_like'][0][0])}")
         if bucket["repro"] in lost:
             print(f"         {bucket['repro']}: deleted, and it cannot be regenerated: nothing to replay")
             continue

@@ -28,6 +28,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--config", action="append", metavar="NAME[+NAME...]",
                    help="config= flag sets, repeatable; 'none' for none (default: the file's target's, and none "
                         "beside it); see `ngb-fuzz targets`")
+    p.add_argument("--corpus", default="corpus", metavar="DIR",
+                   help="when it fails, name the bugs of this corpus it looks like (default: corpus; 'none': off)")
     p.set_defaults(handler=triage)
 
 
@@ -72,7 +74,21 @@ def triage(args: argparse.Namespace) -> int:
         result = run_ladder(source, runner, interpreters, backends, on_rung=progress, axes=variants)
     print(format_table(result))
     print("conclusion: " + conclude(result))
+    if result.failing():
+        print_looks_like(source, args.corpus)
     return 1 if result.failing() else 0
+
+
+def print_looks_like(source: str, corpus: str) -> None:
+    """The corpus bugs a failing program looks like, or that its root cause is one (``fuzz.triage.nearest``)."""
+    from fuzz.triage.known import KnownBugs
+
+    if corpus == "none" or not (Path(corpus) / "manifest.json").is_file():
+        return
+    alike = KnownBugs.from_corpus(corpus).looks_like(source)
+    if alike:
+        print("looks like: " + ", ".join(f"{Path(corpus) / file} ({score:.2f})" for file, score in alike)
+              + " (shares their constructs: a hint, not a verdict)")
 
 
 def axes_variants(args: argparse.Namespace, target: str | None) -> list[str]:

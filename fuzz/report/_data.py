@@ -33,6 +33,7 @@ class Finding:
     triage: str | None  # a triage result, where known
     source: str | None  # the repro's text (reduced where reduction ran)
     first_seen_s: float | None  # campaign seconds when first seen (from the timeline; approximate)
+    looks_like: tuple[tuple[str, float], ...] = ()  # corpus bugs a NEW bucket looks like (a hint, not a verdict)
 
 
 @dataclasses.dataclass
@@ -149,4 +150,13 @@ def _finding(out: Path, bucket: dict, timeline: list[dict], labels: dict[str, st
         same_as=bucket.get("same_as"), lines=bucket.get("lines"),
         reduction=bucket.get("reduction"), status=_status(bucket), triage=_triage(bucket), source=source, first_seen_s=seen,
         known=bucket["known"] if isinstance(bucket.get("known"), str) else None,
+        looks_like=_looks_like(bucket),
     )
+
+
+def _looks_like(bucket: dict) -> tuple[tuple[str, float], ...]:
+    items = bucket.get("looks_like")
+    if not isinstance(items, list):
+        return ()
+    return tuple((str(i[0]), float(i[1])) for i in items
+                 if isinstance(i, list | tuple) and len(i) == 2 and isinstance(i[1], int | float))

@@ -95,6 +95,9 @@ def _finding_row(i: int, f: Finding, data: CampaignData, show_status: bool, show
         cause += f'<br><span class="muted">same root cause as {_e(f.same_as)}</span>'
     if f.known:
         cause += f'<br><span class="muted">known bug: corpus/{_e(f.known)}</span>'
+    if f.looks_like:
+        alike = ", ".join(f"corpus/{_e(file)} ({score:.2f})" for file, score in f.looks_like)
+        cause += f'<br><span class="muted" title="shares their constructs: a hint, not a verdict">looks like: {alike}</span>'
     first = "" if f.first_program is None else f"program {f.first_program}"
     if f.first_seen_s is not None:
         first += f"<br><span class='muted'>≈ {_duration(f.first_seen_s)} in</span>"

@@ -22,6 +22,7 @@ import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
+from .nearest import Profiles
 from .rootcause import behaviour_shape, root_cause
 
 __all__ = ["KnownBug", "KnownBugs"]
@@ -44,8 +45,10 @@ class KnownBug:
 class KnownBugs:
     """The root causes of a corpus's bug entries; ``match`` names the entry a finding repeats."""
 
-    def __init__(self, bugs: list[KnownBug] | tuple[KnownBug, ...] = ()):
+    def __init__(self, bugs: list[KnownBug] | tuple[KnownBug, ...] = (), sources: dict[str, str] | None = None):
         self.bugs = tuple(bugs)
+        self._sources = sources or {}  # entry file -> its repro (for ``looks_like``), variants under their parent's
+        self._profiles: Profiles | None = None
         self._by_cause: dict[str, list[KnownBug]] = {}
         for bug in sorted(self.bugs, key=lambda b: b.fixed):  # an open entry wins over a FIXED one
             self._by_cause.setdefault(bug.root_cause, []).append(bug)
@@ -61,17 +64,32 @@ class KnownBugs:
         from oracle import read_program_text
 
         corpus = Corpus(root)
-        bugs, lines = [], {}
+        bugs, lines, sources = [], {}, {}
         for entry in corpus.select():
             path = corpus.root / entry.file
             if entry.signature == "ok" or entry.target.startswith("fault") or not path.is_file():
                 continue
             source = read_program_text(path)
+            sources[entry.file] = source
             lines[entry.file] = code_lines(source)
             cause = root_cause(entry.signature, behaviour_shape(source))
             if cause:
                 bugs.append((entry, cause))
-        return cls([_as_bug(entry, cause, corpus.entries.get(entry.same_as), lines) for entry, cause in bugs])
+        parents = {entry.file: entry.same_as or entry.file for entry, _ in bugs}
+        return cls([_as_bug(entry, cause, corpus.entries.get(entry.same_as), lines) for entry, cause in bugs],
+                   {f"{file}>{parents.get(file, file)}": source for file, source in sources.items()})
+
+    def looks_like(self, source: str) -> list[tuple[str, float]]:
+        """The corpus bugs ``source`` looks like (``fuzz.triage.nearest``): a hint for whoever triages a NEW
+        finding, never a verdict. Entry files (a variant's parent, once), most alike first, with the similarity."""
+        if not self._sources:
+            return []
+        if self._profiles is None:
+            self._profiles = Profiles(self._sources)
+        named: dict[str, float] = {}
+        for key, score in self._profiles.looks_like(source, top=len(self._sources)):
+            named.setdefault(key.split(">", 1)[1], score)
+        return list(named.items())[:2]
 
     def lines_of(self, file: str | None) -> int | None:
         """Program lines of the repro of the entry ``file`` (None for a file it does not hold)."""

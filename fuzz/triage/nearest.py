@@ -1,0 +1,102 @@
+"""Which corpus bugs a NEW finding looks like: a hint for the person who triages it, never a verdict.
+
+A finding is KNOWN only when its root cause is exactly a corpus entry's (``fuzz.triage.known``). A known bug in a
+form not seen before (a key function one call deeper, ``extend`` where the entry has ``pop``) reduces to a shape
+of its own and is NEW until a person adds it as a variant (``ngb-fuzz corpus add FILE --same-as ENTRY``). This
+module finds the entries to compare it with first: programs are profiled by what they are made of (the names
+and attributes they use, their string constants, their node kinds), after the same normalization as the root
+cause's shape (observations, inputs and gates left out), weighted by how rare each is among the corpus's repros
+(tf-idf), and compared by cosine. Constructs shared by few entries (``deque``, ``maxlen``, ``partial``,
+``__getattr__``) weigh most; what every repro has (``torch``, ``entry``, ``graph_break``) next to nothing.
+
+Measured with benchmarks/looks_like.py (each variant left out in turn, ranked against every other entry): of the
+corpus's 9 variants, 6 have their own bug first and 1 second (behind another deque bug); the two far ones are
+written so (the format bug's variant needs no break, the partial bug's passes keywords) and are like nothing. Of
+three campaign buckets triaged by hand as known bugs and not in the corpus, the generator-return-value bug came
+first twice (0.52, 0.30) and the deque maxlen bug second (0.87, behind another deque bug). A program that shares
+only common parts with every entry (arithmetic, a break, a call) is like none.
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+import math
+from collections.abc import Mapping
+
+__all__ = ["COMMON", "LOOKS_LIKE_MIN", "RARE", "Profiles", "profile"]
+
+# The least similarity worth showing (cosine of the tf-idf profiles): forms of one bug scored 0.31-0.94 against
+# their entry, and the entry ranked first for a far form up to 0.49, so a hint is shown from 0.3 and is only that.
+LOOKS_LIKE_MIN = 0.3
+# A part found in more than this share of the repros weighs nothing; a likeness needs a part shared with at most
+# ``RARE`` of them (``deque``, ``.maxlen``, ``Yield``), not only arithmetic and calls every program has.
+COMMON = 0.5
+RARE = 0.1
+
+
+def profile(source: str) -> collections.Counter[str]:
+    """What ``source`` is made of, normalized as the root cause's shape is: names, attributes (``.maxlen``), string
+    constants (``'a``, first 12 characters) and node kinds (``For``), with their counts. Empty when it does not
+    parse."""
+    from oracle import ProgramFile
+
+    from .rootcause import _code, _Normalize, _ungated
+
+    pf = ProgramFile.parse(source)
+    try:
+        tree = _Normalize().visit(_code(_ungated(ast.parse(pf.header + pf.code))))
+    except SyntaxError:
+        return collections.Counter()
+    made: collections.Counter[str] = collections.Counter()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            made["." + node.attr] += 1
+        elif isinstance(node, ast.Name):
+            made[node.id] += 1
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            made["'" + node.value[:12]] += 1
+        made[type(node).__name__] += 1
+    return made
+
+
+class Profiles:
+    """The profiles of a set of repros (``{name: source}``); ``looks_like(source)`` ranks them by similarity."""
+
+    def __init__(self, sources: Mapping[str, str]):
+        made = {name: profile(source) for name, source in sources.items()}
+        counts = collections.Counter(part for parts in made.values() for part in parts)
+        # what most repros have (``torch``, ``entry``, ``Return``) is no sign of any bug: left out, so a program made
+        # only of such parts (a trivial one) looks like nothing rather than like whatever shares its few parts
+        self._idf = {part: math.log((len(made) + 1) / (n + 1)) if n <= COMMON * len(made) else 0.0
+                     for part, n in counts.items()}
+        self._rare = math.log(len(made) + 1)  # the weight of a part no repro has
+        self._rare_idf = math.log((len(made) + 1) / (RARE * len(made) + 1))  # a part in at most RARE of them
+        self._vectors = {name: self._vector(parts) for name, parts in made.items()}
+
+    def __len__(self) -> int:
+        return len(self._vectors)
+
+    def _vector(self, parts: collections.Counter[str]) -> dict[str, float]:
+        return {part: (1 + math.log(n)) * self._idf.get(part, self._rare) for part, n in parts.items()}
+
+    def looks_like(self, source: str, top: int = 2, least: float = LOOKS_LIKE_MIN,
+                   leave_out: str | None = None) -> list[tuple[str, float]]:
+        """Up to ``top`` names of the repros most like ``source``, most alike first, with their similarity (0 to
+        1), those at ``least`` only; ``leave_out``: a name not to rank (the source's own entry)."""
+        mine = self._vector(profile(source))
+        norm = math.sqrt(sum(w * w for w in mine.values()))
+        rare = [part for part, w in mine.items() if w and self._idf.get(part, self._rare) >= self._rare_idf]
+        if not norm:
+            return []
+        ranked = []
+        for name, theirs in self._vectors.items():
+            other = math.sqrt(sum(w * w for w in theirs.values()))
+            if name == leave_out or not other:
+                continue
+            if not any(part in theirs for part in rare):
+                continue  # shares only what many repros have: a likeness of style, not of a bug
+            score = sum(w * theirs.get(part, 0.0) for part, w in mine.items()) / (norm * other)
+            if score >= least:
+                ranked.append((name, round(score, 2)))
+        return sorted(ranked, key=lambda item: -item[1])[:top]
