@@ -3,7 +3,7 @@
 Each variant of the corpus (an entry with ``same_as``: a form of a bug that reduced to a shape of its own, which a
 person then triaged as that bug) is left out in turn and ranked against every other entry, as a campaign's NEW
 bucket would be. Prints, per variant, the rank of its own bug (its parent, or another variant of it) and the
-entry ranked first, then how many had their bug first and within the two shown. Campaign repros triaged by hand
+entry ranked first, then how many had their bug first and within the three shown. Campaign repros triaged by hand
 can be added as ``FILE=ENTRY`` (the entry it was found to be).
 
     python benchmarks/looks_like.py [--corpus corpus] [FILE=ENTRY ...]
@@ -42,10 +42,10 @@ def main() -> None:
                 ranked.append((bug[file], score))
         rank = next((i + 1 for i, (b, _) in enumerate(ranked) if b == own), None)
         first += rank == 1
-        shown += rank is not None and rank <= 2 and ranked[rank - 1][1] >= LOOKS_LIKE_MIN
+        shown += rank is not None and rank <= 3 and ranked[rank - 1][1] >= LOOKS_LIKE_MIN
         top = f"{ranked[0][0][:48]} ({ranked[0][1]:.2f})" if ranked else "nothing"
         print(f"  {rank or '-':>3}  {name[:64]:<64}  first: {top}")
-    print(f"{len(cases)} forms of known bugs: own bug ranked first {first}, among the two shown (similarity >= "
+    print(f"{len(cases)} forms of known bugs: own bug ranked first {first}, among the three shown (similarity >= "
           f"{LOOKS_LIKE_MIN}) {shown}")
 
 

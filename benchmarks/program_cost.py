@@ -27,7 +27,10 @@ import torch
 
 _DUMP = """
 import json, sys
-from fuzz.program.generate import generate_program
+try:
+    from fuzz.program.generate import generate_program
+except ImportError:  # a revision before fuzz/program/ (2cd9d21, the v2 generator)
+    from fuzz.generate import generate_program
 seed, n = int(sys.argv[1]), int(sys.argv[2])
 json.dump([generate_program(seed, i).source for i in range(n)], sys.stdout)
 """

@@ -89,7 +89,7 @@ class KnownBugs:
         named: dict[str, float] = {}
         for key, score in self._profiles.looks_like(source, top=len(self._sources)):
             named.setdefault(key.split(">", 1)[1], score)
-        return list(named.items())[:2]
+        return list(named.items())[:3]
 
     def lines_of(self, file: str | None) -> int | None:
         """Program lines of the repro of the entry ``file`` (None for a file it does not hold)."""
