@@ -58,6 +58,9 @@ PASS_THROUGH_FRAMES = frozenset({
     "torch._dynamo.eval_frame:compile_wrapper",  # calls the compiled function: user code and resume functions
     "torch._dynamo.eval_frame:_fn",  # the same wrapper in older releases, and a disabled function's wrapper
     "engine._segments:__call__",  # our engine's runner of compiled segments
+    # the wrappers of torch._dynamo.disable_nested_graph_breaks and of inlined hooks/context managers: they only call
+    # the function they wrap (``return fn(*args)``, ``with cm: return fn(*args)``)
+    "torch._dynamo.external_utils:inner",
 })
 
 

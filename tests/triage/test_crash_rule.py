@@ -63,6 +63,28 @@ def test_only_a_crash_raised_in_compiler_code_pins_its_bug():
         assert root_cause(passed_on) is None  # undecided before a reduction: NEW?, never KNOWN
 
 
+def test_an_exception_the_program_raises_under_a_dynamo_wrapper_is_named_by_shape():
+    import torch
+
+    from oracle._worker import compiler_frame
+
+    @torch._dynamo.disable_nested_graph_breaks
+    def f(x):
+        if x.sum() > 0:  # a break; the raise then runs in the resumed user frame, under the wrapper's frame
+            raise TypeError("raised by the program")
+        return x
+
+    def entry():
+        return f(torch.ones(1)) * 2
+
+    torch._dynamo.reset()
+    try:
+        torch.compile(entry, backend="eager")()
+    except TypeError as exc:
+        signature = f"crash:TypeError@{compiler_frame(exc)}"
+    assert not pins_bug(signature) and root_cause(signature) is None, signature
+
+
 def test_two_unrelated_user_exceptions_are_two_root_causes():
     a, b = behaviour_shape(NONE_PLUS), behaviour_shape(LEN_OF_INT)
     assert root_cause(USER_TYPEERROR, a) != root_cause(USER_TYPEERROR, b)
