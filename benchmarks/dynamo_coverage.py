@@ -28,15 +28,16 @@ compile's time).
                                          [--backend aot_eager]
                                          [--load FILE.json ...] [--no-trace]
 
-Measured (Python 3.12, torch 2.13 CPU, backend eager, nice 19 on a 2-core machine at load 6-8; sys.monitoring):
-200 programs of the v3 generator (seed 0, main 3f749e9) reach 17,065 lines of torch/_dynamo (35.0% of its 48,703
-code lines), 200 of the v2 generator (2cd9d21) 14,734 (30.3%): 2,351 lines only v3 reaches (user_defined.py 433,
-builtin.py 258, builder.py 182, torch_function.py 174, lists.py 132, iter.py 97), 20 only v2 (output_graph.py
-15). Measured as 20-program processes, a v3 chunk then a v2 chunk in turn, the lines of a set the union. PyTorch's
+Measured (Python 3.12, torch 2.13 CPU, backend eager, on a 2-core machine at load 4-8; sys.monitoring): 500
+programs of the v3 generator (seed 0; main 3f749e9 and 585d12b, the same generator) reach 18,492 lines of
+torch/_dynamo (38.0% of its 48,703 code lines), 500 of the v2 generator (2cd9d21) 14,750 (30.3%): 3,742 lines only
+v3 reaches (user_defined.py 548, builtin.py 293, higher_order_ops.py 268, builder.py 240, symbolic_convert.py 214,
+output_graph.py 200, tensor.py 196, torch_function.py 175), none only v2. At 200 programs each: 17,065 and 14,734.
+Measured as 20-program processes, a v3 chunk then a v2 chunk in turn, the lines of a set the union. PyTorch's
 NGB test file (55 tests, 49 passed, 4 failed, 2 xfail) reaches 14,003 and 1,639 of torch/_functorch (its one
-aot_eager test); 1,204 _dynamo lines neither generator reaches, about half of them harness and imports
-(eval_frame's optimize/reset, repro/after_aot), the rest in variables/functions.py, guards.py, ctx_manager.py,
-sets.py. The 185 conformance scenarios reach 14,388, 451 of them reached by neither generator. Traced, a program
+aot_eager test); 1,043 _dynamo lines neither generator reaches, about half of them harness and imports
+(eval_frame's optimize/reset, repro/after_aot), the rest in variables/functions.py, ctx_manager.py, torch.py,
+guards.py. The 185 conformance scenarios reach 14,388, 279 of them reached by neither generator. Traced, a program
 took 3.7 s (v2) to 6.4 s (v3); the same 20 programs ran in 135 s traced and 185 s untraced minutes apart: the
 tracer's cost is below the load's noise. With settrace on Python 3.11 it was ~28 s a program (60 programs of v2
 in 1,713 s).
