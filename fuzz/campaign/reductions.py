@@ -152,7 +152,7 @@ class Reductions:
     def reduce_one_now(self) -> bool:
         """While fuzzing, for a worker thread: reduce the bucket most worth it now (most seen, then freshest) or
         point a bucket at its root cause's reduced repro, when fewer than ``slots`` threads are reducing;
-        whether it did. Each bucket once per run."""
+        whether it did. One round per bucket while fuzzing; further rounds that pay come at the end (``_go_on``)."""
         if self.campaign.config.reduce_seconds <= 0:
             return False
         with self.campaign._lock:
