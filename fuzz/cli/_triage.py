@@ -80,7 +80,7 @@ def triage(args: argparse.Namespace) -> int:
 
 
 def print_looks_like(source: str, corpus: str) -> None:
-    """The corpus bugs a failing program looks like, or that its root cause is one (``fuzz.triage.nearest``)."""
+    """The corpus bugs a failing program looks like (``fuzz.triage.nearest``): a hint, printed when there is one."""
     from fuzz.triage.known import KnownBugs
 
     if corpus == "none" or not (Path(corpus) / "manifest.json").is_file():
