@@ -96,7 +96,8 @@ class Profiles:
                 continue
             if not any(part in theirs for part in rare):
                 continue  # shares only what many repros have: a likeness of style, not of a bug
-            score = sum(w * theirs.get(part, 0.0) for part, w in mine.items()) / (norm * other)
+            # rounded as shown, and kept by what is shown
+            score = round(sum(w * theirs.get(part, 0.0) for part, w in mine.items()) / (norm * other), 2)
             if score >= least:
-                ranked.append((name, round(score, 2)))
+                ranked.append((name, score))
         return sorted(ranked, key=lambda item: -item[1])[:top]
