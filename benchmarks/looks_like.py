@@ -35,7 +35,7 @@ def main() -> None:
         cases.append((Path(file).name, read_program_text(file), bug.get(entry, entry)))
     first = shown = 0
     for name, source, own in cases:
-        profiles = Profiles({f: s for f, s in sources.items() if f != name})
+        profiles = Profiles({f: s for f, s in sources.items() if f != name}, bug_of=bug.__getitem__)
         ranked: list[tuple[str, float]] = []
         for file, score in profiles.looks_like(source, top=len(sources), least=0.0):
             if bug[file] not in {b for b, _ in ranked}:

@@ -85,7 +85,7 @@ class KnownBugs:
         if not self._sources:
             return []
         if self._profiles is None:
-            self._profiles = Profiles(self._sources)
+            self._profiles = Profiles(self._sources, bug_of=lambda key: key.split(">", 1)[1])
         named: dict[str, float] = {}
         for key, score in self._profiles.looks_like(source, top=len(self._sources)):
             named.setdefault(key.split(">", 1)[1], score)

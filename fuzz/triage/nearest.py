@@ -10,11 +10,12 @@ cause's shape (observations, inputs and gates left out), weighted by how rare ea
 ``__getattr__``) weigh most; what every repro has (``torch``, ``entry``, ``graph_break``) next to nothing.
 
 Measured with benchmarks/looks_like.py (each variant left out in turn, ranked against every other entry): of the
-corpus's 10 variants, 6 have their own bug first and 2 third (two deque bugs, behind the corpus's other deque
+corpus's 12 variants, 9 have their own bug first and 2 third (two deque bugs, behind the corpus's other deque
 entries); the two far ones are written so (the format bug's variant needs no break, the partial bug's passes
-keywords). Two campaign buckets triaged by hand as the generator-return-value bug and not in the corpus had it
-first (0.52, 0.30). A program that shares only common parts with every entry (arithmetic, a break, a call) is
-like none.
+keywords) and look like nothing. Two campaign buckets triaged by hand as the generator-return-value bug and not in
+the corpus had it first (0.49, 0.29). Rarity counts bugs, not repros: counted by repros, a bug's constructs stopped
+being rare once it had a few variants, and the deque forms lost their hint. A program that shares only common
+parts with every entry (arithmetic, a break, a call) is like none.
 """
 
 from __future__ import annotations
@@ -22,14 +23,14 @@ from __future__ import annotations
 import ast
 import collections
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 __all__ = ["COMMON", "LOOKS_LIKE_MIN", "RARE", "Profiles", "profile"]
 
 # The least similarity worth showing (cosine of the tf-idf profiles): forms of one bug scored 0.31-0.94 against
 # their entry, and the entry ranked first for a far form up to 0.49, so a hint is shown from 0.3 and is only that.
 LOOKS_LIKE_MIN = 0.3
-# A part found in more than this share of the repros weighs nothing; a likeness needs a part shared with at most
+# A part found in more than this share of the bugs weighs nothing; a likeness needs a part shared with at most
 # ``RARE`` of them (``deque``, ``.maxlen``, ``Yield``), not only arithmetic and calls every program has.
 COMMON = 0.5
 RARE = 0.1
@@ -61,17 +62,24 @@ def profile(source: str) -> collections.Counter[str]:
 
 
 class Profiles:
-    """The profiles of a set of repros (``{name: source}``); ``looks_like(source)`` ranks them by similarity."""
+    """The profiles of a set of repros (``{name: source}``); ``looks_like(source)`` ranks them by similarity.
 
-    def __init__(self, sources: Mapping[str, str]):
+    ``bug_of(name)``: the bug a repro is a form of (a variant's parent); how rare a part is counts bugs, not repros,
+    so a bug with many variants does not make its own constructs common (default: each repro its own bug)."""
+
+    def __init__(self, sources: Mapping[str, str], bug_of: Callable[[str], str] | None = None):
         made = {name: profile(source) for name, source in sources.items()}
-        counts = collections.Counter(part for parts in made.values() for part in parts)
-        # what most repros have (``torch``, ``entry``, ``Return``) is no sign of any bug: left out, so a program made
+        bugs: dict[str, set[str]] = collections.defaultdict(set)  # part -> the bugs whose repros have it
+        for name, parts in made.items():
+            for part in parts:
+                bugs[part].add(bug_of(name) if bug_of else name)
+        total = len({bug_of(name) for name in made} if bug_of else made)
+        # what most bugs have (``torch``, ``entry``, ``Return``) is no sign of any one: left out, so a program made
         # only of such parts (a trivial one) looks like nothing rather than like whatever shares its few parts
-        self._idf = {part: math.log((len(made) + 1) / (n + 1)) if n <= COMMON * len(made) else 0.0
-                     for part, n in counts.items()}
-        self._rare = math.log(len(made) + 1)  # the weight of a part no repro has
-        self._rare_idf = math.log((len(made) + 1) / (RARE * len(made) + 1))  # a part in at most RARE of them
+        self._idf = {part: math.log((total + 1) / (len(b) + 1)) if len(b) <= COMMON * total else 0.0
+                     for part, b in bugs.items()}
+        self._rare = math.log(total + 1)  # the weight of a part no repro has
+        self._rare_idf = math.log((total + 1) / (RARE * total + 1))  # a part of at most RARE of the bugs
         self._vectors = {name: self._vector(parts) for name, parts in made.items()}
 
     def __len__(self) -> int:

@@ -39,6 +39,17 @@ def test_a_variant_left_out_looks_like_its_parent_first():
     assert profiles.looks_like(_read(VARIANT))[0][0] in (PARENT, VARIANT.replace("callee-key", "float-of-value"))
 
 
+def test_many_variants_of_one_bug_do_not_make_its_constructs_common():
+    entries = [e for e in Corpus(ROOT / "corpus").select() if e.signature != "ok" and not e.target.startswith("fault")]
+    sources = {e.file: _read(e.file) for e in entries}
+    bug = {e.file: e.same_as or e.file for e in entries}
+    for k in range(8):  # eight more forms of the deque maxlen=0 bug: deque is now in most repros
+        name = f"torch-deque-maxlen-zero-keeps-items--form{k}.py"
+        sources[name], bug[name] = _read("torch-deque-maxlen-zero-keeps-items.py"), "torch-deque-maxlen-zero-keeps-items.py"
+    alike = Profiles(sources, bug_of=bug.__getitem__).looks_like(DEQUE_FORM)
+    assert alike and "deque" in alike[0][0]
+
+
 def test_known_bugs_name_a_variant_by_its_parent_and_a_plain_program_by_nothing():
     known = KnownBugs.from_corpus(ROOT / "corpus")
     alike = known.looks_like(DEQUE_FORM)
