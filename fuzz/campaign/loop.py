@@ -22,7 +22,7 @@ from fuzz.campaign.directory import CampaignDir, CampaignError, IndexSet, Storag
 from fuzz.campaign.files import check_files
 from fuzz.campaign.reductions import Reductions
 from fuzz.program.features import GenerationConfig
-from fuzz.triage.rootcause import pins_bug, root_cause
+from fuzz.triage.rootcause import behaviour_shape, pins_bug, root_cause
 from oracle import FoundBy, set_header, slug, with_footer
 
 from .avoid import known_shares
@@ -157,6 +157,7 @@ class Campaign:
         self.reductions = Reductions(self)  # reduces the buckets, while fuzzing and after (fuzz.campaign.reductions)
         try:
             self._load_state()
+            self._rematch()
             # deleted repros restored (``lost``: those that could not be); files no bucket names, by bucket key
             self.lost_repros, self.untracked = check_files(self)
         except BaseException:
@@ -194,6 +195,34 @@ class Campaign:
             raise CampaignError(f"{self.state_path} (or its journal) does not hold a campaign state this ngb-fuzz "
                                 f"reads ({type(exc).__name__}: {exc}); move state.json and journal.jsonl away to "
                                 "start afresh there, or use another --out") from None
+
+    def _rematch(self) -> None:
+        """A resumed campaign's buckets named again against today's corpus and rules: a reduced bucket's root cause
+        is found again on its repro, as its reduction found it; one that a variant added since (or a new entry) has
+        is KNOWN, one whose entry went is NEW. The change is journaled, so every place that shows the status says it."""
+        if self.known is None:  # no corpus asked for (an empty one is asked for: nothing is known by it)
+            return
+        for bucket in list(self.buckets.values()):
+            if bucket.same_as:
+                continue
+            cause = bucket.root_cause
+            if bucket.reduction in ("done", "cut short"):  # today's rules on its repro (they may have changed)
+                try:
+                    source = (self.dir.root / bucket.repro).read_text(encoding="utf-8-sig")
+                    cause = root_cause(bucket.signature, behaviour_shape(source, minimal=bucket.reduction == "done"))
+                except OSError:
+                    pass
+            elif bucket.reduction is None:  # not reduced: known at detection or not at all, by its signature
+                cause = root_cause(bucket.signature) or cause
+            if not cause:
+                continue
+            match = self.known.match_cause(cause, target=bucket.target)
+            known, regression = (match.file, match.fixed) if match else (None, False)
+            if (known, regression, cause) != (bucket.known, bool(bucket.regression), bucket.root_cause):
+                record = {"k": "reduced", "repro": bucket.repro, "reduction": bucket.reduction, "lines": bucket.lines,
+                          "root_cause": cause, "known": known, "regression": regression}
+                status = dataclasses.replace(bucket, known=known, regression=regression).status
+                self._journal({**record, "status": status})
 
     def _snapshot(self) -> dict:
         return {

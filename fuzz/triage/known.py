@@ -100,7 +100,11 @@ class KnownBugs:
         """The known bug with this finding's root cause (``shape``: its reduced repro's shape key), or None.
         Found on ``target``: an entry that does not show on that target's torch/Python (its ``requires``) is not
         the finding's bug, whatever the root cause says (``versions(spec)``: default, asked of the interpreter)."""
-        cause = root_cause(signature, shape)
+        return self.match_cause(root_cause(signature, shape), target, versions)
+
+    def match_cause(self, cause: str | None, target: str | None = None,
+                    versions: Callable[[str], tuple[str, str]] | None = None) -> KnownBug | None:
+        """``match`` for a root cause already found (a campaign's recorded one)."""
         candidates = self._by_cause.get(cause, []) if cause else []
         if target is not None and any(bug.requires for bug in candidates):
             from fuzz.corpus.requires import target_versions, unmet

@@ -195,3 +195,46 @@ def test_rounds_that_keep_paying_stop_at_the_last_round(tmp_path, monkeypatch):
 def test_a_round_that_takes_little_off_is_not_gone_on_with(tmp_path, monkeypatch):
     _, rounds = _rounds(tmp_path, monkeypatch, [100, 95])
     assert set(rounds.values()) == {1}
+
+
+def test_a_resumed_campaign_names_a_bucket_known_once_the_corpus_has_its_root_cause(tmp_path, monkeypatch):
+    import json
+    import shutil
+    from pathlib import Path
+
+    import fuzz.reduce as reduce_module
+    from fuzz.corpus.manifest import Corpus
+    from fuzz.triage.known import KnownBugs
+
+    root = Path(__file__).parent.parent.parent
+    known = "torch-grad-ctx-object-entered-after-break.py"
+    text = (root / "corpus" / known).read_text()
+
+    def fake_reduce(source, target, **kwargs):  # the mismatch reduces to the corpus's grad-object bug
+        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 9, "original_lines": 30,
+                              "elapsed_s": 1.0, "source": text})()
+
+    monkeypatch.setattr(reduce_module, "reduce_program", fake_reduce)
+    camp = tmp_path / "camp"
+    first = Campaign(config(camp, programs=20, reduce_seconds=60), ScriptedRunner(), generate=generate).run()
+    mismatch = next(b for b in first["buckets"] if b["signature"].startswith("mismatch:"))
+    assert mismatch["status"] == "NEW"  # no corpus: nothing to know it by
+    corpus = tmp_path / "corpus"  # then the bug goes into a corpus (as a person adds a variant)
+    corpus.mkdir()
+    shutil.copy(root / "corpus" / known, corpus)
+    store = Corpus(corpus)
+    store.entries[known] = Corpus(root / "corpus").entries[known]
+    store.save()
+    again = Campaign(config(camp, programs=20, reduce_seconds=60), ScriptedRunner(), generate=generate,
+                     known=KnownBugs.from_corpus(corpus)).run()
+    now = next(b for b in again["buckets"] if b["repro"] == mismatch["repro"])
+    assert (now["status"], now["known"]) == ("KNOWN", known)
+    state = json.loads((camp / "state.json").read_text())  # the state on disk says so (journal folded into it)
+    assert next(b for b in state["buckets"] if b["repro"] == mismatch["repro"])["known"] == known
+    # and back to NEW against a corpus without it
+    empty = Corpus(corpus)
+    empty.entries.clear()
+    empty.save()
+    last = Campaign(config(camp, programs=20, reduce_seconds=60), ScriptedRunner(), generate=generate,
+                    known=KnownBugs.from_corpus(corpus)).run()
+    assert next(b for b in last["buckets"] if b["repro"] == mismatch["repro"])["status"] == "NEW"
