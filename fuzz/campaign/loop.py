@@ -223,6 +223,14 @@ class Campaign:
                           "root_cause": cause, "known": known, "regression": regression}
                 status = dataclasses.replace(bucket, known=known, regression=regression).status
                 self._journal({**record, "status": status})
+        for bucket in [b for b in self.buckets.values() if b.same_as]:  # a bucket pointed at another says what it says
+            primary = next((b for b in self.buckets.values() if b.repro == bucket.same_as), None)
+            if primary is None or (primary.known, primary.regression) == (bucket.known, bucket.regression):
+                continue
+            record = {"k": "reduced", "repro": bucket.repro, "reduction": bucket.reduction, "lines": bucket.lines,
+                      "root_cause": primary.root_cause, "known": primary.known, "regression": primary.regression}
+            status = dataclasses.replace(bucket, known=primary.known, regression=primary.regression).status
+            self._journal({**record, "status": status})
 
     def _snapshot(self) -> dict:
         return {

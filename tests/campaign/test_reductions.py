@@ -238,3 +238,24 @@ def test_a_resumed_campaign_names_a_bucket_known_once_the_corpus_has_its_root_ca
     last = Campaign(config(camp, programs=20, reduce_seconds=60), ScriptedRunner(), generate=generate,
                     known=KnownBugs.from_corpus(corpus)).run()
     assert next(b for b in last["buckets"] if b["repro"] == mismatch["repro"])["status"] == "NEW"
+
+
+def test_a_bucket_pointed_at_another_is_named_with_it_on_resume(tmp_path):
+    from fuzz.corpus.manifest import Corpus, Entry
+    from fuzz.triage.known import KnownBugs
+
+    camp = tmp_path / "camp"
+    first = Campaign(config(camp, programs=20, reduce_seconds=0), ScriptedRunner(), generate=generate).run()
+    crash = "crash:KeyError@torch._dynamo.x:step"
+    pointed = next(b for b in first["buckets"] if b["same_as"])  # ngb=off's crash: the torch crash's root cause
+    assert pointed["status"] == "NEW"
+    corpus = tmp_path / "corpus"  # the crash goes into a corpus
+    corpus.mkdir()
+    (corpus / "keyerror.py").write_text("import torch\n\n\ndef entry():\n    return torch.ones(1)\n")
+    store = Corpus(corpus)
+    store.entries["keyerror.py"] = Entry("keyerror.py", crash, "torch", "2.13.0", "2026-11-28", "KNOWN")
+    store.save()
+    again = Campaign(config(camp, programs=20, reduce_seconds=0), ScriptedRunner(), generate=generate,
+                     known=KnownBugs.from_corpus(corpus)).run()
+    statuses = {b["repro"]: (b["status"], b["known"]) for b in again["buckets"] if "KeyError" in b["signature"]}
+    assert set(statuses.values()) == {("KNOWN", "keyerror.py")} and pointed["repro"] in statuses
