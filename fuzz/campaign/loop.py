@@ -20,7 +20,7 @@ from pathlib import Path
 from fuzz.campaign.bucket import Bucket
 from fuzz.campaign.directory import CampaignDir, CampaignError, IndexSet, StorageError
 from fuzz.campaign.files import check_files
-from fuzz.campaign.reductions import Reductions
+from fuzz.campaign.reductions import Reductions, status_after
 from fuzz.program.features import GenerationConfig
 from fuzz.triage.rootcause import behaviour_shape, pins_bug, root_cause
 from oracle import FoundBy, set_header, slug, with_footer
@@ -219,18 +219,17 @@ class Campaign:
             match = self.known.match_cause(cause, target=bucket.target)
             known, regression = (match.file, match.fixed) if match else (None, False)
             if (known, regression, cause) != (bucket.known, bool(bucket.regression), bucket.root_cause):
-                record = {"k": "reduced", "repro": bucket.repro, "reduction": bucket.reduction, "lines": bucket.lines,
-                          "root_cause": cause, "known": known, "regression": regression}
-                status = dataclasses.replace(bucket, known=known, regression=regression).status
-                self._journal({**record, "status": status})
+                self._rename(bucket, cause, known, regression)
         for bucket in [b for b in self.buckets.values() if b.same_as]:  # a bucket pointed at another says what it says
             primary = next((b for b in self.buckets.values() if b.repro == bucket.same_as), None)
-            if primary is None or (primary.known, primary.regression) == (bucket.known, bucket.regression):
-                continue
-            record = {"k": "reduced", "repro": bucket.repro, "reduction": bucket.reduction, "lines": bucket.lines,
-                      "root_cause": primary.root_cause, "known": primary.known, "regression": primary.regression}
-            status = dataclasses.replace(bucket, known=primary.known, regression=primary.regression).status
-            self._journal({**record, "status": status})
+            if primary is not None and (primary.known, primary.regression) != (bucket.known, bucket.regression):
+                self._rename(bucket, primary.root_cause, primary.known, primary.regression)
+
+    def _rename(self, bucket: Bucket, cause: str | None, known: str | None, regression: bool) -> None:
+        """Journal ``bucket`` with this root cause and corpus match, its reduction as it stands."""
+        record = {"k": "reduced", "repro": bucket.repro, "reduction": bucket.reduction, "lines": bucket.lines,
+                  "root_cause": cause, "known": known, "regression": regression}
+        self._journal({**record, "status": status_after(bucket, record)})
 
     def _snapshot(self) -> dict:
         return {

@@ -24,7 +24,7 @@ from fuzz.campaign.bucket import Bucket
 from fuzz.triage.rootcause import root_cause
 from oracle import set_header
 
-__all__ = ["GO_ON_ROUNDS", "GO_ON_SHARE", "HANG_WAIT_S", "REDUCTION_WORKERS", "Reductions"]
+__all__ = ["GO_ON_ROUNDS", "GO_ON_SHARE", "HANG_WAIT_S", "REDUCTION_WORKERS", "Reductions", "status_after"]
 
 # Seconds a hang's reduction may spend waiting out timeouts (``reduce_program``'s ``hang_wait_s``): every candidate
 # that keeps a hang waits out its run's timeout, so a budget stretched to the pace of the quick candidates would let
@@ -278,7 +278,7 @@ class Reductions:
                 self.campaign._storing(self.campaign.dir.write_text, orig, path.read_text())
             self.campaign._storing(self.campaign.dir.write_text, bucket.repro, text)
             record = {"k": "reduced", "repro": bucket.repro, "reduction": primary.reduction, "lines": primary.lines}
-            self.campaign._storing(self.campaign._journal, {**record, "status": _status_after(bucket, record)})
+            self.campaign._storing(self.campaign._journal, {**record, "status": status_after(bucket, record)})
         if self.campaign.on_reduced:
             self.campaign.on_reduced(bucket)
 
@@ -329,7 +329,7 @@ class Reductions:
                 # one cut short before stays cut short, at its lines
                 cut = bucket.reduction == "cut short" or (result is not None and not fixpoint)
                 record = {"k": "reduced", "repro": bucket.repro, "reduction": "cut short" if cut else "failed"}
-                self.campaign._storing(self.campaign._journal, {**record, "status": _status_after(bucket, record)})
+                self.campaign._storing(self.campaign._journal, {**record, "status": status_after(bucket, record)})
                 return
             reduction = "done" if fixpoint else "cut short"
             if not fixpoint:
@@ -351,7 +351,7 @@ class Reductions:
             record = {"k": "reduced", "repro": bucket.repro, "reduction": reduction,
                       "lines": result.lines, "root_cause": root_cause(bucket.signature, shape),
                       "known": match.file if match else None, "regression": bool(match and match.fixed)}
-            self.campaign._storing(self.campaign._journal, {**record, "status": _status_after(bucket, record)})
+            self.campaign._storing(self.campaign._journal, {**record, "status": status_after(bucket, record)})
         if self.campaign.on_reduced:
             self.campaign.on_reduced(bucket)
 
@@ -361,7 +361,7 @@ def _orig_name(bucket: Bucket) -> str:
     return bucket.repro.removesuffix(".py") + ".orig.py"
 
 
-def _status_after(bucket: Bucket, record: dict) -> str:
+def status_after(bucket: Bucket, record: dict) -> str:
     """The status ``bucket`` has once ``record`` (a "reduced" journal record) is applied: written into the record,
     so the journal says what the summary, report and live view say."""
     fields = {key: record[key] for key in ("reduction", "lines", "root_cause", "known", "regression") if key in record}

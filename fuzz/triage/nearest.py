@@ -81,6 +81,7 @@ class Profiles:
         self._rare = math.log(total + 1)  # the weight of a part no repro has
         self._rare_idf = math.log((total + 1) / (RARE * total + 1))  # a part of at most RARE of the bugs
         self._vectors = {name: self._vector(parts) for name, parts in made.items()}
+        self._norms = {name: math.sqrt(sum(w * w for w in v.values())) for name, v in self._vectors.items()}
 
     def __len__(self) -> int:
         return len(self._vectors)
@@ -99,7 +100,7 @@ class Profiles:
             return []
         ranked = []
         for name, theirs in self._vectors.items():
-            other = math.sqrt(sum(w * w for w in theirs.values()))
+            other = self._norms[name]
             if name == leave_out or not other:
                 continue
             if not any(part in theirs for part in rare):
