@@ -20,9 +20,10 @@ from pathlib import Path
 from fuzz.campaign.bucket import Bucket
 from fuzz.campaign.directory import CampaignDir, CampaignError, IndexSet, StorageError
 from fuzz.campaign.files import check_files
-from fuzz.campaign.reductions import Reductions, status_after
+from fuzz.campaign.naming import Naming
+from fuzz.campaign.reductions import Reductions
 from fuzz.program.features import GenerationConfig
-from fuzz.triage.rootcause import behaviour_shape, pins_bug, root_cause
+from fuzz.triage.rootcause import pins_bug, root_cause
 from oracle import FoundBy, set_header, slug, with_footer
 
 from .avoid import known_shares
@@ -130,7 +131,6 @@ class Campaign:
         self.config, self.runner, self.generate = config, runner, generate
         self.on_progress, self.on_new_bucket, self.on_reduced = on_progress, on_new_bucket, on_reduced
         self.known = known  # fuzz.triage.known.KnownBugs: findings with a corpus entry's root cause are KNOWN
-        self._looks: dict[tuple[str, int | None], list] = {}  # (repro, lines) -> the corpus bugs it looks like
         # fuzz.campaign.avoid.Avoidance: draw the shapes of open corpus bugs less (fixed weights, from the corpus alone)
         self.avoid = avoid if avoid else None
         self.base_config = avoid.config(config.generation()) if self.avoid else config.generation()
@@ -155,9 +155,10 @@ class Campaign:
         self._spent_at_start = False  # the time budget was spent before this run: it only reduces
         self.dir = CampaignDir(config.out, on_notice=on_notice)
         self.reductions = Reductions(self)  # reduces the buckets, while fuzzing and after (fuzz.campaign.reductions)
+        self.naming = Naming(self)  # names them against today's corpus (fuzz.campaign.naming)
         try:
             self._load_state()
-            self._rematch()
+            self.naming.rematch()
             # deleted repros restored (``lost``: those that could not be); files no bucket names, by bucket key
             self.lost_repros, self.untracked = check_files(self)
         except BaseException:
@@ -195,41 +196,6 @@ class Campaign:
             raise CampaignError(f"{self.state_path} (or its journal) does not hold a campaign state this ngb-fuzz "
                                 f"reads ({type(exc).__name__}: {exc}); move state.json and journal.jsonl away to "
                                 "start afresh there, or use another --out") from None
-
-    def _rematch(self) -> None:
-        """A resumed campaign's buckets named again against today's corpus and rules: a reduced bucket's root cause
-        is found again on its repro, as its reduction found it; one that a variant added since (or a new entry) has
-        is KNOWN, one whose entry went is NEW. The change is journaled, so every place that shows the status says it."""
-        if self.known is None:  # no corpus asked for (an empty one is asked for: nothing is known by it)
-            return
-        for bucket in list(self.buckets.values()):
-            if bucket.same_as:
-                continue
-            cause = bucket.root_cause
-            if bucket.reduction in ("done", "cut short"):  # today's rules on its repro (they may have changed)
-                try:
-                    source = (self.dir.root / bucket.repro).read_text(encoding="utf-8-sig")
-                    cause = root_cause(bucket.signature, behaviour_shape(source, minimal=bucket.reduction == "done"))
-                except OSError:
-                    pass
-            elif bucket.reduction is None:  # not reduced: known at detection or not at all, by its signature
-                cause = root_cause(bucket.signature) or cause
-            if not cause:
-                continue
-            match = self.known.match_cause(cause, target=bucket.target)
-            known, regression = (match.file, match.fixed) if match else (None, False)
-            if (known, regression, cause) != (bucket.known, bool(bucket.regression), bucket.root_cause):
-                self._rename(bucket, cause, known, regression)
-        for bucket in [b for b in self.buckets.values() if b.same_as]:  # a bucket pointed at another says what it says
-            primary = next((b for b in self.buckets.values() if b.repro == bucket.same_as), None)
-            if primary is not None and (primary.known, primary.regression) != (bucket.known, bucket.regression):
-                self._rename(bucket, primary.root_cause, primary.known, primary.regression)
-
-    def _rename(self, bucket: Bucket, cause: str | None, known: str | None, regression: bool) -> None:
-        """Journal ``bucket`` with this root cause and corpus match, its reduction as it stands."""
-        record = {"k": "reduced", "repro": bucket.repro, "reduction": bucket.reduction, "lines": bucket.lines,
-                  "root_cause": cause, "known": known, "regression": regression}
-        self._journal({**record, "status": status_after(bucket, record)})
 
     def _snapshot(self) -> dict:
         return {
@@ -330,20 +296,6 @@ class Campaign:
         """Buckets whose reduction is not finished: not reduced yet, or cut short (the next run goes on)."""
         return sum(1 for b in self.buckets.values() if b.unfinished)
 
-    def _looks_like(self, bucket: Bucket) -> list:
-        """For a reduced bucket not known (NEW, NEW? once cut short, not pointed at another bucket): the corpus
-        bugs its repro looks like, ``[[file, similarity], ...]`` (``KnownBugs.looks_like``: a hint, not a verdict)."""
-        if (not self.known or bucket.known or bucket.same_as or bucket.reduction not in ("done", "cut short")):
-            return []
-        key = (bucket.repro, bucket.lines)
-        if key not in self._looks:
-            try:
-                source = (self.dir.root / bucket.repro).read_text(encoding="utf-8-sig")
-            except OSError:
-                return []
-            self._looks[key] = [list(item) for item in self.known.looks_like(source)]
-        return self._looks[key]
-
     def summary(self) -> dict:
         # asked before the lock: on a cluster it is a round trip to every Dask worker
         memory = self.memory_of_workers or getattr(self.runner, "memory", None)
@@ -354,7 +306,7 @@ class Campaign:
                         "same_as": b.same_as, "reduction": b.reduction, "also": list(b.also),
                         "status": b.status, "known": b.known, "regression": b.regression,
                         "known_lines": self.known.lines_of(b.known) if self.known and b.known else None,
-                        "looks_like": self._looks_like(b)}
+                        "looks_like": self.naming.looks_like(b)}
                        for b in self.buckets.values()]
             return {
                 "programs": self.programs,
