@@ -24,15 +24,20 @@ class ReductionPass:
     edits: Callable[[object], Iterator[Callable[[], object]]]  # program (source or IR) -> edit thunks
     doc: str
     tidy: bool = False  # also run after every other pass that kept an edit (a clean-up its edits make possible)
+    # rewrites rather than removes (names, expressions, tensor sizes): the driver runs it in a round only once the
+    # round's other passes stopped taking much off (``fuzz.reduce._driver.POLISH_WHILE``)
+    polish: bool = False
 
 
-def reduction_pass(name: str, *, tidy: bool = False) -> Callable[[Callable[[Program], Iterator[Edit]]], ReductionPass]:
+def reduction_pass(name: str, *, tidy: bool = False,
+                   polish: bool = False) -> Callable[[Callable[[Program], Iterator[Edit]]], ReductionPass]:
     """Make a function yielding edits into a named pass (its docstring's first line is the pass's doc).
     Registering nothing: the order of passes is the one list in ``fuzz.reduce.passes``. ``tidy``: the driver
-    also runs the pass right after any other pass that kept an edit, not only at its place in the order."""
+    also runs the pass right after any other pass that kept an edit, not only at its place in the order.
+    ``polish``: a pass that rewrites rather than removes, left out of rounds that still take much off."""
 
     def make(fn: Callable[[Program], Iterator[Edit]]) -> ReductionPass:
-        return ReductionPass(name, fn, ((fn.__doc__ or "").strip().splitlines() or [""])[0], tidy)
+        return ReductionPass(name, fn, ((fn.__doc__ or "").strip().splitlines() or [""])[0], tidy, polish)
 
     return make
 

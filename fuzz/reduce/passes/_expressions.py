@@ -25,7 +25,7 @@ __all__ = ["inline_variables", "rename", "shrink_tensors", "simplify_expressions
 _SIMPLE_INTS = (0, 1)
 
 
-@reduction_pass("simplify-expressions")
+@reduction_pass("simplify-expressions", polish=True)
 def simplify_expressions(prog: Program) -> Iterator[Edit]:
     """Replace an expression by one of its operands (``yield x`` by ``yield``), and constants by simpler ones
     (0, 1, 1.0, '').
@@ -187,7 +187,7 @@ _FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "full", "randint", "ara
 _FLOAT_DTYPES = {"float64", "double", "float16", "half", "bfloat16"}
 
 
-@reduction_pass("shrink-tensors")
+@reduction_pass("shrink-tensors", polish=True)
 def shrink_tensors(prog: Program) -> Iterator[Edit]:
     """Shrink tensor factory sizes (drop a dimension, a size to 1 or 2) and float dtypes to float32."""
     for i, node in _indexed(prog.tree):
@@ -212,7 +212,7 @@ def _set_const(node: ast.Constant, value: int) -> None:
 _RESERVED = set(dir(builtins)) | set(keyword.kwlist) | {"torch", "types", "self", "cls", "device"} | set(REQUIRED_NAMES)
 
 
-@reduction_pass("rename")
+@reduction_pass("rename", polish=True)
 def rename(prog: Program) -> Iterator[Edit]:
     """Canonical names: functions f1, f2, ..., classes C1, C2, ..., parameters and variables x, y, z, a, b, ...
     in order of appearance (all at once, else one at a time)."""

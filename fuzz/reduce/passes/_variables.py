@@ -77,7 +77,7 @@ def _merge(prog: Program, fn_index: int, v: str, u: str) -> Program | None:
     return None
 
 
-@reduction_pass("merge-variables")
+@reduction_pass("merge-variables", polish=True)
 def merge_variables(prog: Program) -> Iterator[Edit]:
     """Read another variable of the same function in place of one stored once, and drop that store."""
     index = {id(node): i for i, node in _indexed(prog.tree)}
