@@ -79,6 +79,13 @@ def machine_workers() -> tuple[int, int, int | None]:
     return max(1, bound), cores, available
 
 
+def default_workers() -> int:
+    """Worker processes when ``--workers`` is not given: half the cores (the rest for the machine's other work),
+    at least one and no more than its memory holds."""
+    bound, cores, _ = machine_workers()
+    return max(1, min(bound, cores // 2))
+
+
 def check_workers(workers: int, oversubscribe: bool = False) -> int:
     if workers < 1:
         raise UsageError("--workers must be at least 1")

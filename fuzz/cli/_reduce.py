@@ -17,6 +17,7 @@ from ._common import (
     add_workers_option,
     check_output_file,
     check_workers,
+    default_workers,
     known_bugs,
     program_problem,
     read_program,
@@ -36,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "cause of a bug in ./corpus is KNOWN)")
     p.add_argument("--signature", help="signature to keep (default: the file's verdict on the target)")
     p.add_argument("--budget", default="60s", help="time budget, e.g. 60s, 5m (default 60s)")
-    add_workers_option(p, 1, "oracle worker processes (default 1)")
+    add_workers_option(p, None, "oracle worker processes (default: half the cores, as `run`)")
     p.add_argument("--rechecks", type=int, default=3, help="re-checks of the result in fresh processes (default 3)")
     p.add_argument("--out", metavar="FILE", help="where to write the result (default FILE.reduced.py; - for stdout)")
     p.add_argument("--corpus", metavar="DIR", help="also add the result to this corpus (status NEW)")
@@ -57,7 +58,10 @@ def reduce(args: argparse.Namespace) -> int:
     budget = float(text) if text.replace(".", "", 1).isdigit() else parse_duration(text, "--budget")
     if not budget > 0:
         raise UsageError(f"--budget {args.budget!r} must be more than 0")
-    check_workers(args.workers, args.oversubscribe)
+    if args.workers is None:
+        args.workers = default_workers()
+    else:
+        check_workers(args.workers, args.oversubscribe)
     if args.rechecks < 0:
         raise UsageError("--rechecks must be 0 or more")
     if args.campaign:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import threading
 import time
@@ -17,6 +16,7 @@ from ._common import (
     add_workers_option,
     check_timeout,
     check_workers,
+    default_workers,
     known_bugs,
     parse_budget,
     parse_duration,
@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
             dispatcher = connect(args.cluster, timeout=args.timeout)
         except ClusterError as exc:
             raise UsageError(str(exc)) from None
-    slots = args.workers or (dispatcher.slots if dispatcher else max(1, (os.cpu_count() or 2) // 2))
+    slots = args.workers or (dispatcher.slots if dispatcher else default_workers())
     weights = parse_weights(args.weight)
     config = CampaignConfig(tuple(targets), Path(args.out), programs, seconds, slots, args.seed,
                             args.timeout, reduce_seconds, args.bias, weights)

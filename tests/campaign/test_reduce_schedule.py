@@ -236,3 +236,20 @@ def test_the_exit_summary_names_a_bucket_whose_reduction_found_an_earlier_bucket
     printed = _printed(summary, tmp_path)
     assert "same root cause as 001.py (found by its own reduction)" in printed
     assert printed.count("same root cause as") == 1
+
+
+def test_reduce_campaign_without_workers_uses_half_the_cores_as_run_does(tmp_path, monkeypatch, capsys):
+    import fuzz.cli._common as common
+    import fuzz.reduce as reduce_module
+    from fuzz.cli import main
+
+    monkeypatch.setattr(reduce_module, "reduce_program", _Reducer(_cut_short))
+    run(tmp_path, programs=3, reduce_seconds=600)
+    monkeypatch.setattr(common, "machine_workers", lambda: (6, 8, None))  # 8 cores, memory for 6
+    monkeypatch.setattr(reduce_module, "reduce_program", _Reducer(lambda source: _Result(SMALL, "fixpoint", 2, 5)))
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["reduce", "--campaign", str(tmp_path), "--budget", "30s"]) == 0
+    assert "4 worker(s)" in capsys.readouterr().err  # the printed command, pasted as is, reduces as the run did
+    monkeypatch.setattr(common, "machine_workers", lambda: (1, 2, 900))  # memory for one
+    assert common.default_workers() == 1
