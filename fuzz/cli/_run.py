@@ -18,6 +18,7 @@ from ._common import (
     check_workers,
     default_workers,
     known_bugs,
+    machine_workers,
     parse_budget,
     parse_duration,
     parse_targets,
@@ -180,7 +181,8 @@ def run(args: argparse.Namespace) -> int:
     state = (f"stopped by {_signal_name(received.signum)}" if received.signum
              else "stopped" if failed or lost else "done")
     deleted = set(campaign.lost_repros)
-    _print_summary(summary, config.out, state, written="summary.json" in campaign.dir.written, lost=deleted)
+    _print_summary(summary, config.out, state, written="summary.json" in campaign.dir.written, lost=deleted,
+                   workers=config.workers)
     if failed is not None:
         print(f"ngb-fuzz run: error: {failed}", file=sys.stderr)
         return 1
@@ -366,9 +368,11 @@ def worker_memory(campaign: Campaign) -> str:
     return " ".join(f"{mb:.0f}" for mb in rows) or "-"
 
 
-def _print_summary(summary: dict, out: Path, state: str, written: bool = True, lost: Set[str] = frozenset()) -> None:
+def _print_summary(summary: dict, out: Path, state: str, written: bool = True, lost: Set[str] = frozenset(),
+                   workers: int = 1) -> None:
     """The campaign's closing lines on stdout; ``written``: whether summary.json was written (not on a full disk);
-    ``lost``: repro files deleted that could not be regenerated (``fuzz.campaign.files``)."""
+    ``lost``: repro files deleted that could not be regenerated (``fuzz.campaign.files``); ``workers``: the
+    run's, given to the ``reduce --campaign`` it prints where that is not reduce's default."""
     from fuzz.campaign.reductions import HANG_WAIT_S
 
     from ..commands import replay_command, shell_command
@@ -376,6 +380,10 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
     verdicts = " ".join(f"{k}={v}" for k, v in sorted(summary["verdicts"].items()))
     print(f"{state}: {summary['programs']} programs in {summary['seconds']:.1f}s  {verdicts}  "
           f"buckets={len(summary['buckets'])} root causes={summary['root_causes']}")
+    # pasted, it reduces with this run's workers (a cluster's: as many as this machine holds)
+    local = min(workers, machine_workers()[0])
+    more = ("--workers", str(local)) if local > default_workers() else ()
+    reduce = shell_command("ngb-fuzz", "reduce", "--campaign", out, *more)
     first_of: dict[str, str] = {}  # root cause -> the first bucket's repro with it
     for bucket in summary["buckets"]:
         path = out / bucket["repro"]
@@ -398,7 +406,7 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
             print(f"         same root cause as {earlier} (found by its own reduction)")
         elif bucket.get("reduction") in ("pending", "cut short"):
             what = "not reduced" if bucket["reduction"] == "pending" else "reduction not finished"
-            print(f"         {what}: {shell_command('ngb-fuzz', 'reduce', '--campaign', out)}  (or the next run) "
+            print(f"         {what}: {reduce}  (or the next run) "
                   + ("reduces it" if bucket["reduction"] == "pending" else "goes on with it"))
         if bucket["signature"] == "hang" and bucket.get("reduction") in ("pending", "cut short"):
             print(f"         a hang: each check that keeps it waits out a (short) timeout, so a campaign's reduction of "

@@ -253,3 +253,23 @@ def test_reduce_campaign_without_workers_uses_half_the_cores_as_run_does(tmp_pat
     assert "4 worker(s)" in capsys.readouterr().err  # the printed command, pasted as is, reduces as the run did
     monkeypatch.setattr(common, "machine_workers", lambda: (1, 2, 900))  # memory for one
     assert common.default_workers() == 1
+
+
+def test_the_printed_reduce_command_carries_the_runs_workers_where_the_default_differs(tmp_path, monkeypatch):
+    import fuzz.cli._run as run_cli
+    import fuzz.reduce as reduce_module
+
+    monkeypatch.setattr(reduce_module, "reduce_program", _Reducer(_cut_short))
+    summary = run(tmp_path, programs=3, reduce_seconds=600)
+    monkeypatch.setattr(run_cli, "machine_workers", lambda: (2, 2, None))
+    monkeypatch.setattr(run_cli, "default_workers", lambda: 1)  # 2 cores: half is one
+
+    def printed(workers: int) -> str:
+        text = io.StringIO()
+        with contextlib.redirect_stdout(text):
+            run_cli._print_summary(summary, tmp_path, "done", workers=workers)
+        return text.getvalue()
+
+    assert f"reduce --campaign {tmp_path} --workers 2  (or the next run)" in printed(2)
+    assert f"reduce --campaign {tmp_path}  (or the next run)" in printed(1)
+    assert "--workers 2  (or" in printed(16)  # a cluster's 16 slots: as many as this machine holds
