@@ -117,12 +117,15 @@ def tolerance_for(target: Target) -> Tolerance | None:
 
 
 def _compiler_error(ref: dict[str, Any], act: dict[str, Any]) -> bool:
-    """The target raised an error of the compiler's own where eager raised something else.
+    """The target raised an error of the compiler's own where eager raised something else: one of the
+    compiler's exception types, or any type raised by the compiler's code (a builtin AssertionError of
+    Dynamo's own checks, ``raised_in_compiler``), not by the program.
 
     Same bucket as when eager raised nothing: a program that raises on purpose must not hide a compiler crash.
     """
     module = act.get("exception_module", "")
-    return ref["exception"][0] != act["exception"][0] and module.split(".")[0] in ("torch", "engine")
+    own = module.split(".")[0] in ("torch", "engine") or bool(act.get("raised_in_compiler"))
+    return ref["exception"][0] != act["exception"][0] and own
 
 
 def _crash(call: int, record: dict[str, Any], eager_exception: list[Any] | None) -> Verdict:

@@ -271,6 +271,20 @@ def _stable_frame_name(name: str) -> str:
     return "torch_dynamo_resume" if name.startswith(("torch_dynamo_resume_in_", "__resume_at_")) else name
 
 
+def raised_in_compiler(exc: BaseException) -> bool:
+    """Whether ``exc`` (or the root of its causes) was raised by the compiler's own code: the innermost frame
+    of its traceback is in one of the compiler's modules, not in the program (an AssertionError of Dynamo's
+    own checks, not the program's error passing through a resumed function)."""
+    root = exc
+    while root.__cause__ is not None and root.__cause__ is not root:
+        root = root.__cause__
+    for candidate in (root, exc):
+        frames = traceback.extract_tb(candidate.__traceback__)
+        if frames and any(part in frames[-1].filename.replace("\\", "/") for part in _COMPILER_PARTS):
+            return True
+    return False
+
+
 def root_cause_type(exc: BaseException) -> str:
     root = exc
     while root.__cause__ is not None and root.__cause__ is not root:
@@ -426,6 +440,7 @@ def run_call(
         record["root_cause"] = root_cause_type(exc)
         record["exception_module"] = type(exc).__module__
         record["compiler_frame"] = compiler_frame(exc)
+        record["raised_in_compiler"] = raised_in_compiler(exc)
     record["torch_state"] = obs.torch_state()
     record["effects"] = obs.observe(effect_log(module)[first_effect:])
     record["globals"] = obs.observe_globals(module)

@@ -91,6 +91,35 @@ def test_a_compiler_error_where_eager_raised_another_error_is_a_crash_but_a_user
     assert "other words" in v.detail and "on purpose" in v.detail
 
 
+def test_a_builtin_error_raised_by_compiler_code_where_eager_raised_another_is_that_crash():
+    eager = result(*[record(exception=("NameError", "name 't47' is not defined"))] * 2)
+    check = record(exception=("AssertionError", "multiple exits?"), frame="torch._dynamo.variables.ctx_manager:c")
+    check["raised_in_compiler"] = True
+    v = verdict("torch", eager, result(check, check))
+    assert v.signature == "crash:AssertionError@torch._dynamo.variables.ctx_manager:c"
+    passing = dict(check, raised_in_compiler=False)  # the program's own AssertionError, passing through Dynamo
+    assert verdict("torch", eager, result(passing, passing)).signature == "mismatch:exception:type"
+
+
+def test_raised_in_compiler_is_where_the_innermost_frame_is():
+    from oracle._worker import raised_in_compiler
+
+    def raising(filename: str) -> BaseException:
+        namespace: dict = {}
+        exec(compile("def f():\n    raise AssertionError('x')\n", filename, "exec"), namespace)
+        try:
+            namespace["f"]()
+        except AssertionError as exc:
+            return exc
+        raise AssertionError("did not raise")
+
+    assert raised_in_compiler(raising("/site-packages/torch/_dynamo/variables/ctx_manager.py"))
+    assert not raised_in_compiler(raising("/work/program.py"))
+    wrapped = RuntimeError("wrapped")
+    wrapped.__cause__ = raising("/site-packages/torch/_dynamo/symbolic_convert.py")
+    assert raised_in_compiler(wrapped)  # the root of its causes was
+
+
 def test_the_same_error_as_eager_is_ok():
     eager = result(*[record(exception=("ValueError", "on purpose"))] * 2)
     same = record(exception=("ValueError", "on purpose"), module="torch._dynamo.exc")
