@@ -12,6 +12,7 @@ import pytest
 from fuzz.reduce import PASSES, ReduceError, code_lines, pass_names, reduce_source
 from fuzz.reduce._tree import Program
 from oracle import FOOTER_MARKER
+from tests.reduce.helpers import raises_zero_division
 
 FOOTER = FOOTER_MARKER + " (generated; do not edit below) ----\nif __name__ == '__main__':\n    print('footer')\n"
 
@@ -78,18 +79,7 @@ def make_inputs(device):
 ''' + FOOTER
 
 
-def _raises_zero_division(source: str) -> bool:
-    """Interesting: calling entry(*make_inputs()) raises ZeroDivisionError."""
-    module = types.ModuleType("candidate")
-    module.__file__ = __file__
-    try:
-        exec(compile(source, "candidate", "exec"), module.__dict__)
-        module.entry(*module.make_inputs("cpu"))
-    except ZeroDivisionError:
-        return True
-    except Exception:
-        return False
-    return False
+_raises_zero_division = raises_zero_division
 
 
 def test_reduces_to_the_failure_core_and_keeps_the_footer():

@@ -3,24 +3,11 @@
 from __future__ import annotations
 
 import re
-import types
 
 from fuzz.reduce import PASSES, ReductionPass, reduce_source
 from fuzz.reduce._driver import POLISH_WHILE
 from fuzz.reduce._tree import Program
-
-
-def _raises_zero_division(source: str) -> bool:
-    module = types.ModuleType("candidate")
-    try:
-        exec(compile(source, "candidate", "exec"), module.__dict__)
-        module.entry(*module.make_inputs("cpu"))
-    except ZeroDivisionError:
-        return True
-    except Exception:
-        return False
-    return False
-
+from tests.reduce.helpers import raises_zero_division
 
 SOURCE = ("def entry(x):\n" + "".join(f"    pad{k} = {k}\n" for k in range(6))
           + "".join(f"    junk{k} = {k}\n" for k in range(6))
@@ -42,7 +29,7 @@ def _reduce(polish: bool) -> tuple[list[str], object]:
 
     def predicate(candidate: str) -> bool:
         checked.append(candidate)
-        return _raises_zero_division(candidate)
+        return raises_zero_division(candidate)
 
     passes = [ReductionPass("pads", pads, ""), ReductionPass("fruitless", fruitless, "", polish=polish),
               ReductionPass("junk", junk, "")]
