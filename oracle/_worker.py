@@ -240,20 +240,32 @@ def unalias(value: Any, aliases: dict[str, str]) -> Any:
     return value
 
 
-def compiler_frame(exc: BaseException) -> str | None:
-    """The innermost compiler frame of the root cause of ``exc``, as 'dotted.module:function'."""
+def _root(exc: BaseException) -> BaseException:
+    """The root of ``exc``'s chain of causes (``raise ... from``), ``exc`` itself when it has none."""
     root = exc
     while root.__cause__ is not None and root.__cause__ is not root:
         root = root.__cause__
-    for candidate in (root, exc):
-        frames = traceback.extract_tb(candidate.__traceback__)
-        for frame in reversed(frames):
-            path = frame.filename.replace("\\", "/")
-            for part in _COMPILER_PARTS:
-                at = path.find(part)
-                if at >= 0:
-                    dotted = path[at:].lstrip("/").removesuffix(".py").replace("/", ".")
-                    return f"{dotted}:{_DISPATCHERS.get(dotted) or _stable_frame_name(frame.name)}"
+    return root
+
+
+def _compiler_module(filename: str) -> str | None:
+    """The dotted compiler module a frame's file is, 'torch._dynamo.guards'; None for a file of the program's
+    (or of any library outside ``_COMPILER_PARTS``)."""
+    path = filename.replace("\\", "/")
+    for part in _COMPILER_PARTS:
+        at = path.find(part)
+        if at >= 0:
+            return path[at:].lstrip("/").removesuffix(".py").replace("/", ".")
+    return None
+
+
+def compiler_frame(exc: BaseException) -> str | None:
+    """The innermost compiler frame of the root cause of ``exc``, as 'dotted.module:function'."""
+    for candidate in (_root(exc), exc):
+        for frame in reversed(traceback.extract_tb(candidate.__traceback__)):
+            dotted = _compiler_module(frame.filename)
+            if dotted is not None:
+                return f"{dotted}:{_DISPATCHERS.get(dotted) or _stable_frame_name(frame.name)}"
     return None
 
 
@@ -275,21 +287,15 @@ def raised_in_compiler(exc: BaseException) -> bool:
     """Whether ``exc`` (or the root of its causes) was raised by the compiler's own code: the innermost frame
     of its traceback is in one of the compiler's modules, not in the program (an AssertionError of Dynamo's
     own checks, not the program's error passing through a resumed function)."""
-    root = exc
-    while root.__cause__ is not None and root.__cause__ is not root:
-        root = root.__cause__
-    for candidate in (root, exc):
+    for candidate in (_root(exc), exc):
         frames = traceback.extract_tb(candidate.__traceback__)
-        if frames and any(part in frames[-1].filename.replace("\\", "/") for part in _COMPILER_PARTS):
+        if frames and _compiler_module(frames[-1].filename) is not None:
             return True
     return False
 
 
 def root_cause_type(exc: BaseException) -> str:
-    root = exc
-    while root.__cause__ is not None and root.__cause__ is not root:
-        root = root.__cause__
-    return type(root).__qualname__
+    return type(_root(exc)).__qualname__
 
 
 def break_reason(text: str) -> str:
