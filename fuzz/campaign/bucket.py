@@ -50,6 +50,11 @@ class Bucket:
         return root_cause(self.signature) is not None or self.reduction == "done"
 
     @property
+    def has_reduced_repro(self) -> bool:
+        """Its repro is a reduction's result (done, or cut short: smaller, not minimal), not the one found."""
+        return self.reduction in ("done", "cut short")
+
+    @property
     def unfinished(self) -> bool:
         """Its reduction is still to do, or to go on with: not reduced yet, or cut short."""
         return self.reduction in ("pending", "cut short")

@@ -83,7 +83,7 @@ def _restored(campaign: Campaign, bucket: Bucket) -> bool:
                                       bucket.first_program)
         how = f"regenerated from program {bucket.first_program} of seed {campaign.config.seed}"
     campaign.dir.write_text(bucket.repro, text)
-    redo = bucket.reduction in ("done", "cut short")
+    redo = bucket.has_reduced_repro
     if redo:  # the reduced file is what was lost: the next reduction redoes it
         campaign._journal({"k": "reduced", "repro": bucket.repro, "reduction": "pending", "lines": None})
     campaign.dir.notice(f"{bucket.repro} was deleted: {how}" + ("; it will be reduced again" if redo else ""))

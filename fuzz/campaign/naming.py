@@ -18,9 +18,6 @@ from fuzz.triage.rootcause import behaviour_shape, root_cause
 
 __all__ = ["Naming"]
 
-REDUCED = ("done", "cut short")  # reductions whose repro stands for the bucket
-
-
 class Owner(Protocol):
     """What ``Naming`` uses of the campaign that holds it: its buckets, directory, known bugs and journal."""
 
@@ -45,7 +42,7 @@ class Naming:
     def _cause(self, bucket: Bucket) -> str | None:
         """Today's root cause of ``bucket``: a reduced one's found again on its repro (the rules may have
         changed), an unreduced one's by its signature (known at detection or not at all)."""
-        if bucket.reduction in REDUCED:
+        if bucket.has_reduced_repro:
             source = self._source(bucket)
             if source is None:
                 return bucket.root_cause
@@ -85,7 +82,7 @@ class Naming:
         """The corpus bugs a reduced bucket that is not known (NEW, or NEW? once cut short; not pointed at
         another bucket) looks like, ``[[file, similarity], ...]`` (``KnownBugs.looks_like``: a hint only)."""
         known_bugs = self._campaign.known
-        if not known_bugs or bucket.known or bucket.same_as or bucket.reduction not in REDUCED:
+        if not known_bugs or bucket.known or bucket.same_as or not bucket.has_reduced_repro:
             return []
         key = (bucket.repro, bucket.lines)
         if key not in self._looks:

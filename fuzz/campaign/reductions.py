@@ -145,7 +145,7 @@ class Reductions:
     def _to_point(self, bucket: Bucket) -> Bucket | None:
         """The reduced bucket whose repro ``bucket`` should get now (its primary's changed since), else None."""
         primary = self._waits(bucket)
-        if primary is None or primary.reduction not in ("done", "cut short"):
+        if primary is None or not primary.has_reduced_repro:
             return None
         return primary if (bucket.reduction, bucket.lines) != (primary.reduction, primary.lines) else None
 
