@@ -79,13 +79,10 @@ def make_inputs(device):
 ''' + FOOTER
 
 
-_raises_zero_division = raises_zero_division
-
-
 def test_reduces_to_the_failure_core_and_keeps_the_footer():
-    assert _raises_zero_division(PROGRAM)
-    result = reduce_source(PROGRAM, _raises_zero_division)
-    assert _raises_zero_division(result.source)
+    assert raises_zero_division(PROGRAM)
+    result = reduce_source(PROGRAM, raises_zero_division)
+    assert raises_zero_division(result.source)
     assert result.stopped == "fixpoint"
     assert result.lines <= 11 < result.original_lines
     assert result.source.endswith(FOOTER)
@@ -100,21 +97,21 @@ def test_reduces_to_the_failure_core_and_keeps_the_footer():
 
 def test_helper_module_code_is_reduced_in_place():
     without_folding = [p for p in PASSES if p.name != "inline-helper-modules"]
-    result = reduce_source(PROGRAM, _raises_zero_division, passes=without_folding)
+    result = reduce_source(PROGRAM, raises_zero_division, passes=without_folding)
     assert re.search(r"return \w+ / \w+", result.source) and "SCALE" not in result.source
     assert result.source.count("def ") == 3  # entry, make_inputs and the helper's divide
     assert "exec(compile('''" in result.source or "exec('''" in result.source  # still a readable block
 
 
 def test_helper_module_is_folded_into_the_main_module_when_the_bug_survives():
-    result = reduce_source(PROGRAM, _raises_zero_division)
+    result = reduce_source(PROGRAM, raises_zero_division)
     assert "ngb_helper" not in result.source and "exec(" not in result.source and "ModuleType" not in result.source
-    assert _raises_zero_division(result.source) and code_lines(result.source) <= 6
+    assert raises_zero_division(result.source) and code_lines(result.source) <= 6
 
 
 def test_helper_module_stays_when_folding_loses_the_bug():
     # Only a program that still runs code through exec() is interesting: folding is tried and rejected.
-    result = reduce_source(PROGRAM, lambda s: _raises_zero_division(s) and "exec(" in s)
+    result = reduce_source(PROGRAM, lambda s: raises_zero_division(s) and "exec(" in s)
     assert "exec(" in result.source and re.search(r"\w+ / \w+", result.source) and "ModuleType" in result.source
 
 
@@ -125,7 +122,7 @@ def test_no_candidate_is_checked_twice_and_invalid_ones_are_never_checked():
         seen.append(source)
         assert "def entry" in source and "def make_inputs" in source
         compile(source, "x", "exec")
-        return _raises_zero_division(source)
+        return raises_zero_division(source)
 
     # Without folding the helper module, many edits lead to the same program (the cache is exercised).
     result = reduce_source(PROGRAM, predicate, passes=[p for p in PASSES if p.name != "inline-helper-modules"])
@@ -142,11 +139,11 @@ def test_budget_returns_the_best_so_far(monkeypatch):
 
     def slow(source: str) -> bool:
         clock[0] += 1.0
-        return _raises_zero_division(source)
+        return raises_zero_division(source)
 
     result = reduce_source(PROGRAM, slow, budget_s=5)
     assert result.stopped == "budget"
-    assert _raises_zero_division(result.source)
+    assert raises_zero_division(result.source)
     assert result.invocations <= 6
 
 
@@ -157,11 +154,11 @@ def test_ctrl_c_returns_the_best_so_far():
         calls[0] += 1
         if calls[0] == 12:
             raise KeyboardInterrupt
-        return _raises_zero_division(source)
+        return raises_zero_division(source)
 
     result = reduce_source(PROGRAM, interrupted)
     assert result.stopped == "interrupted"
-    assert _raises_zero_division(result.source)
+    assert raises_zero_division(result.source)
     assert result.lines < result.original_lines
 
 
@@ -171,10 +168,10 @@ def test_parallel_workers_check_batches_from_threads():
     def predicate(source: str) -> bool:
         threads.add(threading.get_ident())
         time.sleep(0.001)
-        return _raises_zero_division(source)
+        return raises_zero_division(source)
 
     result = reduce_source(PROGRAM, predicate, workers=3)
-    assert _raises_zero_division(result.source)
+    assert raises_zero_division(result.source)
     assert result.lines <= 11
     assert len(threads) > 1
 
@@ -184,13 +181,13 @@ def test_parallel_checks_overlap_in_a_window_and_give_the_one_worker_result():
 
     def predicate(source: str) -> bool:
         start = time.monotonic()
-        interesting = _raises_zero_division(source)
+        interesting = raises_zero_division(source)
         if interesting:
             time.sleep(0.05)  # what compiles is slow; an eager rejection is not
         intervals.append(("slow" if interesting else "fast", start, time.monotonic()))
         return interesting
 
-    one = reduce_source(PROGRAM, _raises_zero_division, workers=1)
+    one = reduce_source(PROGRAM, raises_zero_division, workers=1)
     two = reduce_source(PROGRAM, predicate, workers=2)
     assert two.source == one.source
     # a rejection frees its worker for the next candidate while a slow check runs: several fit into one
@@ -214,7 +211,7 @@ def test_a_pass_is_not_run_again_on_the_program_it_found_nothing_on():
     passes = [ReductionPass("nothing", edits("nothing", False), ""), ReductionPass("once", edits("once", True), ""),
               ReductionPass("after", edits("after", False), "")]
     source = source.replace("return x / 0", "divide = 1\n    return x / 0")
-    result = reduce_source(source, _raises_zero_division, passes=passes)
+    result = reduce_source(source, raises_zero_division, passes=passes)
     assert "1 / 0" in result.source
     # round 1: nothing, once (kept), after: all on the smaller program; round 2: nothing and once found nothing
     # there, after is not run again
@@ -225,10 +222,10 @@ def test_a_crashing_predicate_means_not_interesting():
     def flaky(source: str) -> bool:
         if "__init__" not in source:
             raise RuntimeError("worker died")
-        return _raises_zero_division(source)
+        return raises_zero_division(source)
 
     result = reduce_source(PROGRAM, flaky)
-    assert "__init__" in result.source and _raises_zero_division(result.source)
+    assert "__init__" in result.source and raises_zero_division(result.source)
 
 
 def test_refuses_an_uninteresting_or_broken_original():
@@ -393,7 +390,7 @@ def test_validity_check_does_not_turn_other_threads_warnings_into_errors():
 def test_an_effect_log_nothing_writes_goes_and_one_that_is_written_stays():
     crash = ("import torch\n\nEFFECTS = []\n\n\ndef entry(x):\n    return x / 0\n\n\n"
              "def make_inputs(device):\n    return (1,)\n")
-    assert "EFFECTS" not in reduce_source(crash, _raises_zero_division).source
+    assert "EFFECTS" not in reduce_source(crash, raises_zero_division).source
     written = crash.replace("    return x / 0\n", "    EFFECTS.append(x)\n    return x / 0\n")
 
     def logs_then_raises(source: str) -> bool:  # the finding is about the log: it must stay written
@@ -420,7 +417,7 @@ def test_the_budget_follows_the_cost_of_a_check_up_to_its_ceiling(monkeypatch):
 
     def slow(source: str) -> bool:
         now[0] += 1.0
-        return _raises_zero_division(source)
+        return raises_zero_division(source)
 
     stretched = reduce_source(PROGRAM, slow, clock=_driver.Clock(5, checks=20, ceiling_s=100))
     assert stretched.stopped == "budget" and 18 <= stretched.invocations <= 22
@@ -448,7 +445,7 @@ def test_a_pass_that_stops_paying_gives_way_and_the_fixpoint_is_still_one():
 
     def predicate(candidate: str) -> bool:
         checked.append(candidate)
-        return _raises_zero_division(candidate)
+        return raises_zero_division(candidate)
 
     passes = [ReductionPass("fruitless", fruitless, ""), ReductionPass("pads", pads, "")]
     result = reduce_source(source, predicate, passes=passes, check_original=False)
