@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from oracle._configs import assignments
 from oracle._programfile import FOOTER_BANNER, FOOTER_MARKER
+from oracle._slow import SLOW_FLOOR_S, SLOW_RATIO
 from oracle._targets import parse_target
 
 if TYPE_CHECKING:
@@ -315,6 +316,49 @@ def _hang(signature: str, compiled: str, target: str, eager: str, compare: str |
     ]
 
 
+def _slow(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
+    """Compiling with nested graph breaks on takes ``SLOW_RATIO`` times as long as with them off, and
+    ``SLOW_FLOOR_S`` at least (``oracle._slow``): the program compiled and called afresh with them off, timed,
+    then with them on under an alarm at that limit (as ``_hang``'s)."""
+    return [
+        "    import signal",
+        "    import time",
+        "",
+        "    class Late(BaseException):  # not an Exception: the compiler's handlers do not catch it",
+        "        pass",
+        "",
+        "    def late(*_):",
+        "        raise Late",
+        "",
+        f"    torch.compile(lambda x: x + 1, backend={_backend(target)!r})(torch.ones(1))"
+        "  # the compiler's one-time imports, not timed",
+        "",
+        "    def timed(nested):  # seconds to compile and call the program afresh, nested breaks on or off",
+        "        torch._dynamo.reset()",
+        "        torch._dynamo.config.nested_graph_breaks = nested",
+        "        mod = program()",
+        "        started = time.perf_counter()",
+        *["    " + ln for ln in _call(f"{compiled}(<ARGS>)", eager)],
+        "        return time.perf_counter() - started",
+        "",
+        "    off = timed(False)",
+        f"    limit = max({SLOW_FLOOR_S}, {SLOW_RATIO} * off)",
+        '    if hasattr(signal, "SIGALRM"):',
+        "        signal.signal(signal.SIGALRM, late)",
+        "        signal.setitimer(signal.ITIMER_REAL, limit)",
+        "    try:",
+        "        on = timed(True)",
+        "    except Late:",
+        "        on = None",
+        '    if hasattr(signal, "SIGALRM"):',
+        "        signal.setitimer(signal.ITIMER_REAL, 0)",
+        f"    # torch.compile is {SLOW_RATIO:.0f} times as slow with nested graph breaks on as off, or more",
+        '    print(f"nested graph breaks off: {off:.1f} s\\nnested graph breaks on:  "',
+        '          + (f"{on:.1f} s" if on is not None else f"no result within {limit:.0f} s"))',
+        "    same = on is not None and on < limit",
+    ]
+
+
 # targets compiled by ngb-fuzz's engine (engine-classic: top frame only)
 _ENGINES = ("engine", "engine-classic")
 
@@ -375,6 +419,8 @@ def _generator(signature: str, eager: str | None) -> _Generator | None:
         return None  # inputs of other sizes on a third call: the generic footer makes all three calls
     if signature == "hang":
         return _hang
+    if signature.startswith("slow:"):
+        return _slow
     if signature.startswith(("crash:died", "crash:load", "crash:second_call:died")):
         return None  # the process dies or the program does not load: the generic footer reports it
     if (

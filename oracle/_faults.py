@@ -61,6 +61,14 @@ def _hang(outputs: Sequence[Any], module: types.ModuleType) -> None:
     time.sleep(24 * 3600)
 
 
+def _slow_ngb(outputs: Sequence[Any], module: types.ModuleType) -> Sequence[Any]:
+    """Never return while nested graph breaks are on (the target's ``ngb=on``); right with them off: what the
+    oracle must call ``slow``, not ``hang`` (``oracle._slow``)."""
+    if torch._dynamo.config.nested_graph_breaks:
+        time.sleep(24 * 3600)
+    return outputs
+
+
 def _kill(outputs: Sequence[Any], module: types.ModuleType) -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
@@ -72,6 +80,7 @@ FAULTS: dict[str, tuple[Fault, str]] = {
     "flip-grad": (_flip_grad, "mismatch"),
     "raise": (_raise, "crash"),
     "hang": (_hang, "hang"),
+    "slow-ngb": (_slow_ngb, "slow"),
     "kill": (_kill, "crash"),
 }
 

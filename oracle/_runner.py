@@ -29,6 +29,7 @@ from typing import IO, Any
 
 from ._compare import compare_calls
 from ._errors import OracleError, WorkerError
+from ._slow import SLOW_FLOOR_S, SLOW_RATIO, slow_limit, slow_verdict, twin
 from ._targets import Target, parse_target
 from ._verdict import ProgramReport, Verdict, judge, tolerance_for
 
@@ -320,17 +321,22 @@ class Runner:
 
     def __init__(self, workers: int = 1, timeout: float = 60.0, startup_timeout: float = 180.0,
                  recycle_after: int | None = RECYCLE_AFTER, max_rss_mb: float | None = MAX_RSS_MB,
-                 hang_recheck: float = HANG_RECHECK) -> None:
+                 hang_recheck: float = HANG_RECHECK, slow_floor_s: float = SLOW_FLOOR_S,
+                 slow_ratio: float = SLOW_RATIO) -> None:
         if workers < 1:
             raise OracleError(f"workers must be >= 1, got {workers}")
         if not timeout > 0 or timeout == float("inf"):
             raise OracleError(f"timeout must be a finite number of seconds > 0, got {timeout}")
         if not hang_recheck >= 1 or hang_recheck == float("inf"):
             raise OracleError(f"hang_recheck must be a finite factor >= 1, got {hang_recheck}")
+        if not slow_floor_s > 0 or not slow_ratio > 1:
+            raise OracleError(f"slow_floor_s must be > 0 and slow_ratio > 1, got {slow_floor_s}, "
+                              f"{slow_ratio}")
         if recycle_after is not None and recycle_after < 1:
             raise OracleError(f"recycle_after must be >= 1 (or None), got {recycle_after}")
         self.workers, self.timeout, self.startup_timeout = workers, timeout, startup_timeout
         self.recycle_after, self.max_rss_mb, self.hang_recheck = recycle_after, max_rss_mb, hang_recheck
+        self.slow_floor_s, self.slow_ratio = slow_floor_s, slow_ratio
         self._pools: dict[str | None, _Pool] = {}
         self._lock = threading.Lock()
 
@@ -408,7 +414,9 @@ class Runner:
         try:
             job = {"op": "run", "source": source, "target": target.payload(), "device": target.device,
                    "calls": calls, **({"perturb": perturb} if perturb is not None else {})}
+            started = time.monotonic()
             result = worker.request(job, timeout or self.timeout)
+            result.setdefault("seconds", time.monotonic() - started)  # the run alone, not a worker's start
             if result.get("clean") is False:
                 worker.close()  # it exits by itself after a job it could not clean up: never hand it another
         finally:
@@ -446,6 +454,8 @@ class Runner:
                 # hang if a fresh worker given hang_recheck times as long does not finish either.
                 result = self.run(source, target, calls, timeout=self.timeout * self.hang_recheck)
             verdict = judge(target, eager, result)
+            if verdict.kind in ("ok", "hang"):
+                verdict = self._slowness(source, target, calls, result, verdict)
             if (
                 verdict.kind == "mismatch"
                 and not target.exact
@@ -463,6 +473,31 @@ class Runner:
             stats[target.spec] = result.get("stats", {})
         outcome = next((eager_outcome(eager) for eager, _ in references.values() if eager is not None), "")
         return ProgramReport(verdicts, any_flaky, stats, time.monotonic() - started, outcome)
+
+    def slow_limit(self, twin_s: float) -> float:
+        """Seconds a run must take to be slow against its twin's ``twin_s`` (``oracle._slow``)."""
+        return slow_limit(twin_s, self.slow_floor_s, self.slow_ratio)
+
+    def _slowness(self, source: str, target: Target, calls: int, result: dict[str, Any],
+                  verdict: Verdict) -> Verdict:
+        """``slow`` instead of ``verdict`` (``ok`` or ``hang``) when the run took ``slow_limit`` of its twin's
+        (nested graph breaks off) or did not finish, and a second run does not finish within that limit either
+        (``oracle._slow``); else ``verdict``."""
+        pair = twin(target)
+        finished = "hang" not in result
+        on_s = float(result.get("seconds", 0.0) if finished else result["hang"])
+        if pair is None or (finished and on_s < self.slow_floor_s):
+            return verdict
+        # the twin need not run longer than a slow run's twin can take: past that, the ratio is not there
+        other = self.run(source, pair, calls, timeout=min(self.timeout, max(on_s / self.slow_ratio, 1.0)))
+        if "calls" not in other:  # the twin hung or died too: nested graph breaks did not make it slow
+            return verdict
+        limit = self.slow_limit(float(other["seconds"]))
+        if on_s < limit:
+            return verdict
+        if finished and "hang" not in self.run(source, target, calls, timeout=limit):
+            return verdict
+        return slow_verdict(on_s, float(other["seconds"]), limit, finished, target)
 
     def _run_unkilled(self, source: str, target: Target, calls: int) -> dict[str, Any]:
         """``run``, once more in a fresh worker when its worker died: a worker killed from outside (the OOM

@@ -148,6 +148,7 @@ register_target_kind(
                 "flip-grad",
                 "raise",
                 "hang",
+                "slow-ngb",
                 "kill",
                 *ROUNDING_FAULTS,
             ),

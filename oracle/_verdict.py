@@ -26,8 +26,8 @@ __all__ = [
     "LATER_CALLS",
 ]
 
-KINDS = ("ok", "mismatch", "crash", "hang", "skip", "flaky")
-FINDING_KINDS = ("mismatch", "crash", "hang")
+KINDS = ("ok", "mismatch", "crash", "hang", "slow", "skip", "flaky")
+FINDING_KINDS = ("mismatch", "crash", "hang", "slow")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

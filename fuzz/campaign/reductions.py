@@ -6,8 +6,9 @@ over, every bucket whose reduction is not finished is reduced, ``reduction_slots
 runner's workers each; a time budget keeps a reserve for this while fuzzing (``reduce_reserve``). A bucket sharing
 an earlier bucket's root cause gets that one's reduced repro instead of a reduction of its own. A reduction cut
 short by its budget is gone on with, from its smallest program so far: at once while a round pays
-(``GO_ON_SHARE``, ``GO_ON_ROUNDS``), else by the next run or ``reduce --campaign``. Hangs come last (every candidate that keeps a hang waits out a
-timeout): they are not reduced while fuzzing, and their reductions stop after ``HANG_WAIT_S`` of such waiting. A stop (signal, budget) interrupts the reductions in flight, which
+(``GO_ON_SHARE``, ``GO_ON_ROUNDS``), else by the next run or ``reduce --campaign``. Hangs and slow compiles come last (every candidate that keeps one waits out a
+timeout): they are not reduced while fuzzing, and their reductions stop after ``HANG_WAIT_S`` (``SLOW_WAIT_S``) of
+such waiting. A stop (signal, budget) interrupts the reductions in flight, which
 leave their buckets as they were for the next run. ``Reductions`` is a part that ``fuzz.campaign.loop.Campaign``
 holds (``Owner``: what it uses of it); this module does not import the campaign's.
 """
@@ -23,8 +24,10 @@ from typing import Any, Protocol
 from fuzz.campaign.bucket import Bucket
 from fuzz.triage.rootcause import root_cause
 from oracle import set_header
+from oracle._slow import waits_out
 
-__all__ = ["GO_ON_ROUNDS", "GO_ON_SHARE", "HANG_WAIT_S", "REDUCTION_WORKERS", "Reductions", "status_after"]
+__all__ = ["GO_ON_ROUNDS", "GO_ON_SHARE", "HANG_WAIT_S", "REDUCTION_WORKERS", "Reductions", "SLOW_WAIT_S",
+           "status_after", "wait_budget"]
 
 # Seconds a hang's reduction may spend waiting out timeouts (``reduce_program``'s ``hang_wait_s``): every candidate
 # that keeps a hang waits out its run's timeout, so a budget stretched to the pace of the quick candidates would let
@@ -33,6 +36,17 @@ __all__ = ["GO_ON_ROUNDS", "GO_ON_SHARE", "HANG_WAIT_S", "REDUCTION_WORKERS", "R
 # before, when each kept candidate waited one out: 16-80 kept candidates now, against 4, which is what a reduction
 # to 20 lines takes. The result's re-check under the full rule comes on top. Hangs are also reduced last.
 HANG_WAIT_S = 240.0
+# The same for a slow compile (``oracle._slow``): a candidate that keeps one waits out 1.5 times its slow limit,
+# 22 s at the least (the floor), against a hang's 3-15 s, so it gets twice the time for about 20 kept candidates.
+SLOW_WAIT_S = 480.0
+
+
+def wait_budget(signature: str) -> float | None:
+    """``reduce_program``'s ``hang_wait_s`` for a bucket with ``signature``: None unless each of its kept candidates
+    waits out a timeout (``oracle._slow.waits_out``)."""
+    if not waits_out(signature):
+        return None
+    return SLOW_WAIT_S if signature.startswith("slow:") else HANG_WAIT_S
 
 # A reduction cut short by its budget after taking at least ``GO_ON_SHARE`` of its program's lines off is gone on
 # with at once, from where it stands, up to ``GO_ON_ROUNDS`` rounds in one run (the first included), once the
@@ -160,9 +174,10 @@ class Reductions:
                 return False
             point = next(((b, p) for b in self.campaign.buckets.values() if b.same_as and (p := self._to_point(b))), None)
             if point is None:
-                # a hang waits for the end (``reduce_all``): its checks that keep it each take the whole timeout
+                # a hang or a slow compile waits for the end (``reduce_all``): its checks that keep it each wait out a
+                # timeout
                 ready = [b for b in self.campaign.buckets.values() if b.unfinished and b.repro not in self._tried
-                         and self._waits(b) is None and b.signature != "hang"]
+                         and self._waits(b) is None and not waits_out(b.signature)]
                 if not ready:
                     return False
                 bucket = max(ready, key=lambda b: (b.count, b.first_program))
@@ -194,7 +209,7 @@ class Reductions:
             return
         with self.campaign._lock:
             pending = sorted((b for b in self.campaign.buckets.values() if b.unfinished or self._to_point(b)),
-                             key=lambda b: (b.signature == "hang", b.same_as is not None, -b.count, -b.first_program))
+                             key=lambda b: (waits_out(b.signature), b.same_as is not None, -b.count, -b.first_program))
         own = [b for b in pending if self._waits(b) is None and b.repro not in self._tried]
         self._tried.update(b.repro for b in own)
         self._reduce_concurrently(own)
@@ -218,7 +233,7 @@ class Reductions:
                 return
             with self.campaign._lock:
                 again = sorted((b for b in self.campaign.buckets.values() if self._pays(b)),
-                               key=lambda b: (b.signature == "hang", -b.count, -b.first_program))
+                               key=lambda b: (waits_out(b.signature), -b.count, -b.first_program))
             if not again:
                 return
             self._reduce_concurrently(again)
@@ -312,7 +327,7 @@ class Reductions:
                                     runner=_StoppableRunner(self.campaign.runner, self.campaign._stop),
                                     workers=workers or self.campaign.config.workers,
                                     budget_s=budget, rechecks=1, timeout=self.campaign.config.timeout, ir=ir,
-                                    ceiling_s=ceiling, hang_wait_s=HANG_WAIT_S if bucket.signature == "hang" else None)
+                                    ceiling_s=ceiling, hang_wait_s=wait_budget(bucket.signature))
         except ReduceError:
             result = None
         except (KeyboardInterrupt, OSError):

@@ -355,9 +355,12 @@ class _Progress:
 
 
 def _not_reduced(campaign: Campaign) -> str:
-    """The live view's "not reduced" count, with the hangs among them (reduced last, within a few timeouts)."""
-    hangs = sum(1 for b in list(campaign.buckets.values()) if b.unfinished and b.signature == "hang")
-    return f"{campaign.not_reduced}" + (f" ({hangs} hang{'s' if hangs > 1 else ''})" if hangs else "")
+    """The live view's "not reduced" count, with the hangs and slow compiles among them (reduced last, within a few
+    timeouts)."""
+    from oracle._slow import waits_out
+
+    hangs = sum(1 for b in list(campaign.buckets.values()) if b.unfinished and waits_out(b.signature))
+    return f"{campaign.not_reduced}" + (f" ({hangs} hang{'s' if hangs > 1 else ''} or slow)" if hangs else "")
 
 
 def worker_memory(campaign: Campaign) -> str:
@@ -373,7 +376,7 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
     """The campaign's closing lines on stdout; ``written``: whether summary.json was written (not on a full disk);
     ``lost``: repro files deleted that could not be regenerated (``fuzz.campaign.files``); ``workers``: the
     run's, given to the ``reduce --campaign`` it prints where that is not reduce's default."""
-    from fuzz.campaign.reductions import HANG_WAIT_S
+    from fuzz.campaign.reductions import wait_budget
 
     from ..commands import replay_command, shell_command
 
@@ -408,9 +411,11 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
             what = "not reduced" if bucket["reduction"] == "pending" else "reduction not finished"
             print(f"         {what}: {reduce}  (or the next run) "
                   + ("reduces it" if bucket["reduction"] == "pending" else "goes on with it"))
-        if bucket["signature"] == "hang" and bucket.get("reduction") in ("pending", "cut short"):
-            print(f"         a hang: each check that keeps it waits out a (short) timeout, so a campaign's reduction of "
-                  f"it stops after {HANG_WAIT_S:.0f}s of such waiting and comes after every other")
+        waiting = wait_budget(bucket["signature"])
+        if waiting and bucket.get("reduction") in ("pending", "cut short"):
+            what = "a hang" if bucket["signature"] == "hang" else "a slow compile"
+            print(f"         {what}: each check that keeps it waits out a (short) timeout, so a campaign's reduction "
+                  f"of it stops after {waiting:.0f}s of such waiting and comes after every other")
         if bucket.get("status") == "NEW?":
             print("         NEW?: its root cause is decided once its reduction finishes (it may be a known bug)")
         if bucket.get("looks_like"):

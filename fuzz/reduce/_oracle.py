@@ -15,6 +15,7 @@ from fuzz.reduce._hang import HangTimeouts, smallest_confirmed
 from fuzz.reduce._tree import code_lines
 from fuzz.reduce.passes._focus import failure_names
 from oracle import ProgramFile, set_header, with_footer
+from oracle._slow import REDUCE_MARGIN, slow_limit, twin, waits_out
 
 __all__ = ["generator_ir", "oracle_predicate", "reduce_program", "with_header"]
 
@@ -61,6 +62,10 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
     signature is about the second call. ``reduce_program`` re-checks the final program in full.
     ``hang`` (a hang's reduction): the candidate's runs get its short timeouts instead of the runner's, and it
     hears of each run that finished or waited out its timeout, and of each candidate kept (``fuzz.reduce._hang``).
+    A slow compile (``slow:``, ``oracle._slow``) is judged as the oracle judges it, by the ratio to the target's
+    twin (nested graph breaks off), run first: the target's run must not finish within ``REDUCE_MARGIN`` times
+    the slow limit of the twin's time, its timeout; so a kept candidate costs that limit, not the runner's
+    timeout, and the result keeps the verdict with a margin when it is checked again.
     """
     import oracle
     from oracle._compare import compare_calls
@@ -72,6 +77,7 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
     parsed = oracle.parse_target(target)
     mismatch = signature.startswith("mismatch:") and not parsed.exact
     eager = parsed.eager
+    pair = twin(parsed) if signature.startswith("slow:") else None
 
     if not callable(getattr(runner, "run", None)):  # a runner that only judges whole programs: full checks
         def judged(source: str) -> bool:
@@ -82,16 +88,25 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
 
         return judged
 
-    def run(source: str, on) -> dict:
-        if hang is None:
-            return runner.run(source, on, calls)
+    def run(source: str, on, timeout: float | None = None) -> dict:
+        if hang is None:  # a runner of one's own may take no per-run timeout: none asked unless needed
+            return runner.run(source, on, calls, **({"timeout": timeout} if timeout else {}))
         started = time.monotonic()
-        result = runner.run(source, on, calls, timeout=hang.eager() if on is eager else hang.target())
+        timeout = timeout or (hang.eager() if on is eager else hang.target())
+        result = runner.run(source, on, calls, timeout=timeout)
         if "hang" in result:
             hang.waited(float(result["hang"]))
         elif on is not eager:
             hang.finished(time.monotonic() - started)
         return result
+
+    def slow(source: str) -> bool:
+        """The target's run does not finish within the margin times the slow limit of its twin's."""
+        other = run(source, pair)
+        if "calls" not in other:
+            return False
+        limit = getattr(runner, "slow_limit", slow_limit)(float(other["seconds"]))
+        return "hang" in run(source, parsed, timeout=REDUCE_MARGIN * limit)
 
     def is_interesting(source: str) -> bool:
         first = run(source, eager)
@@ -99,7 +114,9 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
             return False
         if eager_calls is not None and eager_outcomes(first) != eager_calls[:calls]:
             return False
-        if judge(parsed, first, run(source, parsed)).signature != signature:
+        if pair is not None and not slow(source):
+            return False
+        if pair is None and judge(parsed, first, run(source, parsed)).signature != signature:
             return False
         second = run(source, eager)
         if "calls" not in second or compare_calls(first["calls"], second["calls"], None):
@@ -151,7 +168,8 @@ def reduce_program(
     the source stage once it stops paying.
 
     A ``hang``'s candidates run with short timeouts (``fuzz.reduce._hang``): a kept candidate waits out seconds,
-    not the runner's timeout. The result is re-checked under the full rule (``recheck``: at least once), and when
+    not the runner's timeout; a slow compile's (``slow:``) wait out a limit set by their twin's run
+    (``oracle_predicate``), and are handled as a hang's otherwise. The result is re-checked under the full rule (``recheck``: at least once), and when
     it is no hang there (only slow), the smallest kept candidate that is, found by a few full checks, is the
     result instead, or else the original (``stopped`` "unconfirmed"). ``hang_wait_s``: at most that many seconds
     of runs waiting out their timeouts, then the reduction stops, cut short (``stopped`` "timeouts"); the
@@ -171,7 +189,7 @@ def reduce_program(
         # The original, checked in full once: its signature (unless given) and eager's outcome, both kept. Only
         # the calls the given signature is about (``calls_for``): as the predicate checks, and less to compile.
         calls = calls_for(signature)
-        trusted = hang_wait_s is not None and signature == "hang"
+        trusted = hang_wait_s is not None and signature is not None and waits_out(signature)
         try:
             # a trusted hang: eager's runs only (its outcome, its determinism), judged as eager against itself
             report = runner.check(source, [spec] if not trusted else [oracle.parse_target(spec).eager.spec],
@@ -180,7 +198,8 @@ def reduce_program(
             lines = code_lines(source)
             return ReduceResult(source, lines, lines, 0, 0, 0, (), time.monotonic() - started, "interrupted",
                                 target=spec, signature=signature or "")
-        verdict = oracle.Verdict("hang", "", "hang") if trusted else report.verdicts[spec]
+        given = signature or ""
+        verdict = oracle.Verdict(given.partition(":")[0], "", given) if trusted else report.verdicts[spec]
         if report.flaky:
             raise ReduceError("the program is flaky under eager (two eager runs differ); nothing to reduce")
         if signature is None:
@@ -194,8 +213,9 @@ def reduce_program(
         eager_calls = _eager_calls(runner, source, spec, signature)
         original = source
         try:
-            hang = _hang_timeouts(runner, source, spec, calls, timeout, hang_wait_s) if signature == "hang" else None
-            proxy = _cheaper_target(runner, source, spec, signature, calls) if cheaper and not trusted else None
+            waits = waits_out(signature)
+            hang = _hang_timeouts(runner, source, spec, calls, timeout, hang_wait_s) if waits else None
+            proxy = _cheaper_target(runner, source, spec, signature, calls) if cheaper and not waits else None
         except KeyboardInterrupt:  # a stop before any candidate: nothing to keep but the original
             lines = code_lines(source)
             return ReduceResult(source, lines, lines, 1, 0, 0, (), time.monotonic() - started, "interrupted",
@@ -275,13 +295,13 @@ def reduce_program(
         rechecks = max(rechecks, 1)  # its candidates' short timeouts proved nothing: the full rule must, once
     try:
         reproduced = recheck(final, spec, signature, rechecks, timeout=timeout, workers=workers,
-                             eager_outcome=eager_outcome)
+                             eager_outcome=eager_outcome, like=runner)
         if hang is not None and rechecks and not reproduced and not unchanged:
             # only slow: the smallest kept candidate that hangs under the full rule, else the original
             fallback = smallest_confirmed(
                 [s for s in hang.kept_sources() if code_lines(s) < code_lines(original) and s != result.source],
                 lambda candidate: recheck(candidate, spec, signature, 1, timeout=timeout,
-                                          eager_outcome=eager_outcome) == 1)
+                                          eager_outcome=eager_outcome, like=runner) == 1)
             source = fallback or original
             lines = code_lines(source)
             rechecks = reproduced = 1 if fallback else 0
@@ -362,18 +382,18 @@ def _compare_kinds(runner, source: str, target: str, signature: str) -> str | No
 
 
 def recheck(source: str, target: str, signature: str, times: int, *, timeout: float = 30.0, workers: int = 1,
-            eager_outcome: str | None = None, hang_recheck: float | None = None) -> int:
+            eager_outcome: str | None = None, hang_recheck: float | None = None, like=None) -> int:
     """How many of ``times`` full checks, each in a fresh worker process, give ``signature`` on ``target`` (and
-    eager's outcome ``eager_outcome`` when given). ``hang_recheck``: the runner's (default: the oracle's)."""
+    eager's outcome ``eager_outcome`` when given). ``hang_recheck``: the runner's (default: the oracle's);
+    ``like``: a runner whose rules (``rules_of``) the checks keep."""
     import oracle
+
+    options = {**rules_of(like), **({"hang_recheck": hang_recheck} if hang_recheck is not None else {})}
 
     def once(_):
         try:
-            if hang_recheck is None:
-                report = oracle.check_source(source, [target], timeout=timeout)
-            else:
-                with oracle.Runner(workers=1, timeout=timeout, hang_recheck=hang_recheck) as runner:
-                    report = runner.check(source, [target])
+            with oracle.Runner(workers=1, timeout=timeout, **options) as runner:
+                report = runner.check(source, [target])
         except oracle.OracleError:
             return False
         verdict = report.verdicts.get(target)
@@ -384,6 +404,13 @@ def recheck(source: str, target: str, signature: str, times: int, *, timeout: fl
         return 0
     with ThreadPoolExecutor(max(1, min(workers, times))) as pool:
         return sum(pool.map(once, range(times)))
+
+
+def rules_of(runner) -> dict:
+    """The verdict rules of ``runner`` that a fresh one must share to give the same verdicts (how a hang is
+    re-checked, when a compile is slow); {} for a runner of another kind (the oracle's defaults)."""
+    names = ("hang_recheck", "slow_floor_s", "slow_ratio")
+    return {name: getattr(runner, name) for name in names if isinstance(getattr(runner, name, None), (int, float))}
 
 
 def with_header(source: str, target: str, signature: str, found_by: str | None = None) -> str:

@@ -13,7 +13,7 @@ __all__ = ["figures"]
 
 _LAYOUT = dict(template="plotly_white", height=340, margin=dict(l=60, r=20, t=50, b=50),
                legend=dict(orientation="h", y=-0.25))
-_VERDICT_COLORS = {"ok": "#4c9a2a", "mismatch": "#d62728", "crash": "#9467bd", "hang": "#ff7f0e",
+_VERDICT_COLORS = {"ok": "#4c9a2a", "mismatch": "#d62728", "crash": "#9467bd", "hang": "#ff7f0e", "slow": "#e377c2",
                    "skip": "#7f7f7f", "flaky": "#bcbd22", "error": "#17becf"}
 
 

@@ -43,7 +43,7 @@ class Rung:
     def fails(self) -> bool | None:
         """True: a finding; False: ok; None: no answer (skipped, flaky, eager failed)."""
         kind = self.signature.partition(":")[0]
-        if kind in ("mismatch", "crash", "hang"):
+        if kind in ("mismatch", "crash", "hang", "slow"):
             return True
         return False if self.signature == "ok" else None
 

@@ -14,8 +14,10 @@ def fast_runner():
         yield r
 
 
+# slow-ngb is the hang fault with a twin that returns: its verdict is in tests/oracle/test_truth_table.py, on a
+# program whose twin run is known to be quick (here the twin's of a generated program would be timed under load)
 @pytest.mark.slow
-@pytest.mark.parametrize("fault", sorted(FAULTS))
+@pytest.mark.parametrize("fault", sorted(set(FAULTS) - {"slow-ngb"}))
 def test_fault_is_detected_with_its_verdict_kind_within_100_programs(fast_runner, fault):
     count, verdict = programs_to_detection(fast_runner, f"fault:{fault}", seed=0, limit=100)
     assert count is not None, f"fault:{fault} not detected in 100 programs"

@@ -8,6 +8,8 @@ import collections
 import threading
 import time
 
+import pytest
+
 from fuzz.campaign.loop import Bucket, Campaign
 from tests.campaign.test_state import ScriptedRunner, config, generate
 
@@ -110,27 +112,33 @@ def test_reduce_campaign_names_a_bucket_whose_reduction_is_a_corpus_bug_known(tm
 
 
 class _HangThenCrash:
-    """Program 0 hangs on torch (seen most), program 1 crashes; the rest are ok."""
+    """Program 0 hangs on torch (seen most; or is a slow compile: ``waits``), program 1 crashes; the rest are ok."""
+
+    def __init__(self, waits: str = "hang"):
+        self.waits = waits
 
     def check(self, source, targets):
         from oracle._verdict import ProgramReport, Verdict
 
         index = int(source.split("# program ")[1].split("\n")[0])
-        kinds = {0: ("hang", "hang"), 3: ("hang", "hang"), 1: ("crash", "crash:KeyError@torch._dynamo.x:step")}
+        waiting = (self.waits.partition(":")[0], self.waits)
+        kinds = {0: waiting, 3: waiting, 1: ("crash", "crash:KeyError@torch._dynamo.x:step")}
         kind, signature = kinds.get(index, ("ok", "ok"))
         return ProgramReport({t: Verdict(kind, "", signature) for t in targets}, False, {t: {} for t in targets})
 
 
-def test_a_hang_is_reduced_last_within_a_budget_of_waiting(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("waits, what", [("hang", "a hang"), ("slow:compile", "a slow compile")])
+def test_a_hang_is_reduced_last_within_a_budget_of_waiting(tmp_path, monkeypatch, capsys, waits, what):
     import fuzz.reduce as reduce_module
-    from fuzz.campaign.reductions import GO_ON_ROUNDS, HANG_WAIT_S
+    from fuzz.campaign.reductions import GO_ON_ROUNDS, HANG_WAIT_S, SLOW_WAIT_S
     from fuzz.cli._run import _print_summary
 
     given = []
+    wait_s = HANG_WAIT_S if waits == "hang" else SLOW_WAIT_S
 
     def reducer(source, target, **kwargs):
         given.append((kwargs["signature"], kwargs["hang_wait_s"]))
-        cut = kwargs["signature"] == "hang"
+        cut = kwargs["signature"] == waits
         return type("R", (), {"stopped": "timeouts" if cut else "fixpoint", "reproduced": 1, "lines": 5,
                               "original_lines": 9, "elapsed_s": 0.1,
                               "source": "import torch\n\ndef entry(x):\n    return x\n"})()
@@ -139,15 +147,16 @@ def test_a_hang_is_reduced_last_within_a_budget_of_waiting(tmp_path, monkeypatch
     from fuzz.campaign.loop import CampaignConfig
 
     summary = Campaign(CampaignConfig(("torch",), tmp_path, programs=4, seed=1, workers=1, reduce_seconds=60),
-                       _HangThenCrash(), generate=generate).run()
+                       _HangThenCrash(waits), generate=generate).run()
     # the hang was seen first and most, yet waits for the end, behind the crash, with a budget of timeouts; each
     # of its rounds took 4 of 9 lines off, so it is gone on with to the last round
-    assert given == [("crash:KeyError@torch._dynamo.x:step", None)] + [("hang", HANG_WAIT_S)] * GO_ON_ROUNDS
-    hang = next(b for b in summary["buckets"] if b["signature"] == "hang")
+    assert given == [("crash:KeyError@torch._dynamo.x:step", None)] + [(waits, wait_s)] * GO_ON_ROUNDS
+    hang = next(b for b in summary["buckets"] if b["signature"] == waits)
     assert (hang["reduction"], hang["status"]) == ("cut short", "NEW?")  # a hang is decided by its reduced shape
     _print_summary(summary, tmp_path, "done")
     out = capsys.readouterr().out
-    assert "reduction cut short at 5 lines" in out and f"stops after {HANG_WAIT_S:.0f}s of such waiting" in out
+    assert "reduction cut short at 5 lines" in out
+    assert f"{what}: each check that keeps it waits out" in out and f"stops after {wait_s:.0f}s of such waiting" in out
 
 
 class _ScheduledReducer:

@@ -17,7 +17,9 @@ def test_torch_with_and_without_ngb_agree_with_eager_and_report_stats(runner):
     assert report.stats["torch"]["breaks"] < report.stats["torch:ngb=off"]["breaks"]
 
 
-@pytest.mark.parametrize("fault", sorted(FAULTS))
+# slow-ngb is the hang fault with a twin that returns: its verdict is in the truth table
+# (tests/oracle/test_truth_table.py), on a program whose twin run is known to be quick
+@pytest.mark.parametrize("fault", sorted(set(FAULTS) - {"slow-ngb"}))
 def test_each_fault_backend_is_caught_with_its_verdict_kind(runner, fault):
     verdict = runner.check(SEED_CHAIN, [f"fault:{fault}"]).verdicts[f"fault:{fault}"]
     assert verdict.kind == FAULTS[fault][1], verdict

@@ -62,6 +62,8 @@ TRUTH = [
     ("seed_chain.py", "fault:kill", "crash:died:SIGKILL"),
 ]
 HANG = ("seed_chain.py", "fault:hang", "hang")  # own runner with a short timeout
+# never returns with nested graph breaks on, returns at once with them off: slow, not a hang (same runner)
+SLOW = ("seed_chain.py", "fault:slow-ngb", "slow:compile")
 
 
 def _source(name: str) -> str:
@@ -82,21 +84,22 @@ def verdicts():
             for target in targets:
                 found[program, oracle.parse_target(target).spec] = report.verdicts[oracle.parse_target(target).spec]
     # eager itself finishes at once here; 10 s is only how long the hanging target is given
-    with oracle.Runner(workers=1, timeout=10.0, hang_recheck=1.5) as runner:
-        found[HANG[:2]] = runner.check(_source(HANG[0]), [HANG[1]]).verdicts[HANG[1]]
+    with oracle.Runner(workers=1, timeout=10.0, hang_recheck=1.5, slow_floor_s=5.0) as runner:
+        for program, target, _ in (HANG, SLOW):
+            found[program, target] = runner.check(_source(program), [target]).verdicts[target]
     return found
 
 
-@pytest.mark.parametrize("program, target, signature", [*TRUTH, HANG], ids=lambda v: str(v))
+@pytest.mark.parametrize("program, target, signature", [*TRUTH, HANG, SLOW], ids=lambda v: str(v))
 def test_program_gives_exactly_its_signature(verdicts, program, target, signature):
     verdict = verdicts[program, target]
     assert verdict.signature == signature, verdict.detail
     assert verdict.kind == signature.split(":")[0]
-    assert verdict.is_finding == (verdict.kind in ("mismatch", "crash", "hang"))
+    assert verdict.is_finding == (verdict.kind in ("mismatch", "crash", "hang", "slow"))
 
 
 def test_the_table_covers_every_verdict_kind_and_every_aspect():
-    signatures = [s for _, _, s in [*TRUTH, HANG]]
+    signatures = [s for _, _, s in [*TRUTH, HANG, SLOW]]
     assert {s.split(":")[0] for s in signatures} == set(KINDS)
     later = ("second_call", "third_call")
     first_call = {s.split(":")[1] for s in signatures if s.startswith("mismatch:") and s.split(":")[1] not in later}

@@ -187,7 +187,7 @@ def test_tolerance_follows_the_target_backend():
 
 
 def test_finding_kinds_and_report_findings():
-    assert set(FINDING_KINDS) == {"mismatch", "crash", "hang"} and set(FINDING_KINDS) <= set(KINDS)
+    assert set(FINDING_KINDS) == {"mismatch", "crash", "hang", "slow"} and set(FINDING_KINDS) <= set(KINDS)
     verdicts = {k: Verdict(k, "", k) for k in KINDS}
     assert set(ProgramReport(verdicts, False, {}).findings()) == set(FINDING_KINDS)
     assert [k for k in KINDS if Verdict(k, "", k).is_finding] == [k for k in KINDS if k in FINDING_KINDS]

@@ -1,0 +1,120 @@
+"""The ``slow`` verdict: a target with nested graph breaks on that takes ten times as long as with them off."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+import oracle
+from oracle import with_footer
+from oracle._slow import SLOW_FLOOR_S, SLOW_RATIO, slow_limit, twin, waits_out
+
+# Sleeps only where nested graph breaks are on: a stand-in for a compile that is slow only with them on (the
+# runner patches the flag around the compile and every call, so a run reads it as its target has it).
+SLEEPY = """# ngb-fuzz program
+# target: torch
+import time
+
+import torch
+
+
+def inner(x):
+    if torch._dynamo.config.nested_graph_breaks:
+        time.sleep(SECONDS)
+    torch._dynamo.graph_break()
+    return x + 1
+
+
+def entry(x):
+    return inner(x * 2) - 3
+
+
+def make_inputs(device):
+    return (torch.arange(4.0, device=device),)
+"""
+
+
+def _sleepy(seconds: float, always: bool = False) -> str:
+    source = SLEEPY.replace("SECONDS", str(seconds))
+    return source.replace("if torch._dynamo.config.nested_graph_breaks:", "if True:") if always else source
+
+
+def test_the_twin_is_the_same_target_with_nested_graph_breaks_off():
+    assert twin(oracle.parse_target("torch")).spec == "torch:ngb=off"
+    assert twin(oracle.parse_target("torch:backend=inductor,dynamic=true")).spec == \
+        "torch:backend=inductor,dynamic=true,ngb=off"
+    assert twin(oracle.parse_target("fault:slow-ngb")).spec == "fault:slow-ngb,ngb=off"
+    for spec in ("torch:ngb=off", "eager", "engine"):
+        assert twin(oracle.parse_target(spec)) is None
+
+
+def test_the_limit_is_ten_times_the_twin_and_the_floor_at_least():
+    assert slow_limit(0.2) == SLOW_FLOOR_S
+    assert slow_limit(4.0) == SLOW_RATIO * 4.0
+    assert slow_limit(0.5, floor_s=2.0, ratio=10.0) == 5.0
+    assert waits_out("hang") and waits_out("slow:compile")
+    assert not waits_out("crash:died:SIGKILL") and not waits_out("mismatch:value:values")
+
+
+def test_a_run_slow_only_with_nested_graph_breaks_on_is_slow_and_says_by_how_much():
+    with oracle.Runner(workers=1, timeout=30.0, slow_floor_s=1.0) as runner:
+        report = runner.check(_sleepy(3), ["torch", "torch:ngb=off"], calls=1)
+    slow, off = report.verdicts["torch"], report.verdicts["torch:ngb=off"]
+    assert slow.signature == "slow:compile" and slow.is_finding, slow.detail
+    assert "with them off (torch:ngb=off) it took" in slow.detail and "times as long" in slow.detail
+    assert off.signature == "ok"  # no twin: never timed
+
+
+def test_a_run_as_slow_with_nested_graph_breaks_off_is_no_finding():
+    with oracle.Runner(workers=1, timeout=30.0, slow_floor_s=1.0) as runner:
+        report = runner.check(_sleepy(1.5, always=True), ["torch"], calls=1)
+    assert report.verdicts["torch"].signature == "ok", report.verdicts["torch"].detail
+
+
+def test_a_run_under_the_floor_is_not_timed_against_its_twin():
+    # the default floor (15 s) is far above this run's: no twin run, whatever the ratio
+    with oracle.Runner(workers=1, timeout=30.0) as runner:
+        calls = []
+        run = runner.run
+        runner.run = lambda source, target, *a, **k: calls.append(str(target)) or run(source, target, *a, **k)
+        report = runner.check(_sleepy(1.0), ["torch"], calls=1)
+    assert report.verdicts["torch"].signature == "ok"
+    assert "torch:ngb=off" not in calls
+
+
+def test_a_hang_whose_twin_also_hangs_stays_a_hang():
+    # Dynamo reads is_compiling() as True while it traces, so it unrolls this loop for ever, nested graph breaks
+    # on or off; eager skips it
+    spins = "import torch\n\n\ndef entry():\n    while torch.compiler.is_compiling():\n        pass\n    return 1\n"
+    with oracle.Runner(workers=1, timeout=4.0, hang_recheck=1.5, slow_floor_s=2.0) as runner:
+        verdict = runner.check(spins, ["torch"], calls=1).verdicts["torch"]
+    assert verdict.signature == "hang", verdict.detail
+
+
+def _run_file(tmp_path, source: str) -> subprocess.CompletedProcess:
+    path = tmp_path / "finding.py"
+    path.write_text(with_footer(source))
+    return subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300)
+
+
+def test_a_slow_compile_gets_a_short_check_that_times_both_and_exits_1_while_slow(tmp_path, monkeypatch):
+    import oracle._checks
+
+    monkeypatch.setattr(oracle._checks, "SLOW_FLOOR_S", 2.0)
+    finding = _sleepy(60).replace("# target: torch\n", "# signature: slow:compile\n# target: torch\n# eager: returned\n")
+    assert "limit = max(2.0, 10.0 * off)" in with_footer(finding)
+    found = _run_file(tmp_path, finding)
+    assert found.returncode == 1, found.stdout + found.stderr
+    assert re.search(r"nested graph breaks off: [\d.]+ s\nnested graph breaks on:  no result within \d+ s\nMISMATCH",
+                     found.stdout), found.stdout
+    fixed = _run_file(tmp_path, finding.replace("time.sleep(60)", "pass"))
+    assert fixed.returncode == 0 and "\nmatch" in fixed.stdout, fixed.stdout + fixed.stderr
+
+
+@pytest.mark.parametrize("bad", [{"slow_floor_s": 0}, {"slow_ratio": 1.0}])
+def test_a_runner_refuses_slow_rules_that_would_call_every_run_slow(bad):
+    with pytest.raises(oracle.OracleError, match="slow_floor_s"):
+        oracle.Runner(**bad)
