@@ -298,11 +298,13 @@ class Reductions:
             self.campaign.on_reduced(bucket)
 
     def _regenerated_ir(self, bucket: Bucket):
-        if self.campaign.bias is not None:
-            return None  # a biased program depends on the weights of its moment: reduce its source alone
         if (self.campaign.dir.root / _orig_name(bucket)).exists():
             return None  # a reduction to go on with: its repro is smaller than the generated program
         try:
+            if self.campaign.bias is not None:  # drawn with the weights of its moment, which its header holds
+                from fuzz.reduce._oracle import generator_ir
+
+                return generator_ir((self.campaign.config.out / bucket.repro).read_text())
             return getattr(self.campaign.regenerate(bucket.first_program), "ir", None)
         except Exception:  # noqa: BLE001 - the IR only speeds reduction up; the source stage does without it
             return None

@@ -22,14 +22,23 @@ __all__ = ["generator_ir", "oracle_predicate", "reduce_program", "with_header"]
 
 def generator_ir(source: str):
     """The generator's IR for a file it made (``# found-by: ngb-fuzz run --seed S (program I)``), when
-    regenerating (S, I) with the default config gives the same program text; else None."""
-    found_by = ProgramFile.parse(source).found_by
-    if found_by is None or not found_by.regenerable or found_by.seed is None or found_by.program is None:
+    regenerating (S, I) gives the same program text; else None. A campaign's programs are drawn with weights of
+    their own (known-bug avoidance, ``--weight``, ``--bias``), written in their ``# weights:`` header, which the
+    regeneration takes; without one, the ``--weight`` options of ``found-by`` or the catalog's."""
+    parsed = ProgramFile.parse(source)
+    found_by = parsed.found_by
+    if found_by is None or found_by.seed is None or found_by.program is None or found_by.reduced:
         return None
+    header = parsed.get("weights") or ""
+    weights = {name: float(w) for name, _, w in (part.partition("=") for part in header.split())} if header \
+        else dict(found_by.weights)
+    if found_by.bias and not header:
+        return None  # drawn with the weights of its moment, which only the header says
     try:
+        from fuzz.program.features import GenerationConfig
         from fuzz.program.generate import generate_program
 
-        program = generate_program(found_by.seed, found_by.program)
+        program = generate_program(found_by.seed, found_by.program, *([GenerationConfig(weights)] if weights else []))
     except Exception:
         return None
     mine, theirs = ProgramFile.parse(source).code, ProgramFile.parse(program.source).code

@@ -44,6 +44,25 @@ def test_generator_ir_recognizes_unedited_generated_files():
     assert generator_ir("import torch\n") is None
 
 
+def test_generator_ir_regenerates_a_campaign_repro_drawn_with_weights_of_its_own():
+    # a campaign draws with known-bug avoidance (or --weight, --bias) and writes those weights in the repro's
+    # header: the IR stage must have the program back from them, or a large finding is reduced by source alone
+    from fuzz.campaign.bias import weights_header
+    from fuzz.program.features import GenerationConfig
+    from oracle import FoundBy, set_header
+
+    config = GenerationConfig({"ctx": 3.0, "break.graph_break": 0.5})
+    program = generate_program(7, 3, config)
+    assert program.source != generate_program(7, 3).source
+    repro = set_header(program.source, signature="mismatch:value:values", target="torch",
+                       found_by=str(FoundBy.generated(7, 3)), weights=weights_header(program.config))
+    assert generator_ir(repro) == program.ir
+    assert generator_ir(set_header(repro, found_by=str(FoundBy.generated(7, 3, bias=True)))) == program.ir
+    # no header: a --bias program's weights are lost; others are drawn with found-by's --weight options
+    assert generator_ir(set_header(repro, found_by=str(FoundBy.generated(7, 3, bias=True)), drop=("weights",))) is None
+    assert generator_ir(set_header(repro, drop=("weights",))) is None  # the catalog's weights draw another program
+
+
 def _deep_leaf_program():
     """A generated program whose call graph has a leaf three or more calls below the entry, and at least four
     functions off the way to it."""
