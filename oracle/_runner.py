@@ -46,6 +46,14 @@ RECYCLE_AFTER = 1000
 MAX_RSS_MB = 2048.0  # ... or once its resident memory passes this (a fresh worker holds about 330 MB)
 # a target run past the timeout is re-run once in a fresh worker with this many times as long
 HANG_RECHECK = 3.0
+# A finished run on a target with nested graph breaks on is timed against its twin (``oracle._slow``) only
+# when it took USUAL_FACTOR times the median of the runner's last USUAL_RUNS there (once it has USUAL_MIN of
+# them): on two loaded cores most compiles of a campaign's programs pass the 15 s floor, and a twin run for
+# each would double what they cost (seen: a 2.13 campaign beside two others checked 7 programs in its first
+# four minutes).
+USUAL_FACTOR = 3.0
+USUAL_RUNS = 50
+USUAL_MIN = 10
 # Calls per run: the first, the second through the caches, and a third on inputs of other sizes (automatic
 # dynamic shapes, recompiles) for a program whose make_inputs takes ``size`` (docs/program-format.md); others
 # make two.
@@ -339,6 +347,10 @@ class Runner:
         self.slow_floor_s, self.slow_ratio = slow_floor_s, slow_ratio
         self._pools: dict[str | None, _Pool] = {}
         self._lock = threading.Lock()
+        # seconds of the recent target runs that finished, per target: what is usual for this runner's
+        # programs on this machine now (``_slowness``)
+        self._usual: dict[str, collections.deque[float]] = collections.defaultdict(
+            lambda: collections.deque(maxlen=USUAL_RUNS))
 
     def __enter__(self) -> Runner:
         return self
@@ -486,7 +498,10 @@ class Runner:
         pair = twin(target)
         finished = "hang" not in result
         on_s = float(result.get("seconds", 0.0) if finished else result["hang"])
-        if pair is None or (finished and on_s < self.slow_floor_s):
+        if pair is None:
+            return verdict
+        usual = self._usual_seconds(target.spec, on_s if finished else None)
+        if finished and (on_s < self.slow_floor_s or (usual is not None and on_s < USUAL_FACTOR * usual)):
             return verdict
         # the twin need not run longer than a slow run's twin can take: past that, the ratio is not there
         other = self.run(source, pair, calls, timeout=min(self.timeout, max(on_s / self.slow_ratio, 1.0)))
@@ -498,6 +513,17 @@ class Runner:
         if finished and "hang" not in self.run(source, target, calls, timeout=limit):
             return verdict
         return slow_verdict(on_s, float(other["seconds"]), limit, finished, target)
+
+    def _usual_seconds(self, spec: str, seconds: float | None) -> float | None:
+        """The median of this runner's recent finished runs on ``spec`` (None: fewer than ``USUAL_MIN``, as in
+        a fresh runner, a reduction's re-check); records ``seconds`` after. On a loaded machine every compile
+        passes the slow floor: only a run ``USUAL_FACTOR`` times the usual one costs a twin run
+        (``_slowness``)."""
+        with self._lock:
+            recent = sorted(self._usual[spec])
+            if seconds is not None:
+                self._usual[spec].append(seconds)
+        return recent[len(recent) // 2] if len(recent) >= USUAL_MIN else None
 
     def _run_unkilled(self, source: str, target: Target, calls: int) -> dict[str, Any]:
         """``run``, once more in a fresh worker when its worker died: a worker killed from outside (the OOM
