@@ -284,6 +284,17 @@ def _grad_mode(signature: str, compiled: str, target: str, eager: str, compare: 
 HANG_CHECK_S = 60  # how long the short check of a hang waits for the compiled call (eager returns at once)
 
 
+# what a check's alarm raises: a BaseException, which the compiler's own ``except Exception`` lets through
+_LATE = [
+    "    class Late(BaseException):  # not an Exception: the compiler's handlers do not catch it",
+    "        pass",
+    "",
+    "    def late(*_):",
+    "        raise Late",
+    "",
+]
+
+
 def _hang(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
     """The compiled call does not return where eager does: eager's call, then the compiled one under an alarm
     of ``HANG_CHECK_S`` seconds (SIGALRM: where there is none it waits, as the bug does). The alarm raises a
@@ -291,12 +302,7 @@ def _hang(signature: str, compiled: str, target: str, eager: str, compare: str |
     return [
         "    import signal",
         "",
-        "    class Late(BaseException):  # not an Exception: the compiler's handlers do not catch it",
-        "        pass",
-        "",
-        "    def late(*_):",
-        "        raise Late",
-        "",
+        *_LATE,
         *_AFRESH,
         *_call("mod.entry(<ARGS>)", eager),
         "    mod = program()",
@@ -324,12 +330,7 @@ def _slow(signature: str, compiled: str, target: str, eager: str, compare: str |
         "    import signal",
         "    import time",
         "",
-        "    class Late(BaseException):  # not an Exception: the compiler's handlers do not catch it",
-        "        pass",
-        "",
-        "    def late(*_):",
-        "        raise Late",
-        "",
+        *_LATE,
         f"    torch.compile(lambda x: x + 1, backend={_backend(target)!r})(torch.ones(1))"
         "  # the compiler's one-time imports, not timed",
         "",
