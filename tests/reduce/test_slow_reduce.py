@@ -99,6 +99,9 @@ def test_a_real_slow_compile_reduces_and_its_repro_is_slow_under_the_same_rules(
         "def make_inputs(device):\n    return (torch.arange(4.0, device=device),)\n"
     )
     with oracle.Runner(workers=1, timeout=30.0, slow_floor_s=2.0) as runner:
-        result = reduce_program(program, "torch", budget_s=30.0, ceiling_s=60.0, runner=runner, rechecks=1)
+        # a budget in checks (stretched to their pace, up to the ceiling): each kept candidate waits out seconds,
+        # and a loaded machine must not cut the reduction short before its first cut
+        result = reduce_program(program, "torch", budget_s=20.0, checks=40, ceiling_s=400.0, runner=runner,
+                                rechecks=1)
     assert result.signature == "slow:compile" and result.reproduced == 1, result
     assert result.lines < result.original_lines and "time.sleep(6)" in result.source and "y2 = " not in result.source
