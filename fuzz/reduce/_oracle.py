@@ -178,13 +178,13 @@ def reduce_program(
 
     A ``hang``'s candidates run with short timeouts (``fuzz.reduce._hang``): a kept candidate waits out seconds,
     not the runner's timeout; a slow compile's (``slow:``) wait out a limit set by their twin's run
-    (``oracle_predicate``), and are handled as a hang's otherwise. The result is re-checked under the full rule (``recheck``: at least once), and when
-    it is no hang there (only slow), the smallest kept candidate that is, found by a few full checks, is the
-    result instead, or else the original (``stopped`` "unconfirmed"). ``hang_wait_s``: at most that many seconds
-    of runs waiting out their timeouts, then the reduction stops, cut short (``stopped`` "timeouts"); the
-    campaign gives hangs this budget. With it, a given ``hang`` signature is trusted rather than confirmed by a
-    full check of the original (which waits out the timeout and then three times as long again), and no cheaper
-    backend is tried.
+    (``oracle_predicate``), and are handled as a hang's otherwise. The result is re-checked under the full rule
+    (``recheck``: at least once), and when it is no hang there (only slow), the smallest kept candidate that is,
+    found by a few full checks, is the result instead, or else the original (``stopped`` "unconfirmed").
+    ``hang_wait_s``: at most that many seconds of runs waiting out their timeouts, then the reduction stops, cut
+    short (``stopped`` "timeouts"); the campaign gives hangs and slow compiles this budget. With it, a given
+    ``hang`` (or ``slow:``) signature is trusted rather than confirmed by a full check of the original (which
+    waits out the timeout and then three times as long again). Neither tries a cheaper backend.
     """
     import oracle
     from oracle._verdict import calls_for
