@@ -357,10 +357,10 @@ class _Progress:
 def _not_reduced(campaign: Campaign) -> str:
     """The live view's "not reduced" count, with the hangs and slow compiles among them (reduced last, within a few
     timeouts)."""
-    from oracle._slow import waits_out
-
-    hangs = sum(1 for b in list(campaign.buckets.values()) if b.unfinished and waits_out(b.signature))
-    return f"{campaign.not_reduced}" + (f" ({hangs} hang{'s' if hangs > 1 else ''} or slow)" if hangs else "")
+    waiting = [b.signature for b in list(campaign.buckets.values()) if b.unfinished]
+    hangs, slow = waiting.count("hang"), sum(1 for s in waiting if s.startswith("slow:"))
+    said = [f"{n} {what}{'s' if n > 1 else ''}" for n, what in ((hangs, "hang"), (slow, "slow compile")) if n]
+    return f"{campaign.not_reduced}" + (f" ({', '.join(said)})" if said else "")
 
 
 def worker_memory(campaign: Campaign) -> str:

@@ -268,3 +268,17 @@ def test_a_bucket_pointed_at_another_is_named_with_it_on_resume(tmp_path):
                      known=KnownBugs.from_corpus(corpus)).run()
     statuses = {b["repro"]: (b["status"], b["known"]) for b in again["buckets"] if "KeyError" in b["signature"]}
     assert set(statuses.values()) == {("KNOWN", "keyerror.py")} and pointed["repro"] in statuses
+
+
+def test_the_live_view_counts_hangs_and_slow_compiles_among_the_buckets_not_reduced():
+    from types import SimpleNamespace
+
+    from fuzz.cli._run import _not_reduced
+
+    def campaign(*signatures):
+        buckets = {k: SimpleNamespace(signature=s, unfinished=True) for k, s in enumerate(signatures)}
+        return SimpleNamespace(buckets=buckets, not_reduced=len(signatures))
+
+    assert _not_reduced(campaign("mismatch:value:values")) == "1"
+    assert _not_reduced(campaign("hang", "slow:compile", "slow:compile")) == "3 (1 hang, 2 slow compiles)"
+    assert _not_reduced(campaign("hang", "hang", "crash:died:SIGKILL")) == "3 (2 hangs)"
