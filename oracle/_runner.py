@@ -46,6 +46,10 @@ RECYCLE_AFTER = 1000
 MAX_RSS_MB = 2048.0  # ... or once its resident memory passes this (a fresh worker holds about 330 MB)
 # a target run past the timeout is re-run once in a fresh worker with this many times as long
 HANG_RECHECK = 3.0
+# How often a thread waiting for a busy worker looks whether the pool was closed, or a busy worker died and
+# left its place free. Without it, a reduction's check waiting for a worker when its campaign stopped waited
+# for ever, and so did the process, at exit (seen after a SIGTERM: 90 minutes in futex_wait).
+ACQUIRE_POLL_S = 0.5
 # A finished run on a target with nested graph breaks on is timed against its twin (``oracle._slow``) only
 # when it took USUAL_FACTOR times the median of the runner's last USUAL_RUNS there (once it has USUAL_MIN of
 # them): on two loaded cores most compiles of a campaign's programs pass the 15 s floor, and a twin run for
@@ -264,7 +268,17 @@ class _Pool:
                     worker.kill()
                     raise WorkerError("the runner is closed")
             return worker
-        worker = self.idle.get()
+        while True:
+            try:
+                worker = self.idle.get(timeout=ACQUIRE_POLL_S)
+                break
+            except queue.Empty:
+                with self.lock:
+                    if self.closed:  # closed while this waited: no worker will come back to the pool
+                        raise WorkerError("the runner is closed") from None
+                    free = self.started < self.size
+                if free:  # a busy worker died while this waited: its place is free, start one
+                    return self.acquire()
         # killed while idle (the OOM killer, a user): never handed out; a fresh one instead
         if not worker.alive:
             self.release(worker)
