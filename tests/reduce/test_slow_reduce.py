@@ -98,7 +98,8 @@ def test_a_real_slow_compile_reduces_and_its_repro_is_slow_under_the_same_rules(
         f"def entry(x):\n{filler}    return inner(x * 2) - 3\n\n\n"
         "def make_inputs(device):\n    return (torch.arange(4.0, device=device),)\n"
     )
-    with oracle.Runner(workers=1, timeout=30.0, slow_floor_s=2.0) as runner:
+    # twice the twin, not ten times: on a loaded machine the twin's compile alone takes up to a second
+    with oracle.Runner(workers=1, timeout=30.0, slow_floor_s=2.0, slow_ratio=2.0) as runner:
         # a budget in checks (stretched to their pace, up to the ceiling): each kept candidate waits out seconds,
         # and a loaded machine must not cut the reduction short before its first cut
         result = reduce_program(program, "torch", budget_s=20.0, checks=40, ceiling_s=400.0, runner=runner,
