@@ -29,7 +29,7 @@ from typing import IO, Any
 
 from ._compare import compare_calls
 from ._errors import OracleError, WorkerError
-from ._slow import SLOW_FLOOR_S, SLOW_RATIO, slow_limit, slow_verdict, twin
+from ._slow import SLOW_FLOOR_S, SLOW_RATIO, USUAL_FACTOR, UsualTimes, slow_limit, slow_verdict, twin
 from ._targets import Target, parse_target
 from ._verdict import ProgramReport, Verdict, judge, tolerance_for
 
@@ -50,14 +50,6 @@ HANG_RECHECK = 3.0
 # left its place free. Without it, a reduction's check waiting for a worker when its campaign stopped waited
 # for ever, and so did the process, at exit (seen after a SIGTERM: 90 minutes in futex_wait).
 ACQUIRE_POLL_S = 0.5
-# A finished run on a target with nested graph breaks on is timed against its twin (``oracle._slow``) only
-# when it took USUAL_FACTOR times the median of the runner's last USUAL_RUNS there (once it has USUAL_MIN of
-# them): on two loaded cores most compiles of a campaign's programs pass the 15 s floor, and a twin run for
-# each would double what they cost (seen: a 2.13 campaign beside two others checked 7 programs in its first
-# four minutes).
-USUAL_FACTOR = 3.0
-USUAL_RUNS = 50
-USUAL_MIN = 10
 # Calls per run: the first, the second through the caches, and a third on inputs of other sizes (automatic
 # dynamic shapes, recompiles) for a program whose make_inputs takes ``size`` (docs/program-format.md); others
 # make two.
@@ -361,10 +353,7 @@ class Runner:
         self.slow_floor_s, self.slow_ratio = slow_floor_s, slow_ratio
         self._pools: dict[str | None, _Pool] = {}
         self._lock = threading.Lock()
-        # seconds of the recent target runs that finished, per target: what is usual for this runner's
-        # programs on this machine now (``_slowness``)
-        self._usual: dict[str, collections.deque[float]] = collections.defaultdict(
-            lambda: collections.deque(maxlen=USUAL_RUNS))
+        self._usual = UsualTimes()  # what is usual for this runner's programs now (``_slowness``)
 
     def __enter__(self) -> Runner:
         return self
@@ -514,7 +503,7 @@ class Runner:
         on_s = float(result.get("seconds", 0.0) if finished else result["hang"])
         if pair is None:
             return verdict
-        usual = self._usual_seconds(target.spec, on_s if finished else None)
+        usual = self._usual.median(target.spec, on_s if finished else None)
         if finished and (on_s < self.slow_floor_s or (usual is not None and on_s < USUAL_FACTOR * usual)):
             return verdict
         # the twin need not run longer than a slow run's twin can take: past that, the ratio is not there
@@ -527,17 +516,6 @@ class Runner:
         if finished and "hang" not in self.run(source, target, calls, timeout=limit):
             return verdict
         return slow_verdict(on_s, float(other["seconds"]), limit, finished, target)
-
-    def _usual_seconds(self, spec: str, seconds: float | None) -> float | None:
-        """The median of this runner's recent finished runs on ``spec`` (None: fewer than ``USUAL_MIN``, as in
-        a fresh runner, a reduction's re-check); records ``seconds`` after. On a loaded machine every compile
-        passes the slow floor: only a run ``USUAL_FACTOR`` times the usual one costs a twin run
-        (``_slowness``)."""
-        with self._lock:
-            recent = sorted(self._usual[spec])
-            if seconds is not None:
-                self._usual[spec].append(seconds)
-        return recent[len(recent) // 2] if len(recent) >= USUAL_MIN else None
 
     def _run_unkilled(self, source: str, target: Target, calls: int) -> dict[str, Any]:
         """``run``, once more in a fresh worker when its worker died: a worker killed from outside (the OOM

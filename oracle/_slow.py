@@ -23,20 +23,48 @@ the reduced repro keeps the verdict when it is checked again on a quieter or bus
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the campaign's scheduling asks ``waits_out`` without importing torch (``_verdict`` does)
     from ._targets import Target
     from ._verdict import Verdict
 
-__all__ = ["REDUCE_MARGIN", "SLOW_FLOOR_S", "SLOW_RATIO", "SLOW_SIGNATURE", "slow_limit", "slow_verdict",
-           "twin", "waits_out"]
+__all__ = ["REDUCE_MARGIN", "SLOW_FLOOR_S", "SLOW_RATIO", "SLOW_SIGNATURE", "USUAL_FACTOR", "USUAL_MIN",
+           "UsualTimes", "slow_limit", "slow_verdict", "twin", "waits_out"]
 
 SLOW_RATIO = 10.0  # times the twin's run
 SLOW_FLOOR_S = 15.0  # and at least this many seconds: below it, worker start and load noise are the same size
 SLOW_SIGNATURE = "slow:compile"
 REDUCE_MARGIN = 1.5
+# A finished run on a target with nested graph breaks on is timed against its twin only when it took
+# USUAL_FACTOR times the median of the runner's last USUAL_RUNS there (once it has USUAL_MIN of them): on two
+# loaded cores most compiles of a campaign's programs pass the 15 s floor, and a twin run for each would
+# double what they cost (seen: a 2.13 campaign beside two others checked 7 programs in its first four
+# minutes).
+USUAL_FACTOR = 3.0
+USUAL_RUNS = 50
+USUAL_MIN = 10
+
+
+class UsualTimes:
+    """Seconds of a runner's recent finished runs, per target: what is usual on this machine now."""
+
+    def __init__(self) -> None:
+        self._runs: dict[str, collections.deque[float]] = collections.defaultdict(
+            lambda: collections.deque(maxlen=USUAL_RUNS))
+        self._lock = threading.Lock()
+
+    def median(self, spec: str, seconds: float | None) -> float | None:
+        """The median of the recent runs on ``spec`` (None: fewer than ``USUAL_MIN``, as in a fresh runner, a
+        reduction's re-check); records ``seconds`` after."""
+        with self._lock:
+            recent = sorted(self._runs[spec])
+            if seconds is not None:
+                self._runs[spec].append(seconds)
+        return recent[len(recent) // 2] if len(recent) >= USUAL_MIN else None
 
 
 def twin(target: Target) -> Target | None:

@@ -88,13 +88,13 @@ def test_a_run_under_the_floor_is_not_timed_against_its_twin():
 
 def test_a_run_usual_for_the_runner_now_is_not_timed_against_its_twin():
     # on a loaded machine every compile passes the floor: only a run three times the recent median costs a twin
-    from oracle._runner import USUAL_MIN
+    from oracle._slow import USUAL_MIN
 
     with oracle.Runner(workers=1, timeout=30.0, slow_floor_s=1.0, slow_ratio=2.0) as runner:
-        assert runner._usual_seconds("torch", 2.0) is None
+        assert runner._usual.median("torch", 2.0) is None
         for _ in range(USUAL_MIN):
-            runner._usual_seconds("torch", 2.5)
-        assert runner._usual_seconds("torch:ngb=off", None) is None and runner._usual_seconds("torch", None) == 2.5
+            runner._usual.median("torch", 2.5)
+        assert runner._usual.median("torch:ngb=off", None) is None and runner._usual.median("torch", None) == 2.5
         usual = runner.check(_sleepy(3), ["torch"], calls=1).verdicts["torch"]  # 3 s: under 3 x 2.5 s
         unusual = runner.check(_sleepy(9), ["torch"], calls=1).verdicts["torch"]
     assert usual.signature == "ok" and unusual.signature == "slow:compile", (usual, unusual)
