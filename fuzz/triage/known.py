@@ -24,6 +24,7 @@ from pathlib import Path
 
 from .nearest import Profiles
 from .rootcause import behaviour_shape, root_cause
+from .trigger import Form
 
 __all__ = ["KnownBug", "KnownBugs"]
 
@@ -45,8 +46,10 @@ class KnownBug:
 class KnownBugs:
     """The root causes of a corpus's bug entries; ``match`` names the entry a finding repeats."""
 
-    def __init__(self, bugs: list[KnownBug] | tuple[KnownBug, ...] = (), sources: dict[str, str] | None = None):
+    def __init__(self, bugs: list[KnownBug] | tuple[KnownBug, ...] = (), sources: dict[str, str] | None = None,
+                 forms: tuple[Form, ...] = ()):
         self.bugs = tuple(bugs)
+        self.forms = forms  # each repro with its bug and signature: for ``fuzz.triage.trigger`` (KNOWN?)
         self._sources = sources or {}  # entry file -> its repro (for ``looks_like``), variants under their parent's
         self._profiles: Profiles | None = None
         self._by_cause: dict[str, list[KnownBug]] = {}
@@ -76,8 +79,10 @@ class KnownBugs:
             if cause:
                 bugs.append((entry, cause))
         parents = {entry.file: entry.same_as or entry.file for entry, _ in bugs}
+        forms = tuple(Form(entry.file, parents[entry.file], entry.signature, sources[entry.file])
+                      for entry, _ in bugs if entry.status != "FIXED")  # like a fixed bug: news, not KNOWN?
         return cls([_as_bug(entry, cause, corpus.entries.get(entry.same_as), lines) for entry, cause in bugs],
-                   {f"{file}>{parents.get(file, file)}": source for file, source in sources.items()})
+                   {f"{file}>{parents.get(file, file)}": source for file, source in sources.items()}, forms)
 
     def looks_like(self, source: str) -> list[tuple[str, float]]:
         """The corpus bugs ``source`` looks like (``fuzz.triage.nearest``): a hint for whoever triages a NEW

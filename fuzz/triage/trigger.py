@@ -1,0 +1,262 @@
+"""Which calls a finding needs the compiler to trace, and which known bugs need the same: ``KNOWN?``.
+
+A known bug in a form not seen before reduces to a shape of its own, so the exact root-cause match
+(``fuzz.triage.known``) calls it NEW. This module gives such a finding a differential test instead of a likeness
+of text. Its **trigger** is the set of calls whose tracing the finding needs: one call site at a time is run
+outside the compiler (``isolate``: ``format(x, '08b')`` becomes ``__ngb_eager__(format, x, '08b')``, a function
+the compiler does not trace), and a call is in the trigger when the finding then goes (the verdict is ``ok``).
+Calls are named by what they call (``format``, ``functools.partial``, ``.extend`` for a method), not by the
+program's own names; calls that many corpus bugs make (``torch.ones``, ``list``: ``COMMON``) are left out.
+
+A finding is **like** a corpus bug when one of that bug's repros (its entry or a variant), checked on the
+finding's own target, has a trigger the finding needs too (a subset of its own: a new form may need more, a
+``zip`` around the ``format`` call), the same kind of finding (a mismatch, or a crash with the same exception
+type) and the same need of nested graph breaks (both show with them off, or neither). That is evidence, not
+proof: two bugs in one compiler handler have the same trigger. So a finding like a known bug
+is ``KNOWN?`` — "probably a new form of it: confirm, then ``corpus add --same-as``" — never KNOWN, and only a
+reduced one (a minimal repro: every call in it is needed by something) whose signature does not pin its bug.
+
+Measured with ``benchmarks/known_forms.py`` on the corpus, each repro left out in turn (docs/corpus.md).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import collections
+import dataclasses
+from collections.abc import Callable, Iterable
+
+__all__ = ["COMMON", "EAGER", "Form", "Triggers", "call_sites", "isolate", "trigger_of"]
+
+EAGER = "__ngb_eager__"  # the name of the function that runs an isolated call outside the compiler
+_SHIM = (f"def {EAGER}(fn, *args, **kwargs):\n    return fn(*args, **kwargs)\n"
+         f"{EAGER} = __import__('torch').compiler.disable({EAGER})\n")
+# A call made by more than this share of the corpus's bugs (and by three at least) is no sign of any one of them.
+COMMON = 0.15
+# Calls a trigger never counts: the program's observations and its graph breaks (the break is the setting).
+_NOT_CALLS = frozenset({"torch._dynamo.graph_break", "torch._dynamo.step_unsupported", "print"})
+
+Check = Callable[[str, str], str]  # (program source, target spec) -> the verdict's signature
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Form:
+    """One corpus repro of a bug: its file, the bug's entry (its own file, or a variant's parent), signature
+    and source."""
+
+    file: str
+    bug: str
+    signature: str
+    source: str
+
+
+def _program(source: str) -> tuple[object, ast.Module] | None:
+    from oracle import ProgramFile
+
+    pf = ProgramFile.parse(source)
+    try:
+        return pf, ast.parse(pf.code)
+    except SyntaxError:
+        return None
+
+
+class _Names(ast.NodeVisitor):
+    """The program's own names (defined, assigned, parameters) and its imports (alias -> dotted module path)."""
+
+    def __init__(self, tree: ast.Module):
+        self.own: set[str] = set()
+        self.imports: dict[str, str] = {}
+        self.visit(tree)
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self.imports[alias.asname] = alias.name
+            else:
+                root = alias.name.split(".")[0]
+                self.imports[root] = root
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        for alias in node.names:
+            self.imports[alias.asname or alias.name] = f"{node.module or ''}.{alias.name}".lstrip(".")
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.own.add(node.name)
+        self.generic_visit(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.own.add(node.name)
+        self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if not isinstance(node.ctx, ast.Load):
+            self.own.add(node.id)
+
+    def visit_arg(self, node: ast.arg) -> None:
+        self.own.add(node.arg)
+
+
+def _callee(func: ast.expr, names: _Names) -> str | None:
+    """What a call calls, by a name that means the same in every program: a builtin (``format``), an imported
+    module's function (``functools.partial``), or a method (``.extend``); None for the program's own functions."""
+    if isinstance(func, ast.Name):
+        if func.id in names.imports:
+            return names.imports[func.id]
+        if func.id in names.own or not hasattr(builtins, func.id):
+            return None
+        return func.id
+    if isinstance(func, ast.Attribute):
+        parts, base = [func.attr], func.value
+        while isinstance(base, ast.Attribute):
+            parts.append(base.attr)
+            base = base.value
+        if isinstance(base, ast.Name) and base.id in names.imports and base.id not in names.own:
+            return ".".join([names.imports[base.id], *reversed(parts)])
+        return "." + func.attr
+    return None
+
+
+def _traced_calls(tree: ast.Module) -> Iterable[ast.Call]:
+    """Calls in function bodies (run when the program's functions run, so under the compiler), not in
+    ``make_inputs`` (run eagerly on both sides) nor at module level (run when the program loads)."""
+    def walk(node: ast.AST, inside: bool) -> Iterable[ast.Call]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) and child.name == "make_inputs":
+                continue
+            here = inside or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            if here and isinstance(child, ast.Call):
+                yield child
+            yield from walk(child, here)
+    return walk(tree, False)
+
+
+def call_sites(source: str) -> list[tuple[int, str]]:
+    """The call sites of a program worth isolating: ``(index, callee)`` in source order, ``index`` as
+    ``isolate`` takes it. Calls of the program's own functions, observations and graph breaks are left out."""
+    parsed = _program(source)
+    if parsed is None:
+        return []
+    tree = parsed[1]
+    names = _Names(tree)
+    sites = []
+    for index, call in enumerate(_traced_calls(tree)):
+        callee = _callee(call.func, names)
+        if callee and callee not in _NOT_CALLS and not _observation(call):
+            sites.append((index, callee))
+    return sites
+
+
+def _observation(call: ast.Call) -> bool:
+    func = call.func
+    return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "EFFECTS")
+
+
+def isolate(source: str, index: int) -> str:
+    """``source`` with its ``index``-th traced call (``call_sites``) run outside the compiler: the same call, made
+    by a function that ``torch.compiler.disable`` keeps untraced. What eager computes does not change."""
+    parsed = _program(source)
+    if parsed is None:
+        raise ValueError("not a program: it does not parse")
+    pf, tree = parsed
+    call = next(c for i, c in enumerate(_traced_calls(tree)) if i == index)
+    call.args = [call.func, *call.args]
+    call.func = ast.Name(EAGER, ast.Load())
+    shim = ast.parse(_SHIM).body
+    at = next((i for i, stmt in enumerate(tree.body)
+               if not (isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__")
+               and not (i == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))),
+              len(tree.body))
+    tree.body[at:at] = shim
+    code = ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+    return dataclasses.replace(pf, code=code, footer="").text
+
+
+def trigger_of(source: str, target: str, check: Check) -> frozenset[str]:
+    """The calls ``source``'s finding on ``target`` needs the compiler to trace: those whose isolation makes
+    ``check`` say ``ok`` (a skip, a flaky run or another finding is no evidence either way)."""
+    return frozenset(callee for index, callee in call_sites(source)
+                     if check(isolate(source, index), target) == "ok")
+
+
+def finding_kind(signature: str) -> str:
+    """What two forms of one bug share of their signatures: a mismatch (its aspect may differ: a value returned
+    in one form is logged in another), a crash's exception type, a hang or a slow compile."""
+    kind, _, rest = signature.partition(":")
+    if kind != "crash":
+        return kind
+    rest = rest.removeprefix("second_call:").removeprefix("third_call:")
+    return f"crash:{rest.split('@')[0]}"
+
+
+class Triggers:
+    """The rule over a corpus's forms: ``like(source, signature, target)`` names the bugs whose trigger a
+    reduced finding shares. ``check`` runs one program on one target; the corpus forms' triggers are found on
+    the finding's own target, on first need, and kept."""
+
+    def __init__(self, forms: Iterable[Form], check: Check):
+        self.forms = tuple(forms)
+        self._check = check
+        self._triggers: dict[tuple[str, str], frozenset[str]] = {}
+        self._shows_off: dict[tuple[str, str], bool | None] = {}
+        made = {form.file: {callee for _, callee in call_sites(form.source)} for form in self.forms}
+        bugs_of: dict[str, set[str]] = collections.defaultdict(set)
+        for form in self.forms:
+            for callee in made[form.file]:
+                bugs_of[callee].add(form.bug)
+        total = len({form.bug for form in self.forms})
+        # in a small corpus (a user's own, a test's) a call two bugs make is no sign of being common
+        self.common = frozenset(c for c, bugs in bugs_of.items() if len(bugs) > max(COMMON * total, 2))
+        self._made = made
+
+    def trigger(self, source: str, target: str) -> frozenset[str]:
+        """``trigger_of`` with the common calls left out."""
+        return trigger_of(source, target, self._check) - self.common
+
+    def _form_trigger(self, form: Form, target: str) -> frozenset[str]:
+        key = (form.file, target)
+        if key not in self._triggers:
+            shows = finding_kind(self._check(form.source, target)) == finding_kind(form.signature)
+            self._triggers[key] = self.trigger(form.source, target) if shows else frozenset()
+        return self._triggers[key]
+
+    def _needs_ngb(self, source: str, target: str, key: tuple[str, str] | None = None) -> bool | None:
+        """Whether the finding goes with nested graph breaks off (None: the target has none to turn off)."""
+        from oracle import parse_target
+        from oracle._slow import twin
+
+        if key is not None and key in self._shows_off:
+            return self._shows_off[key]
+        off = twin(parse_target(target))
+        needs = None if off is None else self._check(source, off.spec) == "ok"
+        if key is not None:
+            self._shows_off[key] = needs
+        return needs
+
+    def like(self, source: str, signature: str, target: str,
+             leave_out: Callable[[Form], bool] | None = None) -> tuple[list[str], list[str]]:
+        """The corpus bugs (entry files) whose trigger the finding needs too, and its trigger (sorted); ``[]``
+        for both when there are none, or its trigger is empty (only common calls, or none the finding needs). ``leave_out``: forms not
+        to compare with (a measurement's left-out repro)."""
+        kind = finding_kind(signature)
+        candidates = [form for form in self.forms if finding_kind(form.signature) == kind
+                      and not (leave_out and leave_out(form))]
+        if not candidates:
+            return [], []
+        mine = self.trigger(source, target)
+        if not mine:
+            return [], []
+        candidates = [form for form in candidates if mine & self._made[form.file]]
+        bugs: list[str] = []
+        needs: list[bool | None] = []  # found on first need
+        for form in candidates:
+            theirs = self._form_trigger(form, target)
+            if form.bug in bugs or not theirs or not theirs <= mine:
+                continue
+            needs = needs or [self._needs_ngb(source, target)]
+            if needs[0] != self._needs_ngb(form.source, target, (form.file, target)):
+                continue
+            bugs.append(form.bug)
+        return bugs, sorted(mine) if bugs else []

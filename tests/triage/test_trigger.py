@@ -1,0 +1,192 @@
+"""The trigger rule (fuzz/triage/trigger.py): which calls a finding needs the compiler to trace, and which corpus
+bugs need the same (KNOWN?). Unit tests on scripted checks; one test runs torch on a form of the corpus's
+``format`` bug written here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fuzz.triage.trigger import EAGER, Form, Triggers, call_sites, finding_kind, isolate, trigger_of
+
+PROGRAM = '''# ngb-fuzz program
+# signature: mismatch:value:value
+import collections
+import functools as ft
+from itertools import chain
+
+import torch
+
+EFFECTS = []
+TABLE = sorted([3, 1])
+
+
+def helper(v):
+    return v
+
+
+def entry(x):
+    d = collections.deque([x], maxlen=2)
+    d.extend([x])
+    torch._dynamo.graph_break()
+    EFFECTS.append(len(d))
+    p = ft.partial(helper, 1)
+    return format(3, "b"), list(chain([p()], d)), helper(x)
+
+
+def make_inputs(device):
+    return (torch.ones(2).to(device),)
+'''
+
+
+def test_call_sites_name_calls_by_what_they_call_not_by_the_programs_names():
+    callees = [callee for _, callee in call_sites(PROGRAM)]
+    assert callees == ["collections.deque", ".extend", "len", "functools.partial", "format", "list",
+                       "itertools.chain"]
+    # left out: the program's own function (helper, p), the break, the observation, module-level calls (sorted)
+    # and make_inputs (run eagerly on both sides); ``len`` inside the observation stays (it is traced)
+
+
+def test_isolate_runs_one_call_outside_the_compiler_and_keeps_what_eager_computes():
+    sites = dict((callee, index) for index, callee in call_sites(PROGRAM))
+    text = isolate(PROGRAM, sites["format"])
+    assert f"{EAGER}(format, 3, 'b')" in text and text.startswith("# ngb-fuzz program\n# signature:")
+    assert text.count(f"{EAGER}(") - text.count(f"def {EAGER}(") == 1  # one call site, the others as they were
+    namespace: dict = {}
+    exec(compile(text, "<isolated>", "exec"), namespace)  # its own function, disabled for the compiler
+    assert getattr(namespace[EAGER], "_torchdynamo_disable", False)
+    assert namespace["entry"](namespace["torch"].ones(2))[0] == "11"
+
+
+def test_the_trigger_is_the_calls_whose_isolation_makes_the_finding_go():
+    seen = []
+
+    def check(source, target):
+        seen.append(target)
+        return "ok" if f"{EAGER}(format" in source or f"{EAGER}(d.extend" in source else "mismatch:value:value"
+
+    assert trigger_of(PROGRAM, "torch", check) == {"format", ".extend"}
+    assert len(seen) == len(call_sites(PROGRAM)) and set(seen) == {"torch"}
+
+
+def test_a_skip_or_another_finding_is_no_evidence():
+    def check(source, target):
+        return "skip:invalid-program" if f"{EAGER}(format" in source else "crash:TypeError@program"
+
+    assert trigger_of(PROGRAM, "torch", check) == frozenset()
+
+
+def test_finding_kinds():
+    assert finding_kind("mismatch:value:value") == finding_kind("mismatch:effects:length") == "mismatch"
+    assert finding_kind("crash:second_call:TypeError@torch._dynamo.eval_frame:compile_wrapper") == "crash:TypeError"
+    assert finding_kind("crash:TypeError@program") != finding_kind("crash:AttributeError@program")
+
+
+def _program(body: str) -> str:
+    return f"import torch\n\n\ndef entry(x):\n{body}\n"
+
+
+FORMAT_BUG = Form("fmt.py", "fmt.py", "mismatch:value:value", _program("    return format(12, '08b')"))
+FORMAT_FORM = _program("    y = x + 1\n    return zip([format(3, 'b')], [y])")
+OTHER_BUG = Form("other.py", "other.py", "mismatch:value:value", _program("    return sorted([x], key=abs)"))
+
+
+def _scripted(needs: dict[str, str], shows_off: set[str] = frozenset()):
+    """Checks that say ``ok`` when a program's needed call runs outside the compiler; ``needs``: a marker of the
+    program (a string in it) -> the call it needs. With NGB off only programs with a marker in ``shows_off``
+    still show."""
+    def check(source, target):
+        marker = next(m for m in needs if m in source)
+        if target.endswith("ngb=off") and marker not in shows_off:
+            return "ok"
+        return "ok" if f"{EAGER}({needs[marker]}" in source else "mismatch:value:value"
+    return check
+
+
+def test_a_finding_that_needs_a_corpus_bugs_trigger_is_like_it():
+    check = _scripted({"'08b'": "format", "'b'": "format", "key=abs": "sorted"})
+    rule = Triggers([FORMAT_BUG, OTHER_BUG], check)
+    assert rule.like(FORMAT_FORM, "mismatch:effects:value", "torch") == (["fmt.py"], ["format"])
+    # a crash is another kind of finding: not like a mismatch bug, whatever it needs
+    assert rule.like(FORMAT_FORM, "crash:TypeError@program", "torch") == ([], [])
+    # with the bug left out (a measurement), like nothing
+    assert rule.like(FORMAT_FORM, "mismatch:value:value", "torch", leave_out=lambda f: f.bug == "fmt.py") == ([], [])
+
+
+def test_a_finding_that_needs_more_than_the_bug_is_like_it_and_less_is_not():
+    both = _program("    return format(3, 'b'), sorted([x], key=abs)")
+
+    def check(source, target):  # the finding needs both calls; the bugs one each
+        if "'08b'" in source:
+            return "ok" if f"{EAGER}(format" in source else "mismatch:value:value"
+        if "key=abs" in source and "'b'" not in source:
+            return "ok" if f"{EAGER}(sorted" in source else "mismatch:value:value"
+        return "ok" if EAGER in source else "mismatch:value:value"
+
+    rule = Triggers([FORMAT_BUG, OTHER_BUG], check)
+    like, trigger = rule.like(both, "mismatch:value:value", "torch")
+    assert sorted(like) == ["fmt.py", "other.py"] and trigger == ["format", "sorted"]
+    # a bug that needs format and zip is not what a finding needing format alone has
+    zipped = Form("zip.py", "zip.py", "mismatch:value:value", FORMAT_FORM)
+    only = _program("    return format(3, 'b')")
+
+    def check2(source, target):
+        return "ok" if f"{EAGER}(format" in source or f"{EAGER}(zip" in source else "mismatch:value:value"
+
+    assert Triggers([zipped], check2).like(only, "mismatch:value:value", "torch") == ([], [])
+
+
+def test_the_need_of_nested_graph_breaks_must_match():
+    # the finding shows with NGB off too; the bug does not: not like it
+    check = _scripted({"'08b'": "format", "'b'": "format"}, shows_off={"'b'"})
+    assert Triggers([FORMAT_BUG], check).like(FORMAT_FORM, "mismatch:value:value", "torch") == ([], [])
+    # on a target with NGB off already there is nothing to turn off: not asked
+    check = _scripted({"'08b'": "format", "'b'": "format"}, shows_off={"'b'", "'08b'"})
+    assert Triggers([FORMAT_BUG], check).like(FORMAT_FORM, "mismatch:value:value", "torch:ngb=off")[0] == ["fmt.py"]
+
+
+def test_calls_most_corpus_bugs_make_are_no_trigger():
+    forms = [Form(f"b{i}.py", f"b{i}.py", "mismatch:value:value", _program(f"    return torch.ones({i})"))
+             for i in range(4)]
+    rule = Triggers(forms, lambda source, target: "ok" if EAGER in source else "mismatch:value:value")
+    assert "torch.ones" in rule.common
+    assert rule.like(_program("    return torch.ones(9)"), "mismatch:value:value", "torch") == ([], [])
+
+
+def test_a_corpus_repro_that_does_not_show_on_the_target_gives_no_trigger():
+    check = _scripted({"'08b'": "format", "'b'": "format"})
+    rule = Triggers([FORMAT_BUG], lambda source, target: "ok" if "'08b'" in source else check(source, target))
+    assert rule.like(FORMAT_FORM, "mismatch:value:value", "torch") == ([], [])
+
+
+def test_a_program_that_does_not_parse_has_no_call_sites():
+    assert call_sites("def entry(:\n") == []
+    with pytest.raises(ValueError):
+        isolate("def entry(:\n", 0)
+
+
+@pytest.mark.slow
+def test_a_new_form_of_the_format_bug_is_like_it_on_torch():
+    """A form written here (a spec kept by ``format`` in a callee, on a shape) against two corpus bugs."""
+    from fuzz.corpus.manifest import Corpus
+    from fuzz.triage.known import KnownBugs
+    from oracle import Runner
+
+    corpus = Path(__file__).parent.parent.parent / "corpus"
+    wanted = {"torch-format-builtin-drops-spec.py", "torch-ngb-filter-callback-break-returns-bool.py"}
+    forms = [f for f in KnownBugs.from_corpus(corpus).forms if f.file in wanted]
+    assert {f.file for f in forms} == wanted and Corpus(corpus).entries  # the corpus holds both
+    form = ("import torch\n\n\ndef describe(t):\n    return [format(t.shape[0], '03d'), t.sum()]\n\n\n"
+            "def entry(x):\n    return describe(x * 3)\n\n\n"
+            "def make_inputs(device):\n    return (torch.ones(5).to(device),)\n")
+    with Runner(workers=1, timeout=60) as runner:
+        def check(source, target):
+            return next(iter(runner.check(source, [target]).verdicts.values())).signature
+
+        assert check(form, "torch").startswith("mismatch:")  # torch 2.13 drops the spec
+        rule = Triggers(forms, check)
+        like, trigger = rule.like(form, "mismatch:value:value", "torch")
+        assert like == ["torch-format-builtin-drops-spec.py"] and "format" in trigger
+        assert rule.like(form, "mismatch:value:value", "torch",
+                         leave_out=lambda f: "format" in f.file) == ([], [])
