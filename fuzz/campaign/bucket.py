@@ -7,7 +7,10 @@ import dataclasses
 
 from fuzz.triage.rootcause import root_cause
 
-__all__ = ["Bucket"]
+__all__ = ["STATUSES", "Bucket"]
+
+# Every status a bucket can have (``Bucket.status``), in the order a summary names them.
+STATUSES = ("NEW", "NEW?", "KNOWN?", "KNOWN", "REGRESSION")
 
 
 # Bucket.reduction: None (nothing to reduce: a KNOWN bug), "pending" (not reduced yet: reduced while the
@@ -31,17 +34,25 @@ class Bucket:
     known: str | None = None  # corpus file of the known bug with this root cause (see fuzz.triage.known)
     regression: bool = False  # ... and that corpus entry is FIXED: the bug came back, which is news
     also: list[str] = dataclasses.field(default_factory=list)  # the same compiler crash on other calls
+    # corpus bugs whose trigger its reduced repro needs too (fuzz.triage.trigger; None: not asked yet),
+    # and that trigger: the calls it needs the compiler to trace
+    like: list[str] | None = None
+    trigger: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def status(self) -> str:
-        """KNOWN / REGRESSION (a corpus bug's root cause), NEW (a root cause no corpus entry has), or NEW?
-        (not decided yet). Only evidence decides NEW: a compiler crash's root cause is its exception and
+        """KNOWN / REGRESSION (a corpus bug's root cause), NEW (a root cause no corpus entry has), KNOWN?
+        (NEW, but it needs what a corpus bug needs, ``like``: probably a new form of it), or NEW? (not decided
+        yet).
+        Only evidence decides NEW: a compiler crash's root cause is its exception and
         compiler frame, known when it is seen (``pins_bug``); any other finding's is the shape of its reduced
         repro, known once its reduction reached a fixpoint. Until then (not reduced, cut short, failed) it may
         be a known bug under a large program."""
         if self.known:
             return "REGRESSION" if self.regression else "KNOWN"
-        return "NEW" if self.decided else "NEW?"
+        if not self.decided:
+            return "NEW?"
+        return "KNOWN?" if self.like else "NEW"
 
     @property
     def decided(self) -> bool:

@@ -21,7 +21,7 @@ from fuzz.campaign.bucket import Bucket
 from fuzz.campaign.directory import CampaignDir, CampaignError, IndexSet, StorageError
 from fuzz.campaign.files import check_files
 from fuzz.campaign.naming import Naming
-from fuzz.campaign.reductions import Reductions
+from fuzz.campaign.reductions import RECORDED, Reductions
 from fuzz.program.features import GenerationConfig
 from fuzz.triage.rootcause import pins_bug, root_cause
 from oracle import FoundBy, set_header, slug, with_footer
@@ -223,10 +223,9 @@ class Campaign:
         kind = record["k"]
         if kind == "reduced":
             bucket = next(b for b in self.buckets.values() if b.repro == record["repro"])
-            bucket.reduction, bucket.lines = record["reduction"], record.get("lines", bucket.lines)
-            bucket.root_cause = record.get("root_cause", bucket.root_cause)
-            bucket.known = record.get("known", bucket.known)
-            bucket.regression = record.get("regression", bucket.regression)
+            for key in RECORDED:
+                if key in record:
+                    setattr(bucket, key, record[key])
             return []
         self.completed.add(record["i"])
         if kind == "error":
@@ -305,6 +304,7 @@ class Campaign:
                         "first_program": b.first_program, "lines": b.lines, "root_cause": b.root_cause,
                         "same_as": b.same_as, "reduction": b.reduction, "also": list(b.also),
                         "status": b.status, "known": b.known, "regression": b.regression,
+                        "like": b.like, "trigger": list(b.trigger),
                         "known_lines": self.known.lines_of(b.known) if self.known and b.known else None,
                         "looks_like": self.naming.looks_like(b)}
                        for b in self.buckets.values()]

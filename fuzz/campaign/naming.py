@@ -1,20 +1,23 @@
 """Naming a campaign's buckets against the corpus, as it stands today.
 
-Two things a person reads beside a bucket come from here: its status when a campaign is opened again
+Three things a person reads beside a bucket come from here: its status when a campaign is opened again
 (``rematch``: a reduced bucket's root cause found again on its repro with today's rules and matched against
-today's corpus, so a variant added since makes it KNOWN and a removed entry makes it NEW again), and, for a
-reduced bucket that no corpus bug has, which bugs it looks like (``looks_like``: a hint, never a verdict).
+today's corpus, so a variant added since makes it KNOWN and a removed entry makes it NEW again); for a
+bucket reduced to a fixpoint that no corpus bug has, the corpus bugs whose trigger it needs too (``like``,
+found by running it: ``fuzz.triage.trigger``; it is then KNOWN?, probably a new form of one); and which bugs
+it looks like (``looks_like``: a hint from its text, never a verdict).
 ``Naming`` is a part that ``fuzz.campaign.loop.Campaign`` holds (``Owner``: what it uses of it); this module
 does not import the campaign's.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from fuzz.campaign.bucket import Bucket
-from fuzz.campaign.reductions import status_after
-from fuzz.triage.rootcause import behaviour_shape, root_cause
+from fuzz.campaign.reductions import StoppableRunner, status_after
+from fuzz.triage.rootcause import behaviour_shape, pins_bug, root_cause
 
 __all__ = ["Naming"]
 
@@ -24,14 +27,20 @@ class Owner(Protocol):
     buckets: dict[tuple[str, str], Bucket]
     dir: Any
     known: Any
+    runner: Any
+    _lock: Any
+    _stop: Any
 
     def _journal(self, record: dict) -> None: ...
+
+    def _storing(self, write: Callable[..., Any], *args: Any) -> Any: ...
 
 
 class Naming:
     def __init__(self, campaign: Owner) -> None:
         self._campaign = campaign
         self._looks: dict[tuple[str, int | None], list] = {}  # (repro, lines) -> corpus bugs it looks like
+        self._triggers: Any = None  # fuzz.triage.trigger.Triggers over the corpus, made on first need
 
     def _source(self, bucket: Bucket) -> str | None:
         try:
@@ -64,19 +73,71 @@ class Naming:
                 continue
             match = known_bugs.match_cause(cause, target=bucket.target)
             known, regression = (match.file, match.fixed) if match else (None, False)
-            if (known, regression, cause) != (bucket.known, bool(bucket.regression), bucket.root_cause):
-                self._rename(bucket, cause, known, regression)
+            like = bucket.like
+            if like:  # a bug gone from the corpus: asked again against today's
+                like = [file for file in like if any(form.bug == file for form in known_bugs.forms)] or None
+            if (known, regression, cause, like) != (bucket.known, bool(bucket.regression), bucket.root_cause,
+                                                    bucket.like):
+                self._rename(bucket, cause, known, regression, like, bucket.trigger if like else [])
         for bucket in [b for b in buckets.values() if b.same_as]:
             primary = next((b for b in buckets.values() if b.repro == bucket.same_as), None)
-            if primary is None or (primary.known, primary.regression) == (bucket.known, bucket.regression):
+            named = (primary.known, primary.regression, primary.like) if primary else None
+            if primary is None or named == (bucket.known, bucket.regression, bucket.like):
                 continue
-            self._rename(bucket, primary.root_cause, primary.known, primary.regression)
+            self._rename(bucket, primary.root_cause, primary.known, primary.regression, primary.like,
+                         primary.trigger)
 
-    def _rename(self, bucket: Bucket, cause: str | None, known: str | None, regression: bool) -> None:
-        """Journal ``bucket`` with this root cause and corpus match, its reduction as it stands."""
-        record = {"k": "reduced", "repro": bucket.repro, "reduction": bucket.reduction, "lines": bucket.lines,
-                  "root_cause": cause, "known": known, "regression": regression}
+    def _rename(self, bucket: Bucket, cause: str | None, known: str | None, regression: bool,
+                like: list[str] | None, trigger: list[str]) -> None:
+        """Journal ``bucket`` with this root cause, corpus match and likeness, its reduction as it stands."""
+        record = {"k": "reduced", "repro": bucket.repro, "reduction": bucket.reduction,
+                  "lines": bucket.lines, "root_cause": cause, "known": known, "regression": regression,
+                  "like": like, "trigger": trigger}
         self._campaign._journal({**record, "status": status_after(bucket, record)})
+
+    def like(self, bucket: Bucket, source: str, fixpoint: bool) -> dict:
+        """The fields of a "reduced" record that say which corpus bugs ``bucket``, reduced to ``source`` and
+        not known, needs the trigger of (``{"like": [...], "trigger": [...]}``; ``fuzz.triage.trigger``);
+        ``{}`` when it is not asked: not at a fixpoint (a repro that is not minimal needs calls that its bug
+        does not), a crash its signature names, no corpus, or the campaign stopping. Runs checks: not under
+        the campaign's lock."""
+        known_bugs = self._campaign.known
+        if not fixpoint or not known_bugs or not known_bugs.forms or pins_bug(bucket.signature):
+            return {}
+        from fuzz.triage.trigger import Triggers
+        from oracle import OracleError
+
+        if self._triggers is None:
+            runner = StoppableRunner(self._campaign.runner, self._campaign._stop)
+            self._triggers = Triggers(known_bugs.forms, lambda src, spec: next(
+                iter(runner.check(src, [spec]).verdicts.values())).signature)
+        try:
+            like, trigger = self._triggers.like(source, bucket.signature, bucket.target)
+        except (KeyboardInterrupt, OracleError, OSError):
+            return {}  # stopped, or the runner failed: asked again by the next run
+        return {"like": like, "trigger": trigger}
+
+    def ask_unasked(self) -> None:
+        """Ask ``like`` of each bucket reduced to a fixpoint, not known, that no run asked yet (reduced before
+        the rule, or by a run stopped while it asked), and journal the answer."""
+        asked = False
+        for bucket in list(self._campaign.buckets.values()):
+            if self._campaign._stop.is_set():
+                break
+            if (bucket.like is not None or bucket.known or bucket.same_as or bucket.reduction != "done"):
+                continue
+            source = self._source(bucket)
+            fields = self.like(bucket, source, fixpoint=True) if source is not None else {}
+            if not fields:
+                continue
+            with self._campaign._lock:
+                record = {"k": "reduced", "repro": bucket.repro, "reduction": bucket.reduction, **fields}
+                record["status"] = status_after(bucket, record)
+                self._campaign._storing(self._campaign._journal, record)
+            asked = True
+        if asked:
+            with self._campaign._lock:
+                self.rematch()  # the buckets pointed at one asked take its answer
 
     def looks_like(self, bucket: Bucket) -> list:
         """The corpus bugs a reduced bucket that is not known (NEW, or NEW? once cut short; not pointed at

@@ -26,8 +26,8 @@ from fuzz.triage.rootcause import root_cause
 from oracle import set_header
 from oracle._slow import waits_out
 
-__all__ = ["GO_ON_ROUNDS", "GO_ON_SHARE", "HANG_WAIT_S", "REDUCTION_WORKERS", "Reductions", "SLOW_WAIT_S",
-           "status_after", "wait_budget"]
+__all__ = ["GO_ON_ROUNDS", "GO_ON_SHARE", "HANG_WAIT_S", "RECORDED", "REDUCTION_WORKERS", "Reductions",
+           "SLOW_WAIT_S", "StoppableRunner", "status_after", "wait_budget"]
 
 # Seconds a hang's reduction may spend waiting out timeouts (``reduce_program``'s ``hang_wait_s``): every candidate
 # that keeps a hang waits out its run's timeout, so a budget stretched to the pace of the quick candidates would let
@@ -62,7 +62,7 @@ GO_ON_SHARE = 0.2
 REDUCTION_WORKERS = 2
 
 
-class _StoppableRunner:
+class StoppableRunner:
     """The campaign's runner as the reducer sees it: once the campaign stops (Ctrl-C, budget), every further check
     interrupts the reduction, which then returns its best so far at once instead of running out its budget."""
 
@@ -93,6 +93,7 @@ class Owner(Protocol):
     dir: Any
     bias: Any
     known: Any
+    naming: Any
     on_progress: Callable | None
     on_reduced: Callable | None
     _lock: threading.Lock
@@ -224,6 +225,7 @@ class Reductions:
                 self._tried.add(bucket.repro)  # the first one's reduction failed: a chance of its own
                 self._reduce_concurrently([bucket])
             # else it waits for its root cause's first bucket (interrupted: the next run does both)
+        self.campaign.naming.ask_unasked()
 
     def _go_on(self) -> None:
         """Further rounds (``GO_ON_ROUNDS`` in all, this run's first round while fuzzing included) for the buckets
@@ -292,7 +294,8 @@ class Reductions:
             if not (self.campaign.dir.root / orig).exists():
                 self.campaign._storing(self.campaign.dir.write_text, orig, path.read_text())
             self.campaign._storing(self.campaign.dir.write_text, bucket.repro, text)
-            record = {"k": "reduced", "repro": bucket.repro, "reduction": primary.reduction, "lines": primary.lines}
+            record = {"k": "reduced", "repro": bucket.repro, "reduction": primary.reduction, "lines": primary.lines,
+                      "like": primary.like, "trigger": primary.trigger}
             self.campaign._storing(self.campaign._journal, {**record, "status": status_after(bucket, record)})
         if self.campaign.on_reduced:
             self.campaign.on_reduced(bucket)
@@ -326,7 +329,7 @@ class Reductions:
             source = path.read_text()
             first = orig.read_text() if orig.exists() else source
             result = reduce_program(source, bucket.target, signature=bucket.signature,
-                                    runner=_StoppableRunner(self.campaign.runner, self.campaign._stop),
+                                    runner=StoppableRunner(self.campaign.runner, self.campaign._stop),
                                     workers=workers or self.campaign.config.workers,
                                     budget_s=budget, rechecks=1, timeout=self.campaign.config.timeout, ir=ir,
                                     ceiling_s=ceiling, hang_wait_s=wait_budget(bucket.signature))
@@ -336,6 +339,11 @@ class Reductions:
             return  # stopped (or the repro is unreadable): the bucket stays as it was for the next run
         if self.campaign._stop.is_set() or (result is not None and result.stopped == "interrupted"):
             return  # interrupted: stays as it was, the next run reduces it again
+        asked = {}  # which corpus bugs a minimal repro that is not known needs the trigger of (KNOWN?)
+        if result is not None and result.stopped == "fixpoint" and result.reproduced >= 1:
+            known = self.campaign.known
+            if not (known and known.match(bucket.signature, behaviour_shape(result.source), target=bucket.target)):
+                asked = self.campaign.naming.like(bucket, result.source, fixpoint=True)
         with self.campaign._lock:
             if self.campaign._stop.is_set():
                 return
@@ -367,7 +375,8 @@ class Reductions:
                      if self.campaign.known else None)
             record = {"k": "reduced", "repro": bucket.repro, "reduction": reduction,
                       "lines": result.lines, "root_cause": root_cause(bucket.signature, shape),
-                      "known": match.file if match else None, "regression": bool(match and match.fixed)}
+                      "known": match.file if match else None, "regression": bool(match and match.fixed),
+                      **({} if match else asked)}
             self.campaign._storing(self.campaign._journal, {**record, "status": status_after(bucket, record)})
         if self.campaign.on_reduced:
             self.campaign.on_reduced(bucket)
@@ -378,8 +387,12 @@ def _orig_name(bucket: Bucket) -> str:
     return bucket.repro.removesuffix(".py") + ".orig.py"
 
 
+# The bucket fields a "reduced" journal record sets.
+RECORDED = ("reduction", "lines", "root_cause", "known", "regression", "like", "trigger")
+
+
 def status_after(bucket: Bucket, record: dict) -> str:
     """The status ``bucket`` has once ``record`` (a "reduced" journal record) is applied: written into the record,
     so the journal says what the summary, report and live view say."""
-    fields = {key: record[key] for key in ("reduction", "lines", "root_cause", "known", "regression") if key in record}
+    fields = {key: record[key] for key in RECORDED if key in record}
     return dataclasses.replace(bucket, **fields).status

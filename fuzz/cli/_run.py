@@ -272,8 +272,10 @@ class _Progress:
 
     def _figures(self, campaign: Campaign) -> tuple[int, float, dict[str, int], str]:
         seconds = max(campaign.seconds, 1e-9)
+        from fuzz.campaign.bucket import STATUSES
+
         statuses = Counter(b.status for b in list(campaign.buckets.values()))
-        tags = [f"{statuses[s]} {s}" for s in ("NEW", "NEW?", "KNOWN", "REGRESSION") if statuses[s]]
+        tags = [f"{statuses[s]} {s}" for s in STATUSES if statuses[s]]
         buckets = f"{len(campaign.buckets)}" + (f" ({', '.join(tags)})" if tags else "")
         return campaign.programs, campaign.programs / seconds, dict(campaign.verdicts), buckets
 
@@ -342,7 +344,8 @@ class _Progress:
         self._say(f"new bucket, {bucket.status}{known}: {bucket.signature} on {bucket.target}: {bucket.repro}")
 
     def reduced(self, bucket: Bucket) -> None:
-        status = f", {bucket.status}" + (f": corpus/{bucket.known}" if bucket.known else "")
+        status = f", {bucket.status}" + (f": corpus/{bucket.known}" if bucket.known else
+                                         f" (like corpus/{bucket.like[0]})" if bucket.like else "")
         if bucket.same_as:
             self._say(f"{bucket.repro}: same root cause as {bucket.same_as} ({bucket.lines} lines){status}")
         elif bucket.reduction == "done":
@@ -395,7 +398,7 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
                 "cut short": f"  (reduction cut short at {bucket['lines'] or 'its original'} lines: not minimal)",
                 "failed": "  (not reduced: no smaller program kept the signature)",
                 "pending": "  (not reduced)"}.get(bucket.get("reduction") or "", "")
-        print(f"  {bucket['count']:5d}  {bucket.get('status', 'NEW'):<5}  {bucket['signature']}  "
+        print(f"  {bucket['count']:5d}  {bucket.get('status', 'NEW'):<6}  {bucket['signature']}  "
               f"[{bucket['target']}]{size}")
         if bucket.get("known"):
             what = "regression of the FIXED bug" if bucket.get("regression") else "known bug"
@@ -418,7 +421,12 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
                   f"of it stops after {waiting:.0f}s of such waiting and comes after every other")
         if bucket.get("status") == "NEW?":
             print("         NEW?: its root cause is decided once its reduction finishes (it may be a known bug)")
-        if bucket.get("looks_like"):
+        if bucket.get("like") and not bucket.get("known"):
+            like = ", ".join(f"corpus/{file}" for file in bucket["like"])
+            print(f"         KNOWN?: needs the compiler to trace {', '.join(bucket.get('trigger') or [])}, as {like} "
+                  f"does: probably a new form of it (confirm, then "
+                  f"{shell_command('ngb-fuzz', 'corpus', 'add', path, '--target', bucket['target'], '--same-as', bucket['like'][0])})")
+        elif bucket.get("looks_like"):
             alike = ", ".join(f"corpus/{file} ({score:.2f})" for file, score in bucket["looks_like"])
             print(f"         looks like: {alike}: shares their constructs (a hint, not a verdict); if it is that bug, "
                   f"{shell_command('ngb-fuzz', 'corpus', 'add', path, '--target', bucket['target'], '--same-as', bucket['looks_like'][0][0])}")

@@ -11,6 +11,7 @@ import dataclasses
 import json
 from pathlib import Path
 
+from fuzz.campaign.bucket import STATUSES
 from fuzz.campaign.timeline import read_timeline
 
 __all__ = ["CampaignData", "Finding", "load"]
@@ -34,6 +35,8 @@ class Finding:
     source: str | None  # the repro's text (reduced where reduction ran)
     first_seen_s: float | None  # campaign seconds when first seen (from the timeline; approximate)
     looks_like: tuple[tuple[str, float], ...] = ()  # corpus bugs a NEW bucket looks like (a hint, not a verdict)
+    like: tuple[str, ...] = ()  # corpus bugs whose trigger a KNOWN? bucket needs too (fuzz.triage.trigger)
+    trigger: tuple[str, ...] = ()  # ... and that trigger: the calls it needs the compiler to trace
 
 
 @dataclasses.dataclass
@@ -90,7 +93,7 @@ def _summary_from_state(state: dict) -> dict:
 
 def _status(bucket: dict) -> str | None:
     for key in ("status", "novelty"):
-        if isinstance(bucket.get(key), str) and bucket[key].upper() in ("NEW", "NEW?", "KNOWN", "REGRESSION"):
+        if isinstance(bucket.get(key), str) and bucket[key].upper() in STATUSES:
             return bucket[key].upper()
     if isinstance(bucket.get("known"), bool | str | dict | list):
         if bucket["known"]:
@@ -101,7 +104,7 @@ def _status(bucket: dict) -> str | None:
         from fuzz.triage.rootcause import root_cause
 
         settled = root_cause(str(bucket.get("signature", ""))) is not None or bucket["reduction"] == "done"
-        return "NEW" if settled else "NEW?"
+        return ("KNOWN?" if _names(bucket, "like") else "NEW") if settled else "NEW?"
     return None
 
 
@@ -150,8 +153,13 @@ def _finding(out: Path, bucket: dict, timeline: list[dict], labels: dict[str, st
         same_as=bucket.get("same_as"), lines=bucket.get("lines"),
         reduction=bucket.get("reduction"), status=_status(bucket), triage=_triage(bucket), source=source, first_seen_s=seen,
         known=bucket["known"] if isinstance(bucket.get("known"), str) else None,
-        looks_like=_looks_like(bucket),
+        looks_like=_looks_like(bucket), like=_names(bucket, "like"), trigger=_names(bucket, "trigger"),
     )
+
+
+def _names(bucket: dict, key: str) -> tuple[str, ...]:
+    items = bucket.get(key)
+    return tuple(str(i) for i in items) if isinstance(items, list) else ()
 
 
 def _looks_like(bucket: dict) -> tuple[tuple[str, float], ...]:

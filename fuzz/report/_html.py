@@ -29,7 +29,7 @@ code, pre { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12
 pre { background: #f7f7f7; border: 1px solid #e2e2e2; padding: 8px; overflow: auto; max-height: 420px;
   overflow-wrap: normal; white-space: pre; }
 .badge { border-radius: 4px; padding: 1px 6px; font-size: 11px; font-weight: 600; color: #fff; }
-.NEW { background: #d62728; } .NEW-undecided { background: #e3a1a1; } .KNOWN { background: #7f7f7f; } .REGRESSION { background: #9467bd; }
+.NEW { background: #d62728; } .NEW-undecided { background: #e3a1a1; } .KNOWN-probably { background: #b59a5a; } .KNOWN { background: #7f7f7f; } .REGRESSION { background: #9467bd; }
 button.copy { font-size: 11px; margin-left: 6px; cursor: pointer; }
 .replay { margin: 2px 0 4px; font-size: 12px; color: #555; } .muted { color: #888; } details summary { cursor: pointer; color: #1f5fa8; }
 """
@@ -86,8 +86,9 @@ def _finding_row(i: int, f: Finding, data: CampaignData, show_status: bool, show
     replay = replay_command(data.out / f.repro, f.target)
     cells = []
     if show_status:
-        badge = "NEW-undecided" if f.status == "NEW?" else f.status or ""
-        title = ' title="not reduced to a root cause yet: may be a known bug"' if f.status == "NEW?" else ""
+        badge = {"NEW?": "NEW-undecided", "KNOWN?": "KNOWN-probably"}.get(f.status or "", f.status or "")
+        title = {"NEW?": ' title="not reduced to a root cause yet: may be a known bug"',
+                 "KNOWN?": ' title="needs the calls a corpus bug needs: probably a new form of it"'}.get(f.status or "", "")
         cells.append(f'<td><span class="badge {_e(badge)}"{title}>{_e(f.status)}</span></td>' if f.status
                      else "<td></td>")
     cause = _e(f.cause_label or f.root_cause) if f.root_cause else '<span class="muted">(not reduced yet)</span>'
@@ -95,7 +96,12 @@ def _finding_row(i: int, f: Finding, data: CampaignData, show_status: bool, show
         cause += f'<br><span class="muted">same root cause as {_e(f.same_as)}</span>'
     if f.known:
         cause += f'<br><span class="muted">known bug: corpus/{_e(f.known)}</span>'
-    if f.looks_like:
+    if f.like:
+        like = ", ".join(f"corpus/{_e(file)}" for file in f.like)
+        cause += (f'<br><span class="muted" title="the finding goes when these calls run outside the compiler, as '
+                  f'the corpus bug\'s does: evidence, not proof">needs {_e(", ".join(f.trigger))}, as {like} does: '
+                  f'probably a new form of it</span>')
+    elif f.looks_like:
         alike = ", ".join(f"corpus/{_e(file)} ({score:.2f})" for file, score in f.looks_like)
         cause += f'<br><span class="muted" title="shares their constructs: a hint, not a verdict">looks like: {alike}</span>'
     first = "" if f.first_program is None else f"program {f.first_program}"

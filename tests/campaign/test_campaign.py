@@ -210,11 +210,11 @@ def test_a_stopping_campaign_interrupts_the_reduction_in_progress(runner):
     # Ctrl-C must not wait for a reduction to spend its budget: the reducer's next check is interrupted
     import threading
 
-    from fuzz.campaign.reductions import _StoppableRunner
+    from fuzz.campaign.reductions import StoppableRunner
     from fuzz.reduce import reduce_program
 
     stop = threading.Event()
-    stoppable = _StoppableRunner(runner, stop)
+    stoppable = StoppableRunner(runner, stop)
     source = BASE.replace("    x = x + 1\n", "    x = x + int(torch.compiler.is_compiling())\n", 1)
     stop.set()
     result = reduce_program(source, "torch", signature="mismatch:value:values", runner=stoppable, budget_s=600,

@@ -153,7 +153,7 @@ def test_a_mismatch_bucket_is_not_called_new_before_its_reduction_settled_it(tmp
     assert ("mismatch:value:values", "NEW?") in announced
     assert ("crash:KeyError@torch._dynamo.x:step", "NEW") in announced  # a crash's root cause is its signature
     ((status, view, printed),) = seen
-    assert status == "NEW?" and "1 NEW?" in view and "NEW?   mismatch:value:values" in printed
+    assert status == "NEW?" and "1 NEW?" in view and "NEW?    mismatch:value:values" in printed
     assert _mismatch(summary)["status"] == "NEW" and _mismatch(summary)["reduction"] == "done"
 
 
@@ -224,7 +224,7 @@ def test_a_status_changed_by_a_reduction_is_the_same_everywhere_after_a_sigkill_
     for bucket in summary["buckets"]:
         assert reduced.get(bucket["repro"], "NEW") == bucket["status"]  # the crashes are NEW when seen
         assert _report_status(out, bucket["repro"]) == bucket["status"]
-    assert f"KNOWN  {_mismatch(summary)['signature']}" in _printed(summary, out)
+    assert f"KNOWN   {_mismatch(summary)['signature']}" in _printed(summary, out)
 
 
 def test_the_exit_summary_names_a_bucket_whose_reduction_found_an_earlier_buckets_root_cause(tmp_path):

@@ -239,12 +239,12 @@ def test_predicate_keeps_eager_outcome_and_compiles_only_what_eager_cannot_rejec
 def test_a_stopping_campaign_interrupts_the_next_cheap_check():
     import threading
 
-    from fuzz.campaign.reductions import _StoppableRunner
+    from fuzz.campaign.reductions import StoppableRunner
     from fuzz.reduce._oracle import oracle_predicate
 
     stop = threading.Event()
     runner = _FakeRunner({"p": ("crash:X@m:f", "returned", False)})
-    predicate = oracle_predicate(_StoppableRunner(runner, stop), "torch", "crash:X@m:f", "returned")
+    predicate = oracle_predicate(StoppableRunner(runner, stop), "torch", "crash:X@m:f", "returned")
     stop.set()
     with pytest.raises(KeyboardInterrupt):  # the reducer turns it into "interrupted", best so far kept
         predicate("p")
