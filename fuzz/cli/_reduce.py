@@ -174,7 +174,8 @@ def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
         if bucket["repro"] in lost:
             print(f"  {bucket['repro']}: deleted, and it cannot be regenerated: not reduced", file=sys.stderr)
         elif bucket["reduction"] in state:
-            in_corpus = f": corpus/{bucket['known']}" if bucket.get("known") else ""
+            in_corpus = (f": corpus/{bucket['known']}" if bucket.get("known") else
+                         f" (like corpus/{', corpus/'.join(bucket['like'])})" if bucket.get("like") else "")
             was = lines_before.get(bucket["repro"])
             went_on = f" (went on from {was} lines)" if was and bucket["repro"] in lines_before else ""
             print(f"  {bucket['repro']}: {state[bucket['reduction']]}{went_on}, {bucket['status']}{in_corpus}",

@@ -11,6 +11,7 @@ from . import UsageError
 from ._common import parse_targets, read_program
 
 if TYPE_CHECKING:
+    import oracle
     from fuzz.corpus.manifest import Corpus, Entry
     from fuzz.triage.ladder import Rung, Triage
 
@@ -72,11 +73,38 @@ def triage(args: argparse.Namespace) -> int:
 
     with oracle.Runner(workers=1, timeout=args.timeout) as runner:
         result = run_ladder(source, runner, interpreters, backends, on_rung=progress, axes=variants)
-    print(format_table(result))
-    print("conclusion: " + conclude(result))
-    if result.failing():
-        print_looks_like(source, args.corpus)
+        print(format_table(result))
+        print("conclusion: " + conclude(result))
+        if result.failing():
+            print_looks_like(source, args.corpus)
+            print_trigger(source, args.corpus, runner, result)
     return 1 if result.failing() else 0
+
+
+def print_trigger(source: str, corpus: str, runner: oracle.Runner, result: Triage) -> None:
+    """The calls the finding needs the compiler to trace, on the first failing rung of this interpreter with
+    nested graph breaks on, and the corpus bugs that need them too (``fuzz.triage.trigger``: KNOWN?)."""
+    from fuzz.triage.known import KnownBugs
+    from fuzz.triage.ladder import rung_spec
+    from fuzz.triage.rootcause import pins_bug
+    from fuzz.triage.trigger import Triggers
+
+    rung = next((r for r in result.failing() if r.python is None and r.ngb == "on"), None)
+    if (rung is None or pins_bug(rung.signature) or corpus == "none"
+            or not (Path(corpus) / "manifest.json").is_file()):
+        return
+    spec = rung_spec(None, "on", rung.backend, rung.axes)
+    rule = Triggers(KnownBugs.from_corpus(corpus).forms,
+                    lambda src, target: next(iter(runner.check(src, [target]).verdicts.values())).signature)
+    mine = rule.trigger(source, spec)
+    if not mine:
+        print(f"trigger ({spec}): none of its calls alone (but the most common) needs the compiler")
+        return
+    like, _ = rule.like(source, rung.signature, spec)
+    named = ", ".join(str(Path(corpus) / file) for file in like)
+    print(f"trigger ({spec}): it needs the compiler to trace {', '.join(sorted(mine))}"
+          + (f"; so does {named}: probably a new form of it (KNOWN?; confirm, then `ngb-fuzz corpus add FILE "
+             f"--same-as ENTRY`)" if like else "; no corpus bug needs that"))
 
 
 def print_looks_like(source: str, corpus: str) -> None:

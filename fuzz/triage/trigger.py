@@ -199,7 +199,8 @@ class Triggers:
     def __init__(self, forms: Iterable[Form], check: Check):
         self.forms = tuple(forms)
         self._check = check
-        self._triggers: dict[tuple[str, str], frozenset[str]] = {}
+        self._triggers: dict[tuple[str, str], frozenset[str]] = {}  # (corpus file, target) -> its trigger
+        self._found: dict[tuple[str, str], frozenset[str]] = {}  # (source, target) -> its trigger
         self._shows_off: dict[tuple[str, str], bool | None] = {}
         made = {form.file: {callee for _, callee in call_sites(form.source)} for form in self.forms}
         bugs_of: dict[str, set[str]] = collections.defaultdict(set)
@@ -212,8 +213,11 @@ class Triggers:
         self._made = made
 
     def trigger(self, source: str, target: str) -> frozenset[str]:
-        """``trigger_of`` with the common calls left out."""
-        return trigger_of(source, target, self._check) - self.common
+        """``trigger_of`` with the common calls left out (found once per program and target)."""
+        key = (source, target)
+        if key not in self._found:
+            self._found[key] = trigger_of(source, target, self._check) - self.common
+        return self._found[key]
 
     def _form_trigger(self, form: Form, target: str) -> frozenset[str]:
         key = (form.file, target)

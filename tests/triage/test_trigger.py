@@ -166,6 +166,25 @@ def test_a_program_that_does_not_parse_has_no_call_sites():
         isolate("def entry(:\n", 0)
 
 
+# A form of the corpus's format bug written here: a spec dropped by ``format`` in a callee, on a shape.
+NEW_FORM = ("import torch\n\n\ndef describe(t):\n    return [format(t.shape[0], '03d'), t.sum()]\n\n\n"
+            "def entry(x):\n    return describe(x * 3)\n\n\n"
+            "def make_inputs(device):\n    return (torch.ones(5).to(device),)\n")
+
+
+@pytest.mark.slow
+def test_triage_names_the_trigger_and_the_bug_that_needs_it(tmp_path, capsys):
+    from fuzz.cli import main
+
+    path = tmp_path / "form.py"
+    path.write_text(NEW_FORM)
+    corpus = Path(__file__).parent.parent.parent / "corpus"
+    assert main(["triage", str(path), "--backend", "eager", "--corpus", str(corpus)]) == 1
+    out = capsys.readouterr().out
+    assert "trigger (torch): it needs the compiler to trace format; so does " in out
+    assert "torch-format-builtin-drops-spec.py: probably a new form of it (KNOWN?" in out
+
+
 @pytest.mark.slow
 def test_a_new_form_of_the_format_bug_is_like_it_on_torch():
     """A form written here (a spec kept by ``format`` in a callee, on a shape) against two corpus bugs."""
@@ -177,9 +196,7 @@ def test_a_new_form_of_the_format_bug_is_like_it_on_torch():
     wanted = {"torch-format-builtin-drops-spec.py", "torch-ngb-filter-callback-break-returns-bool.py"}
     forms = [f for f in KnownBugs.from_corpus(corpus).forms if f.file in wanted]
     assert {f.file for f in forms} == wanted and Corpus(corpus).entries  # the corpus holds both
-    form = ("import torch\n\n\ndef describe(t):\n    return [format(t.shape[0], '03d'), t.sum()]\n\n\n"
-            "def entry(x):\n    return describe(x * 3)\n\n\n"
-            "def make_inputs(device):\n    return (torch.ones(5).to(device),)\n")
+    form = NEW_FORM
     with Runner(workers=1, timeout=60) as runner:
         def check(source, target):
             return next(iter(runner.check(source, [target]).verdicts.values())).signature
