@@ -62,7 +62,7 @@ def table(out: Path, before: set[str] | None, manifest: dict[str, dict]) -> dict
         minute = (path.stat().st_mtime - start) / 60 if start and path.exists() else None
         known = bucket.get("known")
         rows.append({
-            "n": number, "status": bucket["status"], "lines": bucket.get("lines"),
+            "n": number, "status": bucket["status"], "lines": bucket.get("lines"), "like": bucket.get("like") or [],
             "known_lines": bucket.get("known_lines"),
             "reduction": bucket.get("reduction") or "-", "known": known, "signature": bucket["signature"],
             "root_cause": bucket.get("root_cause") or f"{bucket['target']}|{bucket['signature']}",
@@ -76,6 +76,7 @@ def table(out: Path, before: set[str] | None, manifest: dict[str, dict]) -> dict
         "buckets_per_root_cause": round(len(rows) / len(causes), 2) if causes else None,
         "known_buckets": sum(1 for row in rows if row["known"]),
         "unsettled": sum(1 for row in rows if row["status"] == "NEW?"),
+        "probably_known": sum(1 for row in rows if row["status"] == "KNOWN?"),
         "over_20_not_known": sum(1 for row in rows if not row["known"] and (row["lines"] is None or row["lines"] > 20)),
     }
     if before is not None:
@@ -96,7 +97,7 @@ def _print(result: dict, rev: str | None) -> None:
     print("|---|---|---|---|---|---|" + ("---|" if rev else ""))
     for row in result["rows"]:
         minute = "-" if row["minute"] is None else f"{row['minute']:.0f}"
-        name = row["known"] or row["signature"]
+        name = row["known"] or row["signature"] + (f" (like {', '.join(row['like'])})" if row["like"] else "")
         also = f" (+{row['also']} calls)" if row["also"] else ""
         lines = "-" if row["lines"] is None else row["lines"]
         if row["known_lines"] is not None:
@@ -107,7 +108,8 @@ def _print(result: dict, rev: str | None) -> None:
     share = figures["known_buckets"] / figures["buckets"] if figures["buckets"] else 0
     print(f"\n{figures['programs']} programs in {figures['seconds'] / 60:.1f} min; {figures['buckets']} buckets, "
           f"{figures['root_causes']} root causes ({figures['buckets_per_root_cause']} buckets per root cause); "
-          f"KNOWN {figures['known_buckets']}/{figures['buckets']} ({share:.0%}); NEW? {figures['unsettled']}; "
+          f"KNOWN {figures['known_buckets']}/{figures['buckets']} ({share:.0%}); KNOWN? {figures['probably_known']}; "
+          f"NEW? {figures['unsettled']}; "
           f"not KNOWN and over 20 lines: {figures['over_20_not_known']}")
     if rev:
         before = figures["known_before_buckets"] / figures["buckets"] if figures["buckets"] else 0
