@@ -10,7 +10,10 @@ bucket reduced to a fixpoint:
   that a campaign would have shown as KNOWN? ("falsely like").
 Prints a row per repro, then the counts and the checks run. Needs the pinned torch (each repro runs many times).
 
-    python benchmarks/known_forms.py [--corpus corpus] [--workers 2]
+    python benchmarks/known_forms.py [--corpus corpus] [--workers 2] [--python PATH]
+
+``--python``: run every repro under another torch installation's interpreter (``python=`` on each target); a
+repro whose bug does not show there is asked all the same (its own trigger is then empty: like nothing).
 """
 
 from __future__ import annotations
@@ -28,10 +31,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", default="corpus")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--python", help="another torch installation's interpreter")
     args = parser.parse_args()
     from fuzz.corpus.manifest import Corpus
 
-    targets = {e.file: e.target for e in Corpus(args.corpus).select()}
+    where = f"python={args.python}" if args.python else ""
+    targets = {e.file: e.target + (("," if ":" in e.target else ":") + where if where else "")
+               for e in Corpus(args.corpus).select()}
     forms = KnownBugs.from_corpus(args.corpus).forms
     checks = 0
     started = time.monotonic()
