@@ -29,16 +29,7 @@ from typing import IO, Any
 
 from ._compare import compare_calls
 from ._errors import OracleError, WorkerError
-from ._slow import (
-    SLOW_FLOOR_S,
-    SLOW_RATIO,
-    USUAL_FACTOR,
-    UsualTimes,
-    as_slow_without,
-    slow_limit,
-    slow_verdict,
-    twin,
-)
+from ._slow import SLOW_FLOOR_S, SLOW_RATIO, USUAL_FACTOR, UsualTimes, slow_limit, slow_verdict, twin
 from ._targets import Target, parse_target
 from ._verdict import ProgramReport, Verdict, judge, tolerance_for
 
@@ -515,15 +506,13 @@ class Runner:
         usual = self._usual.median(target.spec, on_s if finished else None)
         if finished and (on_s < self.slow_floor_s or (usual is not None and on_s < USUAL_FACTOR * usual)):
             return verdict
-        # a finished run's twin need not run longer than a slow run's twin can take (past that, the ratio is
-        # not there); a hang's gets as long as the hang had: stuck, or as slow as without nested graph breaks?
-        other = self.run(source, pair, calls, timeout=min(self.timeout, max(on_s / self.slow_ratio, 1.0))
-                         if finished else on_s)
+        # the twin need not run longer than a slow run's twin can take: past that, the ratio is not there
+        other = self.run(source, pair, calls, timeout=min(self.timeout, max(on_s / self.slow_ratio, 1.0)))
         if "calls" not in other:  # the twin hung or died too: nested graph breaks did not make it slow
             return verdict
         limit = self.slow_limit(float(other["seconds"]))
         if on_s < limit:
-            return verdict if finished else as_slow_without(on_s, float(other["seconds"]), verdict)
+            return verdict
         if finished and "hang" not in self.run(source, target, calls, timeout=limit):
             return verdict
         return slow_verdict(on_s, float(other["seconds"]), limit, finished, target)

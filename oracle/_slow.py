@@ -13,13 +13,7 @@ timed against its twin's run of the same program, right after it, in the same po
   limit as its timeout and must not finish within it either (a load spike, or a compile cache the twin's run
   filled, makes one measurement wrong, seldom two);
 - a twin that does not finish either leaves a hang a hang, and a slow run an ``ok``: nested graph breaks did
-  not make it slow. A hang's twin is given as long as the hang had: one that finishes within
-  ``AS_SLOW_SHARE`` of it makes the hang ``skip:too-slow`` (``as_slow_without``): the program compiles nearly
-  as slowly without nested graph breaks, and on this machine now (a large program, a loaded machine) that
-  is longer than the hang rule waits, so the hang was no evidence of anything stuck. Seen: an 867-line
-  program that a 2.13 campaign beside two others called a hang compiled in 246 s with nested graph breaks off.
-  A twin that finishes sooner leaves it a hang (nested graph breaks made it that much slower, and it did not
-  finish), or makes it ``slow`` at ``SLOW_RATIO``.
+  not make it slow.
 
 Only a run that showed nothing else (``ok``, or ``hang``) is timed: a wrong value or a crash is the finding.
 The ratio, not a wall time, is what a reduction keeps (``fuzz.reduce``): it holds on a smaller program and on
@@ -38,17 +32,13 @@ if TYPE_CHECKING:  # the campaign's scheduling asks ``waits_out`` without import
     from ._targets import Target
     from ._verdict import Verdict
 
-__all__ = ["AS_SLOW_SHARE", "REDUCE_MARGIN", "SLOW_FLOOR_S", "SLOW_RATIO", "SLOW_SIGNATURE",
-           "TOO_SLOW_SIGNATURE", "USUAL_FACTOR", "USUAL_MIN", "UsualTimes", "as_slow_without", "slow_limit",
-           "slow_verdict", "twin", "waits_out"]
+__all__ = ["REDUCE_MARGIN", "SLOW_FLOOR_S", "SLOW_RATIO", "SLOW_SIGNATURE", "USUAL_FACTOR", "USUAL_MIN",
+           "UsualTimes", "slow_limit", "slow_verdict", "twin", "waits_out"]
 
 SLOW_RATIO = 10.0  # times the twin's run
 SLOW_FLOOR_S = 15.0  # and at least this many seconds: below it, worker start and load noise are the same size
 SLOW_SIGNATURE = "slow:compile"
 REDUCE_MARGIN = 1.5
-# A hang whose twin (nested graph breaks off) finished in more than this share of the hang's time: not judged.
-AS_SLOW_SHARE = 1 / 3
-TOO_SLOW_SIGNATURE = "skip:too-slow"
 # A finished run on a target with nested graph breaks on is timed against its twin only when it took
 # USUAL_FACTOR times the median of the runner's last USUAL_RUNS there (once it has USUAL_MIN of them): on two
 # loaded cores most compiles of a campaign's programs pass the 15 s floor, and a twin run for each would
@@ -105,18 +95,6 @@ def slow_verdict(on_s: float, twin_s: float, limit: float, finished: bool, targe
         f"took {twin_s:.1f} s: {on_s / max(twin_s, 1e-3):.0f} times as long or more (slow from "
         f"{limit:.0f} s)",
     )
-
-
-def as_slow_without(on_s: float, twin_s: float, verdict: Verdict) -> Verdict:
-    """What a hang of ``on_s`` seconds is when its twin finished in ``twin_s``: not judged
-    (``skip:too-slow``) when that is more than ``AS_SLOW_SHARE`` of it, else ``verdict`` (the hang)."""
-    from ._verdict import Verdict
-
-    if twin_s <= AS_SLOW_SHARE * on_s:
-        return verdict
-    return Verdict("skip", "", TOO_SLOW_SIGNATURE,
-                   f"no result in {on_s:.0f} s with nested graph breaks on, and {twin_s:.0f} s with them "
-                   f"off: as slow either way, and longer than a hang is waited for here now: not judged")
 
 
 def waits_out(signature: str) -> bool:
