@@ -16,7 +16,7 @@ proof: two bugs in one compiler handler have the same trigger. So a finding like
 is ``KNOWN?`` — "probably a new form of it: confirm, then ``corpus add --same-as``" — never KNOWN, and only a
 reduced one (a minimal repro: every call in it is needed by something) whose signature does not pin its bug.
 
-Measured with ``benchmarks/known_forms.py`` on the corpus, each repro left out in turn (docs/corpus.md).
+Measured with ``benchmarks/known_forms.py`` on the corpus, each repro left out in turn (docs/reducer.md).
 """
 
 from __future__ import annotations
@@ -242,8 +242,8 @@ class Triggers:
     def like(self, source: str, signature: str, target: str,
              leave_out: Callable[[Form], bool] | None = None) -> tuple[list[str], list[str]]:
         """The corpus bugs (entry files) whose trigger the finding needs too, and its trigger (sorted); ``[]``
-        for both when there are none, or its trigger is empty (only common calls, or none the finding needs). ``leave_out``: forms not
-        to compare with (a measurement's left-out repro)."""
+        for both when there are none, or its trigger is empty (only common calls, or none the finding needs).
+        ``leave_out``: forms not to compare with (a measurement's left-out repro)."""
         kind = finding_kind(signature)
         candidates = [form for form in self.forms if finding_kind(form.signature) == kind
                       and not (leave_out and leave_out(form))]
@@ -256,8 +256,10 @@ class Triggers:
         bugs: list[str] = []
         needs: list[bool | None] = []  # found on first need
         for form in candidates:
+            if form.bug in bugs:
+                continue  # named by another of its repros already
             theirs = self._form_trigger(form, target)
-            if form.bug in bugs or not theirs or not theirs <= mine:
+            if not theirs or not theirs <= mine:
                 continue
             needs = needs or [self._needs_ngb(source, target)]
             if needs[0] != self._needs_ngb(form.source, target, (form.file, target)):
