@@ -423,7 +423,8 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
             print("         NEW?: its root cause is decided once its reduction finishes (it may be a known bug)")
         if bucket.get("like") and not bucket.get("known"):
             like = ", ".join(f"corpus/{file}" for file in bucket["like"])
-            print(f"         KNOWN?: needs the compiler to trace {', '.join(bucket.get('trigger') or [])}, as {like} "
+            calls = ", ".join(bucket.get("trigger") or []) or "the same calls"
+            print(f"         KNOWN?: needs the compiler to trace {calls}, as {like} "
                   f"does: probably a new form of it (confirm, then "
                   f"{shell_command('ngb-fuzz', 'corpus', 'add', path, '--target', bucket['target'], '--same-as', bucket['like'][0])})")
         elif bucket.get("looks_like"):
