@@ -95,14 +95,14 @@ class Naming:
                   "like": like, "trigger": trigger}
         self._campaign._journal({**record, "status": status_after(bucket, record)})
 
-    def like(self, bucket: Bucket, source: str, fixpoint: bool) -> dict:
-        """The fields of a "reduced" record that say which corpus bugs ``bucket``, reduced to ``source`` and
-        not known, needs the trigger of (``{"like": [...], "trigger": [...]}``; ``fuzz.triage.trigger``);
-        ``{}`` when it is not asked: not at a fixpoint (a repro that is not minimal needs calls that its bug
-        does not), a crash its signature names, no corpus, or the campaign stopping. Runs checks: not under
-        the campaign's lock."""
+    def like(self, bucket: Bucket, source: str) -> dict:
+        """The fields of a "reduced" record that say which corpus bugs ``bucket``, reduced to ``source`` at a
+        fixpoint and not known, needs the trigger of (``{"like": [...], "trigger": [...]}``;
+        ``fuzz.triage.trigger``). Only a minimal repro is asked (one that is not needs calls its bug does
+        not): the callers' part. ``{}`` when it is not asked: a crash its signature names, no corpus, or the
+        campaign stopping. Runs checks: not under the campaign's lock."""
         known_bugs = self._campaign.known
-        if not fixpoint or not known_bugs or not known_bugs.forms or pins_bug(bucket.signature):
+        if not known_bugs or not known_bugs.forms or pins_bug(bucket.signature):
             return {}
         from fuzz.triage.trigger import Triggers
         from oracle import OracleError
@@ -127,7 +127,7 @@ class Naming:
             if (bucket.like is not None or bucket.known or bucket.same_as or bucket.reduction != "done"):
                 continue
             source = self._source(bucket)
-            fields = self.like(bucket, source, fixpoint=True) if source is not None else {}
+            fields = self.like(bucket, source) if source is not None else {}
             if not fields:
                 continue
             with self._campaign._lock:

@@ -339,17 +339,21 @@ class Reductions:
             return  # stopped (or the repro is unreadable): the bucket stays as it was for the next run
         if self.campaign._stop.is_set() or (result is not None and result.stopped == "interrupted"):
             return  # interrupted: stays as it was, the next run reduces it again
-        asked = {}  # which corpus bugs a minimal repro that is not known needs the trigger of (KNOWN?)
-        if result is not None and result.stopped == "fixpoint" and result.reproduced >= 1:
+        fixpoint = result is not None and result.stopped == "fixpoint"
+        smaller = result is not None and result.lines < result.original_lines
+        usable = result is not None and result.reproduced >= 1 and (smaller or fixpoint)
+        shape, match, asked = None, None, {}
+        if usable:  # named outside the lock: asking ``like`` runs checks
+            kept = result.source if smaller else source  # the program the repro will hold
+            shape = behaviour_shape(kept, minimal=fixpoint)
             known = self.campaign.known
-            if not (known and known.match(bucket.signature, behaviour_shape(result.source), target=bucket.target)):
-                asked = self.campaign.naming.like(bucket, result.source, fixpoint=True)
+            match = known.match(bucket.signature, shape, target=bucket.target) if known else None
+            if fixpoint and not match:  # which corpus bugs a minimal repro not known needs the trigger of
+                asked = self.campaign.naming.like(bucket, kept)
         with self.campaign._lock:
             if self.campaign._stop.is_set():
                 return
-            fixpoint = result is not None and result.stopped == "fixpoint"
-            smaller = result is not None and result.lines < result.original_lines
-            if result is None or result.reproduced < 1 or not (smaller or fixpoint):
+            if not usable:
                 # nothing smaller reproduces in a fresh process (or the budget ran out first): the repro stays;
                 # one cut short before stays cut short, at its lines
                 cut = bucket.reduction == "cut short" or (result is not None and not fixpoint)
@@ -359,7 +363,6 @@ class Reductions:
             reduction = "done" if fixpoint else "cut short"
             if not fixpoint:
                 self._paid[bucket.repro] = (result.original_lines, result.lines)
-            reduced = source
             if smaller:
                 original_lines = code_lines(first)
                 note = "" if reduction == "done" else (f"; cut short ({result.stopped}) after {result.elapsed_s:.0f}s "
@@ -370,9 +373,6 @@ class Reductions:
                 if not orig.exists():  # a reduction redone or gone on with keeps the first original
                     self.campaign._storing(self.campaign.dir.write_text, orig.name, source)
                 self.campaign._storing(self.campaign.dir.write_text, bucket.repro, reduced)
-            shape = behaviour_shape(reduced, minimal=reduction == "done")
-            match = (self.campaign.known.match(bucket.signature, shape, target=bucket.target)
-                     if self.campaign.known else None)
             record = {"k": "reduced", "repro": bucket.repro, "reduction": reduction,
                       "lines": result.lines, "root_cause": root_cause(bucket.signature, shape),
                       "known": match.file if match else None, "regression": bool(match and match.fixed),

@@ -271,9 +271,9 @@ class _Progress:
             self.live.__exit__(*exc)
 
     def _figures(self, campaign: Campaign) -> tuple[int, float, dict[str, int], str]:
-        seconds = max(campaign.seconds, 1e-9)
         from fuzz.campaign.bucket import STATUSES
 
+        seconds = max(campaign.seconds, 1e-9)
         statuses = Counter(b.status for b in list(campaign.buckets.values()))
         tags = [f"{statuses[s]} {s}" for s in STATUSES if statuses[s]]
         buckets = f"{len(campaign.buckets)}" + (f" ({', '.join(tags)})" if tags else "")
