@@ -13,7 +13,7 @@ import statistics
 
 import oracle
 from fuzz.campaign.selftest import programs_to_detection
-from oracle._faults import FAULTS
+from oracle._faults import FAULTS, fault_spec
 
 
 def main() -> None:
@@ -27,7 +27,7 @@ def main() -> None:
         for fault, (_, kind) in FAULTS.items():
             counts, kinds = [], set()
             for seed in range(args.seeds):
-                count, verdict = programs_to_detection(runner, f"fault:{fault}", seed, args.limit)
+                count, verdict = programs_to_detection(runner, fault_spec(fault), seed, args.limit)
                 counts.append(count if count is not None else float("inf"))
                 kinds.add(verdict.kind if verdict else "missed")
             shown = " ".join("-" if c == float("inf") else str(c) for c in counts)

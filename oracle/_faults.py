@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 import torch
 
-__all__ = ["FAULTS", "ROUNDING", "DYNAMIC_ONLY", "make_backend"]
+__all__ = ["FAULTS", "ROUNDING", "DYNAMIC_ONLY", "fault_spec", "make_backend"]
 
 # A fault: given the graph's outputs and the program's module, the outputs the compiled graph returns.
 Fault = Callable[[Sequence[Any], types.ModuleType], Any]
@@ -83,6 +83,13 @@ FAULTS: dict[str, tuple[Fault, str]] = {
     "slow-ngb": (_slow_ngb, "slow"),
     "kill": (_kill, "crash"),
 }
+
+
+def fault_spec(name: str) -> str:
+    """The target spec on which fault ``name`` (of ``FAULTS``) shows its verdict: ``fault:<name>``, with
+    nested graph breaks off for ``hang``. That fault hangs with them on or off, and a target with a twin calls
+    a run whose twin gives no result either ``skip:too-slow`` (``oracle._slow``)."""
+    return f"fault:{name}" + (",ngb=off" if FAULTS[name][1] == "hang" else "")
 
 
 def _reround(outputs: Sequence[Any], module: types.ModuleType) -> Sequence[Any]:

@@ -5,17 +5,21 @@ target with them off. Some programs compile hundreds of times slower with them o
 400 s against 2-4 s off, deep recursion through decorated functions and ``disable`` breaks). The oracle's
 ``hang`` rule calls such a program a hang, rightly, but a hang cannot be reduced: a smaller program compiles
 faster and is no hang any more, though it is still as many times slower with nested graph breaks on. So a run
-on such a target that did not finish (a ``hang`` under the full rule) or took ``SLOW_FLOOR_S`` or more is
-timed against its twin's run of the same program, right after it, in the same pool of workers:
+on such a target that did not finish within the timeout, or took ``SLOW_FLOOR_S`` or more, is timed against
+its twin's run of the same program, right after it, in the same pool of workers:
 
 - it is ``slow`` (signature ``slow:compile``) when it took at least ``SLOW_RATIO`` times as long as the twin,
   and ``SLOW_FLOOR_S`` at least (``slow_limit``); a run that finished so slowly is run once more with that
   limit as its timeout and must not finish within it either (a load spike, or a compile cache the twin's run
-  filled, makes one measurement wrong, seldom two);
-- a twin that does not finish either leaves a hang a hang, and a slow run an ``ok``: nested graph breaks did
-  not make it slow.
+  filled, makes one measurement wrong, seldom two); a run that did not finish is repeated once in a fresh
+  worker, given the hang rule's time or that limit, whichever is longer, and must not finish again;
+- a run that did not finish, whose twin (given the runner's timeout) does not finish either, is
+  ``skip:too-slow``: nothing was compared and nothing says nested graph breaks made it slow. Seen on two
+  cores: a 937-line program whose compile gave no result in 300 s with them off either, which the hang rule
+  called a hang and a campaign then spent a quarter of an hour reducing. A slow run whose twin does not
+  finish in its time is ``ok``.
 
-Only a run that showed nothing else (``ok``, or ``hang``) is timed: a wrong value or a crash is the finding.
+Only a run that showed nothing else (``ok``, or no result) is timed: a wrong value or a crash is the finding.
 The ratio, not a wall time, is what a reduction keeps (``fuzz.reduce``): it holds on a smaller program and on
 a loaded machine, where both runs are slowed alike. The reducer asks for ``REDUCE_MARGIN`` times the limit, so
 the reduced repro keeps the verdict when it is checked again on a quieter or busier moment.
@@ -32,12 +36,14 @@ if TYPE_CHECKING:  # the campaign's scheduling asks ``waits_out`` without import
     from ._targets import Target
     from ._verdict import Verdict
 
-__all__ = ["REDUCE_MARGIN", "SLOW_FLOOR_S", "SLOW_RATIO", "SLOW_SIGNATURE", "USUAL_FACTOR", "USUAL_MIN",
-           "UsualTimes", "slow_limit", "slow_verdict", "twin", "waits_out"]
+__all__ = ["REDUCE_MARGIN", "SLOW_FLOOR_S", "SLOW_RATIO", "SLOW_SIGNATURE", "TOO_SLOW_SIGNATURE",
+           "USUAL_FACTOR", "USUAL_MIN", "UsualTimes", "slow_limit", "slow_verdict", "too_slow_verdict",
+           "twin", "waits_out"]
 
 SLOW_RATIO = 10.0  # times the twin's run
 SLOW_FLOOR_S = 15.0  # and at least this many seconds: below it, worker start and load noise are the same size
 SLOW_SIGNATURE = "slow:compile"
+TOO_SLOW_SIGNATURE = "skip:too-slow"
 REDUCE_MARGIN = 1.5
 # A finished run on a target with nested graph breaks on is timed against its twin only when it took
 # USUAL_FACTOR times the median of the runner's last USUAL_RUNS there (once it has USUAL_MIN of them): on two
@@ -94,6 +100,20 @@ def slow_verdict(on_s: float, twin_s: float, limit: float, finished: bool, targe
         f"with nested graph breaks on, the run {took}; with them off ({off.spec if off else 'ngb=off'}) it "
         f"took {twin_s:.1f} s: {on_s / max(twin_s, 1e-3):.0f} times as long or more (slow from "
         f"{limit:.0f} s)",
+    )
+
+
+def too_slow_verdict(on_s: float, twin_s: float, target: Target) -> Verdict:
+    """The ``skip`` of a run that gave no result in ``on_s`` seconds whose twin gave none in ``twin_s``
+    either: nothing to compare, and no sign that nested graph breaks made it slow."""
+    from ._verdict import Verdict
+
+    off = twin(target)
+    return Verdict(
+        "skip", "", TOO_SLOW_SIGNATURE,
+        f"no result in {on_s:.0f} s, and none in {twin_s:.0f} s with nested graph breaks off "
+        f"({off.spec if off else 'ngb=off'}) either: the program is too slow to compile here for a hang to "
+        f"tell anything of nested graph breaks",
     )
 
 

@@ -45,8 +45,8 @@ MANIFEST = "manifest.json"
 STATUSES = ("NEW", "KNOWN", "REGRESSION", "FIXED")
 OPEN = ("NEW", "KNOWN")
 # What a corpus file shows when nothing could be compared: it does not load, eager fails or disagrees with itself,
-# or its file is gone. Never a status change; always an error.
-BROKEN_SIGNATURES = ("missing", "skip:invalid-program", "skip:eager-failed", "flaky")
+# it compiles too slowly here either way, or its file is gone. Never a status change; always an error.
+BROKEN_SIGNATURES = ("missing", "skip:invalid-program", "skip:eager-failed", "skip:too-slow", "flaky")
 # What a check shows for an entry whose ``requires`` the target's torch or Python does not meet: not run, no move.
 REQUIRES_UNMET = "skip:requires"
 

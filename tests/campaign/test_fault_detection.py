@@ -4,7 +4,7 @@ import pytest
 
 import oracle
 from fuzz.campaign.selftest import programs_to_detection
-from oracle._faults import FAULTS
+from oracle._faults import FAULTS, fault_spec
 
 
 @pytest.fixture(scope="module")
@@ -19,6 +19,6 @@ def fast_runner():
 @pytest.mark.slow
 @pytest.mark.parametrize("fault", sorted(set(FAULTS) - {"slow-ngb"}))
 def test_fault_is_detected_with_its_verdict_kind_within_100_programs(fast_runner, fault):
-    count, verdict = programs_to_detection(fast_runner, f"fault:{fault}", seed=0, limit=100)
+    count, verdict = programs_to_detection(fast_runner, fault_spec(fault), seed=0, limit=100)
     assert count is not None, f"fault:{fault} not detected in 100 programs"
     assert verdict.kind == FAULTS[fault][1], verdict

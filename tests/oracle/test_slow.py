@@ -100,13 +100,45 @@ def test_a_run_usual_for_the_runner_now_is_not_timed_against_its_twin():
     assert usual.signature == "ok" and unusual.signature == "slow:compile", (usual, unusual)
 
 
-def test_a_hang_whose_twin_also_hangs_stays_a_hang():
+SPINS = "import torch\n\n\ndef entry():\n    while torch.compiler.is_compiling():\n        pass\n    return 1\n"
+
+
+def test_a_hang_whose_twin_also_hangs_is_too_slow_to_tell_and_costs_no_recheck():
     # Dynamo reads is_compiling() as True while it traces, so it unrolls this loop for ever, nested graph breaks
-    # on or off; eager skips it
-    spins = "import torch\n\n\ndef entry():\n    while torch.compiler.is_compiling():\n        pass\n    return 1\n"
-    with oracle.Runner(workers=1, timeout=4.0, hang_recheck=1.5, slow_floor_s=2.0) as runner:
-        verdict = runner.check(spins, ["torch"], calls=1).verdicts["torch"]
-    assert verdict.signature == "hang", verdict.detail
+    # on or off; eager skips it. Nothing says nested graph breaks made it: no finding, and no run given three
+    # times as long (what made a huge program's campaign check cost minutes)
+    with oracle.Runner(workers=1, timeout=4.0, hang_recheck=3.0, slow_floor_s=2.0) as runner:
+        timeouts = []
+        run = runner.run
+        runner.run = lambda source, target, calls=3, timeout=None, **k: (
+            timeouts.append((str(target), timeout)) or run(source, target, calls, timeout, **k))
+        verdict = runner.check(SPINS, ["torch"], calls=1).verdicts["torch"]
+    assert verdict.signature == "skip:too-slow" and not verdict.is_finding, verdict.detail
+    assert "with nested graph breaks off (torch:ngb=off) either" in verdict.detail
+    targets = [t for t, _ in timeouts]
+    assert targets.count("torch") == 1 and targets.count("torch:ngb=off") == 1, timeouts
+    assert all(timeout is None for target, timeout in timeouts if target != "eager"), timeouts
+
+
+def test_a_hang_on_a_target_without_a_twin_stays_a_hang():
+    with oracle.Runner(workers=1, timeout=4.0, hang_recheck=1.5) as runner:
+        verdict = runner.check(SPINS, ["torch:ngb=off"], calls=1).verdicts["torch:ngb=off"]
+    assert verdict.signature == "hang" and verdict.is_finding, verdict.detail
+
+
+def test_a_hang_only_with_nested_graph_breaks_on_is_slow_after_one_repeat():
+    with oracle.Runner(workers=1, timeout=3.0, hang_recheck=1.5, slow_floor_s=1.0) as runner:
+        timeouts = []
+        run = runner.run
+        runner.run = lambda source, target, calls=3, timeout=None, **k: (
+            timeouts.append((str(target), timeout)) or run(source, target, calls, timeout, **k))
+        verdict = runner.check(_sleepy(60), ["torch"], calls=1).verdicts["torch"]
+    assert verdict.signature == "slow:compile", verdict.detail
+    assert [t for t, _ in timeouts if t != "eager"] == ["torch", "torch:ngb=off", "torch"], timeouts
+    repeat = timeouts[-1][1]  # the hang rule's 1.5 x 3 s, or the slow limit where that is longer
+    twin_s = float(re.search(r"it took ([\d.]+) s", verdict.detail).group(1))
+    assert repeat >= max(4.5, 10 * twin_s - 1), (repeat, verdict.detail)  # twin_s is printed rounded
+    assert f"gave no result in {repeat:.0f} s" in verdict.detail, verdict.detail
 
 
 def _run_file(tmp_path, source: str) -> subprocess.CompletedProcess:

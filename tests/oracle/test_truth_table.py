@@ -61,7 +61,7 @@ TRUTH = [
     ("truth/eager_dies.py", "torch", "skip:eager-failed"),
     ("seed_chain.py", "fault:kill", "crash:died:SIGKILL"),
 ]
-HANG = ("seed_chain.py", "fault:hang", "hang")  # own runner with a short timeout
+HANG = ("seed_chain.py", "fault:hang,ngb=off", "hang")  # own runner with a short timeout; no twin (oracle._slow)
 # never returns with nested graph breaks on, returns at once with them off: slow, not a hang (same runner)
 SLOW = ("seed_chain.py", "fault:slow-ngb", "slow:compile")
 
