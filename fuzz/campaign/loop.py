@@ -139,6 +139,7 @@ class Campaign:
         self.families: collections.Counter = collections.Counter()  # programs per feature family
         self.stats: collections.Counter = collections.Counter()
         self.break_reasons: collections.Counter = collections.Counter()  # "spec: reason" -> programs
+        self.skips: collections.Counter = collections.Counter()  # skip signature -> target runs ("skip:too-slow")
         self.bias = Bias(self.base_config) if config.bias else None
         self.buckets: dict[tuple[str, str], Bucket] = {}
         self.completed = IndexSet()
@@ -182,6 +183,7 @@ class Campaign:
             self.families.update(snapshot.get("families", {}))
             self.stats.update(snapshot.get("stats", {}))
             self.break_reasons.update(snapshot.get("break_reasons", {}))
+            self.skips.update(snapshot.get("skips", {}))
             if self.bias is not None:
                 self.bias.load_json(snapshot.get("bias", {}))
             self.previous_seconds = float(snapshot["seconds"])
@@ -202,7 +204,7 @@ class Campaign:
             "identity": self.config.identity(), "completed": self.completed.to_json(),
             "verdicts": dict(self.verdicts), "features": dict(self.features),
             "families": dict(self.families), "stats": dict(self.stats),
-            "break_reasons": dict(self.break_reasons), "seconds": self.seconds,
+            "break_reasons": dict(self.break_reasons), "skips": dict(self.skips), "seconds": self.seconds,
             "buckets": [dataclasses.asdict(b) for b in self.buckets.values()],
             **({"bias": self.bias.to_json()} if self.bias is not None else {}),
         }
@@ -244,6 +246,9 @@ class Campaign:
                     self.break_reasons.update(f"{spec}: {reason}" for reason in value)
                 else:
                     self.stats[f"{spec}.{key}"] += value
+            if verdict_kind == "skip" and signature:  # why nothing was compared (journals before it: None)
+                self.skips[signature] += 1
+                continue
             if signature is None:
                 continue
             bucket = self._bucket_of(spec, signature)
@@ -311,6 +316,7 @@ class Campaign:
             return {
                 "programs": self.programs,
                 "verdicts": dict(self.verdicts),
+                "skips": dict(self.skips.most_common()),
                 "buckets": buckets,
                 "known_share": known_shares(buckets),  # of findings and of buckets: re-found corpus bugs
                 "root_causes": len({b.root_cause or f"{b.target}|{b.signature}" for b in self.buckets.values()}),
@@ -432,7 +438,7 @@ class Campaign:
                     self._storing(self.dir.write_text, name, self._repro_source(program, spec, verdict, index))
                 names[spec] = name
             record = {"k": "program", "i": index, "features": sorted(program.features),
-                      "verdicts": {spec: [v.kind, v.signature if v.is_finding else None]
+                      "verdicts": {spec: [v.kind, v.signature if v.is_finding or v.kind == "skip" else None]
                                    for spec, v in report.verdicts.items()},
                       "stats": {spec: report.stats[spec] for spec in report.verdicts if spec in report.stats},
                       **({"new": names} if names else {})}

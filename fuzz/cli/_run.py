@@ -366,6 +366,14 @@ def _not_reduced(campaign: Campaign) -> str:
     return f"{campaign.not_reduced}" + (f" ({', '.join(said)})" if said else "")
 
 
+def skip_reasons(skips: Mapping[str, int]) -> str:
+    """Why target runs were skipped, for the closing line: " (too-slow 1, eager-failed 1)"; "" when not
+    recorded (a campaign journaled before skip reasons were)."""
+    if not skips:
+        return ""
+    return " (" + ", ".join(f"{sig.removeprefix('skip:')} {n}" for sig, n in skips.items()) + ")"
+
+
 def worker_memory(campaign: Campaign) -> str:
     """Resident MB of each worker that checks programs now (a cluster's too), e.g. '412 398' ('-' before any
     started)."""
@@ -383,7 +391,8 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
 
     from ..commands import replay_command, shell_command
 
-    verdicts = " ".join(f"{k}={v}" for k, v in sorted(summary["verdicts"].items()))
+    verdicts = " ".join(f"{k}={v}" + (skip_reasons(summary.get("skips", {})) if k == "skip" else "")
+                        for k, v in sorted(summary["verdicts"].items()))
     print(f"{state}: {summary['programs']} programs in {summary['seconds']:.1f}s  {verdicts}  "
           f"buckets={len(summary['buckets'])} root causes={summary['root_causes']}")
     # pasted, it reduces with this run's workers (a cluster's: as many as this machine holds)
