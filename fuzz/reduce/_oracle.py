@@ -155,7 +155,7 @@ def reduce_program(
     progress=None,
     ir=None,
     cheaper: bool = True,
-    checks: int = 500,
+    checks: int = 2000,
     ceiling_s: float | None = None,
     hang_wait_s: float | None = None,
 ) -> ReduceResult:
