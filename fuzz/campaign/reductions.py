@@ -69,6 +69,11 @@ class StoppableRunner:
     def __init__(self, runner, stop: threading.Event):
         self._runner, self._stop = runner, stop
 
+    @property
+    def stop_event(self) -> threading.Event:
+        """The campaign's stop: the reducer's re-checks in fresh processes end when it is set (``recheck``)."""
+        return self._stop
+
     def check(self, *args, **kwargs):
         if self._stop.is_set():
             raise KeyboardInterrupt

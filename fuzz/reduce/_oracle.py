@@ -6,6 +6,7 @@ import ast
 import contextlib
 import dataclasses
 import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -394,17 +395,29 @@ def recheck(source: str, target: str, signature: str, times: int, *, timeout: fl
             eager_outcome: str | None = None, hang_recheck: float | None = None, like=None) -> int:
     """How many of ``times`` full checks, each in a fresh worker process, give ``signature`` on ``target`` (and
     eager's outcome ``eager_outcome`` when given). ``hang_recheck``: the runner's (default: the oracle's);
-    ``like``: a runner whose rules (``rules_of``) the checks keep."""
+    ``like``: a runner whose rules (``rules_of``) the checks keep. When ``like`` has a ``stop_event`` (a
+    campaign's runner), its setting ends the checks in flight at once, their workers killed, and this raises
+    KeyboardInterrupt: a full check of a slow compile waits out minutes, and a stopped campaign waited for it."""
     import oracle
 
     options = {**rules_of(like), **({"hang_recheck": hang_recheck} if hang_recheck is not None else {})}
+    stop = getattr(like, "stop_event", None)
+
+    def stopped() -> bool:
+        return stop is not None and stop.is_set()
 
     def once(_):
+        if stopped():
+            raise KeyboardInterrupt
         try:
-            with oracle.Runner(workers=1, timeout=timeout, **options) as runner:
+            with oracle.Runner(workers=1, timeout=timeout, **options) as runner, _closed_on(stop, runner):
                 report = runner.check(source, [target])
         except oracle.OracleError:
+            if stopped():
+                raise KeyboardInterrupt from None
             return False
+        if stopped():  # a check cut off by the stop gives no verdict to count
+            raise KeyboardInterrupt
         verdict = report.verdicts.get(target)
         return (not report.flaky and verdict is not None and verdict.signature == signature
                 and (eager_outcome is None or report.eager_outcome == eager_outcome))
@@ -413,6 +426,33 @@ def recheck(source: str, target: str, signature: str, times: int, *, timeout: fl
         return 0
     with ThreadPoolExecutor(max(1, min(workers, times))) as pool:
         return sum(pool.map(once, range(times)))
+
+
+STOP_POLL_S = 0.2
+
+
+@contextlib.contextmanager
+def _closed_on(stop, runner):
+    """Close ``runner`` (killing its busy workers) as soon as ``stop`` (a threading.Event, or None) is set, while
+    the block runs."""
+    if stop is None:
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            if stop.wait(STOP_POLL_S):
+                runner.close()
+                return
+
+    thread = threading.Thread(target=watch, daemon=True, name="recheck-stop")
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 def rules_of(runner) -> dict:

@@ -251,6 +251,36 @@ def test_a_stopping_campaign_interrupts_the_next_cheap_check():
     assert runner.asked == []
 
 
+def test_a_stopping_campaign_ends_a_full_recheck_in_flight_and_its_worker(tmp_path):
+    # A full re-check of a slow compile waits out minutes in a fresh process: a stop must not wait for it.
+    import threading
+    import time
+
+    from fuzz.campaign.reductions import StoppableRunner
+    from fuzz.reduce._oracle import recheck
+    from oracle._runner import worker_pids
+
+    stuck = ("import time\n\nimport torch\n\n\ndef entry(x):\n    if torch.compiler.is_compiling():\n"
+             "        time.sleep(600)\n    return x + 1\n\n\ndef make_inputs(device):\n"
+             "    return (torch.ones(2, device=device),)\n")
+    stop = threading.Event()
+    like = StoppableRunner(object(), stop)
+    timer = threading.Timer(20.0, stop.set)  # the worker started (a few seconds) and is stuck in the compile
+    timer.start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            recheck(stuck, "torch:ngb=off", "hang", 1, timeout=300.0, like=like)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - started < 60, "the stop waited for the check's 300 s timeout"
+    for _ in range(50):
+        if not worker_pids(os.getpid()):
+            break
+        time.sleep(0.2)
+    assert not worker_pids(os.getpid()), "a re-check's worker outlived the stop"
+
+
 def test_a_runner_without_single_runs_gets_full_checks():
     import oracle
     from fuzz.reduce._oracle import oracle_predicate
