@@ -6,7 +6,9 @@ of text. Its **trigger** is the set of calls whose tracing the finding needs: on
 outside the compiler (``isolate``: ``format(x, '08b')`` becomes ``__ngb_eager__(format, x, '08b')``, a function
 the compiler does not trace), and a call is in the trigger when the finding then goes (the verdict is ``ok``).
 Calls are named by what they call (``format``, ``functools.partial``, ``.extend`` for a method), not by the
-program's own names; calls that many corpus bugs make (``torch.ones``, ``list``: ``COMMON``) are left out.
+program's own names; calls that many corpus bugs make (``torch.ones``, ``list``: ``COMMON``) are left out. A read
+by subscript of a local a call made is a site too (``z['a']`` of a ``collections.defaultdict``:
+``collections.defaultdict[]``): its ``__getitem__``/``__missing__`` are traced there.
 
 A finding is **like** a corpus bug when one of that bug's repros (its entry or a variant), checked on the
 finding's own target, has a trigger the finding needs too (a subset of its own: a new form may need more, a
@@ -119,18 +121,53 @@ def _callee(func: ast.expr, names: _Names) -> str | None:
     return None
 
 
-def _traced_calls(tree: ast.Module) -> Iterable[ast.Call]:
-    """Calls in function bodies (run when the program's functions run, so under the compiler), not in
-    ``make_inputs`` (run eagerly on both sides) nor at module level (run when the program loads)."""
-    def walk(node: ast.AST, inside: bool) -> Iterable[ast.Call]:
+Site = ast.Call | ast.Subscript
+
+
+def _assigned(fn: ast.AST, names: _Names) -> dict[str, str | None]:
+    """The locals of function ``fn`` that a call made, by what it called (``z = collections.defaultdict(f)``:
+    ``z`` -> ``collections.defaultdict``); None for a name assigned from calls of two kinds. Nested functions are
+    theirs."""
+    made: dict[str, str | None] = {}
+    todo = list(ast.iter_child_nodes(fn))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Call)):
+            callee, name = _callee(node.value.func, names), node.targets[0].id
+            made[name] = callee if made.get(name, callee) == callee else None
+        todo.extend(ast.iter_child_nodes(node))
+    return made
+
+
+def _traced_sites(tree: ast.Module, names: _Names) -> list[tuple[Site, str | None]]:
+    """The sites ``isolate`` can take, each with what it calls (None: the program's own function), in source
+    order: calls in function bodies (run when the program's functions run, so under the compiler), not in
+    ``make_inputs`` (run eagerly on both sides) nor at module level (run when the program loads); and reads by
+    subscript of a local a call made, named by that call (``z['a']`` of a ``collections.defaultdict``:
+    ``collections.defaultdict[]``), whose ``__getitem__``/``__missing__`` the compiler traces too."""
+    sites: list[tuple[Site, str | None]] = []
+
+    def walk(node: ast.AST, scopes: list[dict[str, str | None]]) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) and child.name == "make_inputs":
                 continue
-            here = inside or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-            if here and isinstance(child, ast.Call):
-                yield child
-            yield from walk(child, here)
-    return walk(tree, False)
+            inner = scopes
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                inner = [*scopes, _assigned(child, names)]
+            if inner and isinstance(child, ast.Call):
+                sites.append((child, _callee(child.func, names)))
+            elif (inner and isinstance(child, ast.Subscript) and isinstance(child.ctx, ast.Load)
+                  and isinstance(child.value, ast.Name)):
+                made = next((scope[child.value.id] for scope in reversed(inner) if child.value.id in scope), None)
+                if made:
+                    sites.append((child, f"{made}[]"))
+            walk(child, inner)
+
+    walk(tree, [])
+    return sites
 
 
 def call_sites(source: str) -> list[tuple[int, str]]:
@@ -140,11 +177,9 @@ def call_sites(source: str) -> list[tuple[int, str]]:
     if parsed is None:
         return []
     tree = parsed[1]
-    names = _Names(tree)
     sites = []
-    for index, call in enumerate(_traced_calls(tree)):
-        callee = _callee(call.func, names)
-        if callee and callee not in _NOT_CALLS and not _observation(call):
+    for index, (site, callee) in enumerate(_traced_sites(tree, _Names(tree))):
+        if callee and callee not in _NOT_CALLS and not (isinstance(site, ast.Call) and _observation(site)):
             sites.append((index, callee))
     return sites
 
@@ -161,9 +196,14 @@ def isolate(source: str, index: int) -> str:
     if parsed is None:
         raise ValueError("not a program: it does not parse")
     pf, tree = parsed
-    call = next(c for i, c in enumerate(_traced_calls(tree)) if i == index)
-    call.args = [call.func, *call.args]
-    call.func = ast.Name(EAGER, ast.Load())
+    site = _traced_sites(tree, _Names(tree))[index][0]
+    if isinstance(site, ast.Call):
+        site.args = [site.func, *site.args]
+        site.func = ast.Name(EAGER, ast.Load())
+    else:
+        tree = _Replace(site, ast.Call(ast.Name(EAGER, ast.Load()),
+                                       [ast.parse("__import__('operator').getitem", mode="eval").body,
+                                        site.value, _as_value(site.slice)], [])).visit(tree)
     shim = ast.parse(_SHIM).body
     at = next((i for i, stmt in enumerate(tree.body)
                if not (isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__")
@@ -172,6 +212,26 @@ def isolate(source: str, index: int) -> str:
     tree.body[at:at] = shim
     code = ast.unparse(ast.fix_missing_locations(tree)) + "\n"
     return dataclasses.replace(pf, code=code, footer="").text
+
+
+class _Replace(ast.NodeTransformer):
+    """Replaces one node (by identity) with another."""
+
+    def __init__(self, old: ast.AST, new: ast.AST):
+        self.old, self.new = old, new
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        return self.new if node is self.old else super().generic_visit(node)
+
+
+def _as_value(index: ast.expr) -> ast.expr:
+    """A subscript's index as a value an ordinary call can take: ``a:b`` becomes ``slice(a, b, None)``."""
+    if isinstance(index, ast.Slice):
+        parts = [part or ast.Constant(None) for part in (index.lower, index.upper, index.step)]
+        return ast.Call(ast.Name("slice", ast.Load()), parts, [])
+    if isinstance(index, ast.Tuple):
+        return ast.Tuple([_as_value(e) for e in index.elts], ast.Load())
+    return index
 
 
 def trigger_of(source: str, target: str, check: Check) -> frozenset[str]:

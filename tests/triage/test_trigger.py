@@ -59,6 +59,47 @@ def test_isolate_runs_one_call_outside_the_compiler_and_keeps_what_eager_compute
     assert namespace["entry"](namespace["torch"].ones(2))[0] == "11"
 
 
+SUBSCRIPTS = '''import collections
+
+import torch
+
+
+def entry(x):
+    counts = collections.defaultdict(list)
+    row = counts['a']
+    row.append(1)
+    table = dict(a=1)
+    if x:
+        table = collections.OrderedDict(a=2)
+    pairs = list(range(6))
+
+    def inner():
+        return pairs[1:5:2], pairs[0]
+
+    plain = [1, 2]
+    return len(counts['b']), row, inner(), plain[0], table['a']
+'''
+
+
+def test_reads_by_subscript_of_a_local_a_call_made_are_sites_named_by_that_call():
+    # a defaultdict's __missing__ (a factory that breaks) runs on a read: the compiler traces it there
+    callees = [callee for _, callee in call_sites(SUBSCRIPTS)]
+    assert callees == ["collections.defaultdict", "collections.defaultdict[]", ".append", "dict",
+                       "collections.OrderedDict", "list", "range", "list[]", "list[]", "len",
+                       "collections.defaultdict[]"], callees
+    # not: a local two kinds of call made (table), a display's (plain)
+    namespace: dict = {}
+    exec(compile(SUBSCRIPTS, "<plain>", "exec"), namespace)
+    expected = namespace["entry"](1)
+    for index, callee in call_sites(SUBSCRIPTS):
+        if callee.endswith("[]"):
+            text = isolate(SUBSCRIPTS, index)
+            assert f"{EAGER}(__import__('operator').getitem, " in text, text
+            isolated: dict = {}
+            exec(compile(text, "<isolated>", "exec"), isolated)
+            assert isolated["entry"](1) == expected  # slices too: a:b:c becomes slice(a, b, c)
+
+
 def test_the_trigger_is_the_calls_whose_isolation_makes_the_finding_go():
     seen = []
 
