@@ -100,6 +100,15 @@ def test_a_run_usual_for_the_runner_now_is_not_timed_against_its_twin():
     assert usual.signature == "ok" and unusual.signature == "slow:compile", (usual, unusual)
 
 
+def _record_timeouts(runner) -> list[tuple[str, float | None]]:
+    """(target, timeout) of each of ``runner``'s runs from now on, in order."""
+    timeouts: list[tuple[str, float | None]] = []
+    run = runner.run
+    runner.run = lambda source, target, calls=3, timeout=None, **k: (
+        timeouts.append((str(target), timeout)) or run(source, target, calls, timeout, **k))
+    return timeouts
+
+
 SPINS = "import torch\n\n\ndef entry():\n    while torch.compiler.is_compiling():\n        pass\n    return 1\n"
 
 
@@ -108,10 +117,7 @@ def test_a_hang_whose_twin_also_hangs_is_too_slow_to_tell_and_costs_no_recheck()
     # on or off; eager skips it. Nothing says nested graph breaks made it: no finding, and no run given three
     # times as long (what made a huge program's campaign check cost minutes)
     with oracle.Runner(workers=1, timeout=4.0, hang_recheck=3.0, slow_floor_s=2.0) as runner:
-        timeouts = []
-        run = runner.run
-        runner.run = lambda source, target, calls=3, timeout=None, **k: (
-            timeouts.append((str(target), timeout)) or run(source, target, calls, timeout, **k))
+        timeouts = _record_timeouts(runner)
         verdict = runner.check(SPINS, ["torch"], calls=1).verdicts["torch"]
     assert verdict.signature == "skip:too-slow" and not verdict.is_finding, verdict.detail
     assert "with nested graph breaks off (torch:ngb=off) either" in verdict.detail
@@ -128,10 +134,7 @@ def test_a_hang_on_a_target_without_a_twin_stays_a_hang():
 
 def test_a_hang_only_with_nested_graph_breaks_on_is_slow_after_one_repeat():
     with oracle.Runner(workers=1, timeout=3.0, hang_recheck=1.5, slow_floor_s=1.0) as runner:
-        timeouts = []
-        run = runner.run
-        runner.run = lambda source, target, calls=3, timeout=None, **k: (
-            timeouts.append((str(target), timeout)) or run(source, target, calls, timeout, **k))
+        timeouts = _record_timeouts(runner)
         verdict = runner.check(_sleepy(60), ["torch"], calls=1).verdicts["torch"]
     assert verdict.signature == "slow:compile", verdict.detail
     assert [t for t, _ in timeouts if t != "eager"] == ["torch", "torch:ngb=off", "torch"], timeouts
