@@ -38,6 +38,7 @@ class Bucket:
     # and that trigger: the calls it needs the compiler to trace
     like: list[str] | None = None
     trigger: list[str] = dataclasses.field(default_factory=list)
+    like_rule: int = 0  # the version of the rule that answered ``like`` (fuzz.triage.trigger.RULE; 0: none)
 
     @property
     def status(self) -> str:

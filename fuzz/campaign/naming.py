@@ -104,7 +104,7 @@ class Naming:
         known_bugs = self._campaign.known
         if not known_bugs or not known_bugs.forms or pins_bug(bucket.signature):
             return {}
-        from fuzz.triage.trigger import Triggers
+        from fuzz.triage.trigger import RULE, Triggers
         from oracle import OracleError
 
         if self._triggers is None:
@@ -115,16 +115,20 @@ class Naming:
             like, trigger = self._triggers.like(source, bucket.signature, bucket.target)
         except (KeyboardInterrupt, OracleError, OSError):
             return {}  # stopped, or the runner failed: asked again by the next run
-        return {"like": like, "trigger": trigger}
+        return {"like": like, "trigger": trigger, "like_rule": RULE}
 
     def ask_unasked(self) -> None:
         """Ask ``like`` of each bucket reduced to a fixpoint, not known, that no run asked yet (reduced before
-        the rule, or by a run stopped while it asked), and journal the answer."""
+        the rule, or by a run stopped while it asked) or that an older version of the rule found like nothing,
+        and journal the answer."""
+        from fuzz.triage.trigger import RULE
+
         asked = False
         for bucket in list(self._campaign.buckets.values()):
             if self._campaign._stop.is_set():
                 break
-            if (bucket.like is not None or bucket.known or bucket.same_as or bucket.reduction != "done"):
+            answered = bucket.like is not None and (bucket.like or bucket.like_rule >= RULE)
+            if answered or bucket.known or bucket.same_as or bucket.reduction != "done":
                 continue
             source = self._source(bucket)
             fields = self.like(bucket, source) if source is not None else {}

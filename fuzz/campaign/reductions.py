@@ -393,7 +393,7 @@ def _orig_name(bucket: Bucket) -> str:
 
 
 # The bucket fields a "reduced" journal record sets.
-RECORDED = ("reduction", "lines", "root_cause", "known", "regression", "like", "trigger")
+RECORDED = ("reduction", "lines", "root_cause", "known", "regression", "like", "trigger", "like_rule")
 
 
 def status_after(bucket: Bucket, record: dict) -> str:

@@ -29,7 +29,11 @@ import collections
 import dataclasses
 from collections.abc import Callable, Iterable
 
-__all__ = ["COMMON", "EAGER", "Form", "Triggers", "call_sites", "isolate", "trigger_of"]
+__all__ = ["COMMON", "EAGER", "RULE", "Form", "Triggers", "call_sites", "isolate", "trigger_of"]
+
+# The rule's version: 1 named calls only; 2 also reads by subscript of a call-made local. A campaign asks again
+# a bucket that an older rule found like nothing (``fuzz.campaign.naming``).
+RULE = 2
 
 EAGER = "__ngb_eager__"  # the name of the function that runs an isolated call outside the compiler
 _SHIM = (f"def {EAGER}(fn, *args, **kwargs):\n    return fn(*args, **kwargs)\n"

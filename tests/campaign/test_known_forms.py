@@ -117,3 +117,29 @@ def test_a_bucket_reduced_before_the_rule_is_asked_by_the_next_run(tmp_path, mon
     again = Campaign(config(camp, programs=20, reduce_seconds=60), _Runner(), generate=generate,
                      known=_corpus(tmp_path / "corpus")).run()
     assert next(b for b in again["buckets"] if b["repro"] == bucket["repro"])["status"] == "KNOWN?"
+
+
+def test_a_bucket_an_older_rule_found_like_nothing_is_asked_again(tmp_path, monkeypatch):
+    import fuzz.reduce as reduce_module
+    from fuzz.campaign.naming import Naming
+
+    monkeypatch.setattr(reduce_module, "reduce_program", _reduce_to(FORM))
+    camp, known = tmp_path / "camp", _corpus(tmp_path / "corpus")
+    with monkeypatch.context() as old:  # the rule before versions: its answer has no like_rule
+        old.setattr(Naming, "like", lambda self, bucket, source: {"like": [], "trigger": []})
+        first = Campaign(config(camp, programs=20, reduce_seconds=60), _Runner(), generate=generate,
+                         known=known).run()
+    bucket = next(b for b in first["buckets"] if b["signature"].startswith("mismatch:"))
+    assert (bucket["status"], bucket["like"]) == ("NEW", [])
+    runner = _Runner()
+    again = Campaign(config(camp, programs=20, reduce_seconds=60), runner, generate=generate, known=known).run()
+    assert next(b for b in again["buckets"] if b["repro"] == bucket["repro"])["status"] == "KNOWN?"
+    # a NEW that today's rule gave is not asked again
+    monkeypatch.setattr(reduce_module, "reduce_program", _reduce_to("import torch\n\n\ndef entry(x):\n"
+                                                                   "    return [torch.sin(x)]\n"))
+    other, runner = tmp_path / "other", _Runner()
+    assert "NEW" in [b["status"] for b in Campaign(config(other, programs=20, reduce_seconds=60), runner,
+                                                   generate=generate, known=known).run()["buckets"]]
+    asked = runner.isolated
+    Campaign(config(other, programs=20, reduce_seconds=60), runner, generate=generate, known=known).run()
+    assert runner.isolated == asked
