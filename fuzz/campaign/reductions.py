@@ -52,10 +52,12 @@ def wait_budget(signature: str) -> float | None:
 # with at once, from where it stands, up to ``GO_ON_ROUNDS`` rounds in one run (the first included), once the
 # buckets waiting for a first round had theirs. On a loaded 2-core machine one round's ceiling (four budgets) held
 # large programs to a quarter or a third of their lines a round (a 2.13 effects mismatch: 257 -> 186 -> 144; a 2.15
-# hang: 186 -> 60 -> 33; a defaultdict bug: 49 -> 15), each round asked for by hand; a round that takes less off is
-# near what the budget can reach, and the bucket waits for the next run.
+# hang: 186 -> 60 -> 33; a defaultdict bug: 49 -> 15), each round asked for by hand. A round's take is lumpy: one
+# that took little off is often followed by one that takes most (a 2.10 second-call mismatch: 100 -> 85, then
+# 85 -> 18 at a fixpoint in the next run's round; a 2.15 deque mismatch: 87 -> 80, then 80 -> 21), so only a round
+# that took almost nothing off (under a twentieth) waits for the next run.
 GO_ON_ROUNDS = 4
-GO_ON_SHARE = 0.2
+GO_ON_SHARE = 0.05
 
 # Checks one reduction keeps in flight: it takes the first candidate that keeps the bug, so a third or fourth check
 # in flight is mostly wasted; more workers reduce more buckets at once instead (12 workers: 6 buckets).
