@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("file", help="program file (see docs/program-format.md)")
     p.add_argument("--target", action="append", metavar="SPEC",
                    help="target spec, repeatable (default: the file's '# target:' line, else torch)")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds per target; one that runs past it is re-run with 3x as long before it is a 'hang'")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds per target; one that runs past it is re-run with 3x as long before it is a 'hang' (with nested graph breaks on: timed against them off first; no result there either is skip:too-slow)")
     p.set_defaults(handler=repro)
 
 

@@ -60,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "local:N (N worker processes on this machine); needs ngb-fuzz[cluster]. See docs/cluster.md")
     p.add_argument("--seed", type=int, default=0, help="campaign seed (program i of seed s is always the same)")
     p.add_argument("--out", default="runs/latest", help="campaign directory (resumed if it holds this campaign)")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds per program and target; one that runs past it is re-run with 3x as long before it is a 'hang'")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per program and target; one that runs past it is re-run with 3x as long before it is a 'hang' (with nested graph breaks on: timed against them off first; no result there either is skip:too-slow)")
     p.add_argument("--recycle-after", type=int, default=RECYCLE_AFTER, metavar="N",
                    help=f"replace a worker after N program runs (each program runs twice under eager and once per "
                         f"target; default {RECYCLE_AFTER})")
