@@ -133,6 +133,11 @@ def _assigned(fn: ast.AST, names: _Names) -> dict[str, str | None]:
     ``z`` -> ``collections.defaultdict``); None for a name assigned from calls of two kinds. Nested functions are
     theirs."""
     made: dict[str, str | None] = {}
+    if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):  # a parameter shadows the outer local
+        params = fn.args
+        for arg in [*params.posonlyargs, *params.args, *params.kwonlyargs, params.vararg, params.kwarg]:
+            if arg is not None:
+                made[arg.arg] = None
     todo = list(ast.iter_child_nodes(fn))
     while todo:
         node = todo.pop()

@@ -73,8 +73,8 @@ def entry(x):
         table = collections.OrderedDict(a=2)
     pairs = list(range(6))
 
-    def inner():
-        return pairs[1:5:2], pairs[0]
+    def inner(counts=None):
+        return pairs[1:5:2], pairs[0], counts and counts['x']
 
     plain = [1, 2]
     return len(counts['b']), row, inner(), plain[0], table['a']
@@ -87,7 +87,7 @@ def test_reads_by_subscript_of_a_local_a_call_made_are_sites_named_by_that_call(
     assert callees == ["collections.defaultdict", "collections.defaultdict[]", ".append", "dict",
                        "collections.OrderedDict", "list", "range", "list[]", "list[]", "len",
                        "collections.defaultdict[]"], callees
-    # not: a local two kinds of call made (table), a display's (plain)
+    # not: a local two kinds of call made (table), a display's (plain), a parameter named as an outer local
     namespace: dict = {}
     exec(compile(SUBSCRIPTS, "<plain>", "exec"), namespace)
     expected = namespace["entry"](1)
