@@ -29,16 +29,7 @@ from typing import IO, Any
 
 from ._compare import compare_calls
 from ._errors import OracleError, WorkerError
-from ._slow import (
-    SLOW_FLOOR_S,
-    SLOW_RATIO,
-    USUAL_FACTOR,
-    UsualTimes,
-    slow_limit,
-    slow_verdict,
-    too_slow_verdict,
-    twin,
-)
+from ._slow import SLOW_FLOOR_S, SLOW_RATIO, UsualTimes, hang_rule, slow_limit, slowness
 from ._targets import Target, parse_target
 from ._verdict import ProgramReport, Verdict, judge, tolerance_for
 
@@ -362,7 +353,7 @@ class Runner:
         self.slow_floor_s, self.slow_ratio = slow_floor_s, slow_ratio
         self._pools: dict[str | None, _Pool] = {}
         self._lock = threading.Lock()
-        self._usual = UsualTimes()  # what is usual for this runner's programs now (``_slowness``)
+        self._usual = UsualTimes()  # what is usual for this runner's programs now (``_slow.slowness``)
 
     def __enter__(self) -> Runner:
         return self
@@ -473,12 +464,12 @@ class Runner:
                 continue
             assert eager is not None  # no refusal: eager ran
             result = self._run_unkilled(source, target, calls)
-            decided = None
+            decided, twin_s = None, None
             if "hang" in result:
-                result, decided = self._hang(source, target, calls, result)
+                result, decided, twin_s = hang_rule(self, source, target, calls, result)
             verdict = decided or judge(target, eager, result)
             if decided is None and verdict.kind == "ok":
-                verdict = self._slowness(source, target, calls, result, verdict)
+                verdict = slowness(self, source, target, calls, result, verdict, twin_s)
             if (
                 verdict.kind == "mismatch"
                 and not target.exact
@@ -500,51 +491,6 @@ class Runner:
     def slow_limit(self, twin_s: float) -> float:
         """Seconds a run must take to be slow against its twin's ``twin_s`` (``oracle._slow``)."""
         return slow_limit(twin_s, self.slow_floor_s, self.slow_ratio)
-
-    def _hang(self, source: str, target: Target, calls: int, result: dict[str, Any]
-              ) -> tuple[dict[str, Any], Verdict | None]:
-        """A target run that gave no result within the timeout (``result``): the run to judge instead, and
-        the verdict when this decides it. A compile can be slow rather than stuck (inductor under load, many
-        graphs), so the run is repeated once in a fresh worker given ``hang_recheck`` times as long. A target
-        with a twin (``oracle._slow``) has the twin run first, at the runner's timeout: a twin that gives no
-        result either decides ``skip:too-slow`` (the program is too slow to compile here for a hang to tell
-        anything of nested graph breaks); one that finishes sets the slow limit, the repeat gets that limit
-        when it is longer, and no result again is ``slow``."""
-        pair = twin(target)
-        other = self.run(source, pair, calls) if pair is not None else {}
-        if "hang" in other:
-            return result, too_slow_verdict(float(result["hang"]), float(other["hang"]), target)
-        twin_s = float(other["seconds"]) if "calls" in other else None  # a twin that died sets no limit
-        limit = self.slow_limit(twin_s) if twin_s is not None else 0.0
-        again_s = max(self.timeout * self.hang_recheck, limit)
-        if again_s > float(result["hang"]):
-            result = self.run(source, target, calls, timeout=again_s)
-        if twin_s is not None and "hang" in result:
-            return result, slow_verdict(float(result["hang"]), twin_s, limit, False, target)
-        return result, None
-
-    def _slowness(self, source: str, target: Target, calls: int, result: dict[str, Any],
-                  verdict: Verdict) -> Verdict:
-        """``slow`` instead of ``verdict`` (``ok``) when the run took ``slow_limit`` of its twin's (nested
-        graph breaks off) and a second run does not finish within that limit either (``oracle._slow``); else
-        ``verdict``. (A run that did not finish is ``_hang``'s.)"""
-        pair = twin(target)
-        on_s = float(result.get("seconds", 0.0))
-        if pair is None:
-            return verdict
-        usual = self._usual.median(target.spec, on_s)
-        if on_s < self.slow_floor_s or (usual is not None and on_s < USUAL_FACTOR * usual):
-            return verdict
-        # the twin need not run longer than a slow run's twin can take: past that, the ratio is not there
-        other = self.run(source, pair, calls, timeout=min(self.timeout, max(on_s / self.slow_ratio, 1.0)))
-        if "calls" not in other:  # the twin hung or died too: nested graph breaks did not make it slow
-            return verdict
-        limit = self.slow_limit(float(other["seconds"]))
-        if on_s < limit:
-            return verdict
-        if "hang" not in self.run(source, target, calls, timeout=limit):
-            return verdict
-        return slow_verdict(on_s, float(other["seconds"]), limit, True, target)
 
     def _run_unkilled(self, source: str, target: Target, calls: int) -> dict[str, Any]:
         """``run``, once more in a fresh worker when its worker died: a worker killed from outside (the OOM

@@ -30,15 +30,16 @@ from __future__ import annotations
 import collections
 import dataclasses
 import threading
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the campaign's scheduling asks ``waits_out`` without importing torch (``_verdict`` does)
+    from ._runner import Runner
     from ._targets import Target
     from ._verdict import Verdict
 
 __all__ = ["REDUCE_MARGIN", "SLOW_FLOOR_S", "SLOW_RATIO", "SLOW_SIGNATURE", "TOO_SLOW_SIGNATURE",
-           "USUAL_FACTOR", "USUAL_MIN", "UsualTimes", "slow_limit", "slow_verdict", "too_slow_verdict",
-           "twin", "waits_out"]
+           "USUAL_FACTOR", "USUAL_MIN", "UsualTimes", "hang_rule", "slow_limit", "slow_verdict", "slowness",
+           "too_slow_verdict", "twin", "waits_out"]
 
 SLOW_RATIO = 10.0  # times the twin's run
 SLOW_FLOOR_S = 15.0  # and at least this many seconds: below it, worker start and load noise are the same size
@@ -115,6 +116,56 @@ def too_slow_verdict(on_s: float, twin_s: float, target: Target) -> Verdict:
         f"({off.spec if off else 'ngb=off'}) either: the program is too slow to compile here for a hang to "
         f"tell anything of nested graph breaks",
     )
+
+
+def hang_rule(runner: Runner, source: str, target: Target, calls: int, result: dict[str, Any]
+              ) -> tuple[dict[str, Any], Verdict | None, float | None]:
+    """A target run that gave no result within ``runner``'s timeout (``result``): the run to judge instead,
+    the verdict when this decides it, and the twin's seconds when it ran and finished. A compile can be slow
+    rather than stuck (inductor under load, many graphs), so the run is repeated once in a fresh worker given
+    ``hang_recheck`` times as long. A target with a twin has the twin run first, at the runner's timeout: a
+    twin that gives no result either decides ``skip:too-slow`` (the program is too slow to compile here for a
+    hang to tell anything of nested graph breaks); one that finishes sets the slow limit, the repeat gets that
+    limit when it is longer, and no result again is ``slow``."""
+    pair = twin(target)
+    other = runner.run(source, pair, calls) if pair is not None else {}
+    if "hang" in other:
+        return result, too_slow_verdict(float(result["hang"]), float(other["hang"]), target), None
+    twin_s = float(other["seconds"]) if "calls" in other else None  # a twin that died sets no limit
+    limit = runner.slow_limit(twin_s) if twin_s is not None else 0.0
+    again_s = max(runner.timeout * runner.hang_recheck, limit)
+    if again_s > float(result["hang"]):
+        result = runner.run(source, target, calls, timeout=again_s)
+    if twin_s is not None and "hang" in result:
+        return result, slow_verdict(float(result["hang"]), twin_s, limit, False, target), twin_s
+    return result, None, twin_s
+
+
+def slowness(runner: Runner, source: str, target: Target, calls: int, result: dict[str, Any],
+             verdict: Verdict, twin_s: float | None = None) -> Verdict:
+    """``slow`` instead of ``verdict`` (``ok``) when the run (finished: a run that did not is ``hang_rule``'s)
+    took ``slow_limit`` of its twin's and a second run does not finish within that limit either; else
+    ``verdict``. ``twin_s``: the twin's seconds when ``hang_rule`` ran it already (not run again)."""
+    pair = twin(target)
+    on_s = float(result.get("seconds", 0.0))
+    if pair is None:
+        return verdict
+    usual = runner._usual.median(target.spec, on_s)
+    if on_s < runner.slow_floor_s or (usual is not None and on_s < USUAL_FACTOR * usual):
+        return verdict
+    if twin_s is None:
+        # the twin need not run longer than a slow run's twin can take: past that, the ratio is not there
+        other = runner.run(source, pair, calls,
+                           timeout=min(runner.timeout, max(on_s / runner.slow_ratio, 1.0)))
+        if "calls" not in other:  # the twin hung or died too: nested graph breaks did not make it slow
+            return verdict
+        twin_s = float(other["seconds"])
+    limit = runner.slow_limit(twin_s)
+    if on_s < limit:
+        return verdict
+    if "hang" not in runner.run(source, target, calls, timeout=limit):
+        return verdict
+    return slow_verdict(on_s, twin_s, limit, True, target)
 
 
 def waits_out(signature: str) -> bool:
