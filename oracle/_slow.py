@@ -30,10 +30,9 @@ from __future__ import annotations
 import collections
 import dataclasses
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # the campaign's scheduling asks ``waits_out`` without importing torch (``_verdict`` does)
-    from ._runner import Runner
     from ._targets import Target
     from ._verdict import Verdict
 
@@ -116,6 +115,21 @@ def too_slow_verdict(on_s: float, twin_s: float, target: Target) -> Verdict:
         f"({off.spec if off else 'ngb=off'}) either: the program is too slow to compile here for a hang to "
         f"tell anything of nested graph breaks",
     )
+
+
+class Runner(Protocol):
+    """What the rules here use of an ``oracle.Runner`` (named so that this module does not import it)."""
+
+    timeout: float
+    hang_recheck: float
+    slow_floor_s: float
+    slow_ratio: float
+    _usual: UsualTimes
+
+    def run(self, source: str, target: Target | str, calls: int = ..., timeout: float | None = None,
+            perturb: int | None = None) -> dict[str, Any]: ...
+
+    def slow_limit(self, twin_s: float) -> float: ...
 
 
 def hang_rule(runner: Runner, source: str, target: Target, calls: int, result: dict[str, Any]
