@@ -1,9 +1,10 @@
 """Reducing a campaign's buckets: while it fuzzes, after, and for ``ngb-fuzz reduce --campaign``.
 
-While fuzzing, a share of the worker threads (``reduction_slots``) reduces buckets as they open, most-seen and
-freshest first (``_reduce_one_now``), so a long or bug-rich campaign does not end with a queue. Once fuzzing is
-over, every bucket whose reduction is not finished is reduced, ``reduction_slots`` at a time with two of the
-runner's workers each; a time budget keeps a reserve for this while fuzzing (``reduce_reserve``). A bucket sharing
+While fuzzing, a share of the worker threads (one in ``FUZZING_SHARE``) reduces buckets as they open, most-seen and
+freshest first (``reduce_one_now``), so a long or bug-rich campaign does not end with a queue. Once fuzzing is
+over, every bucket whose reduction is not finished is reduced, ``slots`` at a time (one per worker) with one check
+in flight each; a time budget keeps a reserve for this while fuzzing (``reserve``), sized by what this run's
+reductions took. A bucket sharing
 an earlier bucket's root cause gets that one's reduced repro instead of a reduction of its own. A reduction cut
 short by its budget is gone on with, from its smallest program so far: at once while a round pays
 (``GO_ON_SHARE``, ``GO_ON_ROUNDS``), else by the next run or ``reduce --campaign``. Hangs and slow compiles come last (every candidate that keeps one waits out a
@@ -18,6 +19,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -26,7 +28,7 @@ from fuzz.triage.rootcause import root_cause
 from oracle import set_header
 from oracle._slow import waits_out
 
-__all__ = ["GO_ON_ROUNDS", "GO_ON_SHARE", "HANG_WAIT_S", "RECORDED", "REDUCTION_WORKERS", "Reductions",
+__all__ = ["FUZZING_SHARE", "GO_ON_ROUNDS", "GO_ON_SHARE", "HANG_WAIT_S", "RECORDED", "Reductions",
            "SLOW_WAIT_S", "StoppableRunner", "status_after", "wait_budget"]
 
 # Seconds a hang's reduction may spend waiting out timeouts (``reduce_program``'s ``hang_wait_s``): every candidate
@@ -59,9 +61,13 @@ def wait_budget(signature: str) -> float | None:
 GO_ON_ROUNDS = 4
 GO_ON_SHARE = 0.05
 
-# Checks one reduction keeps in flight: it takes the first candidate that keeps the bug, so a third or fourth check
-# in flight is mostly wasted; more workers reduce more buckets at once instead (12 workers: 6 buckets).
-REDUCTION_WORKERS = 2
+# While fuzzing, one worker thread in this many may be reducing (at least one): the others go on fuzzing.
+FUZZING_SHARE = 2
+# A reduction keeps one check in flight while another bucket waits: a second one buys next to nothing (the reducer
+# takes the first candidate that keeps the bug, and much of its work is one check at a time: the original's full
+# check, the IR stage's rounds, the re-check in a fresh process), so workers reduce more buckets at once instead.
+# Measured on six 2.10 findings (178-464 lines, 2 cores): one after another with two checks in flight, 236 s; two
+# at once with one each, 123 s, to the same sizes. A lone bucket gets every worker.
 
 
 class StoppableRunner:
@@ -128,12 +134,14 @@ class Reductions:
         self._reducing = 0  # worker threads reducing a bucket now (``reduce_one_now``)
         self._tried: set[str] = set()  # repros whose reduction this run started: one each per run
         self._paid: dict[str, tuple[int, int]] = {}  # repro -> (lines before, after) of its last cut-short round
+        self._taken: list[float] = []  # wall seconds of this run's reductions that ran to their end (``cost``)
+        self._timing = threading.Lock()
 
     @property
     def reserve(self) -> float:
-        """Seconds of a time budget kept for reducing, after fuzzing, the buckets no reduction has taken yet:
-        ``reduce_seconds`` for each that needs a reduction of its own, ``slots`` at a time, a third of
-        the budget at most. Fuzzing stops once only that much is left, so the buckets found last get their
+        """Seconds of a time budget kept for reducing, after fuzzing, the buckets no reduction has taken yet: what
+        one reduction takes (``cost``) for each round of ``slots`` of those that need a reduction of their own, a
+        third of the budget at most. Fuzzing stops once only that much is left, so the buckets found last get their
         reduction budget (a 6-minute campaign with 17 buckets had left 8 s each, and most stayed unreduced).
         Buckets are reduced while fuzzing as they open, so the reserve is only for those still waiting."""
         if self.campaign.config.seconds is None or self.campaign.config.reduce_seconds <= 0:
@@ -141,13 +149,27 @@ class Reductions:
         own = sum(1 for b in self.campaign.buckets.values()
                   if b.unfinished and b.same_as is None and b.repro not in self._tried)
         rounds = -(-own // self.slots)  # buckets are reduced ``slots`` at a time
-        return min(self.campaign.config.seconds / 3, rounds * self.campaign.config.reduce_seconds)
+        return min(self.campaign.config.seconds / 3, rounds * self.cost)
+
+    @property
+    def cost(self) -> float:
+        """Seconds one reduction is expected to take: the median wall time of this run's reductions that ran to
+        their end (a loaded machine's reductions take twice their budget and more), ``reduce_seconds`` before
+        one has."""
+        with self._timing:
+            taken = sorted(self._taken)
+        return taken[len(taken) // 2] if taken else self.campaign.config.reduce_seconds
 
     @property
     def slots(self) -> int:
-        """Buckets reduced at once: one per ``REDUCTION_WORKERS`` of the runner's worker processes (at least one)."""
+        """Buckets reduced at once after fuzzing: one per worker process of the runner (at least one)."""
         workers = getattr(self.campaign.runner, "workers", None) or self.campaign.config.workers
-        return max(1, min(self.campaign.config.workers, workers) // REDUCTION_WORKERS)
+        return max(1, min(self.campaign.config.workers, workers))
+
+    @property
+    def fuzzing_slots(self) -> int:
+        """Worker threads that may be reducing while the others fuzz: one in ``FUZZING_SHARE`` (at least one)."""
+        return max(1, min(self.slots, self.campaign.config.workers // FUZZING_SHARE))
 
     def _reduction_time_left(self) -> float | None:
         """Seconds of the time budget left for reductions; None: no limit but ``reduce_seconds`` (no time budget,
@@ -178,7 +200,7 @@ class Reductions:
         if self.campaign.config.reduce_seconds <= 0:
             return False
         with self.campaign._lock:
-            if self.campaign._stop.is_set() or self._reducing >= self.slots:
+            if self.campaign._stop.is_set() or self._reducing >= self.fuzzing_slots:
                 return False
             point = next(((b, p) for b in self.campaign.buckets.values() if b.same_as and (p := self._to_point(b))), None)
             if point is None:
@@ -200,8 +222,7 @@ class Reductions:
             if point is not None:
                 self._point_at(*point)
             else:
-                self.reduce_bucket(bucket, self._regenerated_ir(bucket), budget,
-                             max(1, min(REDUCTION_WORKERS, self.campaign.config.workers)))
+                self.reduce_bucket(bucket, self._regenerated_ir(bucket), budget, 1)  # the other workers fuzz
         finally:
             with self.campaign._lock:
                 self._reducing -= 1
@@ -253,14 +274,14 @@ class Reductions:
         return bucket.reduction == "cut short" and 0 < after <= before * (1 - GO_ON_SHARE)
 
     def _reduce_concurrently(self, buckets: list[Bucket]) -> None:
-        """Reduce ``buckets`` in order, ``slots`` at once, each with its share of the runner's workers.
-        Under a time budget a reduction gets, when it starts, what is left of the budget over the rounds of
-        ``slots`` still to start (never more than ``reduce_seconds``); one with under a second left is
-        not started and stays "pending"."""
+        """Reduce ``buckets`` in order, ``slots`` at once, each with its share of the runner's workers (one each
+        while another bucket waits). Under a time budget a reduction gets, when it starts, what is left of the
+        budget over the rounds of ``slots`` still to start (never more than ``reduce_seconds``); one with under a
+        second left is not started and stays "pending"."""
         if not buckets:
             return
         slots = min(self.slots, len(buckets))
-        workers = max(1, self.campaign.config.workers // slots)
+        workers = max(1, self.slots // slots)
         queue = collections.deque(buckets)
         taking = threading.Lock()
 
@@ -332,6 +353,7 @@ class Reductions:
         path = self.campaign.config.out / bucket.repro
         orig = self.campaign.dir.root / _orig_name(bucket)
         self._paid.pop(bucket.repro, None)
+        started = time.monotonic()
         try:
             source = path.read_text()
             first = orig.read_text() if orig.exists() else source
@@ -346,6 +368,8 @@ class Reductions:
             return  # stopped (or the repro is unreadable): the bucket stays as it was for the next run
         if self.campaign._stop.is_set() or (result is not None and result.stopped == "interrupted"):
             return  # interrupted: stays as it was, the next run reduces it again
+        with self._timing:
+            self._taken.append(time.monotonic() - started)
         fixpoint = result is not None and result.stopped == "fixpoint"
         smaller = result is not None and result.lines < result.original_lines
         usable = result is not None and result.reproduced >= 1 and (smaller or fixpoint)

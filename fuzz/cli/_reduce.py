@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--target", metavar="SPEC", help="target it fails on, e.g. torch:ngb=off (required with FILE)")
     p.add_argument("--campaign", metavar="DIR",
                    help="instead of FILE: reduce every bucket of the campaign in DIR not reduced yet, and go on "
-                        "with those cut short from where they stand (the budget is per bucket and round: a round cut short after taking a twentieth of the lines off is followed by another, up to 4; several at once with --workers 4 or more; a reduced bucket with the root "
+                        "with those cut short from where they stand (the budget is per bucket and round: a round cut short after taking a twentieth of the lines off is followed by another, up to 4; one bucket per worker at once, one check in flight each; a reduced bucket with the root "
                         "cause of a bug in ./corpus is KNOWN)")
     p.add_argument("--signature", help="signature to keep (default: the file's verdict on the target)")
     p.add_argument("--budget", default="60s", help="time budget, e.g. 60s, 5m (default 60s)")

@@ -1,6 +1,7 @@
-"""After fuzzing, a campaign reduces its buckets several at once, two of its workers each, so that a campaign with
-many workers (a GPU machine's) reduces every bucket instead of leaving most "not reduced". A scripted runner
-stands in for the oracle and a fake reducer records what each reduction was given."""
+"""A campaign reduces its buckets several at once, one check in flight each: while fuzzing on one worker thread in
+two, after it on every worker, so that a bug-rich campaign, or one with many workers (a GPU machine's), reduces
+every bucket instead of leaving a queue "not reduced". A scripted runner stands in for the oracle and a fake
+reducer records what each reduction was given."""
 
 from __future__ import annotations
 
@@ -42,19 +43,49 @@ def _run(tmp_path, monkeypatch, workers: int, programs: int = 20):
     return summary, reducer
 
 
-def test_with_four_workers_two_buckets_are_reduced_at_once_with_two_workers_each(tmp_path, monkeypatch):
+def _reduce_afterwards(tmp_path, monkeypatch, workers: int, keep: int | None = None):
+    """A campaign that reduced nothing (``--reduce-budget 0``), then ``reduce --campaign`` with ``workers``;
+    ``keep``: only that many of its buckets still wait (the others reduced before)."""
+    import fuzz.reduce as reduce_module
+
+    Campaign(config(tmp_path, programs=20, workers=workers, reduce_seconds=0), ScriptedRunner(),
+             generate=generate).run()
+    reducer = _RecordingReducer()
+    monkeypatch.setattr(reduce_module, "reduce_program", reducer)
+    campaign = Campaign(config(tmp_path, programs=20, workers=workers, reduce_seconds=600), ScriptedRunner(),
+                        generate=generate)
+    if keep is not None:
+        waiting = [b for b in campaign.buckets.values() if b.unfinished and b.same_as is None]
+        for bucket in waiting[keep:]:
+            bucket.reduction, bucket.lines = "done", 3
+    return campaign.reduce_pending(), reducer
+
+
+def test_while_fuzzing_one_thread_in_two_reduces_with_one_check_in_flight(tmp_path, monkeypatch):
     summary, reducer = _run(tmp_path, monkeypatch, workers=4)
     # the crash on torch and the value mismatch have a reduction of their own; the ngb=off crash shares the first's
     assert sorted(c[0] for c in reducer.calls) == ["torch", "torch"]
-    assert reducer.peak == 2 and {c[1] for c in reducer.calls} == {2}
+    assert reducer.peak == 2 and {c[1] for c in reducer.calls} == {1}  # the other two threads fuzz meanwhile
     assert summary["not_reduced"] == 0 and {b["reduction"] for b in summary["buckets"]} == {"done"}
     pointed = next(b for b in summary["buckets"] if b["same_as"])  # pointed at its root cause's reduced repro
     assert f"# same-root-cause-as: {pointed['same_as']}" in (tmp_path / pointed["repro"]).read_text()
 
 
-def test_with_two_workers_one_bucket_is_reduced_at_a_time_with_both(tmp_path, monkeypatch):
+def test_with_two_workers_one_bucket_is_reduced_while_the_other_thread_fuzzes(tmp_path, monkeypatch):
     summary, reducer = _run(tmp_path, monkeypatch, workers=2)
-    assert reducer.peak == 1 and [c[1] for c in reducer.calls] == [2, 2]
+    assert reducer.peak == 1 and [c[1] for c in reducer.calls] == [1, 1]
+    assert summary["not_reduced"] == 0
+
+
+def test_buckets_left_after_fuzzing_are_reduced_on_every_worker_at_once(tmp_path, monkeypatch):
+    summary, reducer = _reduce_afterwards(tmp_path, monkeypatch, workers=2)
+    assert reducer.peak == 2 and [c[1] for c in reducer.calls] == [1, 1]  # two buckets: one worker each
+    assert summary["not_reduced"] == 0
+
+
+def test_a_lone_bucket_left_after_fuzzing_gets_every_worker(tmp_path, monkeypatch):
+    summary, reducer = _reduce_afterwards(tmp_path, monkeypatch, workers=2, keep=1)
+    assert [c[1] for c in reducer.calls] == [2]
     assert summary["not_reduced"] == 0
 
 
@@ -62,13 +93,40 @@ def test_the_reserve_counts_rounds_of_concurrent_reductions(tmp_path):
     campaign = Campaign(config(tmp_path, programs=None, seconds=600.0, reduce_seconds=10.0, workers=6),
                         ScriptedRunner(), generate=generate)
     try:
-        assert campaign.reductions.slots == 3
+        assert campaign.reductions.slots == 6 and campaign.reductions.fuzzing_slots == 3
         assert campaign.reductions.reserve == 0.0  # nothing waits for a reduction
         for i in range(7):
             campaign.buckets["torch", f"sig{i}"] = Bucket("torch", f"sig{i}", 1, f"{i:03d}.py", i)
-        assert campaign.reductions.reserve == 30.0  # seven buckets: three rounds of three
+        assert campaign.reductions.reserve == 20.0  # seven buckets: two rounds of six
     finally:
         campaign.close()
+
+
+def test_the_reserve_follows_what_this_runs_reductions_took(tmp_path):
+    # on a loaded machine reductions take several times their budget: the reserve sized by the budget left a queue
+    campaign = Campaign(config(tmp_path, programs=None, seconds=1200.0, reduce_seconds=60.0, workers=2),
+                        ScriptedRunner(), generate=generate)
+    try:
+        for i in range(5):
+            campaign.buckets["torch", f"sig{i}"] = Bucket("torch", f"sig{i}", 1, f"{i:03d}.py", i)
+        assert campaign.reductions.reserve == 180.0  # three rounds of two, at the budget until one has run
+        campaign.reductions._taken.extend([40.0, 150.0, 110.0])
+        assert campaign.reductions.cost == 110.0  # the median
+        assert campaign.reductions.reserve == 330.0
+        campaign.reductions._taken.extend([400.0, 500.0])
+        assert campaign.reductions.reserve == 400.0  # never more than a third of the budget
+    finally:
+        campaign.close()
+
+
+def test_a_reduction_that_ran_to_its_end_is_timed(tmp_path, monkeypatch):
+    import fuzz.reduce as reduce_module
+
+    monkeypatch.setattr(reduce_module, "reduce_program", _RecordingReducer())  # 0.3 s each
+    campaign = Campaign(config(tmp_path, programs=20, workers=2, reduce_seconds=600), ScriptedRunner(),
+                        generate=generate)
+    campaign.run()
+    assert len(campaign.reductions._taken) == 2 and min(campaign.reductions._taken) >= 0.3
 
 
 def test_a_runner_with_fewer_processes_than_campaign_workers_bounds_the_slots(tmp_path):
@@ -76,7 +134,7 @@ def test_a_runner_with_fewer_processes_than_campaign_workers_bounds_the_slots(tm
     runner.workers = 1  # a cluster campaign: many tasks in flight, one local process for reductions
     campaign = Campaign(config(tmp_path, programs=4, workers=8), runner, generate=generate)
     try:
-        assert campaign.reductions.slots == 1
+        assert campaign.reductions.slots == 1 and campaign.reductions.fuzzing_slots == 1
     finally:
         campaign.close()
 
