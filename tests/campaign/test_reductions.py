@@ -113,8 +113,8 @@ def test_the_reserve_follows_what_this_runs_reductions_took(tmp_path):
         campaign.reductions._taken.extend([40.0, 150.0, 110.0])
         assert campaign.reductions.cost == 110.0  # the median
         assert campaign.reductions.reserve == 330.0
-        campaign.reductions._taken.extend([400.0, 500.0])
-        assert campaign.reductions.reserve == 400.0  # never more than a third of the budget
+        campaign.reductions._taken.extend([400.0, 500.0, 600.0, 700.0])
+        assert campaign.reductions.reserve == 800.0  # never more than two thirds of the budget
     finally:
         campaign.close()
 

@@ -350,6 +350,6 @@ def test_the_reduction_reserve_grows_with_the_buckets_that_need_their_own_reduct
         add(2, reduction=None, known="corpus.py")  # KNOWN: not reduced again
         assert campaign.reductions.reserve == 50.0
         add(20)
-        assert campaign.reductions.reserve == 100.0  # never more than a third of the budget
+        assert campaign.reductions.reserve == 200.0  # never more than two thirds of the budget
     finally:
         campaign.close()
