@@ -65,3 +65,43 @@ def test_a_worker_repairs_the_leaked_dispatch_keys_and_goes_on_correctly():
     assert after.kind == expected.kind == "ok"
     assert after.signature == expected.signature
 
+
+
+_LEAVES_A_MODE = """# ngb-fuzz program
+import torch
+
+
+class Mode(torch.overrides.TorchFunctionMode):
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {})) * 0
+
+
+def entry(x):
+    Mode().__enter__()  # never left: the mode stays on the stack after the call
+    return x + 1
+
+
+def make_inputs(device):
+    return (torch.ones(2),)
+"""
+
+
+def test_a_worker_pops_a_torch_function_mode_left_on_its_stack_and_goes_on_correctly():
+    """A mode left pushed (by a program, or by a compiler crash inside one: torch 2.10's guard AssertionError) is
+    popped after the job instead of the worker being replaced; what runs next is exactly what a fresh worker
+    gives (under the leaked mode every result would be zero)."""
+    import os
+
+    import oracle
+    from oracle._runner import worker_pids
+    from tests.conftest import program_source
+
+    seed_chain = program_source("seed_chain.py")
+    with oracle.Runner(workers=1, timeout=60.0) as runner:
+        leaked = runner.run(_LEAVES_A_MODE, "eager", calls=1)
+        assert leaked["calls"][0]["exception"] is None and leaked["clean"] is True
+        before = worker_pids(os.getpid())
+        after = runner.check(seed_chain, ["torch"])
+        assert worker_pids(os.getpid()) == before and len(before) == 1  # the same worker ran it
+    assert after.verdicts["torch"].kind == "ok"
+    assert after.eager_outcome == "returned"
