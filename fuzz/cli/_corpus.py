@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -158,7 +159,7 @@ def _add(store: Corpus, args: argparse.Namespace) -> int:
     from ._common import parse_targets
 
     target = parse_targets([args.target])[0]
-    from fuzz.corpus.requires import RequiresError, parse_requires
+    from fuzz.corpus.requires import RequiresError, parse_requires, target_versions
 
     try:
         parse_requires(args.requires or "")
@@ -181,18 +182,25 @@ def _add(store: Corpus, args: argparse.Namespace) -> int:
             if verdict.kind == "skip":  # it does not load, or eager fails: there is nothing to keep checking
                 raise UsageError(f"{name}: {verdict.detail.splitlines()[0][:160]}; nothing added")
             checked.append((name, source, args.signature or verdict.signature))
+    # The entry names the compiler, not this machine's interpreter path (a corpus travels): torch:python=/venv/...
+    # is kept as torch, with that interpreter's torch version; ``corpus check --target`` runs it there again.
+    parsed = oracle.parse_target(target)
+    kept_target = dataclasses.replace(parsed, python=None).spec
+    torch_version = target_versions(target)[0].split("+")[0] if parsed.python else None
     for name, source, signature in checked:
         status = args.status or ("FIXED" if signature == "ok" else "NEW")
         base = Path(name).name
         keep = None if (store.root / base).exists() or base in store.entries else base
         note = oracle.ProgramFile.parse(source).get("found-by") or ""
         try:
-            entry, added = store.add(with_header(source, target, signature), target, signature, status=status,
-                                     name=keep, note=note, requires=args.requires or "", same_as=same_as)
+            entry, added = store.add(with_header(source, kept_target, signature), kept_target, signature,
+                                     status=status, name=keep, note=note, requires=args.requires or "",
+                                     same_as=same_as, torch_version=torch_version)
         except CorpusError as exc:
             raise UsageError(str(exc)) from None
         variant = f", a variant of {entry.same_as}" if entry.same_as else ""
-        print(f"{'added' if added else 'already there as'} {entry.file}: {entry.status} {signature} on {target}"
+        where = f"{kept_target} (torch {entry.torch}, found through {target})" if parsed.python else target
+        print(f"{'added' if added else 'already there as'} {entry.file}: {entry.status} {signature} on {where}"
               f"{variant}")
     store.save()
     return 0

@@ -72,6 +72,26 @@ def test_corpus_add_with_a_bad_requires_is_a_usage_error(tmp_path, capsys):
     assert not (tmp_path / "c").exists()
 
 
+def test_corpus_add_through_another_interpreter_keeps_the_compiler_and_its_torch(tmp_path, monkeypatch, capsys):
+    # a bug found through torch:python=/venv/bin/python: the corpus names the compiler (the path is this machine's)
+    # and the torch version of that interpreter, not the one ngb-fuzz runs in
+    import sys
+
+    import fuzz.corpus.requires as requires
+    from fuzz.cli import main
+    from fuzz.corpus.manifest import Corpus
+
+    spec = f"eager:python={sys.executable}"
+    monkeypatch.setattr(requires, "target_versions", lambda s: ("2.99.0+cpu", "3.11") if s == spec else ("2.13.0", "3.11"))
+    program = tmp_path / "p.py"
+    program.write_text(_PROGRAM.format(n=1))
+    assert main(["corpus", "add", str(program), "--target", spec, "--dir", str(tmp_path / "c")]) == 0
+    entry = Corpus(tmp_path / "c").entries["p.py"]
+    assert (entry.target, entry.torch) == ("eager", "2.99.0")
+    assert "# target: eager\n" in (tmp_path / "c" / "p.py").read_text()
+    assert f"found through {spec}" in capsys.readouterr().out
+
+
 def test_a_finding_is_not_known_as_a_bug_that_does_not_show_on_its_torch():
     from fuzz.triage.known import KnownBug, KnownBugs
 
