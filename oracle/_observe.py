@@ -298,10 +298,11 @@ def _compiles_correctly() -> bool:
 
 def restore_torch_state(default: dict[str, Any]) -> bool:
     """Put back the global state a program (or a buggy compiler) left behind; False if that failed."""
-    # First a torch function mode left on the stack (every torch call below would go through it): a program that
-    # entered one and never left it, or a compiler crash inside one (torch 2.10's guard AssertionError leaves the
-    # program's mode pushed). Popped, the stack is as it was; before, the worker was replaced after each such job,
-    # so a reduction of that crash paid a worker start (3-4 s, more on loaded cores) for every candidate.
+    # First a torch function mode left on the stack (every torch call below would go through it): a program
+    # that entered one and never left it, or a compiler crash inside one (torch 2.10's guard AssertionError
+    # leaves the program's mode pushed). Popped, the stack is as it was; before, the worker was replaced after
+    # each such job, so a reduction of that crash paid a worker start (3-4 s, more on loaded cores) for every
+    # candidate.
     depth = default.get("function_mode_stack")
     if isinstance(depth, int):
         try:
