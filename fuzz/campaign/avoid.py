@@ -1,7 +1,8 @@
 """Known-bug avoidance: draw programs shaped like a bug already in the corpus less often.
 
 Once a bug is in ``corpus/`` (open: not FIXED, which would make a finding a regression and news), a campaign that
-keeps drawing its shape spends its time re-finding it. From every open bug entry this module takes the *feature
+keeps drawing its shape spends its time re-finding it — where it can show: an entry whose ``requires`` none of the
+campaign's targets meets (a torch 2.10 bug, a 2.13 campaign) is not avoided. From every open bug entry this module takes the *feature
 set* of its repro: the ``features:`` header line where the file has one (a campaign's repro), else the tags
 :func:`estimate_features` reads off the source (corpus repros are reduced and carry no header). Tags that every
 program draws (call shape, depth, the plain operand stack, the default ``graph_break``) say nothing about a bug and
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from fuzz.program import families
@@ -235,17 +236,26 @@ class Avoidance:
         return len({shape.file for shape in self.shapes})
 
     @classmethod
-    def from_corpus(cls, root: str | Path, **kwargs) -> Avoidance:
+    def from_corpus(cls, root: str | Path, targets: Iterable[str] | None = None,
+                    versions: Callable[[str], tuple[str, str]] | None = None, **kwargs) -> Avoidance:
         """The open bug entries of the corpus at ``root`` (regression cases, fault-injection and FIXED entries
-        are not bugs a campaign re-finds)."""
+        are not bugs a campaign re-finds), and of those that say which torch/Python they show on (``requires``),
+        only the ones some of ``targets`` meets (``versions(spec)``: default, asked of the target's
+        interpreter): a bug that cannot show there is not re-found, and its shape is breadth, not waste."""
         from fuzz.corpus.manifest import Corpus
+        from fuzz.corpus.requires import target_versions, unmet
 
         corpus = Corpus(root)
+        specs = list(targets or ())
+        have = [(versions or target_versions)(spec) for spec in specs] if any(
+            entry.requires for entry in corpus.select()) else []
         shapes = []
         for entry in corpus.select():
             path = corpus.root / entry.file
             if entry.signature == "ok" or entry.status == "FIXED" or entry.target.startswith("fault") \
                     or not path.is_file():
+                continue
+            if entry.requires and have and all(unmet(entry.requires, *v) for v in have):
                 continue
             shapes.append(KnownShape(entry.same_as or entry.file, repro_features(path.read_text()) - _GENERIC))
         return cls(shapes, **kwargs)
