@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     if known is not None and args.avoid_known:
         from fuzz.campaign.avoid import Avoidance
 
-        avoid = Avoidance.from_corpus(args.corpus, [target.spec for target in targets])
+        avoid = Avoidance.from_corpus(args.corpus, targets)
     try:  # the directory is locked and writable (state written) before any worker starts
         campaign = Campaign(config, None, on_new_bucket=view.new_bucket, on_reduced=view.reduced,
                             on_notice=view.notice, known=known, avoid=avoid)
