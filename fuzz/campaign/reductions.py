@@ -7,7 +7,8 @@ in flight each; a time budget keeps a reserve for this while fuzzing (``reserve`
 reductions took. A bucket sharing
 an earlier bucket's root cause gets that one's reduced repro instead of a reduction of its own. A reduction cut
 short by its budget is gone on with, from its smallest program so far: at once while a round pays
-(``GO_ON_SHARE``, ``GO_ON_ROUNDS``), else by the next run or ``reduce --campaign``. Hangs and slow compiles come last (every candidate that keeps one waits out a
+(``GO_ON_SHARE``, ``GO_ON_ROUNDS``), while fuzzing too once no bucket waits for its first round (the reserve keeps
+time for such rounds), else by the next run or ``reduce --campaign``. Hangs and slow compiles come last (every candidate that keeps one waits out a
 timeout): they are not reduced while fuzzing, and their reductions stop after ``HANG_WAIT_S`` (``SLOW_WAIT_S``) of
 such waiting. A stop (signal, budget) interrupts the reductions in flight, which
 leave their buckets as they were for the next run. ``Reductions`` is a part that ``fuzz.campaign.loop.Campaign``
@@ -140,6 +141,7 @@ class Reductions:
         self._reducing = 0  # worker threads reducing a bucket now (``reduce_one_now``)
         self._tried: set[str] = set()  # repros whose reduction this run started: one each per run
         self._paid: dict[str, tuple[int, int]] = {}  # repro -> (lines before, after) of its last cut-short round
+        self._rounds: collections.Counter[str] = collections.Counter()  # repro -> rounds this run started
         self._taken: list[float] = []  # wall seconds of this run's reductions that ran to their end (``cost``)
         self._timing = threading.Lock()
 
@@ -154,7 +156,7 @@ class Reductions:
         if self.campaign.config.seconds is None or self.campaign.config.reduce_seconds <= 0:
             return 0.0
         own = sum(1 for b in self.campaign.buckets.values()
-                  if b.unfinished and b.same_as is None and b.repro not in self._tried)
+                  if (b.unfinished and b.same_as is None and b.repro not in self._tried) or self._pays(b))
         rounds = -(-own // self.slots)  # buckets are reduced ``slots`` at a time
         return min(self.campaign.config.seconds * RESERVE_SHARE, rounds * self.cost)
 
@@ -203,7 +205,9 @@ class Reductions:
     def reduce_one_now(self) -> bool:
         """While fuzzing, for a worker thread: reduce the bucket most worth it now (most seen, then freshest) or
         point a bucket at its root cause's reduced repro, when fewer than ``slots`` threads are reducing;
-        whether it did. One round per bucket while fuzzing; further rounds that pay come at the end (``_go_on``)."""
+        whether it did. A bucket's first round comes before any bucket's further one; a further round of a bucket
+        whose last one was cut short and paid (``_pays``) comes as soon as no bucket waits for its first, and at the
+        end (``_go_on``)."""
         if self.campaign.config.reduce_seconds <= 0:
             return False
         with self.campaign._lock:
@@ -215,6 +219,8 @@ class Reductions:
                 # timeout
                 ready = [b for b in self.campaign.buckets.values() if b.unfinished and b.repro not in self._tried
                          and self._waits(b) is None and not waits_out(b.signature)]
+                ready = ready or [b for b in self.campaign.buckets.values()
+                                  if self._pays(b) and not waits_out(b.signature)]
                 if not ready:
                     return False
                 bucket = max(ready, key=lambda b: (b.count, b.first_program))
@@ -224,6 +230,7 @@ class Reductions:
                     budget = min(budget, left)
                 if budget < 1.0:
                     return False
+                self._paid.pop(bucket.repro, None)  # taken: another thread does not go on with it too
             self._reducing += 1
         try:
             if point is not None:
@@ -265,20 +272,23 @@ class Reductions:
     def _go_on(self) -> None:
         """Further rounds (``GO_ON_ROUNDS`` in all, this run's first round while fuzzing included) for the buckets
         whose last round was cut short after taking ``GO_ON_SHARE`` of their lines off, most seen first."""
-        for _ in range(GO_ON_ROUNDS - 1):
-            if self.campaign._stop.is_set():
-                return
+        while not self.campaign._stop.is_set():  # a bucket has GO_ON_ROUNDS at most
             with self.campaign._lock:
                 again = sorted((b for b in self.campaign.buckets.values() if self._pays(b)),
                                key=lambda b: (waits_out(b.signature), -b.count, -b.first_program))
+                started = sum(self._rounds.values())
             if not again:
                 return
             self._reduce_concurrently(again)
+            if sum(self._rounds.values()) == started:
+                return  # no time left to start one: the next run goes on with them
 
     def _pays(self, bucket: Bucket) -> bool:
-        """``bucket``'s last round in this run was cut short after taking ``GO_ON_SHARE`` of its lines off."""
+        """``bucket``'s last round in this run was cut short after taking ``GO_ON_SHARE`` of its lines off, and it
+        has a round left (``GO_ON_ROUNDS``)."""
         before, after = self._paid.get(bucket.repro, (0, 0))
-        return bucket.reduction == "cut short" and 0 < after <= before * (1 - GO_ON_SHARE)
+        return (bucket.reduction == "cut short" and 0 < after <= before * (1 - GO_ON_SHARE)
+                and self._rounds[bucket.repro] < GO_ON_ROUNDS)
 
     def _reduce_concurrently(self, buckets: list[Bucket]) -> None:
         """Reduce ``buckets`` in order, ``slots`` at once, each with its share of the runner's workers (one each
@@ -359,7 +369,9 @@ class Reductions:
             ceiling = max(budget, min(ceiling, left))
         path = self.campaign.config.out / bucket.repro
         orig = self.campaign.dir.root / _orig_name(bucket)
-        self._paid.pop(bucket.repro, None)
+        with self.campaign._lock:
+            self._paid.pop(bucket.repro, None)  # taken: no other thread starts a round of it now
+            self._rounds[bucket.repro] += 1
         started = time.monotonic()
         try:
             source = path.read_text()

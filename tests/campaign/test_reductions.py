@@ -346,3 +346,50 @@ def test_the_live_view_counts_hangs_and_slow_compiles_among_the_buckets_not_redu
     assert _not_reduced(campaign("mismatch:value:values")) == "1"
     assert _not_reduced(campaign("hang", "slow:compile", "slow:compile")) == "3 (1 hang, 2 slow compiles)"
     assert _not_reduced(campaign("hang", "hang", "crash:died:SIGKILL")) == "3 (2 hangs)"
+
+
+def test_a_round_that_paid_is_gone_on_with_while_fuzzing_once_no_bucket_waits(tmp_path, monkeypatch):
+    # a 2.15 campaign's bucket cut short at 106 of 421 lines in minute 9 waited, with the reducing thread idle,
+    # for an end the fuzzing used up: it ended cut short
+    import fuzz.reduce as reduce_module
+    from fuzz.campaign.reductions import GO_ON_ROUNDS
+
+    reducer = _ScheduledReducer([800, 400, 200, 100, 50, 25])
+    fuzzing: list[bool] = []
+
+    def reduce(source, target, **kwargs):
+        fuzzing.append(campaign.reductions._reducing > 0)  # counted by the reductions made while fuzzing
+        time.sleep(0.05)
+        return reducer(source, target, **kwargs)
+
+    def slow_generate(seed, index):
+        time.sleep(0.005)
+        return generate(seed, index)
+
+    monkeypatch.setattr(reduce_module, "reduce_program", reduce)
+    campaign = Campaign(config(tmp_path, programs=600, workers=2, reduce_seconds=600), ScriptedRunner(),
+                        generate=slow_generate)
+    campaign.run()
+    assert set(reducer.rounds.values()) == {GO_ON_ROUNDS}
+    assert fuzzing == [True] * len(fuzzing)  # every round while the other thread fuzzed
+
+
+def test_the_reserve_keeps_time_for_a_round_that_paid(tmp_path):
+    from fuzz.campaign.reductions import GO_ON_ROUNDS
+
+    campaign = Campaign(config(tmp_path, programs=None, seconds=1200.0, reduce_seconds=60.0, workers=2),
+                        ScriptedRunner(), generate=generate)
+    try:
+        bucket = Bucket("torch", "sig", 1, "000.py", 0)
+        campaign.buckets["torch", "sig"] = bucket
+        bucket.reduction, bucket.lines = "cut short", 106
+        reductions = campaign.reductions
+        reductions._tried.add(bucket.repro)
+        reductions._rounds[bucket.repro] = 1
+        assert reductions.reserve == 0.0  # its round took nothing off worth going on with
+        reductions._paid[bucket.repro] = (421, 106)
+        assert reductions.reserve == 60.0  # a further round's worth
+        reductions._rounds[bucket.repro] = GO_ON_ROUNDS
+        assert reductions.reserve == 0.0  # no round left this run
+    finally:
+        campaign.close()
