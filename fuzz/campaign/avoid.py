@@ -2,11 +2,11 @@
 
 Once a bug is in ``corpus/`` (open: not FIXED, which would make a finding a regression and news), a campaign that
 keeps drawing its shape spends its time re-finding it — where it can show: an entry whose ``requires`` none of the
-campaign's targets meets (a torch 2.10 bug, a 2.13 campaign) is not avoided. From every open bug entry this module takes the *feature
-set* of its repro: the ``features:`` header line where the file has one (a campaign's repro), else the tags
-:func:`estimate_features` reads off the source (corpus repros are reduced and carry no header). Tags that every
-program draws (call shape, depth, the plain operand stack, the default ``graph_break``) say nothing about a bug and
-are left out: what is left *characterises* it.
+campaign's targets meets (a torch 2.10 bug, a 2.13 campaign) is not avoided. From every other open bug entry this
+module takes the *feature set* of its repro: the ``features:`` header line where the file has one (a campaign's
+repro), else the tags :func:`estimate_features` reads off the source (corpus repros are reduced and carry no
+header). Tags that every program draws (call shape, depth, the plain operand stack, the default ``graph_break``)
+say nothing about a bug and are left out: what is left *characterises* it.
 
 Generation then lowers the weight of each characterising tag by ``FACTOR`` once per known shape it characterises (a
 bug's entry, and each variant of it: ``same_as``), never below ``FLOOR`` times its catalog weight, so no feature is
