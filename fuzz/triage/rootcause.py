@@ -61,6 +61,9 @@ PASS_THROUGH_FRAMES = frozenset({
     # the wrappers of torch._dynamo.disable_nested_graph_breaks and of inlined hooks/context managers: they only call
     # the function they wrap (``return fn(*args)``, ``with cm: return fn(*args)``)
     "torch._dynamo.external_utils:inner",
+    # ... and the resume functions of those wrappers: a break under ``disable_nested_graph_breaks`` (in a callee of
+    # the function it wraps) resumes the wrapper's frame, whose resume function calls the wrapped function again
+    "torch._dynamo.external_utils:torch_dynamo_resume",
 })
 
 

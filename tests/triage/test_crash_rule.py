@@ -85,6 +85,35 @@ def test_an_exception_the_program_raises_under_a_dynamo_wrapper_is_named_by_shap
     assert not pins_bug(signature) and root_cause(signature) is None, signature
 
 
+def test_an_exception_the_program_raises_in_a_resumed_dynamo_wrapper_is_named_by_shape():
+    # a torch 2.13 campaign called the generator return-value bug NEW at once in this form: a None the compiler
+    # gave made the program raise TypeError, under a resume function of the disable_nested_graph_breaks wrapper
+    import torch
+
+    from oracle._worker import compiler_frame
+
+    def g(x):
+        torch._dynamo.graph_break()
+        return x + 1
+
+    @torch._dynamo.disable_nested_graph_breaks
+    def f(x):
+        g(x)  # a break in a callee of the wrapped function: the wrapper's own frame is resumed
+        raise TypeError("raised by the program")
+
+    def entry():
+        return [f(torch.ones(1) + c) for c in (0.0, 1.0)]
+
+    torch._dynamo.reset()
+    with torch._dynamo.config.patch(nested_graph_breaks=True):
+        try:
+            torch.compile(entry, backend="eager")()
+        except TypeError as exc:
+            signature = f"crash:TypeError@{compiler_frame(exc)}"
+    assert "torch_dynamo_resume" in signature  # the frame this test is about
+    assert not pins_bug(signature) and root_cause(signature) is None, signature
+
+
 def test_two_unrelated_user_exceptions_are_two_root_causes():
     a, b = behaviour_shape(NONE_PLUS), behaviour_shape(LEN_OF_INT)
     assert root_cause(USER_TYPEERROR, a) != root_cause(USER_TYPEERROR, b)
