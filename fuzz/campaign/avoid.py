@@ -246,11 +246,11 @@ class Avoidance:
         from fuzz.corpus.requires import target_versions, unmet
 
         corpus = Corpus(root)
-        specs = list(targets or ())
-        have = [(versions or target_versions)(spec) for spec in specs] if any(
-            entry.requires for entry in corpus.select()) else []
+        entries = corpus.select()
+        have = [(versions or target_versions)(spec) for spec in targets or ()] if any(
+            entry.requires for entry in entries) else []
         shapes = []
-        for entry in corpus.select():
+        for entry in entries:
             path = corpus.root / entry.file
             if entry.signature == "ok" or entry.status == "FIXED" or entry.target.startswith("fault") \
                     or not path.is_file():

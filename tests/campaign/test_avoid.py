@@ -172,26 +172,33 @@ def test_a_variant_is_one_more_shape_of_its_bug_not_one_more_bug():
     assert len(avoid) == len(files) < len(avoid.shapes)  # counted once as a bug, drawn less once per shape
 
 
-def test_a_bug_no_target_can_show_is_not_avoided(tmp_path):
-    """A campaign against one torch draws freely what only another torch's bugs need: ``requires`` is asked of
-    every target, and an entry is avoided when one of them meets it."""
+def corpus_with_requires(tmp_path: Path, requires: str) -> tuple[Path, list[str]]:
+    """A corpus of two of ``CORPUS``'s bug entries that have characterising features of their own (no variant's
+    parent, no ``requires`` yet), the first given ``requires``; the corpus and the two files."""
     import json
     import shutil
 
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
     manifest = json.loads((CORPUS / "manifest.json").read_text())
     parents = {e.get("same_as") for e in manifest["files"]}
-    shaped = {s.file for s in Avoidance.from_corpus(CORPUS).shapes}  # entries with characterising features
-    entries = [e for e in manifest["files"] if e["file"] in shaped - parents and not e.get("requires")][:2]
+    shaped = {s.file for s in Avoidance.from_corpus(CORPUS).shapes} - parents
+    entries = [e for e in manifest["files"] if e["file"] in shaped and not e.get("requires")][:2]
     assert len(entries) == 2
-    entries[0]["requires"] = "torch<2.11"
+    entries[0]["requires"] = requires
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
     for e in entries:
         shutil.copy(CORPUS / e["file"], corpus / e["file"])
     (corpus / "manifest.json").write_text(json.dumps({"version": 1, "files": entries}))
+    return corpus, [e["file"] for e in entries]
+
+
+def test_a_bug_no_target_can_show_is_not_avoided(tmp_path):
+    """A campaign against one torch draws freely what only another torch's bugs need: ``requires`` is asked of
+    every target, and an entry is avoided when one of them meets it."""
+    corpus, (old_only, any_torch) = corpus_with_requires(tmp_path, "torch<2.11")
     versions = {"old": ("2.10.0", "3.11"), "new": ("2.15.0", "3.11")}
     files = {spec: {s.file for s in Avoidance.from_corpus(corpus, specs, versions.__getitem__).shapes}
              for spec, specs in [("old", ["old"]), ("new", ["new"]), ("both", ["new", "old"])]}
-    assert files["old"] == files["both"] == {entries[0]["file"], entries[1]["file"]}
-    assert files["new"] == {entries[1]["file"]}
+    assert files["old"] == files["both"] == {old_only, any_torch}
+    assert files["new"] == {any_torch}
     assert {s.file for s in Avoidance.from_corpus(corpus).shapes} == files["both"]  # no targets: every entry

@@ -139,21 +139,9 @@ def test_ctrl_c_stops_cleanly_and_writes_the_summary(tmp_path):
 
 def test_a_campaign_avoids_only_the_corpus_bugs_its_targets_can_show(tmp_path):
     """`run` with a corpus asks each entry's ``requires`` of its targets: a bug of another torch is not avoided."""
-    import shutil
+    from tests.campaign.test_avoid import corpus_with_requires
 
-    from fuzz.campaign.avoid import Avoidance
-
-    corpus_dir = Path(__file__).resolve().parents[2] / "corpus"
-    manifest = json.loads((corpus_dir / "manifest.json").read_text())
-    parents = {e.get("same_as") for e in manifest["files"]}
-    shaped = {s.file for s in Avoidance.from_corpus(corpus_dir).shapes} - parents
-    entries = [e for e in manifest["files"] if e["file"] in shaped and not e.get("requires")][:2]
-    entries[0]["requires"] = "torch<1.0"  # no torch this test runs on
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    for e in entries:
-        shutil.copy(corpus_dir / e["file"], corpus / e["file"])
-    (corpus / "manifest.json").write_text(json.dumps({"version": 1, "files": entries}))
+    corpus, _ = corpus_with_requires(tmp_path, "torch<1.0")  # no torch this test runs on
     out = tmp_path / "run"
     assert main(["run", "--target", "engine", "--budget", "1", "--workers", "1", "--reduce-budget", "0",
                  "--corpus", str(corpus), "--out", str(out)]) == 0
