@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -29,8 +30,8 @@ from fuzz.triage.rootcause import root_cause
 from oracle import set_header
 from oracle._slow import waits_out
 
-__all__ = ["FUZZING_SHARE", "GO_ON_ROUNDS", "GO_ON_SHARE", "HANG_WAIT_S", "RECORDED", "RESERVE_SHARE", "Reductions",
-           "SLOW_WAIT_S", "StoppableRunner", "status_after", "wait_budget"]
+__all__ = ["FUZZING_SHARE", "GO_ON_ROUNDS", "GO_ON_SHARE", "HANG_WAIT_S", "READABLE_LINES", "RECORDED",
+           "RESERVE_SHARE", "Reductions", "SLOW_WAIT_S", "StoppableRunner", "status_after", "wait_budget"]
 
 # Seconds a hang's reduction may spend waiting out timeouts (``reduce_program``'s ``hang_wait_s``): every candidate
 # that keeps a hang waits out its run's timeout, so a budget stretched to the pace of the quick candidates would let
@@ -61,6 +62,8 @@ def wait_budget(signature: str) -> float | None:
 # that took almost nothing off (under a twentieth) waits for the next run.
 GO_ON_ROUNDS = 4
 GO_ON_SHARE = 0.05
+# A repro a reader takes in at once: what a paying bucket's further rounds are expected to reach (``reserve``).
+READABLE_LINES = 20
 
 # A time budget's share that may be kept for the reductions after fuzzing: fuzzing gets a third of it at least. A
 # campaign against a bug-rich torch finds buckets faster than they are reduced (2.10: 14 buckets in its first five
@@ -155,9 +158,10 @@ class Reductions:
         waiting."""
         if self.campaign.config.seconds is None or self.campaign.config.reduce_seconds <= 0:
             return 0.0
-        own = sum(1 for b in self.campaign.buckets.values()
-                  if (b.unfinished and b.same_as is None and b.repro not in self._tried) or self._pays(b))
-        rounds = -(-own // self.slots)  # buckets are reduced ``slots`` at a time
+        wanted = [self._rounds_wanted(b) if self._pays(b) else 1 for b in self.campaign.buckets.values()
+                  if (b.unfinished and b.same_as is None and b.repro not in self._tried) or self._pays(b)]
+        # buckets are reduced ``slots`` at a time, and one bucket's rounds one after another
+        rounds = max(-(-sum(wanted) // self.slots), max(wanted, default=0))
         return min(self.campaign.config.seconds * RESERVE_SHARE, rounds * self.cost)
 
     @property
@@ -289,6 +293,19 @@ class Reductions:
         before, after = self._paid.get(bucket.repro, (0, 0))
         return (bucket.reduction == "cut short" and 0 < after <= before * (1 - GO_ON_SHARE)
                 and self._rounds[bucket.repro] < GO_ON_ROUNDS)
+
+    def _rounds_wanted(self, bucket: Bucket) -> int:
+        """The further rounds a paying bucket (``_pays``) is expected to need to reach ``READABLE_LINES``: its
+        last round's take (lines after over before) again each round, at least one (a fixpoint is a round of
+        its own), at most the rounds it has left. Counted as one round each before (a 2.15 second-call crash
+        cut short at 191 of 277 lines in minute 16 got one round's reserve, 181 lines at the end; reduced
+        afterwards it took two more rounds, to 16 lines)."""
+        before, after = self._paid.get(bucket.repro, (0, 0))
+        left = GO_ON_ROUNDS - self._rounds[bucket.repro]
+        if after <= READABLE_LINES or before <= after:
+            return 1
+        wanted = math.ceil(math.log(after / READABLE_LINES) / math.log(before / after))
+        return max(1, min(wanted, left))
 
     def _reduce_concurrently(self, buckets: list[Bucket]) -> None:
         """Reduce ``buckets`` in order, ``slots`` at once, each with its share of the runner's workers (one each

@@ -388,8 +388,17 @@ def test_the_reserve_keeps_time_for_a_round_that_paid(tmp_path):
         reductions._rounds[bucket.repro] = 1
         assert reductions.reserve == 0.0  # its round took nothing off worth going on with
         reductions._paid[bucket.repro] = (421, 106)
-        assert reductions.reserve == 60.0  # a further round's worth
+        assert reductions.reserve == 120.0  # two further rounds: 106 -> 27 -> 7 at its last round's take
+        reductions._paid[bucket.repro] = (106, 18)
+        assert reductions.reserve == 60.0  # at 18 lines: one round, for its fixpoint
+        reductions._paid[bucket.repro] = (277, 191)
+        assert reductions.reserve == 180.0  # a round taking a third off: every round it has left, one by one
+        other = Bucket("torch", "sig2", 1, "001.py", 3)
+        campaign.buckets["torch", "sig2"] = other
+        assert reductions.reserve == 180.0  # reduced beside it, on the other worker
         reductions._rounds[bucket.repro] = GO_ON_ROUNDS
-        assert reductions.reserve == 0.0  # no round left this run
+        assert reductions.reserve == 60.0  # no round left this run: the other bucket's first round alone
+        del campaign.buckets["torch", "sig2"]
+        assert reductions.reserve == 0.0
     finally:
         campaign.close()
