@@ -146,6 +146,9 @@ class Reductions:
         self._paid: dict[str, tuple[int, int]] = {}  # repro -> (lines before, after) of its last cut-short round
         self._rounds: collections.Counter[str] = collections.Counter()  # repro -> rounds this run started
         self._taken: list[float] = []  # wall seconds of this run's reductions that ran to their end (``cost``)
+        # repro -> what its rounds in this run found not interesting (``reduce_program``'s ``memory``): a round
+        # going on from where the last one stopped does not check those candidates again
+        self._memory: dict[str, dict] = {}
         self._timing = threading.Lock()
 
     @property
@@ -397,7 +400,8 @@ class Reductions:
                                     runner=StoppableRunner(self.campaign.runner, self.campaign._stop),
                                     workers=workers or self.campaign.config.workers,
                                     budget_s=budget, rechecks=1, timeout=self.campaign.config.timeout, ir=ir,
-                                    ceiling_s=ceiling, hang_wait_s=wait_budget(bucket.signature))
+                                    ceiling_s=ceiling, hang_wait_s=wait_budget(bucket.signature),
+                                    memory=self._memory.setdefault(bucket.repro, {}))
         except ReduceError:
             result = None
         except (KeyboardInterrupt, OSError):

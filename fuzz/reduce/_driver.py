@@ -245,7 +245,7 @@ def _result(check: tuple[int, Any, Future | bool]) -> bool:
 
 class _Reduction:
     def __init__(self, stage: _Stage, program, predicate, workers: int, clock: Clock, progress,
-                 gives_way: bool = False):
+                 gives_way: bool = False, rejected: set | None = None):
         self.stage = stage
         self.clock = clock
         self.gives_way = gives_way  # a pass that stops paying ends (``Clock.stalled``); see ``_run``
@@ -256,6 +256,9 @@ class _Reduction:
         self.workers = max(1, workers)
         self.progress = progress
         self.seen = {stage.key(program)}
+        # keys of candidates checked and not interesting, also by an earlier reduction of this bug with this
+        # predicate (``reduce_source``'s ``rejected``): not checked again
+        self.rejected = set() if rejected is None else rejected
         self.stats: dict[str, list[int]] = {}
         self.invocations = 0
         self.cache_hits = 0
@@ -349,8 +352,10 @@ class _Reduction:
                 window.pop(0)
                 if _result(head):
                     return head[0], head[1]  # later ones still running finish on their own, unused
+                self.rejected.add(self.stage.key(head[1]))
                 continue
             wait([c[2] for c in window if not _done(c)], return_when=FIRST_COMPLETED)
+            self.rejected.update(self.stage.key(c[1]) for c in window if c is not head and _done(c) and not _result(c))
             window = [c for c in window if c is head or not _done(c) or _result(c)]
 
     def _next_candidate(self, edits) -> tuple[int, Any] | None:
@@ -376,7 +381,7 @@ class _Reduction:
         if key is None:
             self.invalid += 1
             return None
-        if key in self.seen:
+        if key in self.seen or key in self.rejected:
             self.cache_hits += 1
             return None
         self.seen.add(key)
@@ -400,14 +405,15 @@ def _still_paying(round_size: int, size_now: int) -> bool:
 
 def _run(stage: _Stage, program, predicate, passes: Sequence[ReductionPass], *, workers: int, progress,
          check_original: bool, clock: Clock | None = None, budget_s: float = 60.0,
-         gives_way: bool = False) -> tuple[_Reduction, str, float]:
+         gives_way: bool = False, rejected: set | None = None) -> tuple[_Reduction, str, float]:
     """Run ``passes`` to a fixpoint from ``program``; (the run with its best program, why it stopped, seconds).
 
     A pass that stops paying (``Clock.stalled``) gives way to the next one for the round. A round in which
     nothing but such passes took anything off ends the stage when ``gives_way`` (a stage with a next one: "gave
     way"); otherwise one more round runs every pass to its end, so that a fixpoint is one."""
     start = time.monotonic()
-    run = _Reduction(stage, program, predicate, workers, clock or Clock(budget_s), progress, gives_way=True)
+    run = _Reduction(stage, program, predicate, workers, clock or Clock(budget_s), progress, gives_way=True,
+                     rejected=rejected)
     stopped = "fixpoint"
     try:
         if check_original:
@@ -462,6 +468,7 @@ def reduce_source(
     check_original: bool = True,
     clock: Clock | None = None,
     names: frozenset[str] = frozenset(),
+    rejected: set | None = None,
 ) -> ReduceResult:
     """Shrink ``source`` while ``is_interesting(candidate)`` holds; return the best program found.
 
@@ -470,7 +477,10 @@ def reduce_source(
     spent, or on Ctrl-C, and always returns the best-so-far program. ``progress(pass_name, lines,
     invocations)`` is called after every kept candidate. ``clock``: the budget as a ``Clock`` (shared with an
     earlier stage; then ``budget_s`` is not used). ``names``: the program's functions the failure's frames name
-    (``failure_names``); the ``focus`` pass cuts the program below them first.
+    (``failure_names``); the ``focus`` pass cuts the program below them first. ``rejected``: the keys of the
+    candidates an earlier reduction of this bug with this same predicate checked and found not interesting (a
+    campaign's earlier round, which stopped where this one starts): not checked again, and this reduction's
+    added (the set is updated in place).
     """
     try:
         program = Program.parse(source)
@@ -481,7 +491,7 @@ def reduce_source(
         passes = [focus(names), *passes]
     run, stopped, elapsed = _run(_source_stage(), program, is_interesting, passes,
                                  clock=clock or Clock(budget_s), workers=workers, progress=progress,
-                                 check_original=check_original)
+                                 check_original=check_original, rejected=rejected)
     best = run.best.source if run.best is not program else source
     return ReduceResult(
         source=best,

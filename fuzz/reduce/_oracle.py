@@ -159,6 +159,7 @@ def reduce_program(
     checks: int = 2000,
     ceiling_s: float | None = None,
     hang_wait_s: float | None = None,
+    memory: dict[tuple, set] | None = None,
 ) -> ReduceResult:
     """Reduce a failing program file for ``target`` keeping its verdict signature.
 
@@ -186,6 +187,11 @@ def reduce_program(
     short (``stopped`` "timeouts"); the campaign gives hangs and slow compiles this budget. With it, a given
     ``hang`` (or ``slow:``) signature is trusted rather than confirmed by a full check of the original (which
     waits out the timeout and then three times as long again). Neither tries a cheaper backend.
+
+    ``memory``: a dict the caller keeps for one bug across reductions (a campaign's rounds of a bucket, each going
+    on from where the last stopped): the source stage's candidates found not interesting, per predicate, are kept
+    there and not checked again. Not for hangs and slow compiles, whose candidates' short timeouts depend on the
+    moment.
     """
     import oracle
     from oracle._verdict import calls_for
@@ -266,6 +272,7 @@ def reduce_program(
                 clock=Clock(0.0) if interrupted else clock,
                 # the names are the original's: the IR stage renumbers the functions it keeps (f41 may be f12 now)
                 names=names if ir_result is None or ir_result.ir is ir else frozenset(),
+                rejected=_rejected(memory, proxy or spec, signature, eager_outcome, hang),
             )
         if interrupted:  # Ctrl-C in the IR stage: no source stage, best-so-far from the IR
             result = dataclasses.replace(result, stopped="interrupted")
@@ -281,7 +288,8 @@ def reduce_program(
             elif not held:
                 # what the target's own backend needs went with a candidate the eager backend took: again, there
                 again = reduce_source(original, on_target, budget_s=max(clock.left(), 1.0), workers=workers,
-                                      progress=progress, check_original=False, names=names)
+                                      progress=progress, check_original=False, names=names,
+                                      rejected=_rejected(memory, spec, signature, eager_outcome, hang))
                 result = dataclasses.replace(again, invocations=again.invocations + result.invocations + 1,
                                              passes=result.passes + again.passes, stages=("target",))
         if hang is not None and hang.exhausted and result.stopped == "budget":
@@ -325,6 +333,14 @@ def reduce_program(
         result, source=final, target=spec, signature=signature, rechecks=rechecks, reproduced=reproduced,
         stages=stages + result.stages,
     )
+
+
+def _rejected(memory: dict[tuple, set] | None, checked_on: str, signature: str, eager_outcome, hang) -> set | None:
+    """The set in ``memory`` of candidates not interesting to the predicate that checks on ``checked_on`` for
+    ``signature`` with eager's outcome ``eager_outcome``; None without a memory or for a hang's short timeouts."""
+    if memory is None or hang is not None:
+        return None
+    return memory.setdefault((checked_on, signature, repr(eager_outcome)), set())
 
 
 def _hang_timeouts(runner, source: str, target: str, calls: int, timeout: float,

@@ -223,10 +223,12 @@ class _ScheduledReducer:
 
     def __init__(self, schedule: list[int]):
         self.schedule, self.rounds = schedule, collections.Counter()
+        self.memories: dict[str, set[int]] = collections.defaultdict(set)  # signature -> ids of memories given
 
     def __call__(self, source, target, **kwargs):
         k = self.rounds[kwargs["signature"]]
         self.rounds[kwargs["signature"]] += 1
+        self.memories[kwargs["signature"]].add(id(kwargs["memory"]))
         before, after = self.schedule[min(k, len(self.schedule) - 2):][:2]
         return type("R", (), {"stopped": "budget", "reproduced": 1, "lines": after, "original_lines": before,
                               "elapsed_s": 1.0, "source": "import torch\n\ndef entry(x):\n    return x\n"})()
@@ -239,6 +241,9 @@ def _rounds(tmp_path, monkeypatch, schedule: list[int]):
     monkeypatch.setattr(reduce_module, "reduce_program", reducer)
     summary = Campaign(config(tmp_path, programs=20, workers=2, reduce_seconds=600), ScriptedRunner(),
                        generate=generate).run()
+    # a bucket's rounds share one memory of what they found not interesting; two buckets, two memories
+    assert all(len(ids) == 1 for ids in reducer.memories.values())
+    assert len(set().union(*reducer.memories.values())) == len(reducer.memories)
     return summary, reducer.rounds
 
 
