@@ -230,6 +230,35 @@ def test_constructor_arguments_stay_where_the_constructions_are_not_all_known_or
     assert not any("def get(self):" in c for c in pass_candidates("drop-arguments", BUILT))
 
 
+def test_a_class_linked_into_a_helper_module_under_its_name_is_still_constructed_only_by_name():
+    # seen on a torch 2.10 campaign: a 31-line fixpoint kept ``def __init__(self, z): pass`` and ``C7(1.0)``
+    # because the class's link into the helper module was taken for an unknown use
+    linked = "import types\n" + HEAD + """class C7:
+    def __init__(self, z):
+        pass
+
+    def get(self, y):
+        return y * 2
+
+
+_h = types.ModuleType("ngb_h")
+_h.__dict__.update({"C7": C7})
+exec(compile('''
+def make(x):
+    return C7(1.0).get(x)
+''', "ngb_h", "exec"), _h.__dict__)
+
+
+def entry(x):
+    return _h.make(x)
+""" + TAIL
+    dropped = [c for c in _init_edits(linked, "C7") if "__init__" not in c]
+    assert len(dropped) == 1 and "C7().get(x)" in dropped[0] and "C7(1.0)" not in dropped[0]
+    _same_outcome(linked, dropped)
+    for other in ('{"D7": C7}', '{"C7": C7, "D7": C7}'):  # under another name too: the helper may call it so
+        assert _init_edits(linked.replace('{"C7": C7}', other), "C7") == []
+
+
 # ---- merge-entry ------------------------------------------------------------------------------------------------
 
 CALLEE = "import functools\n" + HEAD + '''def twice(fn):

@@ -88,18 +88,34 @@ def _drop_unread_star(fn: ast.FunctionDef, star: str) -> bool | None:
 
 def _constructed_by_name(tree: ast.Module, cls: ast.ClassDef) -> bool:
     """Whether every use of the module-level class ``cls`` is a call ``C(...)``: its constructions are all known,
-    and no subclass inherits its ``__init__`` (or calls it through ``super()``)."""
+    and no subclass inherits its ``__init__`` (or calls it through ``super()``). A helper module's link to it
+    under its own name (``_h.__dict__.update({"C": C})``) is no other use: the helper's code calls it as ``C``,
+    and that code is part of the tree."""
     if not any(isinstance(n, ast.Module) and cls in n.body for n in iter_nodes(tree)):
         return False
     calls = {id(n.func) for n in iter_nodes(tree) if isinstance(n, ast.Call)}
+    links = _links(tree, cls.name)
     for node in iter_nodes(tree):
-        if isinstance(node, ast.Name) and node.id == cls.name and id(node) not in calls:
-            return False  # a base, a link ``{"C": C}``, an alias
+        if isinstance(node, ast.Name) and node.id == cls.name and id(node) not in calls and id(node) not in links:
+            return False  # a base, a link under another name, an alias
         if isinstance(node, ast.Attribute) and node.attr == cls.name:
             return False  # ``_h.C(...)``: a helper module's class called from elsewhere
         if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name == cls.name and node is not cls:
             return False
     return True
+
+
+def _links(tree: ast.Module, name: str) -> set[int]:
+    """The ``name`` values linked into a helper module under that same name: ``X.__dict__.update({"name": name})``."""
+    links: set[int] = set()
+    for node in iter_nodes(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update"
+                and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "__dict__"
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Dict)):
+            for key, value in zip(node.args[0].keys, node.args[0].values):
+                if isinstance(key, ast.Constant) and key.value == name and isinstance(value, ast.Name) and value.id == name:
+                    links.add(id(value))
+    return links
 
 
 def _drop_init(tree: ast.Module, cls: ast.ClassDef) -> bool | None:
