@@ -15,6 +15,7 @@ from fuzz.reduce._driver import Clock, ReduceError, ReduceResult, reduce_ir, red
 from fuzz.reduce._hang import HangTimeouts, smallest_confirmed
 from fuzz.reduce._tree import code_lines
 from fuzz.reduce.passes._focus import failure_names
+from fuzz.triage.rootcause import breaks_unseen
 from oracle import ProgramFile, set_header, with_footer
 from oracle._slow import REDUCE_MARGIN, slow_limit, twin, waits_out
 
@@ -312,8 +313,12 @@ def reduce_program(
     elif hang is not None:
         rechecks = max(rechecks, 1)  # its candidates' short timeouts proved nothing: the full rule must, once
     try:
+        observed: list[int] = []
         reproduced = recheck(final, spec, signature, rechecks, timeout=timeout, workers=workers,
-                             eager_outcome=eager_outcome, like=runner)
+                             eager_outcome=eager_outcome, like=runner, breaks=observed)
+        if observed and min(observed) > 0 and breaks_unseen(final):
+            # what the re-checks saw, where the code does not show it (``behaviour_shape``'s state-object rule)
+            final = set_header(final, graph_breaks=str(min(observed)))
         if hang is not None and rechecks and not reproduced and not unchanged:
             # only slow: the smallest kept candidate that hangs under the full rule, else the original
             fallback = smallest_confirmed(
@@ -408,12 +413,14 @@ def _compare_kinds(runner, source: str, target: str, signature: str) -> str | No
 
 
 def recheck(source: str, target: str, signature: str, times: int, *, timeout: float = 30.0, workers: int = 1,
-            eager_outcome: str | None = None, hang_recheck: float | None = None, like=None) -> int:
+            eager_outcome: str | None = None, hang_recheck: float | None = None, like=None,
+            breaks: list[int] | None = None) -> int:
     """How many of ``times`` full checks, each in a fresh worker process, give ``signature`` on ``target`` (and
     eager's outcome ``eager_outcome`` when given). ``hang_recheck``: the runner's (default: the oracle's);
     ``like``: a runner whose rules (``rules_of``) the checks keep. When ``like`` has a ``stop_event`` (a
     campaign's runner), its setting ends the checks in flight at once, their workers killed, and this raises
-    KeyboardInterrupt: a full check of a slow compile waits out minutes, and a stopped campaign waited for it."""
+    KeyboardInterrupt: a full check of a slow compile waits out minutes, and a stopped campaign waited for it.
+    ``breaks``: a list that gets, for each check that reproduced, the graph breaks the target's run took."""
     import oracle
 
     options = {**rules_of(like), **({"hang_recheck": hang_recheck} if hang_recheck is not None else {})}
@@ -435,8 +442,11 @@ def recheck(source: str, target: str, signature: str, times: int, *, timeout: fl
         if stopped():  # a check cut off by the stop gives no verdict to count
             raise KeyboardInterrupt
         verdict = report.verdicts.get(target)
-        return (not report.flaky and verdict is not None and verdict.signature == signature
+        held = (not report.flaky and verdict is not None and verdict.signature == signature
                 and (eager_outcome is None or report.eager_outcome == eager_outcome))
+        if held and breaks is not None:
+            breaks.append(int(report.stats.get(target, {}).get("breaks", 0)))
+        return held
 
     if times <= 0:
         return 0

@@ -25,7 +25,8 @@ grouped again into root causes:
   gate (the signature says which call).
 - one exception to the shape: a reduced repro that makes one of torch's global-state context managers
   (``no_grad``/``enable_grad``/``set_grad_enabled``, ``inference_mode``, ``autocast``) and does *not* enter it where
-  it makes it (not a ``with`` item, not a decorator), with a graph break reachable from ``entry`` or the object
+  it makes it (not a ``with`` item, not a decorator), with a graph break reachable from ``entry`` (a break call,
+  or one its reduction's re-checks saw the target take: ``# graph-breaks:``) or the object
   escaping the call (into the effect log or another container, an attribute, a global, ``entry``'s return value: the
   compiler must rebuild it afterwards), is named by that state alone (``state-object:grad``). A reduction keeps such
   an object only because the bug needs it alive across the break, and the compiler code at fault is the one that
@@ -45,7 +46,7 @@ import hashlib
 
 from fuzz.program import families
 
-__all__ = ["PASS_THROUGH_FRAMES", "SELF_CHECKS", "STATE_CONTEXTS", "pins_bug", "root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects"]
+__all__ = ["PASS_THROUGH_FRAMES", "SELF_CHECKS", "STATE_CONTEXTS", "breaks_unseen", "pins_bug", "root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects"]
 
 _KEEP_NAMES = frozenset({"torch", "entry", "make_inputs", "types", "contextlib", "functools", "self"})
 _OBSERVERS = frozenset({"_effect"})  # program-format helpers that only record what happened
@@ -228,7 +229,7 @@ def behaviour_shape(source: str, minimal: bool = True) -> str:
     except SyntaxError:
         return hashlib.sha1(code.encode()).hexdigest()[:16]
     families = unentered_state_objects(tree)
-    if minimal and families and (_breaks_from_entry(tree) or _state_object_escapes(tree)):
+    if minimal and families and (_observed_break(pf) or _breaks_from_entry(tree) or _state_object_escapes(tree)):
         return "state-object:" + "+".join(sorted(families))
     return hashlib.sha1(_dump(_code(_ungated(tree))).encode()).hexdigest()[:16]
 
@@ -385,6 +386,28 @@ def _ungated(module: ast.Module) -> ast.Module:
                     kept.append(stmt)
             setattr(node, field, kept or ([ast.Pass()] if field == "body" else []))
     return module
+
+
+def _observed_break(pf) -> bool:
+    """The repro's ``# graph-breaks:`` header: its reduction's re-checks saw the target break the graph (written
+    where the code names no break call, ``breaks_unseen``)."""
+    text = pf.get("graph-breaks") or "0"
+    return text.isdigit() and int(text) > 0
+
+
+def breaks_unseen(source: str) -> bool:
+    """Whether the state-object rule needs to be told that the target broke the graph running ``source``: it
+    makes an un-entered state object that does not escape, and names no break call reachable from ``entry``
+    (the break is a call the compiler cannot trace, ``register_forward_hook`` on 2.13, which no list holds).
+    The reducer's re-checks then record what they saw (``# graph-breaks: N``)."""
+    from oracle import ProgramFile
+
+    pf = ProgramFile.parse(source)
+    try:
+        tree = ast.parse(pf.header + pf.code)
+    except SyntaxError:
+        return False
+    return bool(unentered_state_objects(tree)) and not _breaks_from_entry(tree) and not _state_object_escapes(tree)
 
 
 def _breaks_from_entry(tree: ast.Module) -> bool:

@@ -181,3 +181,49 @@ def test_a_counter_read_elsewhere_is_not_a_gate():
     ungated = "import torch\n\nEFFECTS = []\n\n\ndef entry():\n    with torch.no_grad():\n        pass\n"
     assert behaviour_shape(GATED.replace("COUNTER = COUNTER + 1", "COUNTER = COUNTER * 3")) != \
         behaviour_shape(ungated)
+
+
+# a torch 2.13 campaign's repro: the break is the hook's registration, a call no list of break calls holds
+HOOKED = '''import torch
+
+EFFECTS = []
+
+
+class _C1(torch.nn.Module):
+    pass
+
+
+def entry():
+    y = torch.no_grad()
+
+    def f1():
+        pass
+    _C1().register_forward_hook(f1)
+    EFFECTS.append((torch.is_grad_enabled(),))
+    with y:
+        pass
+'''
+
+
+def test_a_break_its_rechecks_saw_counts_where_the_code_names_none():
+    from fuzz.triage.rootcause import breaks_unseen
+
+    assert breaks_unseen(HOOKED) and not behaviour_shape(HOOKED).startswith("state-object")
+    seen = "# ngb-fuzz program\n# graph-breaks: 1\n" + HOOKED
+    assert behaviour_shape(seen) == "state-object:grad"
+    assert not behaviour_shape(seen, minimal=False).startswith("state-object")  # cut short: its shape only
+    for header in ("# graph-breaks: 0\n", "# graph-breaks: x\n", ""):
+        assert not behaviour_shape("# ngb-fuzz program\n" + header + HOOKED).startswith("state-object")
+    assert not breaks_unseen(LEAK)  # its break call says it already
+    assert not breaks_unseen(HOOKED.replace("    y = torch.no_grad()\n", "").replace("with y:", "with torch.no_grad():"))
+
+
+def test_the_rechecks_record_the_breaks_the_target_took():
+    from fuzz.reduce._oracle import recheck
+
+    observed: list[int] = []
+    assert recheck(HOOKED, "torch", "mismatch:effects:value", 1, breaks=observed) == 1
+    assert observed and observed[0] >= 1
+    unbroken: list[int] = []
+    plain = HOOKED.replace("    _C1().register_forward_hook(f1)\n", "")
+    assert recheck(plain, "torch", "mismatch:effects:value", 1, breaks=unbroken) == 0 and unbroken == []
