@@ -8,7 +8,9 @@ value made user code raise) by the normalized shape of its reduced repro (so it 
 and never match; nor does an entry whose ``requires`` the finding's torch/Python does not meet (a 2.15-only bug is
 not what a 2.13 campaign found). A KNOWN bucket is not reduced (when known at detection), does not count as new for ``--bias``,
 and is reported as KNOWN with the corpus file it matched. A finding whose root cause is that of a FIXED entry only
-is a REGRESSION: news, reduced and counted as new like a NEW bucket, and named with the entry it brings back.
+is a REGRESSION: news, reduced and counted as new like a NEW bucket, and named with the entry it brings back;
+but a variant of a FIXED entry that names the older versions it shows on (``requires``: a torch 2.10 form of a
+bug fixed in 2.13) is found there as KNOWN, where the fix never was.
 
 A bug can take several forms that reduce to different shapes (a deque's maxlen lost across a break shows with
 ``pop``, ``extend`` or ``appendleft``). Matching stays exact; what grows is what it matches against: an entry whose
@@ -124,6 +126,10 @@ def _as_bug(entry, cause: str, parent, lines: dict[str, int]) -> KnownBug:
     variant's root cause and named, with its status and repro, as the parent."""
     if parent is None:
         return KnownBug(entry.file, entry.status, cause, lines[entry.file], entry.requires)
-    return KnownBug(parent.file, parent.status, cause, lines.get(parent.file, lines[entry.file]),
+    # a variant of a FIXED bug that names the versions it shows on (``requires``: an older torch, where the fix is
+    # not) is that bug where it was never fixed: found there it is known, not a regression; elsewhere it does not
+    # match at all
+    status = entry.status if parent.status == "FIXED" and entry.requires else parent.status
+    return KnownBug(parent.file, status, cause, lines.get(parent.file, lines[entry.file]),
                     entry.requires or parent.requires)
 

@@ -232,3 +232,24 @@ def test_corpus_add_same_as_from_the_command_line(tmp_path, capsys):
                  "--same-as", FILTER]) == 0
     assert f"a variant of {FILTER}" in capsys.readouterr().out
     assert Corpus(root).entries["v.py"].same_as == FILTER
+
+
+def test_a_variant_of_a_fixed_bug_found_where_it_shows_is_known_not_a_regression(tmp_path):
+    # a torch 2.10 campaign found the seed bug fixed by 2.13 (no_grad as a decorator, a break in the callee);
+    # its variant names the versions it shows on, and found there it is that bug, not one that came back
+    root = variant_corpus(tmp_path)
+    _fixed(root, FILTER)
+    store = Corpus(root)
+    store.add(VARIANT, "torch", FILTER_CRASH, name="old-torch.py", same_as=FILTER)
+    store.entries["old-torch.py"] = dataclasses.replace(store.entries["old-torch.py"], status="KNOWN",
+                                                        requires="torch<2.11")
+    store.save()
+    known = KnownBugs.from_corpus(root)
+    shape = behaviour_shape(VARIANT)
+    old = known.match(FILTER_CRASH, shape, target="old", versions=lambda spec: ("2.10.0", "3.11.9"))
+    assert old is not None and (old.file, old.status, old.fixed) == (FILTER, "KNOWN", False)
+    assert known.match(FILTER_CRASH, shape, target="new", versions=lambda spec: ("2.13.0", "3.11.9")) is None
+    # without versions named, a variant of a fixed bug is that bug come back
+    store.entries["old-torch.py"] = dataclasses.replace(store.entries["old-torch.py"], requires="")
+    store.save()
+    assert KnownBugs.from_corpus(root).match(FILTER_CRASH, shape).fixed
