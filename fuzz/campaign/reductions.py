@@ -415,7 +415,8 @@ class Reductions:
         usable = result is not None and result.reproduced >= 1 and (smaller or fixpoint)
         shape, match, asked = None, None, {}
         if usable:  # named outside the lock: asking ``like`` runs checks
-            kept = result.source if smaller else source  # the program the repro will hold
+            # the program the repro will hold: not smaller, it keeps what the re-checks saw (``# graph-breaks:``)
+            kept = result.source if smaller else _observed(source, result.source)
             shape = behaviour_shape(kept, minimal=fixpoint)
             known = self.campaign.known
             match = known.match(bucket.signature, shape, target=bucket.target) if known else None
@@ -444,6 +445,8 @@ class Reductions:
                 if not orig.exists():  # a reduction redone or gone on with keeps the first original
                     self.campaign._storing(self.campaign.dir.write_text, orig.name, source)
                 self.campaign._storing(self.campaign.dir.write_text, bucket.repro, reduced)
+            elif kept != source:  # the same program, with what its re-checks saw: the rule reads it on a resume too
+                self.campaign._storing(self.campaign.dir.write_text, bucket.repro, kept)
             record = {"k": "reduced", "repro": bucket.repro, "reduction": reduction,
                       "lines": result.lines, "root_cause": root_cause(bucket.signature, shape),
                       "known": match.file if match else None, "regression": bool(match and match.fixed),
@@ -451,6 +454,15 @@ class Reductions:
             self.campaign._storing(self.campaign._journal, {**record, "status": status_after(bucket, record)})
         if self.campaign.on_reduced:
             self.campaign.on_reduced(bucket)
+
+
+def _observed(source: str, reduced: str) -> str:
+    """``source`` with the ``# graph-breaks:`` field of ``reduced`` (the same program, re-checked), when it has
+    one: what the state-object rule reads (``fuzz.triage.rootcause.behaviour_shape``)."""
+    from oracle import ProgramFile
+
+    seen = ProgramFile.parse(reduced).get("graph-breaks")
+    return source if seen is None else set_header(source, graph_breaks=seen)
 
 
 def _orig_name(bucket: Bucket) -> str:

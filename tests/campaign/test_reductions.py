@@ -407,3 +407,36 @@ def test_the_reserve_keeps_time_for_a_round_that_paid(tmp_path):
         assert reductions.reserve == 0.0
     finally:
         campaign.close()
+
+
+def test_a_fixpoint_on_the_same_program_keeps_what_its_rechecks_saw(tmp_path, monkeypatch):
+    # a repro already minimal whose break the code does not name: the re-checks' '# graph-breaks:' goes into the
+    # file (the state-object rule reads it there, now and on every resume), though no line went
+    import fuzz.reduce as reduce_module
+    from fuzz.reduce import code_lines
+    from oracle import ProgramFile, set_header
+    from tests.fuzz.test_rootcause import HOOKED
+
+    Campaign(config(tmp_path, programs=20, workers=2, reduce_seconds=0), ScriptedRunner(), generate=generate).run()
+    campaign = Campaign(config(tmp_path, programs=20, workers=2, reduce_seconds=600), ScriptedRunner(),
+                        generate=generate)
+    bucket = next(b for b in campaign.buckets.values() if b.signature.startswith("mismatch"))
+    for other in campaign.buckets.values():
+        if other is not bucket:
+            other.reduction, other.lines = "done", 3
+    path = tmp_path / bucket.repro
+    path.write_text(set_header(HOOKED, signature=bucket.signature, target=bucket.target))
+
+    def reducer(source, target, **kwargs):
+        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": code_lines(source),
+                              "original_lines": code_lines(source), "elapsed_s": 0.1,
+                              "source": set_header(source, graph_breaks="2")})()
+
+    monkeypatch.setattr(reduce_module, "reduce_program", reducer)
+    summary = campaign.reduce_pending()
+    assert ProgramFile.parse(path.read_text()).get("graph-breaks") == "2"
+    record = next(b for b in summary["buckets"] if b["repro"] == bucket.repro)
+    assert (record["reduction"], record["root_cause"]) == ("done", "mismatch|state-object:grad")
+    resumed = Campaign(config(tmp_path, programs=20, workers=2, reduce_seconds=600), ScriptedRunner(),
+                       generate=generate)
+    assert resumed.naming._cause(resumed.buckets[bucket.target, bucket.signature]) == "mismatch|state-object:grad"
