@@ -457,12 +457,15 @@ class Reductions:
 
 
 def _observed(source: str, reduced: str) -> str:
-    """``source`` with the ``# graph-breaks:`` field of ``reduced`` (the same program, re-checked), when it has
-    one: what the state-object rule reads (``fuzz.triage.rootcause.behaviour_shape``)."""
+    """``source`` with the ``# graph-breaks:`` field of ``reduced`` (the same program, re-checked): set as there,
+    or gone where it is not (one an earlier round wrote stays no longer than the program it saw). What the
+    state-object rule reads (``fuzz.triage.rootcause.behaviour_shape``)."""
     from oracle import ProgramFile
 
     seen = ProgramFile.parse(reduced).get("graph-breaks")
-    return source if seen is None else set_header(source, graph_breaks=seen)
+    if ProgramFile.parse(source).get("graph-breaks") == seen:
+        return source
+    return set_header(source, graph_breaks=seen) if seen is not None else set_header(source, drop=("graph-breaks",))
 
 
 def _orig_name(bucket: Bucket) -> str:

@@ -319,6 +319,8 @@ def reduce_program(
         if observed and min(observed) > 0 and breaks_unseen(final):
             # what the re-checks saw, where the code does not show it (``behaviour_shape``'s state-object rule)
             final = set_header(final, graph_breaks=str(min(observed)))
+        else:  # never one an earlier round saw on a program that was not this one
+            final = set_header(final, drop=("graph-breaks",))
         if hang is not None and rechecks and not reproduced and not unchanged:
             # only slow: the smallest kept candidate that hangs under the full rule, else the original
             fallback = smallest_confirmed(

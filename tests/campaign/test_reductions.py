@@ -440,3 +440,15 @@ def test_a_fixpoint_on_the_same_program_keeps_what_its_rechecks_saw(tmp_path, mo
     resumed = Campaign(config(tmp_path, programs=20, workers=2, reduce_seconds=600), ScriptedRunner(),
                        generate=generate)
     assert resumed.naming._cause(resumed.buckets[bucket.target, bucket.signature]) == "mismatch|state-object:grad"
+
+
+def test_a_graph_breaks_field_lasts_no_longer_than_the_program_it_was_seen_on():
+    from fuzz.campaign.reductions import _observed
+    from oracle import ProgramFile, set_header
+    from tests.fuzz.test_rootcause import HOOKED
+
+    plain = set_header(HOOKED, signature="mismatch:effects:value")
+    seen = set_header(plain, graph_breaks="3")
+    assert ProgramFile.parse(_observed(plain, seen)).get("graph-breaks") == "3"
+    assert ProgramFile.parse(_observed(seen, plain)).get("graph-breaks") is None  # re-checked: no longer seen
+    assert _observed(seen, set_header(plain, graph_breaks="3")) is seen  # unchanged: the repro is not rewritten
