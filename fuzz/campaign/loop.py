@@ -10,6 +10,7 @@ saying so.
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import sys
 import threading
@@ -92,6 +93,11 @@ def _python_of(spec: str) -> tuple[int, int]:
 
 
 SLOTS_EVERY_S = 5.0  # how often a campaign on a cluster asks whether workers joined
+# Under a time budget the reductions after fuzzing stop this long after the budget (a share of it, at least a
+# minute): what each reduction is given follows the time left, but a slow compile's or a hang's re-check under the
+# full rule waits out minutes on top (a torch 2.10 campaign of 20 minutes ended after 26). Those in flight then are
+# left as they were, for ``reduce --campaign`` or the next run.
+END_GRACE_S, END_GRACE_SHARE = 60.0, 0.05
 
 
 class Campaign:
@@ -486,23 +492,49 @@ class Campaign:
         self._add_threads(threads, self.config.workers)
         asked = time.monotonic()
         try:
-            # On stop() (a signal, a failed write) return at once: threads blocked on a hanging program end when
-            # the runner is closed, and anything they bring back after this is discarded.
-            while not self._stop.is_set() and any(t.is_alive() for t in threads):
-                for t in threads:
-                    t.join(timeout=0.2)
-                if self.slots is not None and time.monotonic() - asked >= SLOTS_EVERY_S:
-                    asked = time.monotonic()
-                    self._add_threads(threads, self._wanted_slots() - len(threads))
-                if self.on_progress:
-                    self.on_progress(self)
-            if not self._errors:
-                self.reductions.reduce_all()
+            with self._stopped_after_budget():
+                # On stop() (a signal, a failed write) return at once: threads blocked on a hanging program end when
+                # the runner is closed, and anything they bring back after this is discarded.
+                while not self._stop.is_set() and any(t.is_alive() for t in threads):
+                    for t in threads:
+                        t.join(timeout=0.2)
+                    if self.slots is not None and time.monotonic() - asked >= SLOTS_EVERY_S:
+                        asked = time.monotonic()
+                        self._add_threads(threads, self._wanted_slots() - len(threads))
+                    if self.on_progress:
+                        self.on_progress(self)
+                if not self._errors:
+                    self.reductions.reduce_all()
         finally:
             self._stop.set()
             self.finish()
         self._raise_errors()
         return self.summary()
+
+    @contextlib.contextmanager
+    def _stopped_after_budget(self):
+        """Stop the campaign (the reductions in flight, also one a fuzzing thread started) once its time budget is
+        over by ``END_GRACE_S`` or ``END_GRACE_SHARE`` of it, whichever is more, while the block runs; no limit
+        without a time budget or for a run that started with its budget spent (it is asked for the reductions
+        alone)."""
+        if self.config.seconds is None or self._spent_at_start:
+            yield
+            return
+        deadline = self.config.seconds + max(END_GRACE_S, END_GRACE_SHARE * self.config.seconds)
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.wait(0.2):
+                if self.seconds >= deadline:
+                    self._stop.set()
+                    return
+
+        watcher = threading.Thread(target=watch, daemon=True, name="campaign-deadline")
+        watcher.start()
+        try:
+            yield
+        finally:
+            done.set()
 
     def reduce_pending(self) -> dict:
         """Reduce every bucket not reduced yet (``ngb-fuzz reduce --campaign DIR``); the summary after."""

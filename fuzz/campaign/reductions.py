@@ -385,8 +385,11 @@ class Reductions:
 
         budget = self.campaign.config.reduce_seconds if budget is None else budget
         ceiling = 4 * budget  # a reduction's budget follows the cost of a check (``fuzz.reduce.Clock``) up to this
+        waiting = wait_budget(bucket.signature)
         if (left := self._reduction_time_left()) is not None:
             ceiling = max(budget, min(ceiling, left))
+            if waiting is not None:  # a hang's waiting out timeouts, too, within what is left of the time budget
+                waiting = max(budget, min(waiting, left))
         path = self.campaign.config.out / bucket.repro
         orig = self.campaign.dir.root / _orig_name(bucket)
         with self.campaign._lock:
@@ -400,7 +403,7 @@ class Reductions:
                                     runner=StoppableRunner(self.campaign.runner, self.campaign._stop),
                                     workers=workers or self.campaign.config.workers,
                                     budget_s=budget, rechecks=1, timeout=self.campaign.config.timeout, ir=ir,
-                                    ceiling_s=ceiling, hang_wait_s=wait_budget(bucket.signature),
+                                    ceiling_s=ceiling, hang_wait_s=waiting,
                                     memory=self._memory.setdefault(bucket.repro, {}))
         except ReduceError:
             result = None
