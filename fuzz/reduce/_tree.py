@@ -24,6 +24,7 @@ __all__ = [
     "REQUIRED_NAMES",
     "Program",
     "code_lines",
+    "helper_update",
     "iter_nodes",
     "replace_node",
     "scope_nodes",
@@ -109,6 +110,17 @@ def _attach_nested(tree: ast.AST) -> None:
             except SyntaxError:
                 continue
             _attach_nested(node.ngb_module)
+
+
+def helper_update(node: ast.AST) -> str | None:
+    """The module variable ``X`` of a call ``X.__dict__.update(...)``, a program's link into a helper module
+    (``X.__dict__.update({"C": C})``); None for any other node."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update"):
+        return None
+    namespace = node.func.value
+    if isinstance(namespace, ast.Attribute) and namespace.attr == "__dict__" and isinstance(namespace.value, ast.Name):
+        return namespace.value.id
+    return None
 
 
 def iter_nodes(tree: ast.AST) -> Iterator[ast.AST]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import Program, iter_nodes
+from fuzz.reduce._tree import Program, helper_update, iter_nodes
 from fuzz.reduce.passes._classes import _is_super_init
 from fuzz.reduce.passes._edits import Edit, _edit_at, _fill, _indexed, reduction_pass
 
@@ -109,9 +109,7 @@ def _links(tree: ast.Module, name: str) -> set[int]:
     """The ``name`` values linked into a helper module under that same name: ``X.__dict__.update({"name": name})``."""
     links: set[int] = set()
     for node in iter_nodes(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update"
-                and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "__dict__"
-                and len(node.args) == 1 and isinstance(node.args[0], ast.Dict)):
+        if helper_update(node) is not None and len(node.args) == 1 and isinstance(node.args[0], ast.Dict):
             for key, value in zip(node.args[0].keys, node.args[0].values):
                 if isinstance(key, ast.Constant) and key.value == name and isinstance(value, ast.Name) and value.id == name:
                     links.add(id(value))

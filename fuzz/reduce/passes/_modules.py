@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import Program, iter_nodes
+from fuzz.reduce._tree import Program, helper_update, iter_nodes
 from fuzz.reduce.passes._edits import Edit, reduction_pass
 
 __all__ = ["inline_helper_modules"]
@@ -39,12 +39,7 @@ def _is_setup(stmt: ast.stmt, name: str) -> bool:
     if isinstance(stmt, ast.Assign) and [t.id for t in stmt.targets if isinstance(t, ast.Name)] == [name]:
         value = stmt.value
         return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "ModuleType"
-    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-        func = stmt.value.func
-        return (isinstance(func, ast.Attribute) and func.attr == "update" and isinstance(func.value, ast.Attribute)
-                and func.value.attr == "__dict__" and isinstance(func.value.value, ast.Name)
-                and func.value.value.id == name)
-    return False
+    return isinstance(stmt, ast.Expr) and helper_update(stmt.value) == name
 
 
 def _top_names(body: list[ast.stmt]) -> set[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 
-from fuzz.reduce._tree import REQUIRED_NAMES, Program, iter_nodes, stmt_lists
+from fuzz.reduce._tree import REQUIRED_NAMES, Program, helper_update, iter_nodes, stmt_lists
 from fuzz.reduce.passes._edits import (
     Edit,
     _edit_at,
@@ -166,12 +166,10 @@ def _unused_links(tree: ast.Module) -> list[tuple[int, str]]:
     indexed = _indexed(tree)
     index = {id(node): i for i, node in indexed}
     for _, node in indexed:
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update"
-                and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "__dict__"
-                and isinstance(node.func.value.value, ast.Name) and node.func.value.value.id in helpers
-                and len(node.args) == 1 and isinstance(node.args[0], ast.Dict)):
+        module = helper_update(node)
+        if module not in helpers or len(node.args) != 1 or not isinstance(node.args[0], ast.Dict):
             continue
-        reads = helpers[node.func.value.value.id]
+        reads = helpers[module]
         found += [(index[id(node.args[0])], k.value) for k in node.args[0].keys
                   if isinstance(k, ast.Constant) and k.value not in reads]
     return found
