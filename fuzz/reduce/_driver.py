@@ -235,11 +235,15 @@ class _Pace:
         return self.last
 
 
-def _done(check: tuple[int, Any, Future | bool]) -> bool:
+# A candidate under check: (its edit's index, the program, the check's result or future, its cache key).
+_Check = tuple[int, Any, Future | bool, object]
+
+
+def _done(check: _Check) -> bool:
     return isinstance(check[2], bool) or check[2].done()
 
 
-def _result(check: tuple[int, Any, Future | bool]) -> bool:
+def _result(check: _Check) -> bool:
     return check[2] if isinstance(check[2], bool) else check[2].result()
 
 
@@ -317,7 +321,7 @@ class _Reduction:
         milliseconds) frees its worker for the next candidate at once instead of idling beside a compile
         (seconds) until the batch is done."""
         edits = itertools.islice(enumerate(p.edits(self.best)), position, None)
-        window: list[tuple[int, Any, Future | bool]] = []  # in pass order: running, or done and not yet decided
+        window: list[_Check] = []  # in pass order: running, or done and not yet decided
         more, out_of_time = True, False
         while True:
             # a later candidate found interesting already wins over anything after it: nothing more to start
@@ -327,7 +331,7 @@ class _Reduction:
                     # before the next edit is taken (and marked seen); the candidates still in flight, whose results
                     # go unused, are unmarked: the pass's last round checks them again (those done were not
                     # interesting, or nothing more would be started)
-                    self.seen.difference_update(self.stage.key(c[1]) for c in window if not _done(c))
+                    self.seen.difference_update(c[3] for c in window if not _done(c))
                     raise _GaveWay
                 entry = self._next_candidate(edits)
                 if entry is None:
@@ -336,13 +340,13 @@ class _Reduction:
                 if time.monotonic() + self.pace.predict() > self.deadline:
                     more, out_of_time = False, True  # predicted to end past the budget: not started
                     break
-                index, candidate = entry
+                index, candidate, key = entry
                 source = self.stage.source(candidate) or ""
                 self.invocations += 1
                 self.clock.checked()
                 counts[0] += 1
                 pending = self.pool.submit(self.check, source) if self.pool is not None else self.check(source)
-                window.append((index, candidate, pending))
+                window.append((index, candidate, pending, key))
             if not window:
                 if out_of_time:
                     raise _OutOfTime
@@ -352,24 +356,25 @@ class _Reduction:
                 window.pop(0)
                 if _result(head):
                     return head[0], head[1]  # later ones still running finish on their own, unused
-                self.rejected.add(self.stage.key(head[1]))
+                self.rejected.add(head[3])
                 continue
             wait([c[2] for c in window if not _done(c)], return_when=FIRST_COMPLETED)
-            self.rejected.update(self.stage.key(c[1]) for c in window if c is not head and _done(c) and not _result(c))
+            self.rejected.update(c[3] for c in window if c is not head and _done(c) and not _result(c))
             window = [c for c in window if c is head or not _done(c) or _result(c)]
 
-    def _next_candidate(self, edits) -> tuple[int, Any] | None:
-        """The next edit's candidate worth a check, with the edit's index; None when the edits or the time
-        ran out."""
+    def _next_candidate(self, edits) -> tuple[int, Any, object] | None:
+        """The next edit's candidate worth a check, with the edit's index and the candidate's cache key; None
+        when the edits or the time ran out."""
         for index, edit in edits:
             if time.monotonic() > self.deadline:
                 return None
-            candidate = self._candidate(edit)
-            if candidate is not None:
-                return index, candidate
+            found = self._candidate(edit)
+            if found is not None:
+                return index, *found
         return None
 
-    def _candidate(self, edit):
+    def _candidate(self, edit) -> tuple[Any, object] | None:
+        """The edit's candidate with its cache key, or None: not a program, tried before, or larger."""
         try:
             candidate = edit()
         except (LookupError, ValueError, AttributeError, TypeError, StopIteration, RecursionError):
@@ -388,7 +393,7 @@ class _Reduction:
         if self.stage.cost(candidate) > self.best_cost or self.stage.source(candidate) is None:
             self.invalid += 1
             return None
-        return candidate
+        return candidate, key
 
 
 # A round whose removing passes took at least this share of the program off goes round again without the polish
