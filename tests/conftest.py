@@ -51,3 +51,13 @@ def runner():
 
     with oracle.Runner(workers=1, timeout=30.0, hang_recheck=1.2) as r:  # the hang fault never ends: a short re-check
         yield r
+
+
+@pytest.fixture(scope="module")
+def hang_runner():
+    """A runner for programs that never finish on their target: each such check waits out its timeout twice (the
+    run, then its re-check in a fresh worker), so a short one; eager's runs of these programs take milliseconds."""
+    import oracle
+
+    with oracle.Runner(workers=1, timeout=10.0, hang_recheck=1.2) as r:
+        yield r

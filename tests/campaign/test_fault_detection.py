@@ -2,23 +2,17 @@
 
 import pytest
 
-import oracle
 from fuzz.campaign.selftest import programs_to_detection
 from oracle._faults import FAULTS, fault_spec
-
-
-@pytest.fixture(scope="module")
-def fast_runner():
-    # A short timeout: the hang fault costs one timeout per program it hangs on.
-    with oracle.Runner(workers=1, timeout=30.0, hang_recheck=1.2) as r:
-        yield r
 
 
 # slow-ngb is the hang fault with a twin that returns: its verdict is in tests/oracle/test_truth_table.py, on a
 # program whose twin run is known to be quick (here the twin's of a generated program would be timed under load)
 @pytest.mark.slow
 @pytest.mark.parametrize("fault", sorted(set(FAULTS) - {"slow-ngb"}))
-def test_fault_is_detected_with_its_verdict_kind_within_100_programs(fast_runner, fault):
-    count, verdict = programs_to_detection(fast_runner, fault_spec(fault), seed=0, limit=100)
+def test_fault_is_detected_with_its_verdict_kind_within_100_programs(request, fault):
+    # the hang fault costs two timeouts per program it hangs on: its runner's are short
+    runner = request.getfixturevalue("hang_runner" if FAULTS[fault][1] == "hang" else "runner")
+    count, verdict = programs_to_detection(runner, fault_spec(fault), seed=0, limit=100)
     assert count is not None, f"fault:{fault} not detected in 100 programs"
     assert verdict.kind == FAULTS[fault][1], verdict

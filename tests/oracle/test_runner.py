@@ -20,8 +20,9 @@ def test_torch_with_and_without_ngb_agree_with_eager_and_report_stats(runner):
 # slow-ngb is the hang fault with a twin that returns: its verdict is in the truth table
 # (tests/oracle/test_truth_table.py), on a program whose twin run is known to be quick
 @pytest.mark.parametrize("fault", sorted(set(FAULTS) - {"slow-ngb"}))
-def test_each_fault_backend_is_caught_with_its_verdict_kind(runner, fault):
+def test_each_fault_backend_is_caught_with_its_verdict_kind(request, fault):
     spec = fault_spec(fault)
+    runner = request.getfixturevalue("hang_runner" if FAULTS[fault][1] == "hang" else "runner")
     verdict = runner.check(SEED_CHAIN, [spec]).verdicts[spec]
     assert verdict.kind == FAULTS[fault][1], verdict
     assert verdict.is_finding
