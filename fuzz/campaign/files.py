@@ -40,7 +40,8 @@ class Campaign(Protocol):
 
 __all__ = ["check_files", "untracked_repros"]
 
-_NOT_REPROS = (".orig.py", ".reduced.py")  # a reduction's original; `ngb-fuzz reduce FILE`'s output beside FILE
+# a reduction's original; an interrupted round's smallest program; `ngb-fuzz reduce FILE`'s output beside FILE
+_NOT_REPROS = (".orig.py", ".partial.py", ".reduced.py")
 
 
 def check_files(campaign: Campaign) -> tuple[list[str], dict[tuple[str, str], str]]:

@@ -98,6 +98,9 @@ SLOTS_EVERY_S = 5.0  # how often a campaign on a cluster asks whether workers jo
 # full rule waits out minutes on top (a torch 2.10 campaign of 20 minutes ended after 26). Those in flight then are
 # left as they were, for ``reduce --campaign`` or the next run.
 END_GRACE_S, END_GRACE_SHARE = 60.0, 0.05
+# Seconds a stopping campaign waits for its reductions in flight to return (each does at its next check), so an
+# interrupted one keeps the smallest program it reached for its next round (``Reductions.settle``).
+SETTLE_S = 5.0
 
 
 class Campaign:
@@ -571,6 +574,8 @@ class Campaign:
 
     def finish(self) -> dict:
         """Write the snapshot and summary.json (what can be written) and release the directory."""
+        if not self._finished:
+            self.reductions.settle(SETTLE_S)
         summary = self.summary()
         with self._lock:
             self._stop.set()

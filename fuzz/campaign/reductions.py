@@ -11,18 +11,21 @@ short by its budget is gone on with, from its smallest program so far: at once w
 time for such rounds), else by the next run or ``reduce --campaign``. Hangs and slow compiles come last (every candidate that keeps one waits out a
 timeout): they are not reduced while fuzzing, and their reductions stop after ``HANG_WAIT_S`` (``SLOW_WAIT_S``) of
 such waiting. A stop (signal, budget) interrupts the reductions in flight, which
-leave their buckets as they were for the next run. ``Reductions`` is a part that ``fuzz.campaign.loop.Campaign``
+leave their buckets as they were for the next run, and the smallest program each reached beside its repro
+(``*.partial.py``: not re-checked in a fresh process), where its next round starts. ``Reductions`` is a part that ``fuzz.campaign.loop.Campaign``
 holds (``Owner``: what it uses of it); this module does not import the campaign's.
 """
 
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import math
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol
 
 from fuzz.campaign.bucket import Bucket
@@ -150,6 +153,8 @@ class Reductions:
         # going on from where the last one stopped does not check those candidates again
         self._memory: dict[str, dict] = {}
         self._timing = threading.Lock()
+        self._in_flight = 0  # reductions running now (``reduce_bucket``), on any thread
+        self._idle = threading.Condition()
 
     @property
     def reserve(self) -> float:
@@ -377,9 +382,28 @@ class Reductions:
         except Exception:  # noqa: BLE001 - the IR only speeds reduction up; the source stage does without it
             return None
 
+    def settle(self, seconds: float) -> None:
+        """After a stop: wait up to ``seconds`` for the reductions in flight to return (each at its next check),
+        so that an interrupted one keeps the smallest program it reached (``*.partial.py``)."""
+        deadline = time.monotonic() + seconds
+        with self._idle:
+            while self._in_flight and (left := deadline - time.monotonic()) > 0:
+                self._idle.wait(left)
+
     def reduce_bucket(self, bucket: Bucket, ir=None, budget: float | None = None, workers: int | None = None) -> None:
         """Shrink a bucket's repro in place (the original stays as ``*.orig.py``) and find its root cause. A repro
-        cut short before is gone on with from where it stands (its ``*.orig.py`` is the original)."""
+        cut short before is gone on with from where it stands (its ``*.orig.py`` is the original), one whose
+        last round was interrupted from that round's smallest program (``*.partial.py``)."""
+        with self._idle:
+            self._in_flight += 1
+        try:
+            self._reduce_bucket(bucket, ir, budget, workers)
+        finally:
+            with self._idle:
+                self._in_flight -= 1
+                self._idle.notify_all()
+
+    def _reduce_bucket(self, bucket: Bucket, ir, budget: float | None, workers: int | None) -> None:
         from fuzz.reduce import ReduceError, code_lines, reduce_program
         from fuzz.triage.rootcause import behaviour_shape
 
@@ -392,29 +416,50 @@ class Reductions:
                 waiting = max(budget, min(waiting, left))
         path = self.campaign.config.out / bucket.repro
         orig = self.campaign.dir.root / _orig_name(bucket)
+        partial = self.campaign.dir.root / _partial_name(bucket)
         with self.campaign._lock:
             self._paid.pop(bucket.repro, None)  # taken: no other thread starts a round of it now
             self._rounds[bucket.repro] += 1
         started = time.monotonic()
+
+        def reduce(start: str):
+            return reduce_program(start, bucket.target, signature=bucket.signature,
+                                  runner=StoppableRunner(self.campaign.runner, self.campaign._stop),
+                                  workers=workers or self.campaign.config.workers,
+                                  budget_s=budget, rechecks=1, timeout=self.campaign.config.timeout,
+                                  ir=ir if start == source else None,  # the IR is the program as generated
+                                  ceiling_s=ceiling, hang_wait_s=waiting,
+                                  memory=self._memory.setdefault(bucket.repro, {}))
+
         try:
             source = path.read_text()
             first = orig.read_text() if orig.exists() else source
-            result = reduce_program(source, bucket.target, signature=bucket.signature,
-                                    runner=StoppableRunner(self.campaign.runner, self.campaign._stop),
-                                    workers=workers or self.campaign.config.workers,
-                                    budget_s=budget, rechecks=1, timeout=self.campaign.config.timeout, ir=ir,
-                                    ceiling_s=ceiling, hang_wait_s=waiting,
-                                    memory=self._memory.setdefault(bucket.repro, {}))
+            start = _partial_start(partial, source)
+            try:
+                result = reduce(start)
+            except ReduceError:  # the interrupted round's program does not show the bug here (now)
+                if start == source:
+                    raise
+                partial.unlink(missing_ok=True)
+                start = source
+                result = reduce(start)
         except ReduceError:
             result = None
         except (KeyboardInterrupt, OSError):
             return  # stopped (or the repro is unreadable): the bucket stays as it was for the next run
         if self.campaign._stop.is_set() or (result is not None and result.stopped == "interrupted"):
-            return  # interrupted: stays as it was, the next run reduces it again
+            # interrupted: the bucket stays as it was, and its next round starts from the smallest program this
+            # one kept (a slow compile's round at a campaign's end had taken 300 lines to 150 in 7 minutes)
+            if result is not None and result.lines < code_lines(start):
+                with contextlib.suppress(OSError):  # a full disk: the next round starts from the repro
+                    self.campaign.dir.write_text(partial.name, result.source)
+            return
+        partial.unlink(missing_ok=True)
         with self._timing:
             self._taken.append(time.monotonic() - started)
         fixpoint = result is not None and result.stopped == "fixpoint"
-        smaller = result is not None and result.lines < result.original_lines
+        # from an interrupted round's program: smaller than the repro (``_partial_start``), whatever this round took
+        smaller = result is not None and (result.lines < result.original_lines or start != source)
         usable = result is not None and result.reproduced >= 1 and (smaller or fixpoint)
         shape, match, asked = None, None, {}
         if usable:  # named outside the lock: asking ``like`` runs checks
@@ -437,7 +482,8 @@ class Reductions:
                 return
             reduction = "done" if fixpoint else "cut short"
             if not fixpoint:
-                self._paid[bucket.repro] = (result.original_lines, result.lines)
+                self._paid[bucket.repro] = (result.original_lines if start == source else code_lines(source),
+                                            result.lines)
             if smaller:
                 original_lines = code_lines(first)
                 note = "" if reduction == "done" else (f"; cut short ({result.stopped}) after {result.elapsed_s:.0f}s "
@@ -474,6 +520,25 @@ def _observed(source: str, reduced: str) -> str:
 def _orig_name(bucket: Bucket) -> str:
     """The file that keeps a reduced bucket's original repro."""
     return bucket.repro.removesuffix(".py") + ".orig.py"
+
+
+def _partial_name(bucket: Bucket) -> str:
+    """The file that keeps the smallest program of a bucket's interrupted round: not re-checked in a fresh
+    process, so not its repro; where its next round starts."""
+    return bucket.repro.removesuffix(".py") + ".partial.py"
+
+
+def _partial_start(partial: Path, source: str) -> str:
+    """Where a bucket's round starts: its interrupted round's smallest program when that is smaller than its
+    repro ``source`` (the round's first check is a full one: a program that no longer shows the bug is out
+    there), else the repro."""
+    from fuzz.reduce import code_lines
+
+    try:
+        text = partial.read_text()
+    except (OSError, UnicodeDecodeError):
+        return source
+    return text if code_lines(text) < code_lines(source) else source
 
 
 # The bucket fields a "reduced" journal record sets.

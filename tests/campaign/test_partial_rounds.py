@@ -1,0 +1,117 @@
+"""A reduction round that a stop interrupts (the time budget's end, Ctrl-C) keeps the smallest program it reached
+beside the repro (``*.partial.py``), and the bucket's next round, in ``reduce --campaign`` or the next run, starts
+from there instead of from the repro again. A scripted runner stands in for the oracle and fake reducers for
+``reduce_program``."""
+
+from __future__ import annotations
+
+import time
+
+from fuzz.campaign.loop import Campaign
+from tests.campaign.test_state import FakeProgram, ScriptedRunner, config
+from tests.campaign.test_state import generate as generate_small
+
+SMALL = "import torch\n\n\ndef entry(x):\n    return x + 1\n"
+
+
+def generate(seed, index):
+    """The scripted programs with eight more lines: a round has something to take off."""
+    program = generate_small(seed, index)
+    more = "".join(f"    y{k} = x\n" for k in range(8))
+    return FakeProgram(program.source.replace("    return x\n", more + "    return x\n"), program.features)
+
+
+def _interrupted_campaign(tmp_path, monkeypatch) -> dict[str, str]:
+    """A 2-second campaign whose reductions each reach ``SMALL`` and are then interrupted by its end; the
+    sources they were given, by signature."""
+    import fuzz.campaign.loop as loop
+    import fuzz.reduce as reduce_module
+
+    monkeypatch.setattr(loop, "END_GRACE_S", 1.0)
+    monkeypatch.setattr(loop, "END_GRACE_SHARE", 0.0)
+    given: dict[str, str] = {}
+
+    def interrupted(source, target, **kwargs):
+        given[kwargs["signature"]] = source
+        if not kwargs["runner"].stop_event.wait(60):
+            raise AssertionError("not stopped")
+        return type("R", (), {"stopped": "interrupted", "reproduced": 0, "lines": 2, "original_lines": 9,
+                              "elapsed_s": 1.0, "source": SMALL})()
+
+    monkeypatch.setattr(reduce_module, "reduce_program", interrupted)
+    Campaign(config(tmp_path, programs=None, seconds=2.0, workers=2, reduce_seconds=60), ScriptedRunner(),
+             generate=generate).run()
+    assert given
+    return given
+
+
+def _resumed(tmp_path):
+    return Campaign(config(tmp_path, programs=None, seconds=None, workers=2, reduce_seconds=60), ScriptedRunner(),
+                    generate=generate)
+
+
+def test_an_interrupted_round_is_gone_on_with_from_its_smallest_program(tmp_path, monkeypatch):
+    import fuzz.reduce as reduce_module
+
+    interrupted = _interrupted_campaign(tmp_path, monkeypatch)
+    campaign = _resumed(tmp_path)
+    buckets = {b.signature: b for b in campaign.buckets.values()}
+    for signature in interrupted:
+        bucket = buckets[signature]
+        assert bucket.reduction in ("pending", "cut short")  # not re-checked in a fresh process: not its repro
+        assert (tmp_path / bucket.repro).read_text() == interrupted[signature]
+        assert (tmp_path / bucket.repro.replace(".py", ".partial.py")).read_text() == SMALL
+    given: dict[str, str] = {}
+
+    def finishes(source, target, **kwargs):
+        given[kwargs["signature"]] = source
+        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 2, "original_lines": 2,
+                              "elapsed_s": 0.1, "source": source})()
+
+    monkeypatch.setattr(reduce_module, "reduce_program", finishes)
+    summary = campaign.reduce_pending()
+    for signature in interrupted:
+        assert given[signature] == SMALL  # from where the interrupted round stood
+        record = next(b for b in summary["buckets"] if b["signature"] == signature)
+        assert (record["reduction"], record["lines"]) == ("done", 2)
+        assert "return x + 1" in (tmp_path / record["repro"]).read_text()
+        assert not (tmp_path / record["repro"].replace(".py", ".partial.py")).exists()
+    assert not list(tmp_path.glob("*.partial.py"))
+
+
+def test_a_partial_program_that_no_longer_shows_the_bug_gives_way_to_the_repro(tmp_path, monkeypatch):
+    import fuzz.reduce as reduce_module
+    from fuzz.reduce import ReduceError
+
+    interrupted = _interrupted_campaign(tmp_path, monkeypatch)
+    calls: list[str] = []
+
+    def picky(source, target, **kwargs):
+        calls.append(source)
+        if source == SMALL:
+            raise ReduceError("the original does not show the signature")
+        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 3, "original_lines": 9,
+                              "elapsed_s": 0.1, "source": source.replace("def entry", "# cut\ndef entry")})()
+
+    monkeypatch.setattr(reduce_module, "reduce_program", picky)
+    campaign = _resumed(tmp_path)
+    started = time.monotonic()
+    summary = campaign.reduce_pending()
+    assert time.monotonic() - started < 30
+    for signature, repro_source in interrupted.items():
+        assert calls.count(SMALL) >= 1 and repro_source in calls  # tried, then the repro itself
+        record = next(b for b in summary["buckets"] if b["signature"] == signature)
+        assert record["reduction"] == "done"
+        assert not (tmp_path / record["repro"].replace(".py", ".partial.py")).exists()
+
+
+def test_a_partial_program_is_no_repro_of_its_own(tmp_path, monkeypatch):
+    interrupted = _interrupted_campaign(tmp_path, monkeypatch)
+    campaign = _resumed(tmp_path)
+    notices: list[str] = []
+    campaign.dir.notice = notices.append  # type: ignore[method-assign]
+    from fuzz.campaign.files import check_files
+
+    assert interrupted and list(tmp_path.glob("*.partial.py"))
+    lost, untracked = check_files(campaign)
+    assert not lost and not untracked and not notices
