@@ -378,7 +378,7 @@ class Campaign:
             index = self._take_index()
             if index is None:
                 return
-            program = None
+            program, report = None, None
             try:
                 if self.bias is None:
                     program = self.regenerate(index)
@@ -395,10 +395,11 @@ class Campaign:
                 self._stop.set()
                 raise
             finally:
-                with self._lock:
-                    self._in_flight -= 1
-            if self._stop.is_set():
-                return  # the runner may have been torn down under this program: its report means nothing
+                if report is None:
+                    with self._lock:
+                        self._in_flight -= 1
+            # counted and out of flight under one hold of the lock (``_record``): in between, another thread saw
+            # a campaign of ``programs=6`` with 5 recorded and none in flight, and ran a seventh
             self._record(index, program, report)
 
     def _harness_error(self, index: int, program, exc: Exception) -> None:
@@ -430,10 +431,14 @@ class Campaign:
         raise self.storage_error
 
     def _record(self, index: int, program, report) -> None:
+        """Record a checked program (journal, buckets, counters), which ends its flight (``_take_index``)."""
         findings = {spec: v for spec, v in report.verdicts.items() if v.is_finding}
         with self._lock:
+            self._in_flight -= 1
             if self._stop.is_set():
-                return  # the campaign is being written out: this program counts as in flight
+                # the campaign is being written out, or the runner was torn down under this program: its report
+                # means nothing, and it is run again on resume
+                return
             names: dict[str, str] = {}
             taken = [b.repro for b in self.buckets.values()]
             for spec, verdict in findings.items():

@@ -4,6 +4,7 @@ import dataclasses
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -228,7 +229,7 @@ class ConcurrencyRunner:
     def __init__(self):
         import threading
 
-        self.lock, self.now, self.most = threading.Lock(), 0, 0
+        self.lock, self.now, self.most, self.checks = threading.Lock(), 0, 0, 0
 
     def check(self, source, targets):
         import time
@@ -237,6 +238,7 @@ class ConcurrencyRunner:
 
         with self.lock:
             self.now += 1
+            self.checks += 1
             self.most = max(self.most, self.now)
         time.sleep(0.3)
         with self.lock:
@@ -261,6 +263,25 @@ def test_without_a_slots_source_the_campaign_keeps_its_workers(tmp_path):
     config = CampaignConfig(("torch",), tmp_path, programs=6, workers=2, seed=3)
     assert Campaign(config, runner, generate=generate).run()["programs"] == 6
     assert runner.most == 2
+
+
+def test_a_program_budget_is_not_overrun_between_a_check_and_its_record(tmp_path, monkeypatch):
+    # a thread whose check had returned and that was about to record it counted neither as recorded nor in
+    # flight: another thread then took a program past the budget (seen in CI under load: 7 of programs=6)
+    original = Campaign._record
+    late: list[int] = []
+
+    def late_record(self, index, *args):
+        if not late:  # the window, widened for one thread while the other records three programs
+            late.append(index)
+            time.sleep(1.2)
+        return original(self, index, *args)
+
+    monkeypatch.setattr(Campaign, "_record", late_record)
+    runner = ConcurrencyRunner()
+    config = CampaignConfig(("torch",), tmp_path, programs=4, workers=2, seed=3)
+    assert Campaign(config, runner, generate=generate).run()["programs"] == 4
+    assert runner.checks == 4
 
 
 class OkRunner:
