@@ -454,7 +454,8 @@ class Reductions:
                 with contextlib.suppress(OSError):  # a full disk: the next round starts from the repro
                     self.campaign.dir.write_text(partial.name, result.source)
             return
-        partial.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
         with self._timing:
             self._taken.append(time.monotonic() - started)
         fixpoint = result is not None and result.stopped == "fixpoint"
