@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from fuzz.campaign.bucket import Bucket
+from fuzz.campaign.directory import StorageError
 from fuzz.triage.rootcause import root_cause
 from oracle import set_header
 from oracle._slow import waits_out
@@ -451,7 +452,7 @@ class Reductions:
             # interrupted: the bucket stays as it was, and its next round starts from the smallest program this
             # one kept (a slow compile's round at a campaign's end had taken 300 lines to 150 in 7 minutes)
             if result is not None and result.lines < code_lines(start):
-                with contextlib.suppress(OSError):  # a full disk: the next round starts from the repro
+                with contextlib.suppress(OSError, StorageError):  # a full disk: the next round starts from the repro
                     self.campaign.dir.write_text(partial.name, result.source)
             return
         with contextlib.suppress(OSError):

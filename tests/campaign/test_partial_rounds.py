@@ -21,9 +21,9 @@ def generate(seed, index):
     return FakeProgram(program.source.replace("    return x\n", more + "    return x\n"), program.features)
 
 
-def _interrupted_campaign(tmp_path, monkeypatch) -> dict[str, str]:
+def _interrupted_campaign(tmp_path, monkeypatch, ran: list | None = None) -> dict[str, str]:
     """A 2-second campaign whose reductions each reach ``SMALL`` and are then interrupted by its end; the
-    sources they were given, by signature."""
+    sources they were given, by signature (the campaign itself appended to ``ran``)."""
     import fuzz.campaign.loop as loop
     import fuzz.reduce as reduce_module
 
@@ -39,8 +39,11 @@ def _interrupted_campaign(tmp_path, monkeypatch) -> dict[str, str]:
                               "elapsed_s": 1.0, "source": SMALL})()
 
     monkeypatch.setattr(reduce_module, "reduce_program", interrupted)
-    Campaign(config(tmp_path, programs=None, seconds=2.0, workers=2, reduce_seconds=60), ScriptedRunner(),
-             generate=generate).run()
+    campaign = Campaign(config(tmp_path, programs=None, seconds=2.0, workers=2, reduce_seconds=60), ScriptedRunner(),
+                        generate=generate)
+    campaign.run()
+    if ran is not None:
+        ran.append(campaign)
     assert given
     return given
 
@@ -115,3 +118,21 @@ def test_a_partial_program_is_no_repro_of_its_own(tmp_path, monkeypatch):
     assert interrupted and list(tmp_path.glob("*.partial.py"))
     lost, untracked = check_files(campaign)
     assert not lost and not untracked and not notices
+
+
+def test_a_partial_program_that_cannot_be_written_does_not_stop_the_campaign(tmp_path, monkeypatch):
+    # written on a stop, maybe on a full disk: the campaign ends as it would have, the next round from the repro
+    from fuzz.campaign.directory import CampaignDir, StorageError
+
+    write_text = CampaignDir.write_text
+
+    def full_for_partials(self, name, text):
+        if name.endswith(".partial.py"):
+            raise StorageError(f"cannot write {name}: no space left on device")
+        return write_text(self, name, text)
+
+    monkeypatch.setattr(CampaignDir, "write_text", full_for_partials)
+    ran: list = []
+    assert _interrupted_campaign(tmp_path, monkeypatch, ran)
+    assert not list(tmp_path.glob("*.partial.py")) and (tmp_path / "summary.json").exists()
+    assert not ran[0]._errors and ran[0].storage_error is None  # nothing raised in a reducing thread
