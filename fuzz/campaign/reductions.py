@@ -460,8 +460,10 @@ class Reductions:
         with self._timing:
             self._taken.append(time.monotonic() - started)
         fixpoint = result is not None and result.stopped == "fixpoint"
-        # from an interrupted round's program: smaller than the repro (``_partial_start``), whatever this round took
-        smaller = result is not None and (result.lines < result.original_lines or start != source)
+        # the lines this round is measured against: a round that started from an interrupted one's program
+        # (``_partial_start``) against the repro's, which that program was already below
+        baseline = result.original_lines if result is not None and start == source else code_lines(source)
+        smaller = result is not None and result.lines < baseline
         usable = result is not None and result.reproduced >= 1 and (smaller or fixpoint)
         shape, match, asked = None, None, {}
         if usable:  # named outside the lock: asking ``like`` runs checks
@@ -484,8 +486,7 @@ class Reductions:
                 return
             reduction = "done" if fixpoint else "cut short"
             if not fixpoint:
-                self._paid[bucket.repro] = (result.original_lines if start == source else code_lines(source),
-                                            result.lines)
+                self._paid[bucket.repro] = (baseline, result.lines)
             if smaller:
                 original_lines = code_lines(first)
                 note = "" if reduction == "done" else (f"; cut short ({result.stopped}) after {result.elapsed_s:.0f}s "
