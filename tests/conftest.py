@@ -61,3 +61,11 @@ def hang_runner():
 
     with oracle.Runner(workers=1, timeout=10.0, hang_recheck=1.2) as r:
         yield r
+
+
+def runner_for(request: pytest.FixtureRequest, signature: str):
+    """The module's runner to check a program expected to give ``signature``: ``hang_runner`` where every check
+    that shows it waits out a timeout (a hang, a slow compile), else ``runner``."""
+    from oracle._slow import waits_out
+
+    return request.getfixturevalue("hang_runner" if waits_out(signature) else "runner")

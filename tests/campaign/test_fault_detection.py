@@ -4,6 +4,7 @@ import pytest
 
 from fuzz.campaign.selftest import programs_to_detection
 from oracle._faults import FAULTS, fault_spec
+from tests.conftest import runner_for
 
 
 # slow-ngb is the hang fault with a twin that returns: its verdict is in tests/oracle/test_truth_table.py, on a
@@ -11,8 +12,7 @@ from oracle._faults import FAULTS, fault_spec
 @pytest.mark.slow
 @pytest.mark.parametrize("fault", sorted(set(FAULTS) - {"slow-ngb"}))
 def test_fault_is_detected_with_its_verdict_kind_within_100_programs(request, fault):
-    # the hang fault costs two timeouts per program it hangs on: its runner's are short
-    runner = request.getfixturevalue("hang_runner" if FAULTS[fault][1] == "hang" else "runner")
+    runner = runner_for(request, FAULTS[fault][1])  # the hang fault waits out two timeouts: short ones
     count, verdict = programs_to_detection(runner, fault_spec(fault), seed=0, limit=100)
     assert count is not None, f"fault:{fault} not detected in 100 programs"
     assert verdict.kind == FAULTS[fault][1], verdict

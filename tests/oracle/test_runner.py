@@ -3,7 +3,7 @@
 import pytest
 
 from oracle._faults import FAULTS, fault_spec
-from tests.conftest import program_source
+from tests.conftest import program_source, runner_for
 
 SEED_CHAIN = program_source("seed_chain.py")
 
@@ -22,7 +22,7 @@ def test_torch_with_and_without_ngb_agree_with_eager_and_report_stats(runner):
 @pytest.mark.parametrize("fault", sorted(set(FAULTS) - {"slow-ngb"}))
 def test_each_fault_backend_is_caught_with_its_verdict_kind(request, fault):
     spec = fault_spec(fault)
-    runner = request.getfixturevalue("hang_runner" if FAULTS[fault][1] == "hang" else "runner")
+    runner = runner_for(request, FAULTS[fault][1])
     verdict = runner.check(SEED_CHAIN, [spec]).verdicts[spec]
     assert verdict.kind == FAULTS[fault][1], verdict
     assert verdict.is_finding
