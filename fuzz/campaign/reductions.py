@@ -146,6 +146,7 @@ class Reductions:
     def __init__(self, campaign: Owner):
         self.campaign = campaign
         self._reducing = 0  # worker threads reducing a bucket now (``reduce_one_now``)
+        self._reducing_waits = 0  # ... of which a hang or a slow compile
         self._tried: set[str] = set()  # repros whose reduction this run started: one each per run
         self._paid: dict[str, tuple[int, int]] = {}  # repro -> (lines before, after) of its last cut-short round
         self._rounds: collections.Counter[str] = collections.Counter()  # repro -> rounds this run started
@@ -167,7 +168,8 @@ class Reductions:
         waiting."""
         if self.campaign.config.seconds is None or self.campaign.config.reduce_seconds <= 0:
             return 0.0
-        wanted = [self._rounds_wanted(b) if self._pays(b) else 1 for b in self.campaign.buckets.values()
+        wanted = [self._rounds_wanted(b) if self._pays(b) else self._first_rounds(b)
+                  for b in self.campaign.buckets.values()
                   if (b.unfinished and b.same_as is None and b.repro not in self._tried) or self._pays(b)]
         # buckets are reduced ``slots`` at a time, and one bucket's rounds one after another
         rounds = max(-(-sum(wanted) // self.slots), max(wanted, default=0))
@@ -217,23 +219,32 @@ class Reductions:
 
     def reduce_one_now(self) -> bool:
         """While fuzzing, for a worker thread: reduce the bucket most worth it now (most seen, then freshest) or
-        point a bucket at its root cause's reduced repro, when fewer than ``slots`` threads are reducing;
+        point a bucket at its root cause's reduced repro, when fewer than ``fuzzing_slots`` threads are reducing;
         whether it did. A bucket's first round comes before any bucket's further one; a further round of a bucket
         whose last one was cut short and paid (``_pays``) comes as soon as no bucket waits for its first, and at the
-        end (``_go_on``)."""
+        end (``_go_on``). A hang's or slow compile's first round comes when nothing else waits and no thread is
+        reducing, only while another thread fuzzes, and it holds no slot: a bucket opened meanwhile is not kept
+        waiting by its minutes of timeouts."""
         if self.campaign.config.reduce_seconds <= 0:
             return False
+        waiting = False  # the bucket taken is a hang or a slow compile
         with self.campaign._lock:
-            if self.campaign._stop.is_set() or self._reducing >= self.fuzzing_slots:
+            if self.campaign._stop.is_set() or self._reducing - self._reducing_waits >= self.fuzzing_slots:
                 return False
             point = next(((b, p) for b in self.campaign.buckets.values() if b.same_as and (p := self._to_point(b))), None)
             if point is None:
-                # a hang or a slow compile waits for the end (``reduce_all``): its checks that keep it each wait out a
-                # timeout
+                # a hang or a slow compile comes after every other bucket's round: its checks that keep it each wait
+                # out a timeout
                 ready = [b for b in self.campaign.buckets.values() if b.unfinished and b.repro not in self._tried
                          and self._waits(b) is None and not waits_out(b.signature)]
                 ready = ready or [b for b in self.campaign.buckets.values()
                                   if self._pays(b) and not waits_out(b.signature)]
+                if not ready and self._reducing == 0 and self.campaign.config.workers > self.fuzzing_slots:
+                    # with one worker it waits for the end (``reduce_all``): left for the end with more, a 2.10
+                    # campaign's slow compile was still unreduced when its budget ran out
+                    ready = [b for b in self.campaign.buckets.values() if b.unfinished and b.repro not in self._tried
+                             and self._waits(b) is None]
+                    waiting = bool(ready)
                 if not ready:
                     return False
                 bucket = max(ready, key=lambda b: (b.count, b.first_program))
@@ -245,6 +256,7 @@ class Reductions:
                     return False
                 self._paid.pop(bucket.repro, None)  # taken: another thread does not go on with it too
             self._reducing += 1
+            self._reducing_waits += waiting
         try:
             if point is not None:
                 self._point_at(*point)
@@ -253,6 +265,7 @@ class Reductions:
         finally:
             with self.campaign._lock:
                 self._reducing -= 1
+                self._reducing_waits -= waiting
         return True
 
     def reduce_all(self) -> None:
@@ -302,6 +315,14 @@ class Reductions:
         before, after = self._paid.get(bucket.repro, (0, 0))
         return (bucket.reduction == "cut short" and 0 < after <= before * (1 - GO_ON_SHARE)
                 and self._rounds[bucket.repro] < GO_ON_ROUNDS)
+
+    def _first_rounds(self, bucket: Bucket) -> int:
+        """What a bucket's first reduction is expected to take, in reductions of ``cost``: one; for a hang or a
+        slow compile, whose kept candidates each wait out a timeout, as many as its budget of such waiting
+        (``wait_budget``) holds. Counted as one (before), a slow compile got a reserve of one median reduction,
+        a minute or two, for a reduction that waits out 22 s or more for each candidate it keeps."""
+        waiting = wait_budget(bucket.signature)
+        return 1 if waiting is None else max(1, math.ceil(waiting / max(self.cost, 1.0)))
 
     def _rounds_wanted(self, bucket: Bucket) -> int:
         """The further rounds a paying bucket (``_pays``) is expected to need to reach ``READABLE_LINES``: its

@@ -217,6 +217,81 @@ def test_a_hang_is_reduced_last_within_a_budget_of_waiting(tmp_path, monkeypatch
     assert f"{what}: each check that keeps it waits out" in out and f"stops after {wait_s:.0f}s of such waiting" in out
 
 
+class _HangFirstCrashLater(_HangThenCrash):
+    """Program 0 hangs (or is a slow compile), program 40 crashes; the rest are ok."""
+
+    def check(self, source, targets):
+        from oracle._verdict import ProgramReport, Verdict
+
+        index = int(source.split("# program ")[1].split("\n")[0])
+        kinds = {0: (self.waits.partition(":")[0], self.waits), 40: ("crash", "crash:KeyError@torch._dynamo.x:step")}
+        kind, signature = kinds.get(index, ("ok", "ok"))
+        return ProgramReport({t: Verdict(kind, "", signature) for t in targets}, False, {t: {} for t in targets})
+
+
+@pytest.mark.parametrize("waits", ["hang", "slow:compile"])
+def test_with_two_workers_a_hang_is_reduced_while_fuzzing_and_keeps_no_bucket_waiting(tmp_path, monkeypatch, waits):
+    # left for the end, a 2.10 campaign's slow compile was still unreduced when its budget ran out
+    import fuzz.reduce as reduce_module
+    from fuzz.campaign.loop import CampaignConfig
+
+    crash_started = threading.Event()
+    seen = []  # (signature, reductions in flight, of which a hang or slow compile) as each reduction starts
+
+    def reducer(source, target, **kwargs):
+        reductions = campaign.reductions
+        seen.append((kwargs["signature"], reductions._reducing, reductions._reducing_waits))
+        if kwargs["signature"] == waits:
+            crash_started.wait(timeout=20)  # the crash, found while this one runs, is reduced beside it
+        else:
+            crash_started.set()
+        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 3, "original_lines": 9,
+                              "elapsed_s": 0.1, "source": "import torch\n\ndef entry(x):\n    return x\n"})()
+
+    def slow_generate(seed, index):
+        time.sleep(0.01)
+        return generate(seed, index)
+
+    monkeypatch.setattr(reduce_module, "reduce_program", reducer)
+    campaign = Campaign(CampaignConfig(("torch",), tmp_path, programs=400, seed=1, workers=2, reduce_seconds=60),
+                        _HangFirstCrashLater(waits), generate=slow_generate)
+    summary = campaign.run()
+    # the hang's round started while the other thread fuzzed; the crash's beside it, while fuzzing too
+    assert seen == [(waits, 1, 1), ("crash:KeyError@torch._dynamo.x:step", 2, 1)]
+    assert crash_started.is_set() and summary["programs"] == 400
+    assert {b["reduction"] for b in summary["buckets"]} == {"done"}
+
+
+def test_with_one_worker_a_hang_still_waits_for_the_end(tmp_path):
+    campaign = Campaign(config(tmp_path, programs=None, seconds=600.0, reduce_seconds=60.0, workers=1),
+                        ScriptedRunner(), generate=generate)
+    try:
+        campaign.buckets["torch", "hang"] = Bucket("torch", "hang", 3, "000-hang.py", 0)
+        assert campaign.reductions.reduce_one_now() is False  # fuzzing would stop for minutes of timeouts
+        assert not campaign.reductions._tried
+    finally:
+        campaign.close()
+
+
+def test_the_reserve_counts_a_hangs_reduction_by_its_waiting(tmp_path):
+    from fuzz.campaign.reductions import HANG_WAIT_S, SLOW_WAIT_S
+
+    campaign = Campaign(config(tmp_path, programs=None, seconds=1200.0, reduce_seconds=60.0, workers=2),
+                        ScriptedRunner(), generate=generate)
+    try:
+        reductions = campaign.reductions
+        campaign.buckets["torch", "hang"] = Bucket("torch", "hang", 1, "000-hang.py", 0)
+        assert reductions.reserve == HANG_WAIT_S  # four of the default budgets, not one
+        campaign.buckets["torch", "slow:compile"] = Bucket("torch", "slow:compile", 1, "001-slow.py", 1)
+        assert reductions.reserve == SLOW_WAIT_S  # beside the hang, on the other worker
+        reductions._taken.extend([100.0, 100.0, 100.0])
+        assert reductions.reserve == 500.0  # five reductions of this run's cost hold its 480 s of waiting
+        reductions._tried.update({"000-hang.py", "001-slow.py"})
+        assert reductions.reserve == 0.0  # both started
+    finally:
+        campaign.close()
+
+
 class _ScheduledReducer:
     """Stands in for ``reduce_program``: every reduction is cut short, a round of a bucket taking its program from
     ``schedule[k]`` to ``schedule[k + 1]`` lines (the last round's figure repeated); records the rounds."""
