@@ -7,10 +7,21 @@ import dataclasses
 
 from fuzz.triage.rootcause import root_cause
 
-__all__ = ["STATUSES", "Bucket"]
+__all__ = ["BESIDE", "STATUSES", "Bucket", "beside"]
 
 # Every status a bucket can have (``Bucket.status``), in the order a summary names them.
 STATUSES = ("NEW", "NEW?", "KNOWN?", "KNOWN", "REGRESSION")
+
+# The files a campaign keeps beside a bucket's repro, by kind: ``orig``, a reduction's original (the program
+# as found); ``partial``, the smallest program of an interrupted round (not re-checked in a fresh process, so
+# not the repro; where the bucket's next round starts).
+BESIDE = ("orig", "partial")
+
+
+def beside(repro: str, kind: str) -> str:
+    """The name of the ``kind`` file (``BESIDE``) kept beside the repro file named ``repro``."""
+    assert kind in BESIDE, kind
+    return repro.removesuffix(".py") + f".{kind}.py"
 
 
 # Bucket.reduction: None (nothing to reduce: a KNOWN bug), "pending" (not reduced yet: reduced while the

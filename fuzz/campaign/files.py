@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from oracle import ProgramFile, read_program_text
 
-from .bucket import Bucket
+from .bucket import BESIDE, Bucket, beside
 
 
 class Campaign(Protocol):
@@ -40,8 +40,8 @@ class Campaign(Protocol):
 
 __all__ = ["check_files", "untracked_repros"]
 
-# a reduction's original; an interrupted round's smallest program; `ngb-fuzz reduce FILE`'s output beside FILE
-_NOT_REPROS = (".orig.py", ".partial.py", ".reduced.py")
+# the files kept beside a repro (``BESIDE``), and `ngb-fuzz reduce FILE`'s output beside FILE
+_NOT_REPROS = tuple(f".{kind}.py" for kind in (*BESIDE, "reduced"))
 
 
 def check_files(campaign: Campaign) -> tuple[list[str], dict[tuple[str, str], str]]:
@@ -108,7 +108,7 @@ def untracked_repros(root: Path, tracked: set[str]) -> dict[tuple[str, str], str
 
 
 def _original(path: Path) -> Path:
-    return path.with_name(path.name.removesuffix(".py") + ".orig.py")
+    return path.with_name(beside(path.name, "orig"))
 
 
 def _header(path: Path) -> dict[str, str]:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from fuzz.campaign.bucket import Bucket
+from fuzz.campaign.bucket import Bucket, beside
 from fuzz.campaign.directory import StorageError
 from fuzz.triage.rootcause import root_cause
 from oracle import set_header
@@ -382,7 +382,7 @@ class Reductions:
             if self.campaign._stop.is_set():
                 return
             text = set_header((self.campaign.dir.root / primary.repro).read_text(), same_root_cause_as=primary.repro)
-            orig = path.name.removesuffix(".py") + ".orig.py"
+            orig = beside(path.name, "orig")
             if not (self.campaign.dir.root / orig).exists():
                 self.campaign._storing(self.campaign.dir.write_text, orig, path.read_text())
             self.campaign._storing(self.campaign.dir.write_text, bucket.repro, text)
@@ -393,7 +393,7 @@ class Reductions:
             self.campaign.on_reduced(bucket)
 
     def _regenerated_ir(self, bucket: Bucket):
-        if (self.campaign.dir.root / _orig_name(bucket)).exists():
+        if (self.campaign.dir.root / beside(bucket.repro, "orig")).exists():
             return None  # a reduction to go on with: its repro is smaller than the generated program
         try:
             if self.campaign.bias is not None:  # drawn with the weights of its moment, which its header holds
@@ -437,8 +437,8 @@ class Reductions:
             if waiting is not None:  # a hang's waiting out timeouts, too, within what is left of the time budget
                 waiting = max(budget, min(waiting, left))
         path = self.campaign.config.out / bucket.repro
-        orig = self.campaign.dir.root / _orig_name(bucket)
-        partial = self.campaign.dir.root / _partial_name(bucket)
+        orig = self.campaign.dir.root / beside(bucket.repro, "orig")
+        partial = self.campaign.dir.root / beside(bucket.repro, "partial")
         with self.campaign._lock:
             self._paid.pop(bucket.repro, None)  # taken: no other thread starts a round of it now
             self._rounds[bucket.repro] += 1
@@ -539,17 +539,6 @@ def _observed(source: str, reduced: str) -> str:
     if ProgramFile.parse(source).get("graph-breaks") == seen:
         return source
     return set_header(source, graph_breaks=seen) if seen is not None else set_header(source, drop=("graph-breaks",))
-
-
-def _orig_name(bucket: Bucket) -> str:
-    """The file that keeps a reduced bucket's original repro."""
-    return bucket.repro.removesuffix(".py") + ".orig.py"
-
-
-def _partial_name(bucket: Bucket) -> str:
-    """The file that keeps the smallest program of a bucket's interrupted round: not re-checked in a fresh
-    process, so not its repro; where its next round starts."""
-    return bucket.repro.removesuffix(".py") + ".partial.py"
 
 
 def _partial_start(partial: Path, source: str) -> str:
