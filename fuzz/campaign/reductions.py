@@ -392,6 +392,16 @@ class Reductions:
         if self.campaign.on_reduced:
             self.campaign.on_reduced(bucket)
 
+    def _keep_partial(self, partial: Path, text: str, start: str) -> None:
+        """Keep ``text``, a round's best program so far, as the bucket's ``*.partial.py`` when it is smaller than
+        the program the round started from: written as each candidate is kept, so a round stopped in the middle
+        of a check (a slow compile's takes half a minute), or a campaign killed, loses none of its work."""
+        from fuzz.reduce import code_lines
+
+        if code_lines(text) < code_lines(start):
+            with contextlib.suppress(OSError, StorageError):  # a full disk: the next round starts from the repro
+                self.campaign.dir.write_text(partial.name, text)
+
     def _regenerated_ir(self, bucket: Bucket):
         if (self.campaign.dir.root / beside(bucket.repro, "orig")).exists():
             return None  # a reduction to go on with: its repro is smaller than the generated program
@@ -451,7 +461,8 @@ class Reductions:
                                   budget_s=budget, rechecks=1, timeout=self.campaign.config.timeout,
                                   ir=ir if start == source else None,  # the IR is the program as generated
                                   ceiling_s=ceiling, hang_wait_s=waiting,
-                                  memory=self._memory.setdefault(bucket.repro, {}))
+                                  memory=self._memory.setdefault(bucket.repro, {}),
+                                  kept=lambda text: self._keep_partial(partial, text, start))
 
         try:
             source = path.read_text()
@@ -471,10 +482,10 @@ class Reductions:
             return  # stopped (or the repro is unreadable): the bucket stays as it was for the next run
         if self.campaign._stop.is_set() or (result is not None and result.stopped == "interrupted"):
             # interrupted: the bucket stays as it was, and its next round starts from the smallest program this
-            # one kept (a slow compile's round at a campaign's end had taken 300 lines to 150 in 7 minutes)
-            if result is not None and result.lines < code_lines(start):
-                with contextlib.suppress(OSError, StorageError):  # a full disk: the next round starts from the repro
-                    self.campaign.dir.write_text(partial.name, result.source)
+            # one kept (a slow compile's round at a campaign's end had taken 300 lines to 150 in 7 minutes),
+            # on disk since it was kept (``_keep_partial``)
+            if result is not None:
+                self._keep_partial(partial, result.source, start)
             return
         with contextlib.suppress(OSError):
             partial.unlink(missing_ok=True)

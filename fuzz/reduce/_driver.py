@@ -311,7 +311,8 @@ class _Reduction:
             counts[1] += 1
             progressed = True
             if self.progress:
-                self.progress(p.name, code_lines(self.stage.source(self.best) or ""), self.invocations)
+                source = self.stage.source(self.best) or ""
+                self.progress(p.name, code_lines(source), self.invocations, source)
 
     def _first_hit(self, p: ReductionPass, position: int, counts: list[int]):
         """The first of ``p``'s edits from ``position`` on whose candidate is interesting, as (index, program);
@@ -469,7 +470,7 @@ def reduce_source(
     budget_s: float = 60.0,
     workers: int = 1,
     passes: Sequence[ReductionPass] | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
+    progress: Callable[[str, int, int, str], None] | None = None,
     check_original: bool = True,
     clock: Clock | None = None,
     names: frozenset[str] = frozenset(),
@@ -480,7 +481,7 @@ def reduce_source(
     ``is_interesting`` must be thread-safe when ``workers > 1``. The footer (from the standalone-check marker
     on) is never edited and comes back unchanged. Stops at a fixpoint of all passes, when ``budget_s`` is
     spent, or on Ctrl-C, and always returns the best-so-far program. ``progress(pass_name, lines,
-    invocations)`` is called after every kept candidate. ``clock``: the budget as a ``Clock`` (shared with an
+    invocations, source)`` is called after every kept candidate (``source``: that program). ``clock``: the budget as a ``Clock`` (shared with an
     earlier stage; then ``budget_s`` is not used). ``names``: the program's functions the failure's frames name
     (``failure_names``); the ``focus`` pass cuts the program below them first. ``rejected``: the keys of the
     candidates an earlier reduction of this bug with this same predicate checked and found not interesting (a

@@ -161,6 +161,7 @@ def reduce_program(
     ceiling_s: float | None = None,
     hang_wait_s: float | None = None,
     memory: dict[tuple, set] | None = None,
+    kept: Callable[[str], None] | None = None,
 ) -> ReduceResult:
     """Reduce a failing program file for ``target`` keeping its verdict signature.
 
@@ -193,6 +194,10 @@ def reduce_program(
     on from where the last stopped): the source stage's candidates found not interesting, per predicate, are kept
     there and not checked again. Not for hangs and slow compiles, whose candidates' short timeouts depend on the
     moment.
+
+    ``kept(text)``: called with each kept candidate as a program file (header and footer, as the result's), the
+    best so far as it comes; not re-checked in a fresh process, and under a cheaper backend kept there only. A
+    campaign keeps it on disk (``*.partial.py``), so a stop or a kill in the middle of a check loses nothing.
     """
     import oracle
     from oracle._verdict import calls_for
@@ -239,12 +244,19 @@ def reduce_program(
                                 target=spec, signature=signature)
         predicate = oracle_predicate(runner, proxy or spec, signature, eager_outcome, eager_calls, hang=hang)
         watch = hang.watch if hang is not None else (lambda clock: clock)
+
+        def step(pass_name: str, lines: int, invocations: int, text: str) -> None:  # after each kept candidate
+            if progress is not None:
+                progress(pass_name, lines, invocations)
+            if kept is not None:
+                kept(with_footer(set_header(with_header(text, spec, signature), eager=eager_outcome or None)))
+
         stages: tuple[str, ...] = ("backend=eager",) if proxy else ()
         ir_result = None
         if ir is not None:
             found_by = ProgramFile.parse(source).get("found-by")
             ir_clock = watch(Clock(budget_s / 3, checks // 3, ceiling_s / 3))
-            ir_result = reduce_ir(ir, predicate, workers=workers, found_by=found_by, progress=progress,
+            ir_result = reduce_ir(ir, predicate, workers=workers, found_by=found_by, progress=step,
                                   clock=ir_clock)
             if ir_result is not None:
                 source, stages = ir_result.source, stages + ("ir",)
@@ -269,7 +281,7 @@ def reduce_program(
             result = ReduceResult(source, lines, lines, 0, 0, 0, (), 0.0, stopped, stages=("ir only: newer syntax",))
         else:
             result = reduce_source(
-                source, predicate, budget_s=0.0, workers=workers, progress=progress, check_original=False,
+                source, predicate, budget_s=0.0, workers=workers, progress=step, check_original=False,
                 clock=Clock(0.0) if interrupted else clock,
                 # the names are the original's: the IR stage renumbers the functions it keeps (f41 may be f12 now)
                 names=names if ir_result is None or ir_result.ir is ir else frozenset(),
@@ -289,7 +301,7 @@ def reduce_program(
             elif not held:
                 # what the target's own backend needs went with a candidate the eager backend took: again, there
                 again = reduce_source(original, on_target, budget_s=max(clock.left(), 1.0), workers=workers,
-                                      progress=progress, check_original=False, names=names,
+                                      progress=step, check_original=False, names=names,
                                       rejected=_rejected(memory, spec, signature, eager_outcome, hang))
                 result = dataclasses.replace(again, invocations=again.invocations + result.invocations + 1,
                                              passes=result.passes + again.passes, stages=("target",))

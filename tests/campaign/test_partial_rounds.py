@@ -146,3 +146,28 @@ def test_a_partial_program_that_cannot_be_written_does_not_stop_the_campaign(tmp
     assert _interrupted_campaign(tmp_path, monkeypatch, ran)
     assert not list(tmp_path.glob("*.partial.py")) and (tmp_path / "summary.json").exists()
     assert not ran[0]._errors and ran[0].storage_error is None  # nothing raised in a reducing thread
+
+
+def test_each_kept_program_is_on_disk_while_its_round_runs(tmp_path, monkeypatch):
+    # the smallest program was written only when the round returned: a round stopped in the middle of a check (a
+    # slow compile's takes half a minute, past the stop's wait) or a killed campaign lost all it had kept
+    import fuzz.reduce as reduce_module
+
+    seen: list[list[str]] = []
+
+    def killed(source, target, **kwargs):
+        before = set(tmp_path.glob("*.partial.py"))
+        kwargs["kept"](SMALL)  # a candidate kept: on disk at once
+        written = set(tmp_path.glob("*.partial.py")) - before
+        kwargs["kept"](source)  # no smaller than where the round started: the smaller one stays
+        seen.append([p.read_text() for p in written])
+        raise OSError("gone without a result, as a killed process is")
+
+    monkeypatch.setattr(reduce_module, "reduce_program", killed)
+    summary = Campaign(config(tmp_path, programs=20, workers=2, reduce_seconds=60), ScriptedRunner(),
+                       generate=generate).run()
+    assert seen and seen == [[SMALL]] * len(seen)
+    unreduced = [b for b in summary["buckets"] if b["reduction"] == "pending" and not b["same_as"]]
+    assert len(unreduced) == len(seen)  # each left as it was, its kept program beside it for the next round
+    for bucket in unreduced:
+        assert (tmp_path / bucket["repro"].replace(".py", ".partial.py")).read_text() == SMALL

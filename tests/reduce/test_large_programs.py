@@ -201,3 +201,25 @@ def _nth_node(tree, index):
     from fuzz.reduce.passes._edits import _nth
 
     return _nth(tree, index)
+
+
+def test_each_kept_candidate_is_handed_over_as_a_program_file(monkeypatch):
+    # what a campaign writes beside the repro as it comes (``*.partial.py``): a file that runs alone, smaller
+    # each time, the last one the result's program
+    import oracle._runner  # noqa: F401 - bound to the real judge before the patch
+    import oracle._verdict
+    from fuzz.reduce import code_lines
+    from oracle import ProgramFile, with_footer
+
+    monkeypatch.setattr(oracle._verdict, "judge", lambda target, eager, result: result["verdict"])
+    kept: list[str] = []
+    result = reduce_program(_deep_chain(40, needed=23), "torch", runner=_CrashRunner(), rechecks=0,
+                            budget_s=30.0, kept=kept.append)
+    assert len(kept) >= 2
+    sizes = [code_lines(text) for text in kept]
+    assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == len(sizes)
+    assert sizes[-1] == result.lines
+    for text in kept:
+        header = ProgramFile.parse(text)
+        assert (header.get("signature"), header.get("target")) == ("crash:ZeroDivisionError@m:f", "torch")
+        assert with_footer(text) == text and _raises_zero_division(text)  # the standalone footer is there
