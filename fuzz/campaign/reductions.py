@@ -77,6 +77,10 @@ READABLE_LINES = 20
 RESERVE_SHARE = 2 / 3
 # While fuzzing, one worker thread in this many may be reducing (at least one): the others go on fuzzing.
 FUZZING_SHARE = 2
+# Seconds a bucket may wait for its first round while fresher ones go first (most seen, then freshest): then it
+# goes first, the longest waiting first. Without it a 2.10 campaign's buckets opened in minute 5 waited for the
+# end behind five fresher ones, and ended it unreduced.
+FIRST_ROUND_WAIT_S = 300.0
 # A reduction keeps one check in flight while another bucket waits: a second one buys next to nothing (the reducer
 # takes the first candidate that keeps the bug, and much of its work is one check at a time: the original's full
 # check, the IR stage's rounds, the re-check in a fresh process), so workers reduce more buckets at once instead.
@@ -156,6 +160,7 @@ class Reductions:
         self._memory: dict[str, dict] = {}
         self._timing = threading.Lock()
         self._in_flight = 0  # reductions running now (``reduce_bucket``), on any thread
+        self._opened: dict[str, float] = {}  # repro -> campaign seconds when this run first saw it waiting
         self._idle = threading.Condition()
 
     @property
@@ -218,7 +223,7 @@ class Reductions:
         return primary if (bucket.reduction, bucket.lines) != (primary.reduction, primary.lines) else None
 
     def reduce_one_now(self) -> bool:
-        """While fuzzing, for a worker thread: reduce the bucket most worth it now (most seen, then freshest) or
+        """While fuzzing, for a worker thread: reduce the bucket most worth it now (``_first_of``) or
         point a bucket at its root cause's reduced repro, when fewer than ``fuzzing_slots`` threads are reducing;
         whether it did. A bucket's first round comes before any bucket's further one; a further round of a bucket
         whose last one was cut short and paid (``_pays``) comes as soon as no bucket waits for its first, and at the
@@ -229,6 +234,10 @@ class Reductions:
             return False
         waiting = False  # the bucket taken is a hang or a slow compile
         with self.campaign._lock:
+            now = self.campaign.seconds
+            for b in self.campaign.buckets.values():
+                if b.unfinished:
+                    self._opened.setdefault(b.repro, now)
             if self.campaign._stop.is_set() or self._reducing - self._reducing_waits >= self.fuzzing_slots:
                 return False
             point = next(((b, p) for b in self.campaign.buckets.values() if b.same_as and (p := self._to_point(b))), None)
@@ -247,7 +256,7 @@ class Reductions:
                     waiting = bool(ready)
                 if not ready:
                     return False
-                bucket = max(ready, key=lambda b: (b.count, b.first_program))
+                bucket = self._first_of(ready, now)
                 self._tried.add(bucket.repro)
                 budget = self.campaign.config.reduce_seconds
                 if (left := self._reduction_time_left()) is not None:
@@ -267,6 +276,15 @@ class Reductions:
                 self._reducing -= 1
                 self._reducing_waits -= waiting
         return True
+
+    def _first_of(self, ready: list[Bucket], now: float) -> Bucket:
+        """The bucket to reduce next while fuzzing: the one waiting longest for its first round once that is
+        ``FIRST_ROUND_WAIT_S`` or more, else the most seen, then the freshest."""
+        overdue = [b for b in ready if b.repro not in self._tried
+                   and now - self._opened.get(b.repro, now) >= FIRST_ROUND_WAIT_S]
+        if overdue:
+            return min(overdue, key=lambda b: (self._opened[b.repro], -b.count, b.first_program))
+        return max(ready, key=lambda b: (b.count, b.first_program))
 
     def reduce_all(self) -> None:
         """After fuzzing (and for ``reduce --campaign``): reduce every bucket whose reduction is not finished —

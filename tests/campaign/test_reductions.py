@@ -292,6 +292,48 @@ def test_the_reserve_counts_a_hangs_reduction_by_its_waiting(tmp_path):
         campaign.close()
 
 
+def test_a_bucket_waiting_five_minutes_for_its_first_round_goes_before_fresher_ones(tmp_path, monkeypatch):
+    # most seen, then freshest first: a 2.10 campaign's buckets opened in minute 5 waited for the end behind
+    # five fresher ones, and ended it unreduced
+    import fuzz.reduce as reduce_module
+    from fuzz.campaign.reductions import FIRST_ROUND_WAIT_S
+
+    clock = [0.0]
+    monkeypatch.setattr(Campaign, "seconds", property(lambda self: clock[0]))
+    reduced: list[str] = []
+
+    def reducer(source, target, **kwargs):
+        reduced.append(kwargs["signature"])
+        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 2, "original_lines": 9,
+                              "elapsed_s": 0.1, "source": "import torch\n\ndef entry(x):\n    return x\n"})()
+
+    monkeypatch.setattr(reduce_module, "reduce_program", reducer)
+    campaign = Campaign(config(tmp_path, programs=None, seconds=1200.0, reduce_seconds=60.0, workers=2),
+                        ScriptedRunner(), generate=generate)
+    try:
+        def opens(signature: str, count: int, index: int) -> None:
+            repro = f"{index:03d}-{signature}.py"
+            (tmp_path / repro).write_text(f"# program {index}\ndef entry(x):\n    return x\n")
+            campaign.buckets["torch", signature] = Bucket("torch", signature, count, repro, index)
+
+        reductions = campaign.reductions
+        opens("old", 1, 40)
+        opens("busy", 3, 45)
+        assert reductions.reduce_one_now() and reduced == ["busy"]  # the most seen first
+        clock[0] = 100.0
+        opens("fresh", 1, 90)
+        assert reductions.reduce_one_now() and reduced[-1] == "fresh"  # then the freshest
+        clock[0] = FIRST_ROUND_WAIT_S - 1
+        opens("fresher", 1, 120)
+        assert reductions.reduce_one_now() and reduced[-1] == "fresher"
+        clock[0] = FIRST_ROUND_WAIT_S
+        opens("freshest", 2, 150)
+        assert reductions.reduce_one_now() and reduced[-1] == "old"  # it waited five minutes: it goes first
+        assert reductions.reduce_one_now() and reduced[-1] == "freshest"
+    finally:
+        campaign.close()
+
+
 class _ScheduledReducer:
     """Stands in for ``reduce_program``: every reduction is cut short, a round of a bucket taking its program from
     ``schedule[k]`` to ``schedule[k + 1]`` lines (the last round's figure repeated); records the rounds."""
