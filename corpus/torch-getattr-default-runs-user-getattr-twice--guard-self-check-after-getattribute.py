@@ -1,0 +1,53 @@
+# ngb-fuzz program
+# signature: crash:AssertionError@torch._dynamo.guards:__init__
+# target: torch
+# eager: returned
+# found-by: ngb-fuzz run --seed 22210 (program 45), reduced 209 -> 15 lines
+import torch
+
+
+class _C1:
+    def __init__(self):
+        self.misses = []
+
+    def __getattr__(self, x):
+        self.misses.append(x)
+
+
+class _C2:
+    def __init__(self, y):
+        self.y = y
+
+    def __getattribute__(self, x):
+        return object.__getattribute__(self, x)
+
+
+def entry():
+    x = _C1()
+    0 + _C2(torch.ones(1)).y
+    getattr(x, 'n', 0)
+
+
+# ---- ngb-fuzz standalone check (generated; do not edit below) ----
+if __name__ == "__main__":
+    import sys
+
+    def program():  # the program above run afresh: each side starts from new globals (as in ngb-fuzz)
+        torch.set_grad_enabled(True)  # and from torch's defaults
+        torch.set_default_dtype(torch.float32)
+        mod = type(sys)("ngb_program")
+        source = open(__file__, encoding="utf-8-sig").read().split("# ---- ngb-fuzz standalone check")[0]
+        exec(compile(source, __file__, "exec"), vars(mod))
+        sys.modules[mod.__name__] = mod  # importable, as a user's module is
+        return mod
+
+    torch._dynamo.config.nested_graph_breaks = True
+    mod = program()  # eager and torch.compile each run the program afresh
+    mod.entry()  # eager returns
+    mod = program()
+    try:  # torch.compile raised AssertionError (in torch._dynamo.guards.__init__)
+        torch.compile(mod.entry, backend="eager")()
+    except Exception:
+        print(f"MISMATCH: eager returns, torch.compile(backend='eager') raises, torch {torch.__version__}")
+        raise
+    print(f"match: eager vs torch.compile(backend='eager'), torch {torch.__version__}")
