@@ -42,7 +42,8 @@ __all__ = ["FUZZING_SHARE", "GO_ON_ROUNDS", "GO_ON_SHARE", "HANG_WAIT_S", "READA
 # one hang hold a reduction slot for many minutes. Those timeouts are short ones (``fuzz.reduce._hang``: three times
 # a candidate's compile, 3-15 s on a campaign's programs), so this is what four of the default 60 s timeouts were
 # before, when each kept candidate waited one out: 16-80 kept candidates now, against 4, which is what a reduction
-# to 20 lines takes. The result's re-check under the full rule comes on top. Hangs are also reduced last.
+# to 20 lines takes. The result's re-check under the full rule comes on top. A hang's round comes after the other
+# buckets' (``reduce_one_now``).
 HANG_WAIT_S = 240.0
 # The same for a slow compile (``oracle._slow``): a candidate that keeps one waits out 1.5 times its slow limit,
 # 22 s at the least (the floor), against a hang's 3-15 s, so it gets twice the time for about 20 kept candidates.

@@ -358,8 +358,8 @@ class _Progress:
 
 
 def _not_reduced(campaign: Campaign) -> str:
-    """The live view's "not reduced" count, with the hangs and slow compiles among them (reduced last, within a few
-    timeouts)."""
+    """The live view's "not reduced" count, with the hangs and slow compiles among them (reduced after the other
+    buckets, within a budget of waiting out timeouts)."""
     waiting = [b.signature for b in list(campaign.buckets.values()) if b.unfinished]
     hangs, slow = waiting.count("hang"), sum(1 for s in waiting if s.startswith("slow:"))
     said = [f"{n} {what}{'s' if n > 1 else ''}" for n, what in ((hangs, "hang"), (slow, "slow compile")) if n]
