@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from fuzz.campaign.loop import Campaign
-from tests.campaign.test_state import FakeProgram, ScriptedRunner, config
+from tests.campaign.test_state import FakeProgram, FakeResult, ScriptedRunner, config
 from tests.campaign.test_state import generate as generate_small
 
 SMALL = "import torch\n\n\ndef entry(x):\n    return x + 1\n"
@@ -35,8 +35,7 @@ def _interrupted_campaign(tmp_path, monkeypatch, ran: list | None = None) -> dic
         given[kwargs["signature"]] = source
         if not kwargs["runner"].stop_event.wait(60):
             raise AssertionError("not stopped")
-        return type("R", (), {"stopped": "interrupted", "reproduced": 0, "lines": 2, "original_lines": 9,
-                              "elapsed_s": 1.0, "source": SMALL})()
+        return FakeResult(SMALL, stopped="interrupted", reproduced=0, elapsed_s=1.0)
 
     monkeypatch.setattr(reduce_module, "reduce_program", interrupted)
     campaign = Campaign(config(tmp_path, programs=None, seconds=2.0, workers=2, reduce_seconds=60), ScriptedRunner(),
@@ -78,8 +77,7 @@ def test_an_interrupted_round_is_gone_on_with_from_its_smallest_program(tmp_path
 
     def finishes(source, target, **kwargs):
         given[kwargs["signature"]] = source
-        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 2, "original_lines": 2,
-                              "elapsed_s": 0.1, "source": source})()
+        return FakeResult(source, original_lines=2)
 
     monkeypatch.setattr(reduce_module, "reduce_program", finishes)
     summary = campaign.reduce_pending()
@@ -103,8 +101,7 @@ def test_a_partial_program_that_no_longer_shows_the_bug_gives_way_to_the_repro(t
         calls.append(source)
         if source == SMALL:
             raise ReduceError("the original does not show the signature")
-        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 3, "original_lines": 9,
-                              "elapsed_s": 0.1, "source": source.replace("def entry", "# cut\ndef entry")})()
+        return FakeResult(source.replace("def entry", "# cut\ndef entry"), lines=3)
 
     monkeypatch.setattr(reduce_module, "reduce_program", picky)
     campaign = _resumed(tmp_path)

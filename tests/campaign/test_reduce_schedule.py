@@ -19,17 +19,11 @@ from pathlib import Path
 import pytest
 
 from fuzz.campaign.loop import Campaign
-from tests.campaign.test_state import ScriptedRunner, config, generate, run
+from tests.campaign.test_state import FakeResult, ScriptedRunner, config, generate, run
 
 ROOT = Path(__file__).parent.parent.parent
 KNOWN = "torch-grad-ctx-object-entered-after-break.py"  # a corpus bug a mismatch bucket can reduce to
 SMALL = "import torch\n\n\ndef entry(x):\n    return x * 2\n"  # a reduced repro no corpus entry has
-
-
-class _Result:
-    def __init__(self, source: str, stopped: str, lines: int, original_lines: int = 9):
-        self.source, self.stopped, self.lines, self.original_lines = source, stopped, lines, original_lines
-        self.reproduced, self.elapsed_s = 1, 1.0
 
 
 class _Reducer:
@@ -44,8 +38,8 @@ class _Reducer:
         return self.answer(source)
 
 
-def _cut_short(source: str) -> _Result:  # smaller, not minimal: the budget ran out
-    return _Result(source.replace("# ngb-fuzz program", "# ngb-fuzz program\n# cut: here", 1), "budget", 5)
+def _cut_short(source: str) -> FakeResult:  # smaller, not minimal: the budget ran out
+    return FakeResult(source.replace("# ngb-fuzz program", "# ngb-fuzz program\n# cut: here", 1), "budget", 5)
 
 
 def _mismatch(summary: dict) -> dict:
@@ -92,7 +86,7 @@ def test_a_cut_short_reduction_is_gone_on_with_by_reduce_campaign_from_its_small
     assert mismatch["reduction"] == "cut short" and mismatch["lines"] == 5 and mismatch["status"] == "NEW?"
     assert first["not_reduced"] == 3  # the crash, its twin pointed at it, the mismatch: none finished
 
-    finish = _Reducer(lambda source: _Result(SMALL, "fixpoint", 2, 5))
+    finish = _Reducer(lambda source: FakeResult(SMALL, "fixpoint", 2, 5))
     monkeypatch.setattr(reduce_module, "reduce_program", finish)
     monkeypatch.chdir(tmp_path)  # no ./corpus here: nothing is KNOWN
     assert main(["reduce", "--campaign", str(tmp_path), "--workers", "1", "--budget", "30s"]) == 0
@@ -113,7 +107,7 @@ def test_a_cut_short_reduction_is_gone_on_with_by_the_next_run(tmp_path, monkeyp
 
     monkeypatch.setattr(reduce_module, "reduce_program", _Reducer(_cut_short))
     assert _mismatch(run(tmp_path, programs=3, reduce_seconds=600))["reduction"] == "cut short"
-    finish = _Reducer(lambda source: _Result(SMALL, "fixpoint", 2, 5))
+    finish = _Reducer(lambda source: FakeResult(SMALL, "fixpoint", 2, 5))
     monkeypatch.setattr(reduce_module, "reduce_program", finish)
     second = run(tmp_path, programs=3, reduce_seconds=600)  # no program left: the reductions to go on with
     source = next(s for signature, s, _ in finish.given if signature.startswith("mismatch:"))
@@ -127,7 +121,7 @@ def test_rerunning_a_time_budget_campaign_that_is_over_goes_on_with_its_cut_shor
     monkeypatch.setattr(reduce_module, "reduce_program", _Reducer(_cut_short))
     first = run(tmp_path, programs=None, seconds=2.0, reduce_seconds=600)
     assert first["seconds"] >= 2.0 and _mismatch(first)["reduction"] == "cut short"
-    finish = _Reducer(lambda source: _Result(SMALL, "fixpoint", 2, 5))
+    finish = _Reducer(lambda source: FakeResult(SMALL, "fixpoint", 2, 5))
     monkeypatch.setattr(reduce_module, "reduce_program", finish)
     second = run(tmp_path, programs=None, seconds=2.0, reduce_seconds=600)  # no time left: only the reductions
     assert second["programs"] == first["programs"]
@@ -138,7 +132,7 @@ def test_a_mismatch_bucket_is_not_called_new_before_its_reduction_settled_it(tmp
     import fuzz.reduce as reduce_module
 
     announced, seen = [], []
-    reducer = _Reducer(lambda source: _Result(SMALL, "fixpoint", 2))
+    reducer = _Reducer(lambda source: FakeResult(SMALL, "fixpoint", 2))
 
     def reduce_and_look(source, target, **kwargs):  # what every view says while the reduction runs
         if kwargs["signature"].startswith("mismatch:"):
@@ -246,7 +240,7 @@ def test_reduce_campaign_without_workers_uses_half_the_cores_as_run_does(tmp_pat
     monkeypatch.setattr(reduce_module, "reduce_program", _Reducer(_cut_short))
     run(tmp_path, programs=3, reduce_seconds=600)
     monkeypatch.setattr(common, "machine_workers", lambda: (6, 8, None))  # 8 cores, memory for 6
-    monkeypatch.setattr(reduce_module, "reduce_program", _Reducer(lambda source: _Result(SMALL, "fixpoint", 2, 5)))
+    monkeypatch.setattr(reduce_module, "reduce_program", _Reducer(lambda source: FakeResult(SMALL, "fixpoint", 2, 5)))
     monkeypatch.chdir(tmp_path)
     capsys.readouterr()
     assert main(["reduce", "--campaign", str(tmp_path), "--budget", "30s"]) == 0

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from fuzz.campaign.loop import Bucket, Campaign
-from tests.campaign.test_state import ScriptedRunner, config, generate
+from tests.campaign.test_state import FakeResult, ScriptedRunner, config, generate
 
 
 class _RecordingReducer:
@@ -29,8 +29,7 @@ class _RecordingReducer:
         time.sleep(0.3)
         with self.lock:
             self.running -= 1
-        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 2, "original_lines": 9,
-                              "elapsed_s": 0.3, "source": "import torch\n\ndef entry(x):\n    return x\n"})()
+        return FakeResult(elapsed_s=0.3)
 
 
 def _run(tmp_path, monkeypatch, workers: int, programs: int = 20):
@@ -155,8 +154,7 @@ def test_reduce_campaign_names_a_bucket_whose_reduction_is_a_corpus_bug_known(tm
 
     def fake_reduce(source, target, **kwargs):  # every bucket reduces to the corpus's grad-object bug
         text = (root / "corpus" / known).read_text()
-        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 9, "original_lines": 30,
-                              "elapsed_s": 1.0, "source": text})()
+        return FakeResult(text, lines=9, original_lines=30, elapsed_s=1.0)
 
     monkeypatch.setattr(reduce_module, "reduce_program", fake_reduce)
     monkeypatch.chdir(tmp_path)
@@ -170,18 +168,22 @@ def test_reduce_campaign_names_a_bucket_whose_reduction_is_a_corpus_bug_known(tm
 
 
 class _HangThenCrash:
-    """Program 0 hangs on torch (seen most; or is a slow compile: ``waits``), program 1 crashes; the rest are ok."""
+    """Programs ``hangs`` hang on torch (or are a slow compile: ``waits``), programs ``crashes`` crash; the rest
+    are ok. By default programs 0 and 3 hang (the hang is seen most) and program 1 crashes."""
 
-    def __init__(self, waits: str = "hang"):
-        self.waits = waits
+    def __init__(self, waits: str = "hang", hangs: tuple[int, ...] = (0, 3), crashes: tuple[int, ...] = (1,)):
+        self.waits, self.hangs, self.crashes = waits, hangs, crashes
 
     def check(self, source, targets):
         from oracle._verdict import ProgramReport, Verdict
 
         index = int(source.split("# program ")[1].split("\n")[0])
-        waiting = (self.waits.partition(":")[0], self.waits)
-        kinds = {0: waiting, 3: waiting, 1: ("crash", "crash:KeyError@torch._dynamo.x:step")}
-        kind, signature = kinds.get(index, ("ok", "ok"))
+        if index in self.hangs:
+            kind, signature = self.waits.partition(":")[0], self.waits
+        elif index in self.crashes:
+            kind, signature = "crash", "crash:KeyError@torch._dynamo.x:step"
+        else:
+            kind, signature = "ok", "ok"
         return ProgramReport({t: Verdict(kind, "", signature) for t in targets}, False, {t: {} for t in targets})
 
 
@@ -197,9 +199,7 @@ def test_a_hang_is_reduced_last_within_a_budget_of_waiting(tmp_path, monkeypatch
     def reducer(source, target, **kwargs):
         given.append((kwargs["signature"], kwargs["hang_wait_s"]))
         cut = kwargs["signature"] == waits
-        return type("R", (), {"stopped": "timeouts" if cut else "fixpoint", "reproduced": 1, "lines": 5,
-                              "original_lines": 9, "elapsed_s": 0.1,
-                              "source": "import torch\n\ndef entry(x):\n    return x\n"})()
+        return FakeResult(stopped="timeouts" if cut else "fixpoint", lines=5)
 
     monkeypatch.setattr(reduce_module, "reduce_program", reducer)
     from fuzz.campaign.loop import CampaignConfig
@@ -215,18 +215,6 @@ def test_a_hang_is_reduced_last_within_a_budget_of_waiting(tmp_path, monkeypatch
     out = capsys.readouterr().out
     assert "reduction cut short at 5 lines" in out
     assert f"{what}: each check that keeps it waits out" in out and f"stops after {wait_s:.0f}s of such waiting" in out
-
-
-class _HangFirstCrashLater(_HangThenCrash):
-    """Program 0 hangs (or is a slow compile), program 40 crashes; the rest are ok."""
-
-    def check(self, source, targets):
-        from oracle._verdict import ProgramReport, Verdict
-
-        index = int(source.split("# program ")[1].split("\n")[0])
-        kinds = {0: (self.waits.partition(":")[0], self.waits), 40: ("crash", "crash:KeyError@torch._dynamo.x:step")}
-        kind, signature = kinds.get(index, ("ok", "ok"))
-        return ProgramReport({t: Verdict(kind, "", signature) for t in targets}, False, {t: {} for t in targets})
 
 
 @pytest.mark.parametrize("waits", ["hang", "slow:compile"])
@@ -245,8 +233,7 @@ def test_with_two_workers_a_hang_is_reduced_while_fuzzing_and_keeps_no_bucket_wa
             crash_started.wait(timeout=20)  # the crash, found while this one runs, is reduced beside it
         else:
             crash_started.set()
-        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 3, "original_lines": 9,
-                              "elapsed_s": 0.1, "source": "import torch\n\ndef entry(x):\n    return x\n"})()
+        return FakeResult(lines=3)
 
     def slow_generate(seed, index):
         time.sleep(0.01)
@@ -254,7 +241,7 @@ def test_with_two_workers_a_hang_is_reduced_while_fuzzing_and_keeps_no_bucket_wa
 
     monkeypatch.setattr(reduce_module, "reduce_program", reducer)
     campaign = Campaign(CampaignConfig(("torch",), tmp_path, programs=400, seed=1, workers=2, reduce_seconds=60),
-                        _HangFirstCrashLater(waits), generate=slow_generate)
+                        _HangThenCrash(waits, hangs=(0,), crashes=(40,)), generate=slow_generate)
     summary = campaign.run()
     # the hang's round started while the other thread fuzzed; the crash's beside it, while fuzzing too
     assert seen == [(waits, 1, 1), ("crash:KeyError@torch._dynamo.x:step", 2, 1)]
@@ -304,8 +291,7 @@ def test_a_bucket_waiting_five_minutes_for_its_first_round_goes_before_fresher_o
 
     def reducer(source, target, **kwargs):
         reduced.append(kwargs["signature"])
-        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 2, "original_lines": 9,
-                              "elapsed_s": 0.1, "source": "import torch\n\ndef entry(x):\n    return x\n"})()
+        return FakeResult()
 
     monkeypatch.setattr(reduce_module, "reduce_program", reducer)
     campaign = Campaign(config(tmp_path, programs=None, seconds=1200.0, reduce_seconds=60.0, workers=2),
@@ -347,8 +333,7 @@ class _ScheduledReducer:
         self.rounds[kwargs["signature"]] += 1
         self.memories[kwargs["signature"]].add(id(kwargs["memory"]))
         before, after = self.schedule[min(k, len(self.schedule) - 2):][:2]
-        return type("R", (), {"stopped": "budget", "reproduced": 1, "lines": after, "original_lines": before,
-                              "elapsed_s": 1.0, "source": "import torch\n\ndef entry(x):\n    return x\n"})()
+        return FakeResult(stopped="budget", lines=after, original_lines=before, elapsed_s=1.0)
 
 
 def _rounds(tmp_path, monkeypatch, schedule: list[int]):
@@ -406,8 +391,7 @@ def test_a_resumed_campaign_names_a_bucket_known_once_the_corpus_has_its_root_ca
     text = (root / "corpus" / known).read_text()
 
     def fake_reduce(source, target, **kwargs):  # the mismatch reduces to the corpus's grad-object bug
-        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 9, "original_lines": 30,
-                              "elapsed_s": 1.0, "source": text})()
+        return FakeResult(text, lines=9, original_lines=30, elapsed_s=1.0)
 
     monkeypatch.setattr(reduce_module, "reduce_program", fake_reduce)
     camp = tmp_path / "camp"
@@ -545,9 +529,8 @@ def test_a_fixpoint_on_the_same_program_keeps_what_its_rechecks_saw(tmp_path, mo
     path.write_text(set_header(HOOKED, signature=bucket.signature, target=bucket.target))
 
     def reducer(source, target, **kwargs):
-        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": code_lines(source),
-                              "original_lines": code_lines(source), "elapsed_s": 0.1,
-                              "source": set_header(source, graph_breaks="2")})()
+        return FakeResult(set_header(source, graph_breaks="2"), lines=code_lines(source),
+                          original_lines=code_lines(source))
 
     monkeypatch.setattr(reduce_module, "reduce_program", reducer)
     summary = campaign.reduce_pending()

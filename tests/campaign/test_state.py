@@ -19,6 +19,18 @@ ROOT = Path(__file__).parent.parent.parent
 
 
 @dataclasses.dataclass(frozen=True)
+class FakeResult:
+    """What ``reduce_program`` returns, as far as a campaign reads it: fake reducers return one."""
+
+    source: str = "import torch\n\ndef entry(x):\n    return x\n"
+    stopped: str = "fixpoint"
+    lines: int = 2
+    original_lines: int = 9
+    reproduced: int = 1
+    elapsed_s: float = 0.1
+
+
+@dataclasses.dataclass(frozen=True)
 class FakeProgram:
     source: str
     features: frozenset
