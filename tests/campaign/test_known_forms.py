@@ -12,7 +12,7 @@ from fuzz.corpus.manifest import Corpus, Entry
 from fuzz.triage.known import KnownBugs
 from fuzz.triage.trigger import EAGER
 from oracle import ProgramReport, Verdict
-from tests.campaign.test_state import ScriptedRunner, config, generate
+from tests.campaign.test_state import FakeResult, ScriptedRunner, config, generate
 
 BUG = "import torch\n\n\ndef entry(x):\n    return format(12, '08b')\n"
 FORM = "import torch\n\n\ndef entry(x):\n    y = torch.sin(x)\n    return [format(3, 'b'), y]\n"
@@ -37,8 +37,7 @@ class _Runner(ScriptedRunner):
 
 def _reduce_to(text):
     def fake_reduce(source, target, **kwargs):
-        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 3, "original_lines": 30,
-                              "elapsed_s": 1.0, "source": text})()
+        return FakeResult(text, lines=3, original_lines=30, elapsed_s=1.0)
     return fake_reduce
 
 

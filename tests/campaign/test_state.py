@@ -282,8 +282,7 @@ def test_an_interrupted_reduction_is_done_by_the_next_run_and_said_until_then(tm
     def fake_reduce(source, target, **kwargs):
         calls.append(target)
         stopped = "interrupted" if len(calls) == 1 else "fixpoint"
-        return type("R", (), {"stopped": stopped, "reproduced": 1, "lines": 3, "original_lines": 9, "elapsed_s": 1.0,
-                              "source": "import torch\n\ndef entry(x):\n    return x\n"})()
+        return FakeResult(stopped=stopped, lines=3, elapsed_s=1.0)
 
     monkeypatch.setattr(reduce_module, "reduce_program", fake_reduce)
     first = run(tmp_path, programs=2, reduce_seconds=600)  # program 1: the crash bucket, reduction interrupted
@@ -330,9 +329,7 @@ def test_reduce_pending_finishes_what_a_stopped_campaign_left(tmp_path, monkeypa
     results = iter(["interrupted", "fixpoint", "fixpoint"])
 
     def fake_reduce(source, target, **kwargs):
-        return type("R", (), {"stopped": next(results), "reproduced": 1, "lines": 2, "original_lines": 9,
-                              "elapsed_s": 1.0,
-                              "source": "import torch\n\ndef entry(x):\n    return x\n"})()
+        return FakeResult(stopped=next(results), elapsed_s=1.0)
 
     monkeypatch.setattr(reduce_module, "reduce_program", fake_reduce)
     assert run(tmp_path, programs=3, reduce_seconds=600)["not_reduced"] == 2  # the crash (interrupted), its twin

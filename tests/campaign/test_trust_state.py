@@ -80,12 +80,10 @@ def test_a_deleted_repro_is_regenerated_from_its_program_as_it_was(tmp_path):
 
 def test_a_deleted_reduced_repro_comes_back_as_its_original_and_is_reduced_again(tmp_path, monkeypatch):
     import fuzz.reduce as reduce_module
-    from tests.campaign.test_state import run
+    from tests.campaign.test_state import FakeResult, run
 
     reduced = "import torch\n\ndef entry(x):\n    return x\n"
-    monkeypatch.setattr(reduce_module, "reduce_program", lambda source, target, **kw: type("R", (), {
-        "stopped": "fixpoint", "reproduced": 1, "lines": 2, "original_lines": 9, "elapsed_s": 1.0,
-        "source": reduced})())
+    monkeypatch.setattr(reduce_module, "reduce_program", lambda source, target, **kw: FakeResult(reduced))
     first = run(tmp_path, programs=3, reduce_seconds=600)
     bucket = next(b for b in first["buckets"] if b["reduction"] == "done" and not b["same_as"])
     path = tmp_path / bucket["repro"]
@@ -183,11 +181,9 @@ def test_a_new_bucket_never_takes_a_number_an_old_file_has(tmp_path):
 
 def test_a_bucket_taking_back_a_file_that_pointed_at_another_gets_its_own_program_back(tmp_path, monkeypatch):
     import fuzz.reduce as reduce_module
-    from tests.campaign.test_state import run
+    from tests.campaign.test_state import FakeResult, run
 
-    monkeypatch.setattr(reduce_module, "reduce_program", lambda source, target, **kw: type("R", (), {
-        "stopped": "fixpoint", "reproduced": 1, "lines": 2, "original_lines": 9, "elapsed_s": 1.0,
-        "source": "import torch\n\ndef entry(x):\n    return x\n"})())
+    monkeypatch.setattr(reduce_module, "reduce_program", lambda source, target, **kw: FakeResult())
     first = run(tmp_path, programs=3, reduce_seconds=600)
     twin = next(b for b in first["buckets"] if b["same_as"])  # the ngb=off crash: the torch crash's reduced repro
     for name in ("state.json", "journal.jsonl"):

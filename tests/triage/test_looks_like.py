@@ -65,11 +65,10 @@ def test_a_new_bucket_shows_what_it_looks_like_in_summary_report_and_exit_lines(
     from fuzz.campaign.loop import Campaign
     from fuzz.cli._run import _print_summary
     from fuzz.report import write_report
-    from tests.campaign.test_state import ScriptedRunner, config, generate
+    from tests.campaign.test_state import FakeResult, ScriptedRunner, config, generate
 
     def reducer(source, target, **kwargs):  # every bucket reduces to a new form of the deque bug
-        return type("R", (), {"stopped": "fixpoint", "reproduced": 1, "lines": 9, "original_lines": 30,
-                              "elapsed_s": 1.0, "source": DEQUE_FORM})()
+        return FakeResult(DEQUE_FORM, lines=9, original_lines=30, elapsed_s=1.0)
 
     monkeypatch.setattr(reduce_module, "reduce_program", reducer)
     root = tmp_path / "corpus"
