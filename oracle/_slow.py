@@ -36,15 +36,25 @@ if TYPE_CHECKING:  # the campaign's scheduling asks ``waits_out`` without import
     from ._targets import Target
     from ._verdict import Verdict
 
-__all__ = ["REDUCE_MARGIN", "SLOW_FLOOR_S", "SLOW_RATIO", "SLOW_SIGNATURE", "TOO_SLOW_SIGNATURE",
-           "USUAL_FACTOR", "USUAL_MIN", "UsualTimes", "hang_rule", "slow_limit", "slow_verdict", "slowness",
-           "too_slow_verdict", "twin", "waits_out"]
+__all__ = ["REDUCE_BY_STEPS", "REDUCE_MARGIN", "SLOW_FLOOR_S", "SLOW_RATIO", "SLOW_SIGNATURE", "STEP_FLOOR",
+           "TOO_SLOW_SIGNATURE", "USUAL_FACTOR", "USUAL_MIN", "UsualTimes", "hang_rule", "slow_limit",
+           "slow_verdict", "slowness", "step_limit", "too_slow_verdict", "twin", "waits_out"]
 
 SLOW_RATIO = 10.0  # times the twin's run
 SLOW_FLOOR_S = 15.0  # and at least this many seconds: below it, worker start and load noise are the same size
 SLOW_SIGNATURE = "slow:compile"
 TOO_SLOW_SIGNATURE = "skip:too-slow"
 REDUCE_MARGIN = 1.5
+# A reduction's candidate keeps a slow compile as soon as Dynamo traced ``step_limit`` bytecode instructions
+# (``oracle._worker``'s count): a count moves with the program, not with the machine's load, so it needs no
+# floor of seconds against noise, and a kept candidate stops there instead of waiting out a time limit.
+# Measured on torch 2.13 (quiet): 11 campaign programs of 300-1,000 lines traced 1.0-2.1 times as many with
+# nested graph breaks on as off (up to 18,000, 4 s), 40 corpus repros 0.9-4.5 times (up to 460); the
+# corpus's Dynamo loop traced 200,000 in 9 s with them on, 124 off. Pace varies: 4,000 a second on tensor
+# code, 240,000 on a loop of integer constants. The floor keeps a small program that happens to trace a few
+# thousand more with them on from passing for a blow-up; the ratio keeps a large compile from doing so.
+STEP_FLOOR = 50_000
+REDUCE_BY_STEPS = True  # False: candidates timed only, as before (benchmarks/slow_reduce.py compares)
 # A finished run on a target with nested graph breaks on is timed against its twin only when it took
 # USUAL_FACTOR times the median of the runner's last USUAL_RUNS there (once it has USUAL_MIN of them): on two
 # loaded cores most compiles of a campaign's programs pass the 15 s floor, and a twin run for each would
@@ -79,6 +89,13 @@ def twin(target: Target) -> Target | None:
     if target.kind not in ("torch", "fault") or options.get("ngb", "on") != "on":
         return None
     return dataclasses.replace(target, options=tuple(sorted({**options, "ngb": "off"}.items())))
+
+
+def step_limit(twin_steps: int) -> int:
+    """Bytecode instructions a reduction's candidate may have Dynamo trace with nested graph breaks on, given
+    its twin traced ``twin_steps``, before it keeps a slow compile (``fuzz.reduce``): the margin times the
+    ratio of them, and ``STEP_FLOOR`` at least."""
+    return max(STEP_FLOOR, round(REDUCE_MARGIN * SLOW_RATIO * twin_steps))
 
 
 def slow_limit(twin_s: float, floor_s: float = SLOW_FLOOR_S, ratio: float = SLOW_RATIO) -> float:
@@ -127,7 +144,7 @@ class Runner(Protocol):
     _usual: UsualTimes
 
     def run(self, source: str, target: Target | str, calls: int = ..., timeout: float | None = None,
-            perturb: int | None = None) -> dict[str, Any]: ...
+            perturb: int | None = None, steps: int | None = None) -> dict[str, Any]: ...
 
     def slow_limit(self, twin_s: float) -> float: ...
 

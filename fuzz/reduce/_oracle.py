@@ -16,8 +16,8 @@ from fuzz.reduce._hang import HangTimeouts, smallest_confirmed
 from fuzz.reduce._tree import code_lines
 from fuzz.reduce.passes._focus import failure_names
 from fuzz.triage.rootcause import breaks_unseen
-from oracle import ProgramFile, set_header, with_footer
-from oracle._slow import REDUCE_MARGIN, slow_limit, twin, waits_out
+from oracle import ProgramFile, _slow, set_header, with_footer
+from oracle._slow import REDUCE_MARGIN, slow_limit, step_limit, twin, waits_out
 
 __all__ = ["generator_ir", "oracle_predicate", "reduce_program", "with_header"]
 
@@ -99,25 +99,33 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
 
         return judged
 
-    def run(source: str, on, timeout: float | None = None) -> dict:
-        if hang is None:  # a runner of one's own may take no per-run timeout: none asked unless needed
-            return runner.run(source, on, calls, **({"timeout": timeout} if timeout else {}))
+    def run(source: str, on, timeout: float | None = None, steps: int | None = None) -> dict:
+        # a runner of one's own may take no per-run timeout nor count: none asked unless needed
+        asked = {**({"timeout": timeout} if timeout else {}), **({"steps": steps} if steps is not None else {})}
+        if hang is None:
+            return runner.run(source, on, calls, **asked)
         started = time.monotonic()
-        timeout = timeout or (hang.eager() if on is eager else hang.target())
-        result = runner.run(source, on, calls, timeout=timeout)
+        result = runner.run(source, on, calls, **{
+            **asked, "timeout": timeout or (hang.eager() if on is eager else hang.target())})
         if "hang" in result:
             hang.waited(float(result["hang"]))
+        elif "steps_over" in result:  # kept at its count: what it cost is waiting, as a timeout is
+            hang.waited(time.monotonic() - started)
         elif on is not eager:
             hang.finished(time.monotonic() - started)
         return result
 
     def slow(source: str) -> bool:
-        """The target's run does not finish within the margin times the slow limit of its twin's."""
-        other = run(source, pair)
+        """The target's run does not finish within the margin times the slow limit of its twin's, or (where
+        the twin's instructions were counted) traces more than ``step_limit`` of its twin's."""
+        other = run(source, pair, steps=0 if _slow.REDUCE_BY_STEPS else None)
         if "calls" not in other:
             return False
         limit = getattr(runner, "slow_limit", slow_limit)(float(other["seconds"]))
-        return "hang" in run(source, parsed, timeout=REDUCE_MARGIN * limit)
+        counted = other.get("steps") if _slow.REDUCE_BY_STEPS else None
+        mine = run(source, parsed, timeout=REDUCE_MARGIN * limit,
+                   steps=None if counted is None else step_limit(int(counted)))
+        return "hang" in mine or "steps_over" in mine
 
     def is_interesting(source: str) -> bool:
         first = run(source, eager)

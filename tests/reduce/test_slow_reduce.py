@@ -73,6 +73,52 @@ def test_a_slow_compile_is_reduced_by_its_ratio_to_the_twin_each_kept_candidate_
     assert all(runner.runs[i - 1][0] == "torch:ngb=off" for i, (spec, _) in enumerate(runner.runs) if spec == "torch")
 
 
+class _CountingRunner(_SlowRunner):
+    """The fake runner, counting as a worker does: a run asked to count reports ``twin_steps`` instructions
+    traced, and a slow one asked to stop past a count stops there after ``stop_s`` seconds."""
+
+    def __init__(self, twin_steps: int = 300, stop_s: float = 2.0):
+        super().__init__()
+        self.twin_steps, self.stop_s = twin_steps, stop_s
+        self.limits: list[int | None] = []  # the count each target run was asked to stop past
+
+    def run(self, source, target, calls=1, timeout=None, steps=None, **kwargs):
+        result = super().run(source, target, calls, timeout)
+        if target.spec == "torch":
+            self.limits.append(steps)
+        if target.kind == "eager" or steps is None or self.twin_steps is None:
+            return result
+        if steps and self.seconds(source, target) > self.stop_s:
+            return {"steps_over": steps + 1, "seconds": self.stop_s}
+        return {**result, "steps": self.twin_steps}
+
+
+def test_a_kept_candidate_stops_at_its_count_of_traced_instructions_not_at_its_time_limit(monkeypatch):
+    from fuzz.campaign.reductions import SLOW_WAIT_S
+    from fuzz.reduce import _oracle
+    from fuzz.reduce._oracle import reduce_program
+    from oracle._slow import STEP_FLOOR, step_limit
+
+    assert step_limit(10) == STEP_FLOOR and step_limit(STEP_FLOOR) == 15 * STEP_FLOOR
+    runner = _CountingRunner()
+    monkeypatch.setattr(_oracle, "recheck", runner.recheck)
+    result = reduce_program(_program(), "torch", signature="slow:compile", budget_s=600.0, runner=runner,
+                            rechecks=1, hang_wait_s=SLOW_WAIT_S, cheaper=False)
+    assert result.stopped == "fixpoint" and "deep()" in result.source and "x = x + 3" not in result.source
+    # every target run asks to stop past the limit of its twin's count (still under its time limit)
+    assert runner.limits and set(runner.limits) == {step_limit(runner.twin_steps)}
+    assert {t for spec, t in runner.runs if spec == "torch"} == {REDUCE_MARGIN * runner.slow_limit(runner.off_s)}
+
+    # a torch that cannot count (no ``steps`` in the twin's result), or the count turned off: time alone
+    uncounted = _CountingRunner(twin_steps=None)
+    keeps = _oracle.oracle_predicate(uncounted, "torch", "slow:compile", "returned")
+    assert keeps(_program()) and uncounted.limits == [None]
+    monkeypatch.setattr(_oracle._slow, "REDUCE_BY_STEPS", False)
+    counting = _CountingRunner()
+    assert _oracle.oracle_predicate(counting, "torch", "slow:compile", "returned")(_program())
+    assert counting.limits == [None]  # the target asked for no count
+
+
 def test_a_candidate_as_slow_with_nested_graph_breaks_off_does_not_keep_a_slow_compile():
     import oracle
     from fuzz.reduce._oracle import oracle_predicate
@@ -86,23 +132,35 @@ def test_a_candidate_as_slow_with_nested_graph_breaks_off_does_not_keep_a_slow_c
 
 
 @pytest.mark.slow
-def test_a_real_slow_compile_reduces_and_its_repro_is_slow_under_the_same_rules():
+def test_a_real_slow_compile_reduces_its_candidates_kept_at_their_count_and_its_repro_is_slow():
     import oracle
     from fuzz.reduce._oracle import reduce_program
 
     filler = "".join(f"    y{k} = x * {k}\n" for k in range(4))
+    # Dynamo traces the counting loop only with nested graph breaks on (over a million instructions, seconds);
+    # eager and the twin skip it
     program = (
-        "# ngb-fuzz program\n# target: torch\nimport time\n\nimport torch\n\n\n"
-        "def inner(x):\n    if torch._dynamo.config.nested_graph_breaks:\n        time.sleep(6)\n"
+        "# ngb-fuzz program\n# target: torch\nimport torch\n\n\n"
+        "def inner(x):\n    if torch._dynamo.config.nested_graph_breaks:\n        k = 0\n"
+        "        for _ in range(100000):\n            k += 1\n"
         "    torch._dynamo.graph_break()\n    return x + 1\n\n\n"
         f"def entry(x):\n{filler}    return inner(x * 2) - 3\n\n\n"
         "def make_inputs(device):\n    return (torch.arange(4.0, device=device),)\n"
     )
+    stopped = []
+
+    class Counting(oracle.Runner):
+        def run(self, *args, **kwargs):
+            result = super().run(*args, **kwargs)
+            stopped.append("steps_over" in result)
+            return result
+
     # twice the twin, not ten times: on a loaded machine the twin's compile alone takes up to a second
-    with oracle.Runner(workers=1, timeout=30.0, slow_floor_s=2.0, slow_ratio=2.0) as runner:
-        # a budget in checks (stretched to their pace, up to the ceiling): each kept candidate waits out seconds,
-        # and a loaded machine must not cut the reduction short before its first cut
-        result = reduce_program(program, "torch", budget_s=20.0, checks=40, ceiling_s=400.0, runner=runner,
+    with Counting(workers=1, timeout=60.0, slow_floor_s=2.0, slow_ratio=2.0) as runner:
+        result = reduce_program(program, "torch", budget_s=20.0, checks=40, ceiling_s=300.0, runner=runner,
                                 rechecks=1)
+        started = runner._pool(None).started
     assert result.signature == "slow:compile" and result.reproduced == 1, result
-    assert result.lines < result.original_lines and "time.sleep(6)" in result.source and "y2 = " not in result.source
+    assert result.lines < result.original_lines and "range(100000)" in result.source and "y2 = " not in result.source
+    # the kept candidates stopped at their count, each in the worker it ran in (a timeout replaces the worker)
+    assert sum(stopped) >= 3 and started <= 3, (sum(stopped), started)
