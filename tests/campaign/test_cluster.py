@@ -15,6 +15,9 @@ pytest.importorskip("distributed")
 
 from fuzz.campaign.cluster import ClusterLost, connect  # noqa: E402
 
+# a campaign and a Dask cluster in module fixtures: every test of it on one xdist worker (``--dist loadgroup``)
+pytestmark = pytest.mark.xdist_group("cluster")
+
 TARGETS = ("fault:perturb",)
 PROGRAMS = 6
 SEED = 1

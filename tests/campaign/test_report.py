@@ -17,6 +17,9 @@ pytest.importorskip("plotly")
 
 from fuzz.report import write_report  # noqa: E402
 
+# a campaign in a module fixture: every test of it on one xdist worker (``--dist loadgroup``)
+pytestmark = pytest.mark.xdist_group("report")
+
 BASE = program_source("seed_chain.py")
 NGB = [sys.executable, "-m", "fuzz.cli"]
 

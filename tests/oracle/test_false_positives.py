@@ -23,6 +23,9 @@ from pathlib import Path
 
 import pytest
 
+# its checks run once, in a module fixture: every test of it on one xdist worker (``--dist loadgroup``)
+pytestmark = pytest.mark.xdist_group("false-positives")
+
 SEED = 0
 # fuzz.generate_program(0, i): eager raises nothing and features lack module.helper (the first 40 such indices)
 INDICES = (0, 1, 2, 5, 6, 7, 8, 9, 10, 12, 14, 15, 16, 17, 18, 19, 20, 21, 23, 24, 27, 28, 29, 30, 31, 34, 36, 38,

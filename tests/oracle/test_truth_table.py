@@ -15,6 +15,9 @@ from oracle._compare import ASPECTS
 from oracle._verdict import KINDS
 from tests.conftest import PROGRAMS, program_source
 
+# its checks run once, in a module fixture: every test of it on one xdist worker (``--dist loadgroup``)
+pytestmark = pytest.mark.xdist_group("truth-table")
+
 # (program under tests/programs, target, signature it must give)
 TRUTH = [
     ("seed_chain.py", "eager", "ok"),
