@@ -28,23 +28,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-PLANT = '''
-
-class _Items:
-    def __init__(self, x):
-        self.x = x
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        if self.x is None:
-            raise StopIteration
-        x, self.x = self.x, None
-        return x.item()
-
-'''
+LOOP = Path(__file__).resolve().parent.parent / "corpus" / "torch-ngb-list-user-iterator-item-break-in-next-hang.py"
 GOAL_LINES = 20
+
+
+def _loop_class() -> str:
+    """The corpus repro's iterator class, renamed ``_Items``."""
+    import ast
+
+    from oracle import ProgramFile
+
+    tree = ast.parse(ProgramFile.parse(LOOP.read_text(encoding="utf-8")).code)
+    (cls,) = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    cls.name = "_Items"
+    return ast.unparse(cls) + "\n"
 
 
 def planted(source: str) -> str:
@@ -53,7 +50,7 @@ def planted(source: str) -> str:
     if match is None:
         raise ValueError("the program has no entry")
     call = "    _planted = list(_Items(torch.ones(1)))\n"
-    return source[:match.start()] + PLANT.lstrip("\n") + "\n\n" + match.group(0) + call + source[match.end():]
+    return source[:match.start()] + _loop_class() + "\n\n" + match.group(0) + call + source[match.end():]
 
 
 def programs(count: int, seed: int, min_lines: int) -> list[tuple[str, str]]:

@@ -3,31 +3,15 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import oracle
+from oracle import ProgramFile
 
 # Dynamo never returns from compiling this with nested graph breaks on (a loop in its unpacking of a user
 # iterator whose __next__ breaks); with them off it traces about a hundred instructions.
-LOOPS = """import torch
-
-
-class Items:
-    def __init__(self, x):
-        self.x = x
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        if self.x is None:
-            raise StopIteration
-        x, self.x = self.x, None
-        return x.item()
-
-
-def entry():
-    return list(Items(torch.ones(1)))
-"""
+LOOPS = ProgramFile.parse(
+    (Path(__file__).parents[2] / "corpus" / "torch-ngb-list-user-iterator-item-break-in-next-hang.py").read_text()).code
 
 PLAIN = """import torch
 
