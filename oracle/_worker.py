@@ -317,8 +317,9 @@ class StepLimit(BaseException):  # not an Exception: the compiler's handlers do 
 class _Steps:
     """Bytecode instructions Dynamo traced in this job (``InstructionTranslatorBase.step`` calls, inlined
     functions included): a measure of compile work that, unlike seconds, does not move with the machine's
-    load.
-    Counted only in jobs that ask (``"steps"``: a limit, 0 for none); ``install`` wraps the method once."""
+    load. Counted only in jobs that ask (``"steps"``: a limit, 0 for none); ``install`` wraps the method
+    once, and a program that catches ``BaseException`` around the stop is stopped all the same (its result
+    is the count)."""
 
     count = 0
     limit: int | None = None  # None: not counting
