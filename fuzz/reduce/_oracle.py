@@ -101,12 +101,12 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
 
     def run(source: str, on, timeout: float | None = None, steps: int | None = None) -> dict:
         # a runner of one's own may take no per-run timeout nor count: none asked unless needed
-        asked = {**({"timeout": timeout} if timeout else {}), **({"steps": steps} if steps is not None else {})}
+        counting = {"steps": steps} if steps is not None else {}
         if hang is None:
-            return runner.run(source, on, calls, **asked)
+            return runner.run(source, on, calls, **counting, **({"timeout": timeout} if timeout else {}))
         started = time.monotonic()
-        result = runner.run(source, on, calls, **{
-            **asked, "timeout": timeout or (hang.eager() if on is eager else hang.target())})
+        result = runner.run(source, on, calls, timeout=timeout or (hang.eager() if on is eager else hang.target()),
+                            **counting)
         if "hang" in result:
             hang.waited(float(result["hang"]))
         elif "steps_over" in result:  # kept at its count: what it cost is waiting, as a timeout is
@@ -122,7 +122,7 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
         if "calls" not in other:
             return False
         limit = getattr(runner, "slow_limit", slow_limit)(float(other["seconds"]))
-        counted = other.get("steps") if _slow.REDUCE_BY_STEPS else None
+        counted = other.get("steps")  # asked only when reducing by steps, and only where torch can count
         mine = run(source, parsed, timeout=REDUCE_MARGIN * limit,
                    steps=None if counted is None else step_limit(int(counted)))
         return "hang" in mine or "steps_over" in mine
