@@ -68,8 +68,9 @@ def test_the_corpus_open_bugs_give_capped_cuts_and_no_feature_goes_to_zero():
     assert not (files & fixed) - old_forms
     here = {s.file for s in Avoidance.from_corpus(CORPUS, ["torch"]).shapes}
     assert not here & fixed and "torch-grad-ctx-object-entered-after-break.py" in here
-    grad = next(s for s in avoid.shapes if s.file == "torch-grad-ctx-object-entered-after-break.py")
-    assert grad.features == {"ctx.as_value", "ctx.no_grad"}
+    # the entry's own shape, beside its variants' (each named with the entry's file)
+    grads = {s.features for s in avoid.shapes if s.file == "torch-grad-ctx-object-entered-after-break.py"}
+    assert {"ctx.as_value", "ctx.no_grad"} in grads
     cuts = avoid.multipliers()
     assert cuts and all(FLOOR <= m < 1 for m in cuts.values())
     assert "break.graph_break" not in cuts and "call.chain" not in cuts  # generic: characterise nothing
@@ -84,11 +85,14 @@ def test_programs_with_known_bug_features_are_measurably_rarer():
     config = avoid.config()
     base = [generate_program(0, i) for i in range(N)]
     avoided = [generate_program(0, i, config) for i in range(N)]
-    base_hits = sum(bool(avoid.matching(p.features)) for p in base)
-    avoided_hits = sum(bool(avoid.matching(p.features)) for p in avoided)
-    assert base_hits > N // 4  # the known shapes are common without avoidance ...
+    # a program is counted once per known shape it covers: the corpus holds shapes of one common tag (a bug seen
+    # only with a try/except), which the floor keeps drawn, so "covers any shape" says little once there are many
+    base_hits = sum(len(avoid.matching(p.features)) for p in base)
+    avoided_hits = sum(len(avoid.matching(p.features)) for p in avoided)
+    assert sum(bool(avoid.matching(p.features)) for p in base) > N // 4  # common without avoidance ...
     assert avoided_hits < 0.75 * base_hits, (base_hits, avoided_hits)  # ... and clearly rarer with it
-    grad = next(s for s in avoid.shapes if s.file == "torch-grad-ctx-object-entered-after-break.py")
+    grad = min((s for s in avoid.shapes if s.file == "torch-grad-ctx-object-entered-after-break.py"),
+               key=lambda s: len(s.features))
     assert sum(covers(p.features, grad) for p in avoided) < sum(covers(p.features, grad) for p in base)
 
 
