@@ -8,7 +8,11 @@ the compiler does not trace), and a call is in the trigger when the finding then
 Calls are named by what they call (``format``, ``functools.partial``, ``.extend`` for a method), not by the
 program's own names; calls that many corpus bugs make (``torch.ones``, ``list``: ``COMMON``) are left out. A read
 by subscript of a local a call made is a site too (``z['a']`` of a ``collections.defaultdict``:
-``collections.defaultdict[]``): its ``__getitem__``/``__missing__`` are traced there.
+``collections.defaultdict[]``): its ``__getitem__``/``__missing__`` are traced there; so is a store to an
+attribute that the instance's class handles itself (``y.f = x`` of a property: ``setattr[property]``), run as
+``setattr(y, 'f', x)``. A call of one of the program's own functions is named by what its outermost decorator
+made of it (``@contextlib.contextmanager``), since the call runs that decorator's wrapper; undecorated, it says
+nothing of any bug and is no site.
 
 A finding is **like** a corpus bug when one of that bug's repros (its entry or a variant), checked on the
 finding's own target, has a trigger the finding needs too (a subset of its own: a new form may need more, a
@@ -31,9 +35,10 @@ from collections.abc import Callable, Iterable
 
 __all__ = ["COMMON", "EAGER", "RULE", "Form", "Triggers", "call_sites", "isolate", "trigger_of"]
 
-# The rule's version: 1 named calls only; 2 also reads by subscript of a call-made local. A campaign asks again
-# a bucket that an older rule found like nothing (``fuzz.campaign.naming``).
-RULE = 2
+# The rule's version: 1 named calls only; 2 also reads by subscript of a call-made local; 3 also stores a class
+# handles itself and calls of decorated functions of the program. A campaign asks again a bucket that an older
+# rule found like nothing (``fuzz.campaign.naming``).
+RULE = 3
 
 EAGER = "__ngb_eager__"  # the name of the function that runs an isolated call outside the compiler
 _SHIM = (f"def {EAGER}(fn, *args, **kwargs):\n    return fn(*args, **kwargs)\n"
@@ -68,11 +73,14 @@ def _program(source: str) -> tuple[object, ast.Module] | None:
 
 
 class _Names(ast.NodeVisitor):
-    """The program's own names (defined, assigned, parameters) and its imports (alias -> dotted module path)."""
+    """The program's own names (defined, assigned, parameters), its imports (alias -> dotted module path), its
+    functions' outermost decorators and its classes (by name; a name defined twice is left out of both)."""
 
     def __init__(self, tree: ast.Module):
         self.own: set[str] = set()
         self.imports: dict[str, str] = {}
+        self.decorated: dict[str, ast.expr | None] = {}
+        self.classes: dict[str, ast.ClassDef | None] = {}
         self.visit(tree)
 
     def visit_Import(self, node: ast.Import) -> None:
@@ -89,12 +97,15 @@ class _Names(ast.NodeVisitor):
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.own.add(node.name)
+        outer = node.decorator_list[0] if node.decorator_list else None
+        self.decorated[node.name] = None if node.name in self.decorated else outer
         self.generic_visit(node)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.own.add(node.name)
+        self.classes[node.name] = None if node.name in self.classes else node
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
@@ -105,13 +116,17 @@ class _Names(ast.NodeVisitor):
         self.own.add(node.arg)
 
 
-def _callee(func: ast.expr, names: _Names) -> str | None:
+def _callee(func: ast.expr, names: _Names, depth: int = 0) -> str | None:
     """What a call calls, by a name that means the same in every program: a builtin (``format``), an imported
-    module's function (``functools.partial``), or a method (``.extend``); None for the program's own functions."""
+    module's function (``functools.partial``), or a method (``.extend``); a function of the program's own by what
+    its outermost decorator made of it (``@contextlib.contextmanager``: the call runs that decorator's wrapper);
+    None for the program's other functions."""
     if isinstance(func, ast.Name):
         if func.id in names.imports:
             return names.imports[func.id]
-        if func.id in names.own or not hasattr(builtins, func.id):
+        if func.id in names.own:
+            return _decorated(names.decorated.get(func.id), names, depth)
+        if not hasattr(builtins, func.id):
             return None
         return func.id
     if isinstance(func, ast.Attribute):
@@ -125,7 +140,75 @@ def _callee(func: ast.expr, names: _Names) -> str | None:
     return None
 
 
-Site = ast.Call | ast.Subscript
+def _decorated(decorator: ast.expr | None, names: _Names, depth: int) -> str | None:
+    """``@`` and what made a function's outermost decorator (``@torch.no_grad`` for ``@torch.no_grad()``); a
+    decorator the program made (``@_cm()``) is named by its own maker's decorator, a few levels deep."""
+    if decorator is None or depth > 3:
+        return None
+    maker = _callee(decorator.func if isinstance(decorator, ast.Call) else decorator, names, depth + 1)
+    if maker is None or maker.startswith("."):
+        return None
+    return maker if maker.startswith("@") else "@" + maker
+
+
+def _store_kind(cls: ast.ClassDef, attr: str, names: _Names, depth: int = 0) -> str | None:
+    """How instances of a program class take a store to ``attr`` when the class handles it itself: a property
+    (``property``), its own ``__setattr__``, a frozen dataclass (``frozen``), ``__slots__``; None for a plain
+    instance attribute. Base classes of the program are asked in turn."""
+    defs = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
+    if attr in defs and any(_name_of(d) in ("property", "setter") for d in defs[attr].decorator_list):
+        return "property"
+    if "__setattr__" in defs:
+        return "__setattr__"
+    options = {kw.arg: kw.value for d in cls.decorator_list if isinstance(d, ast.Call)
+               and _name_of(d.func) == "dataclass" for kw in d.keywords}
+    if isinstance(options.get("frozen"), ast.Constant) and options["frozen"].value is True:
+        return "frozen"
+    slots = isinstance(options.get("slots"), ast.Constant) and options["slots"].value is True
+    if slots or any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__slots__"
+                                                      for t in n.targets) for n in cls.body):
+        return "__slots__"
+    for base in cls.bases:
+        parent = names.classes.get(base.id) if isinstance(base, ast.Name) else None
+        kind = _store_kind(parent, attr, names, depth + 1) if parent is not None and depth < 5 else None
+        if kind:
+            return kind
+    return None
+
+
+def _name_of(node: ast.expr) -> str:
+    node = node.func if isinstance(node, ast.Call) else node
+    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+
+
+def _instances(fn: ast.AST, names: _Names, method_of: ast.ClassDef | None) -> dict[str, ast.ClassDef | None]:
+    """The locals of function ``fn`` that hold an instance of a program class (``y = _C1()``; a method's ``self``
+    for ``method_of``); None for a name assigned otherwise too. Nested functions are theirs."""
+    held: dict[str, ast.ClassDef | None] = {}
+    if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        params = [*fn.args.posonlyargs, *fn.args.args]
+        for arg in [*params, *fn.args.kwonlyargs, fn.args.vararg, fn.args.kwarg]:
+            if arg is not None:
+                held[arg.arg] = None
+        if method_of is not None and params and not any(
+                _name_of(d) in ("staticmethod", "classmethod") for d in getattr(fn, "decorator_list", ())):
+            held[params[0].arg] = method_of
+    todo = list(ast.iter_child_nodes(fn))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        for target in node.targets if isinstance(node, ast.Assign) else ():
+            if isinstance(target, ast.Name):
+                value = node.value
+                cls = names.classes.get(value.func.id) if isinstance(value, ast.Call) and isinstance(
+                    value.func, ast.Name) and len(node.targets) == 1 else None
+                held[target.id] = cls if held.get(target.id, cls) is cls else None
+        todo.extend(ast.iter_child_nodes(node))
+    return held
+
+
+Site = ast.Call | ast.Subscript | ast.Assign
 
 
 def _assigned(fn: ast.AST, names: _Names) -> dict[str, str | None]:
@@ -156,24 +239,47 @@ def _traced_sites(tree: ast.Module, names: _Names) -> list[tuple[Site, str | Non
     order: calls in function bodies (run when the program's functions run, so under the compiler), not in
     ``make_inputs`` (run eagerly on both sides) nor at module level (run when the program loads); and reads by
     subscript of a local a call made, named by that call (``z['a']`` of a ``collections.defaultdict``:
-    ``collections.defaultdict[]``), whose ``__getitem__``/``__missing__`` the compiler traces too."""
+    ``collections.defaultdict[]``), whose ``__getitem__``/``__missing__`` the compiler traces too; and stores to an
+    attribute of a program class's instance that the class handles itself (``y.f = x`` of a property:
+    ``setattr[property]``; ``__slots__``, a frozen dataclass, its own ``__setattr__``), whose handler it traces."""
     sites: list[tuple[Site, str | None]] = []
+    Scope = tuple[dict[str, str | None], dict[str, ast.ClassDef | None]]
 
-    def walk(node: ast.AST, scopes: list[dict[str, str | None]]) -> None:
+    def lookup(scopes: list[Scope], part: int, name: str):
+        return next((scope[part][name] for scope in reversed(scopes) if name in scope[part]), None)
+
+    def walk(node: ast.AST, scopes: list[Scope]) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) and child.name == "make_inputs":
-                continue
-            inner = scopes
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                inner = [*scopes, _assigned(child, names)]
-            if inner and isinstance(child, ast.Call):
-                sites.append((child, _callee(child.func, names)))
-            elif (inner and isinstance(child, ast.Subscript) and isinstance(child.ctx, ast.Load)
-                  and isinstance(child.value, ast.Name)):
-                made = next((scope[child.value.id] for scope in reversed(inner) if child.value.id in scope), None)
-                if made:
-                    sites.append((child, f"{made}[]"))
-            walk(child, inner)
+            visit(child, scopes, node)
+
+    def visit(child: ast.AST, inner: list[Scope], parent: ast.AST) -> None:
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) and child.name == "make_inputs":
+            return
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            # decorators and defaults run where the function is defined (at module level: when it loads)
+            for expr in [*getattr(child, "decorator_list", ()), *child.args.defaults, *child.args.kw_defaults]:
+                if expr is not None:
+                    visit(expr, inner, child)
+            method_of = parent if isinstance(parent, ast.ClassDef) and names.classes.get(parent.name) is parent \
+                else None
+            body = [*inner, (_assigned(child, names), _instances(child, names, method_of))]
+            for part in (child.body if isinstance(child.body, list) else [child.body]):
+                visit(part, body, child)
+            return
+        if inner and isinstance(child, ast.Call):
+            sites.append((child, _callee(child.func, names)))
+        elif (inner and isinstance(child, ast.Subscript) and isinstance(child.ctx, ast.Load)
+              and isinstance(child.value, ast.Name)):
+            made = lookup(inner, 0, child.value.id)
+            if made:
+                sites.append((child, f"{made}[]"))
+        elif (inner and isinstance(child, ast.Assign) and len(child.targets) == 1
+              and isinstance(child.targets[0], ast.Attribute) and isinstance(child.targets[0].value, ast.Name)):
+            cls = lookup(inner, 1, child.targets[0].value.id)
+            kind = _store_kind(cls, child.targets[0].attr, names) if cls is not None else None
+            if kind:
+                sites.append((child, f"setattr[{kind}]"))
+        walk(child, inner)
 
     walk(tree, [])
     return sites
@@ -181,7 +287,8 @@ def _traced_sites(tree: ast.Module, names: _Names) -> list[tuple[Site, str | Non
 
 def call_sites(source: str) -> list[tuple[int, str]]:
     """The call sites of a program worth isolating: ``(index, callee)`` in source order, ``index`` as
-    ``isolate`` takes it. Calls of the program's own functions, observations and graph breaks are left out."""
+    ``isolate`` takes it. Calls of the program's own undecorated functions, observations and graph breaks are
+    left out."""
     parsed = _program(source)
     if parsed is None:
         return []
@@ -209,6 +316,11 @@ def isolate(source: str, index: int) -> str:
     if isinstance(site, ast.Call):
         site.args = [site.func, *site.args]
         site.func = ast.Name(EAGER, ast.Load())
+    elif isinstance(site, ast.Assign):  # obj.attr = value -> __ngb_eager__(setattr, obj, 'attr', value)
+        target = site.targets[0]
+        assert isinstance(target, ast.Attribute)
+        tree = _Replace(site, ast.Expr(ast.Call(ast.Name(EAGER, ast.Load()), [
+            ast.Name("setattr", ast.Load()), target.value, ast.Constant(target.attr), site.value], []))).visit(tree)
     else:
         tree = _Replace(site, ast.Call(ast.Name(EAGER, ast.Load()),
                                        [ast.parse("__import__('operator').getitem", mode="eval").body,

@@ -100,6 +100,112 @@ def test_reads_by_subscript_of_a_local_a_call_made_are_sites_named_by_that_call(
             assert isolated["entry"](1) == expected  # slices too: a:b:c becomes slice(a, b, c)
 
 
+STORES = """import contextlib
+import dataclasses
+
+import torch
+
+LOG = []
+
+
+class Prop:
+    def __init__(self):
+        self._v = 0
+        self.plain = 1
+
+    @property
+    def v(self):
+        return self._v
+
+    @v.setter
+    def v(self, value):
+        LOG.append(value)
+        self._v = value
+
+
+class Slotted:
+    __slots__ = ("a",)
+
+
+class FromSlotted(Slotted):
+    __slots__ = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Frozen:
+    a: int = 0
+
+
+class Hooked:
+    def __setattr__(self, name, value):
+        LOG.append(name)
+        object.__setattr__(self, name, value)
+
+
+@contextlib.contextmanager
+def cm():
+    LOG.append("in")
+    yield
+
+
+@cm()
+def under_cm(x):
+    return x + 1
+
+
+@torch.no_grad()
+def no_grad_fn(x):
+    return x * 2
+
+
+def entry(x):
+    p = Prop()
+    p.v = 3
+    p.plain = 4
+    s = FromSlotted()
+    s.a = 5
+    try:
+        s.b = 6
+    except AttributeError:
+        LOG.append("slots")
+    f = Frozen()
+    try:
+        f.a = 7
+    except dataclasses.FrozenInstanceError:
+        LOG.append("frozen")
+    h = Hooked()
+    h.k = 8
+    with cm():
+        y = under_cm(x)
+    return no_grad_fn(y), p.v, s.a, h.k, list(LOG)
+"""
+
+
+def test_stores_a_class_handles_itself_and_decorated_functions_are_sites():
+    callees = [callee for _, callee in call_sites(STORES)]
+    assert "setattr[property]" in callees and "setattr[__slots__]" in callees  # a base class's __slots__ too
+    assert callees.count("setattr[__slots__]") == 2 and "setattr[frozen]" in callees
+    assert "setattr[__setattr__]" in callees
+    assert len([c for c in callees if c.startswith("setattr")]) == 5  # p.plain and self's stores in __init__:
+    # a plain attribute (Prop's __init__ stores self.plain, self._v: plain too)
+    # a call of the program's own function is named by its outermost decorator; a decorator the program made
+    # (@cm()) by its maker's; decorators run when the program loads and are no sites
+    assert callees.count("@contextlib.contextmanager") == 2 and "@torch.no_grad" in callees
+    assert "contextlib.contextmanager" not in callees and "torch.no_grad" not in callees
+    namespace: dict = {}
+    exec(compile(STORES, "<plain>", "exec"), namespace)
+    expected = namespace["entry"](namespace["torch"].ones(1))
+    for index, callee in call_sites(STORES):
+        if callee.startswith(("setattr", "@")):
+            text = isolate(STORES, index)
+            assert text.count(f"{EAGER}(") - text.count(f"def {EAGER}(") == 1
+            if callee.startswith("setattr"):
+                assert f"{EAGER}(setattr, " in text
+            isolated: dict = {}
+            exec(compile(text, "<isolated>", "exec"), isolated)
+            assert repr(isolated["entry"](isolated["torch"].ones(1))) == repr(expected), callee
+
+
 def test_the_trigger_is_the_calls_whose_isolation_makes_the_finding_go():
     seen = []
 
