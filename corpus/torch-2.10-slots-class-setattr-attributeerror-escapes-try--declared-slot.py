@@ -1,0 +1,55 @@
+# ngb-fuzz program
+# signature: crash:AttributeError@torch._dynamo.eval_frame:compile_wrapper
+# target: torch
+# eager: returned
+# found-by: ngb-fuzz run --seed 27210 (program 37), reduced 102 -> 17 lines
+import torch
+
+x = []
+
+
+class _C1:
+    __slots__ = ('a',)
+
+    def __init__(self, a):
+        self.a = a
+
+
+def entry(y):
+    z = _C1(y)
+    try:
+        z.c = 0
+    except AttributeError:
+        pass
+    x.append((z,))
+    z.a * 1.0
+
+
+def make_inputs(device, y=0):
+    z, a = (1, 1) if y == 0 else ()
+    return (torch.randn(z, a, generator=torch.Generator().manual_seed(8133)).to(device),)
+
+
+# ---- ngb-fuzz standalone check (generated; do not edit below) ----
+if __name__ == "__main__":
+    import sys
+
+    def program():  # the program above run afresh: each side starts from new globals (as in ngb-fuzz)
+        torch.set_grad_enabled(True)  # and from torch's defaults
+        torch.set_default_dtype(torch.float32)
+        mod = type(sys)("ngb_program")
+        source = open(__file__, encoding="utf-8-sig").read().split("# ---- ngb-fuzz standalone check")[0]
+        exec(compile(source, __file__, "exec"), vars(mod))
+        sys.modules[mod.__name__] = mod  # importable, as a user's module is
+        return mod
+
+    torch._dynamo.config.nested_graph_breaks = True
+    mod = program()  # eager and torch.compile each run the program afresh
+    mod.entry(*mod.make_inputs("cpu"))  # eager returns
+    mod = program()
+    try:  # torch.compile raised AttributeError (in torch._dynamo.eval_frame.compile_wrapper)
+        torch.compile(mod.entry, backend="eager")(*mod.make_inputs("cpu"))
+    except Exception:
+        print(f"MISMATCH: eager returns, torch.compile(backend='eager') raises, torch {torch.__version__}")
+        raise
+    print(f"match: eager vs torch.compile(backend='eager'), torch {torch.__version__}")
