@@ -461,6 +461,8 @@ class Reductions:
         budget = self.campaign.config.reduce_seconds if budget is None else budget
         ceiling = 4 * budget  # a reduction's budget follows the cost of a check (``fuzz.reduce.Clock``) up to this
         waiting = wait_budget(bucket.signature)
+        if waiting is not None:  # ... and a hang's or slow compile's up to its waiting: a slow compile's candidates
+            ceiling = max(ceiling, waiting)  # stop at their count in seconds, and then the clock cut it short first
         if (left := self._reduction_time_left()) is not None:
             ceiling = max(budget, min(ceiling, left))
             if waiting is not None:  # a hang's waiting out timeouts, too, within what is left of the time budget

@@ -193,11 +193,12 @@ def test_a_hang_is_reduced_last_within_a_budget_of_waiting(tmp_path, monkeypatch
     from fuzz.campaign.reductions import GO_ON_ROUNDS, HANG_WAIT_S, SLOW_WAIT_S
     from fuzz.cli._run import _print_summary
 
-    given = []
+    given, ceilings = [], []
     wait_s = HANG_WAIT_S if waits == "hang" else SLOW_WAIT_S
 
     def reducer(source, target, **kwargs):
         given.append((kwargs["signature"], kwargs["hang_wait_s"]))
+        ceilings.append(kwargs["ceiling_s"])
         cut = kwargs["signature"] == waits
         return FakeResult(stopped="timeouts" if cut else "fixpoint", lines=5)
 
@@ -209,6 +210,9 @@ def test_a_hang_is_reduced_last_within_a_budget_of_waiting(tmp_path, monkeypatch
     # the hang was seen first and most, yet waits for the end, behind the crash, with a budget of timeouts; each
     # of its rounds took 4 of 9 lines off, so it is gone on with to the last round
     assert given == [("crash:KeyError@torch._dynamo.x:step", None)] + [(waits, wait_s)] * GO_ON_ROUNDS
+    # a round's wall-clock ceiling is four budgets, or its waiting where that is more (a slow compile's 480 s: its
+    # kept candidates stop at their count in seconds, so the clock, not the waiting, used to cut it short)
+    assert ceilings == [240.0] + [max(240.0, wait_s)] * GO_ON_ROUNDS
     hang = next(b for b in summary["buckets"] if b["signature"] == waits)
     assert (hang["reduction"], hang["status"]) == ("cut short", "NEW?")  # a hang is decided by its reduced shape
     _print_summary(summary, tmp_path, "done")
