@@ -1,0 +1,52 @@
+# ngb-fuzz program
+# signature: mismatch:value:values
+# target: torch
+# eager: returned
+# compare: tensors,containers
+# found-by: ngb-fuzz run --seed 27238 (program 184), reduced 149 -> 10 lines
+import collections
+import torch
+
+
+def entry():
+    x = torch.ones(1) + 1.0
+    y = collections.deque([1.0], maxlen=3)
+    y.append(x)
+    y.appendleft(x)
+    y.rotate(1)
+    y.extend([x])
+    return [y[0] + y[1]]
+
+
+# ---- ngb-fuzz standalone check (generated; do not edit below) ----
+if __name__ == "__main__":
+    import sys
+
+    def program():  # the program above run afresh: each side starts from new globals (as in ngb-fuzz)
+        torch.set_grad_enabled(True)  # and from torch's defaults
+        torch.set_default_dtype(torch.float32)
+        mod = type(sys)("ngb_program")
+        source = open(__file__, encoding="utf-8-sig").read().split("# ---- ngb-fuzz standalone check")[0]
+        exec(compile(source, __file__, "exec"), vars(mod))
+        sys.modules[mod.__name__] = mod  # importable, as a user's module is
+        return mod
+
+    torch._dynamo.config.nested_graph_breaks = True
+    def equal(a, b):  # same types (by name: each side has its own classes) and shapes, tensors equal elementwise, NaN equal to NaN
+        if type(a).__qualname__ != type(b).__qualname__:
+            return False
+        if isinstance(a, torch.Tensor):
+            return (a.dtype, a.shape, a.requires_grad) == (b.dtype, b.shape, b.requires_grad) and bool(((a == b) | (a != a) & (b != b)).all())
+        if isinstance(a, (list, tuple, dict)):  # a dict's items in order
+            return len(a) == len(b) and all(map(equal, *((a.items(), b.items()) if isinstance(a, dict) else (a, b))))
+        return a == b or a != a and b != b
+
+    mod = program()  # eager and torch.compile each run the program afresh
+    expected = mod.entry()
+    mod = program()
+    actual = torch.compile(mod.entry, backend="eager")()
+    # eager and torch.compile return different values (mismatch:value:values)
+    print(f"eager:         {expected!r}\ntorch.compile: {actual!r}")
+    same = equal(actual, expected)
+    print(f"{'match' if same else 'MISMATCH'}: eager vs torch.compile(backend='eager'), torch {torch.__version__}")
+    raise SystemExit(0 if same else 1)
