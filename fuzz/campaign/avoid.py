@@ -26,6 +26,7 @@ from pathlib import Path
 from fuzz.program import families
 from fuzz.program.features import CATALOG, GenerationConfig
 from fuzz.triage.rootcause import STATE_CONTEXTS, unentered_state_objects
+from fuzz.triage.trigger import last_name as _name
 from oracle import ProgramFile
 
 __all__ = ["FACTOR", "FLOOR", "Avoidance", "KnownShape", "covers", "estimate_features", "known_shares",
@@ -42,12 +43,6 @@ _GENERIC = frozenset({"call.chain", "call.tree", "stack.plain", "break.graph_bre
 _DUNDERS = {"__init__": "class.init", "__setattr__": "class.setattr", "__setitem__": "class.setitem",
             "__new__": "class.new", "__str__": "class.str", "__call__": "call.callable",
             "__enter__": "ctx.user_class"}
-
-
-def _name(node: ast.expr) -> str:
-    """The last name of a called or decorating expression: ``torch.no_grad()`` -> ``no_grad``."""
-    node = node.func if isinstance(node, ast.Call) else node
-    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
 
 
 def _called_name(template: str) -> str:

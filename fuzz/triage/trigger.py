@@ -156,12 +156,12 @@ def _store_kind(cls: ast.ClassDef, attr: str, names: _Names, depth: int = 0) -> 
     (``property``), its own ``__setattr__``, a frozen dataclass (``frozen``), ``__slots__``; None for a plain
     instance attribute. Base classes of the program are asked in turn."""
     defs = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
-    if attr in defs and any(_name_of(d) in ("property", "setter") for d in defs[attr].decorator_list):
+    if attr in defs and any(last_name(d) in ("property", "setter") for d in defs[attr].decorator_list):
         return "property"
     if "__setattr__" in defs:
         return "__setattr__"
     options = {kw.arg: kw.value for d in cls.decorator_list if isinstance(d, ast.Call)
-               and _name_of(d.func) == "dataclass" for kw in d.keywords}
+               and last_name(d.func) == "dataclass" for kw in d.keywords}
     if isinstance(options.get("frozen"), ast.Constant) and options["frozen"].value is True:
         return "frozen"
     slots = isinstance(options.get("slots"), ast.Constant) and options["slots"].value is True
@@ -176,7 +176,8 @@ def _store_kind(cls: ast.ClassDef, attr: str, names: _Names, depth: int = 0) -> 
     return None
 
 
-def _name_of(node: ast.expr) -> str:
+def last_name(node: ast.expr) -> str:
+    """The last name of a called or decorating expression: ``torch.no_grad()`` -> ``no_grad``."""
     node = node.func if isinstance(node, ast.Call) else node
     return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
 
@@ -191,7 +192,7 @@ def _instances(fn: ast.AST, names: _Names, method_of: ast.ClassDef | None) -> di
             if arg is not None:
                 held[arg.arg] = None
         if method_of is not None and params and not any(
-                _name_of(d) in ("staticmethod", "classmethod") for d in getattr(fn, "decorator_list", ())):
+                last_name(d) in ("staticmethod", "classmethod") for d in getattr(fn, "decorator_list", ())):
             held[params[0].arg] = method_of
     todo = list(ast.iter_child_nodes(fn))
     while todo:
