@@ -182,15 +182,25 @@ def last_name(node: ast.expr) -> str:
     return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
 
 
-def _instances(fn: ast.AST, names: _Names, method_of: ast.ClassDef | None) -> dict[str, ast.ClassDef | None]:
-    """The locals of function ``fn`` that hold an instance of a program class (``y = _C1()``; a method's ``self``
-    for ``method_of``); None for a name assigned otherwise too. Nested functions are theirs."""
+Site = ast.Call | ast.Subscript | ast.Assign
+
+
+Scope = tuple[dict[str, str | None], dict[str, ast.ClassDef | None]]
+
+
+def _scope(fn: ast.AST, names: _Names, method_of: ast.ClassDef | None) -> Scope:
+    """What the locals of function ``fn`` hold, in one walk of its body (nested functions are theirs): those a
+    call made, by what it called (``z = collections.defaultdict(f)``: ``z`` -> ``collections.defaultdict``; None
+    for a name assigned from calls of two kinds), and those that hold an instance of a program class
+    (``y = _C1()``; a method's ``self`` for ``method_of``; None for a name assigned otherwise too). A parameter
+    shadows an outer local in both."""
+    made: dict[str, str | None] = {}
     held: dict[str, ast.ClassDef | None] = {}
     if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
         params = [*fn.args.posonlyargs, *fn.args.args]
         for arg in [*params, *fn.args.kwonlyargs, fn.args.vararg, fn.args.kwarg]:
             if arg is not None:
-                held[arg.arg] = None
+                made[arg.arg] = held[arg.arg] = None
         if method_of is not None and params and not any(
                 last_name(d) in ("staticmethod", "classmethod") for d in getattr(fn, "decorator_list", ())):
             held[params[0].arg] = method_of
@@ -199,40 +209,19 @@ def _instances(fn: ast.AST, names: _Names, method_of: ast.ClassDef | None) -> di
         node = todo.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             continue
-        for target in node.targets if isinstance(node, ast.Assign) else ():
-            if isinstance(target, ast.Name):
-                value = node.value
-                cls = names.classes.get(value.func.id) if isinstance(value, ast.Call) and isinstance(
-                    value.func, ast.Name) and len(node.targets) == 1 else None
+        if isinstance(node, ast.Assign):
+            value, single = node.value, len(node.targets) == 1
+            for target in node.targets:
+                if not isinstance(target, ast.Name):
+                    continue
+                if single and isinstance(value, ast.Call):
+                    callee = _callee(value.func, names)
+                    made[target.id] = callee if made.get(target.id, callee) == callee else None
+                cls = names.classes.get(value.func.id) if single and isinstance(value, ast.Call) and isinstance(
+                    value.func, ast.Name) else None
                 held[target.id] = cls if held.get(target.id, cls) is cls else None
         todo.extend(ast.iter_child_nodes(node))
-    return held
-
-
-Site = ast.Call | ast.Subscript | ast.Assign
-
-
-def _assigned(fn: ast.AST, names: _Names) -> dict[str, str | None]:
-    """The locals of function ``fn`` that a call made, by what it called (``z = collections.defaultdict(f)``:
-    ``z`` -> ``collections.defaultdict``); None for a name assigned from calls of two kinds. Nested functions are
-    theirs."""
-    made: dict[str, str | None] = {}
-    if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):  # a parameter shadows the outer local
-        params = fn.args
-        for arg in [*params.posonlyargs, *params.args, *params.kwonlyargs, params.vararg, params.kwarg]:
-            if arg is not None:
-                made[arg.arg] = None
-    todo = list(ast.iter_child_nodes(fn))
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                and isinstance(node.value, ast.Call)):
-            callee, name = _callee(node.value.func, names), node.targets[0].id
-            made[name] = callee if made.get(name, callee) == callee else None
-        todo.extend(ast.iter_child_nodes(node))
-    return made
+    return made, held
 
 
 def _traced_sites(tree: ast.Module, names: _Names) -> list[tuple[Site, str | None]]:
@@ -244,7 +233,6 @@ def _traced_sites(tree: ast.Module, names: _Names) -> list[tuple[Site, str | Non
     attribute of a program class's instance that the class handles itself (``y.f = x`` of a property:
     ``setattr[property]``; ``__slots__``, a frozen dataclass, its own ``__setattr__``), whose handler it traces."""
     sites: list[tuple[Site, str | None]] = []
-    Scope = tuple[dict[str, str | None], dict[str, ast.ClassDef | None]]
 
     def lookup(scopes: list[Scope], part: int, name: str):
         return next((scope[part][name] for scope in reversed(scopes) if name in scope[part]), None)
@@ -263,7 +251,7 @@ def _traced_sites(tree: ast.Module, names: _Names) -> list[tuple[Site, str | Non
                     visit(expr, inner, child)
             method_of = parent if isinstance(parent, ast.ClassDef) and names.classes.get(parent.name) is parent \
                 else None
-            body = [*inner, (_assigned(child, names), _instances(child, names, method_of))]
+            body = [*inner, _scope(child, names, method_of)]
             for part in (child.body if isinstance(child.body, list) else [child.body]):
                 visit(part, body, child)
             return
