@@ -23,10 +23,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .nearest import Profiles
 from .rootcause import behaviour_shape, root_cause
 from .trigger import Form
+
+if TYPE_CHECKING:
+    from fuzz.corpus.manifest import Entry
 
 __all__ = ["KnownBug", "KnownBugs"]
 
@@ -81,8 +85,11 @@ class KnownBugs:
             if cause:
                 bugs.append((entry, cause))
         parents = {entry.file: entry.same_as or entry.file for entry, _ in bugs}
+        # a FIXED bug's repros are asked too: the trigger rule runs each on the finding's own target, where a fixed
+        # bug does not show (no trigger, like nothing) unless that torch predates the fix (a 2.10 campaign's form
+        # of a bug fixed in 2.13 is that bug) or the bug came back
         forms = tuple(Form(entry.file, parents[entry.file], entry.signature, sources[entry.file])
-                      for entry, _ in bugs if entry.status != "FIXED")  # like a fixed bug: news, not KNOWN?
+                      for entry, _ in bugs)
         return cls([_as_bug(entry, cause, corpus.entries.get(entry.same_as), lines) for entry, cause in bugs],
                    {f"{file}>{parents.get(file, file)}": source for file, source in sources.items()}, forms)
 
@@ -121,7 +128,7 @@ class KnownBugs:
         return candidates[0] if candidates else None
 
 
-def _as_bug(entry, cause: str, parent, lines: dict[str, int]) -> KnownBug:
+def _as_bug(entry: Entry, cause: str, parent: Entry | None, lines: dict[str, int]) -> KnownBug:
     """The known bug an entry stands for: its own, or (a variant, ``same_as``) its parent's, matched by the
     variant's root cause and named, with its status and repro, as the parent."""
     if parent is None:

@@ -11,8 +11,10 @@ by subscript of a local a call made is a site too (``z['a']`` of a ``collections
 ``collections.defaultdict[]``): its ``__getitem__``/``__missing__`` are traced there; so is a store to an
 attribute that the instance's class handles itself (``y.f = x`` of a property: ``setattr[property]``), run as
 ``setattr(y, 'f', x)``. A call of one of the program's own functions is named by what its outermost decorator
-made of it (``@contextlib.contextmanager``), since the call runs that decorator's wrapper; undecorated, it says
-nothing of any bug and is no site.
+made of it (``@contextlib.contextmanager``), since the call runs that decorator's wrapper; undecorated, a
+generator function's (a method's too) by ``<generator>``, since the generator it makes is traced with it (isolated,
+the generator is made outside the compiler, which then runs it eagerly); any other says nothing of any bug and is
+no site.
 
 A finding is **like** a corpus bug when one of that bug's repros (its entry or a variant), checked on the
 finding's own target, has a trigger the finding needs too (a subset of its own: a new form may need more, a
@@ -32,13 +34,20 @@ import builtins
 import collections
 import dataclasses
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
-__all__ = ["COMMON", "EAGER", "RULE", "Form", "Triggers", "call_sites", "isolate", "trigger_of"]
+if TYPE_CHECKING:
+    from oracle import ProgramFile
+
+__all__ = ["COMMON", "EAGER", "GENERATOR", "RULE", "Form", "Triggers", "call_sites", "isolate", "trigger_of"]
 
 # The rule's version: 1 named calls only; 2 also reads by subscript of a call-made local; 3 also stores a class
-# handles itself and calls of decorated functions of the program. A campaign asks again a bucket that an older
-# rule found like nothing (``fuzz.campaign.naming``).
-RULE = 3
+# handles itself and calls of decorated functions of the program; 4 also calls of the program's generator
+# functions, a slow compile of the kind of a hang, and FIXED bugs where their repros still show. A campaign asks
+# again a bucket that an older rule found like nothing (``fuzz.campaign.naming``).
+RULE = 4
+
+GENERATOR = "<generator>"  # the name of a call of one of the program's own (undecorated) generator functions
 
 EAGER = "__ngb_eager__"  # the name of the function that runs an isolated call outside the compiler
 _SHIM = (f"def {EAGER}(fn, *args, **kwargs):\n    return fn(*args, **kwargs)\n"
@@ -62,7 +71,7 @@ class Form:
     source: str
 
 
-def _program(source: str) -> tuple[object, ast.Module] | None:
+def _program(source: str) -> tuple[ProgramFile, ast.Module] | None:
     from oracle import ProgramFile
 
     pf = ProgramFile.parse(source)
@@ -80,6 +89,7 @@ class _Names(ast.NodeVisitor):
         self.own: set[str] = set()
         self.imports: dict[str, str] = {}
         self.decorated: dict[str, ast.expr | None] = {}
+        self.generators: dict[str, bool] = {}  # the program's functions: is it a generator function (``yield``)?
         self.classes: dict[str, ast.ClassDef | None] = {}
         self.visit(tree)
 
@@ -99,6 +109,7 @@ class _Names(ast.NodeVisitor):
         self.own.add(node.name)
         outer = node.decorator_list[0] if node.decorator_list else None
         self.decorated[node.name] = None if node.name in self.decorated else outer
+        self.generators[node.name] = _yields(node) and node.name not in self.generators
         self.generic_visit(node)
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -116,16 +127,35 @@ class _Names(ast.NodeVisitor):
         self.own.add(node.arg)
 
 
+def _yields(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``fn`` is a generator function: a ``yield`` in its own body (not in a function nested in it)."""
+    todo: list[ast.AST] = list(fn.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
 def _callee(func: ast.expr, names: _Names, depth: int = 0) -> str | None:
     """What a call calls, by a name that means the same in every program: a builtin (``format``), an imported
     module's function (``functools.partial``), or a method (``.extend``); a function of the program's own by what
-    its outermost decorator made of it (``@contextlib.contextmanager``: the call runs that decorator's wrapper);
-    None for the program's other functions."""
+    its outermost decorator made of it (``@contextlib.contextmanager``: the call runs that decorator's wrapper),
+    or, undecorated, as a generator function (``<generator>``, a method of that name too: the call makes a
+    generator, and what the caller does with it, ``next``, a loop, its return value, is traced as that
+    generator's); None for the program's other functions."""
     if isinstance(func, ast.Name):
         if func.id in names.imports:
             return names.imports[func.id]
         if func.id in names.own:
-            return _decorated(names.decorated.get(func.id), names, depth)
+            decorator = names.decorated.get(func.id)
+            if decorator is None and func.id not in names.decorated:
+                return None  # not a function (a class, a local), or one defined twice
+            if decorator is None:
+                return GENERATOR if names.generators.get(func.id) else None
+            return _decorated(decorator, names, depth)
         if not hasattr(builtins, func.id):
             return None
         return func.id
@@ -136,6 +166,8 @@ def _callee(func: ast.expr, names: _Names, depth: int = 0) -> str | None:
             base = base.value
         if isinstance(base, ast.Name) and base.id in names.imports and base.id not in names.own:
             return ".".join([names.imports[base.id], *reversed(parts)])
+        if names.generators.get(func.attr) and names.decorated.get(func.attr) is None:
+            return GENERATOR  # a method of the program's that is a generator function (``self.steps(x)``)
         return "." + func.attr
     return None
 
@@ -162,9 +194,10 @@ def _store_kind(cls: ast.ClassDef, attr: str, names: _Names, depth: int = 0) -> 
         return "__setattr__"
     options = {kw.arg: kw.value for d in cls.decorator_list if isinstance(d, ast.Call)
                and last_name(d.func) == "dataclass" for kw in d.keywords}
-    if isinstance(options.get("frozen"), ast.Constant) and options["frozen"].value is True:
+    frozen, slotted = options.get("frozen"), options.get("slots")
+    if isinstance(frozen, ast.Constant) and frozen.value is True:
         return "frozen"
-    slots = isinstance(options.get("slots"), ast.Constant) and options["slots"].value is True
+    slots = isinstance(slotted, ast.Constant) and slotted.value is True
     if slots or any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__slots__"
                                                       for t in n.targets) for n in cls.body):
         return "__slots__"
@@ -234,8 +267,11 @@ def _traced_sites(tree: ast.Module, names: _Names) -> list[tuple[Site, str | Non
     ``setattr[property]``; ``__slots__``, a frozen dataclass, its own ``__setattr__``), whose handler it traces."""
     sites: list[tuple[Site, str | None]] = []
 
-    def lookup(scopes: list[Scope], part: int, name: str):
-        return next((scope[part][name] for scope in reversed(scopes) if name in scope[part]), None)
+    def made_by(scopes: list[Scope], name: str) -> str | None:
+        return next((scope[0][name] for scope in reversed(scopes) if name in scope[0]), None)
+
+    def held_by(scopes: list[Scope], name: str) -> ast.ClassDef | None:
+        return next((scope[1][name] for scope in reversed(scopes) if name in scope[1]), None)
 
     def walk(node: ast.AST, scopes: list[Scope]) -> None:
         for child in ast.iter_child_nodes(node):
@@ -259,12 +295,12 @@ def _traced_sites(tree: ast.Module, names: _Names) -> list[tuple[Site, str | Non
             sites.append((child, _callee(child.func, names)))
         elif (inner and isinstance(child, ast.Subscript) and isinstance(child.ctx, ast.Load)
               and isinstance(child.value, ast.Name)):
-            made = lookup(inner, 0, child.value.id)
+            made = made_by(inner, child.value.id)
             if made:
                 sites.append((child, f"{made}[]"))
         elif (inner and isinstance(child, ast.Assign) and len(child.targets) == 1
               and isinstance(child.targets[0], ast.Attribute) and isinstance(child.targets[0].value, ast.Name)):
-            cls = lookup(inner, 1, child.targets[0].value.id)
+            cls = held_by(inner, child.targets[0].value.id)
             kind = _store_kind(cls, child.targets[0].attr, names) if cls is not None else None
             if kind:
                 sites.append((child, f"setattr[{kind}]"))
@@ -353,8 +389,12 @@ def trigger_of(source: str, target: str, check: Check) -> frozenset[str]:
 
 def finding_kind(signature: str) -> str:
     """What two forms of one bug share of their signatures: a mismatch (its aspect may differ: a value returned
-    in one form is logged in another), a crash's exception type, a hang or a slow compile."""
+    in one form is logged in another), a crash's exception type, or a compile that does not end in time (a hang,
+    or a slow compile: a blow-up that ends, as the same bug's smaller form does; the corpus holds one such bug as
+    a hang and its larger form as a slow compile)."""
     kind, _, rest = signature.partition(":")
+    if kind == "slow":
+        return "hang"
     if kind != "crash":
         return kind
     rest = rest.removeprefix("second_call:").removeprefix("third_call:")

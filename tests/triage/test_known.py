@@ -253,3 +253,15 @@ def test_a_variant_of_a_fixed_bug_found_where_it_shows_is_known_not_a_regression
     store.entries["old-torch.py"] = dataclasses.replace(store.entries["old-torch.py"], requires="")
     store.save()
     assert KnownBugs.from_corpus(root).match(FILTER_CRASH, shape).fixed
+
+
+def test_a_fixed_bugs_repros_are_asked_by_the_trigger_rule(tmp_path):
+    # an older torch's form of a bug fixed since is that bug where the fix is not: the trigger rule runs each repro
+    # on the finding's own target, so a fixed one gives no trigger where its bug does not show
+    root = corpus(tmp_path)
+    _fixed(root, "torch-grad-ctx-object-entered-after-break.py")
+    known = KnownBugs.from_corpus(root)
+    assert {form.file for form in known.forms} == {"torch-import-module-crash.py",
+                                                   "torch-grad-ctx-object-entered-after-break.py"}
+    assert known.match(LEAK, behaviour_shape((root / "torch-grad-ctx-object-entered-after-break.py").read_text())
+                       ).fixed  # and its exact root cause is still a regression

@@ -8,7 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.triage.trigger import EAGER, Form, Triggers, call_sites, finding_kind, isolate, trigger_of
+from fuzz.triage.trigger import (
+    EAGER,
+    GENERATOR,
+    Form,
+    Triggers,
+    call_sites,
+    finding_kind,
+    isolate,
+    trigger_of,
+)
 
 PROGRAM = '''# ngb-fuzz program
 # signature: mismatch:value:value
@@ -354,3 +363,126 @@ def test_a_new_form_of_the_format_bug_is_like_it_on_torch():
         assert like == ["torch-format-builtin-drops-spec.py"] and "format" in trigger
         assert rule.like(form, "mismatch:value:value", "torch",
                          leave_out=lambda f: "format" in f.file) == ([], [])
+
+
+GENERATORS = '''import contextlib
+
+import torch
+
+LOG = []
+
+
+def counted(x):
+    yield x
+    return 2
+
+
+@contextlib.contextmanager
+def scoped():
+    yield
+
+
+def plain(x):
+    def inner():
+        yield x  # a generator nested in a plain function: the plain one is no generator
+    return list(inner())
+
+
+def twice():
+    yield 1
+
+
+def twice():  # defined twice: which one a call calls is not known from the text
+    return [1]
+
+
+class Walker:
+    def steps(self, x):
+        yield from counted(x)
+
+
+def entry(x):
+    g = counted(x)
+    first = next(g)
+    try:
+        next(g)
+    except StopIteration as stop:
+        LOG.append(stop.value)
+    with scoped():
+        got = plain(x)
+    return first, got, list(Walker().steps(x)), twice(), list(LOG)
+'''
+
+
+def test_calls_of_the_programs_generator_functions_are_sites():
+    callees = [callee for _, callee in call_sites(GENERATORS)]
+    # counted(x), inner() in plain and Walker().steps(x); not plain(x), twice(), nor the decorated scoped()
+    assert callees.count(GENERATOR) == 4  # counted twice (in entry and in steps), inner, steps
+    assert "@contextlib.contextmanager" in callees and ".steps" not in callees
+    namespace: dict = {}
+    exec(compile(GENERATORS, "<plain>", "exec"), namespace)
+    expected = repr(namespace["entry"](namespace["torch"].ones(1)))
+    for index, callee in call_sites(GENERATORS):
+        if callee == GENERATOR:  # the generator is made outside the compiler; eager computes the same
+            text = isolate(GENERATORS, index)
+            isolated: dict = {}
+            exec(compile(text, "<isolated>", "exec"), isolated)
+            assert repr(isolated["entry"](isolated["torch"].ones(1))) == expected
+
+
+def test_a_slow_compile_is_the_kind_of_a_hang():
+    assert finding_kind("slow:compile") == finding_kind("hang") != finding_kind("mismatch:value:value")
+
+
+# A form of the corpus's lost generator return value written here: a method's generator, its value read after
+# the second ``next`` in a callee.
+GENERATOR_FORM = '''import torch
+
+
+class Walker:
+    def __init__(self, scale):
+        self.scale = scale
+
+    def steps(self, v):
+        total = v * self.scale
+        yield total
+        return total.sum()
+
+
+def drive(w, x):
+    it = w.steps(x)
+    first = next(it)
+    try:
+        next(it)
+    except StopIteration as done:
+        return first + done.value
+
+
+def entry(x):
+    return drive(Walker(2.0), x * 1.0)
+
+
+def make_inputs(device):
+    return (torch.ones(3).to(device),)
+'''
+
+
+@pytest.mark.slow
+def test_a_new_form_of_the_lost_generator_return_value_is_like_it_on_torch():
+    from fuzz.triage.known import KnownBugs
+    from oracle import Runner
+
+    corpus = Path(__file__).parent.parent.parent / "corpus"
+    bug = "torch-ngb-generator-return-value-lost.py"
+    forms = KnownBugs.from_corpus(corpus).forms  # the whole corpus: what is common is left out (torch.ones)
+    assert bug in {f.bug for f in forms}
+    with Runner(workers=1, timeout=60) as runner:
+        def check(source, target):
+            return next(iter(runner.check(source, [target]).verdicts.values())).signature
+
+        signature = check(GENERATOR_FORM, "torch")
+        assert signature.startswith("crash:TypeError@")  # torch 2.13 loses the value: first + None
+        rule = Triggers(forms, check)
+        like, trigger = rule.like(GENERATOR_FORM, signature, "torch")
+        assert like == [bug] and GENERATOR in trigger
+        assert rule.like(GENERATOR_FORM, signature, "torch", leave_out=lambda f: f.bug == bug) == ([], [])
