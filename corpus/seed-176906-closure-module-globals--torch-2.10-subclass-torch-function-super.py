@@ -1,0 +1,42 @@
+# ngb-fuzz program
+# signature: crash:NameError@torch._dynamo.eval_frame:compile_wrapper
+# target: torch
+# eager: returned
+# found-by: ngb-fuzz run --seed 28210 (program 21), reduced 207 -> 8 lines
+import torch
+
+
+class _C1(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, x, types, y=(), z=None):
+        return super().__torch_function__(x, types, y, z)
+
+
+def entry():
+    if torch.ones(1).as_subclass(_C1):
+        pass
+
+
+# ---- ngb-fuzz standalone check (generated; do not edit below) ----
+if __name__ == "__main__":
+    import sys
+
+    def program():  # the program above run afresh: each side starts from new globals (as in ngb-fuzz)
+        torch.set_grad_enabled(True)  # and from torch's defaults
+        torch.set_default_dtype(torch.float32)
+        mod = type(sys)("ngb_program")
+        source = open(__file__, encoding="utf-8-sig").read().split("# ---- ngb-fuzz standalone check")[0]
+        exec(compile(source, __file__, "exec"), vars(mod))
+        sys.modules[mod.__name__] = mod  # importable, as a user's module is
+        return mod
+
+    torch._dynamo.config.nested_graph_breaks = True
+    mod = program()  # eager and torch.compile each run the program afresh
+    mod.entry()  # eager returns
+    mod = program()
+    try:  # torch.compile raised NameError (in torch._dynamo.eval_frame.compile_wrapper)
+        torch.compile(mod.entry, backend="eager")()
+    except Exception:
+        print(f"MISMATCH: eager returns, torch.compile(backend='eager') raises, torch {torch.__version__}")
+        raise
+    print(f"match: eager vs torch.compile(backend='eager'), torch {torch.__version__}")

@@ -1,0 +1,46 @@
+# ngb-fuzz program
+# signature: crash:RuntimeError@torch._dynamo.eval_frame:compile_wrapper
+# target: torch
+# eager: returned
+# found-by: ngb-fuzz run --seed 28238 (program 78), reduced 684 -> 10 lines
+import dataclasses
+import torch
+
+
+@dataclasses.dataclass
+class _C1:
+    x: float = 1.0
+    y: list = dataclasses
+
+
+class _C2(torch.Tensor):
+    pass
+
+
+def entry():
+    dataclasses.astuple(_C1(torch.neg, torch.ones(0).as_subclass(_C2).as_subclass(torch.Tensor)))
+
+
+# ---- ngb-fuzz standalone check (generated; do not edit below) ----
+if __name__ == "__main__":
+    import sys
+
+    def program():  # the program above run afresh: each side starts from new globals (as in ngb-fuzz)
+        torch.set_grad_enabled(True)  # and from torch's defaults
+        torch.set_default_dtype(torch.float32)
+        mod = type(sys)("ngb_program")
+        source = open(__file__, encoding="utf-8-sig").read().split("# ---- ngb-fuzz standalone check")[0]
+        exec(compile(source, __file__, "exec"), vars(mod))
+        sys.modules[mod.__name__] = mod  # importable, as a user's module is
+        return mod
+
+    torch._dynamo.config.nested_graph_breaks = True
+    mod = program()  # eager and torch.compile each run the program afresh
+    mod.entry()  # eager returns
+    mod = program()
+    try:  # torch.compile raised RuntimeError (in torch._dynamo.eval_frame.compile_wrapper)
+        torch.compile(mod.entry, backend="eager")()
+    except Exception:
+        print(f"MISMATCH: eager returns, torch.compile(backend='eager') raises, torch {torch.__version__}")
+        raise
+    print(f"match: eager vs torch.compile(backend='eager'), torch {torch.__version__}")
