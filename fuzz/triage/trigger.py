@@ -152,7 +152,7 @@ def _callee(func: ast.expr, names: _Names, depth: int = 0) -> str | None:
         if func.id in names.own:
             decorator = names.decorated.get(func.id)
             if decorator is None and func.id not in names.decorated:
-                return None  # not a function (a class, a local), or one defined twice
+                return None  # not one of the program's functions (a class, a local)
             if decorator is None:
                 return GENERATOR if names.generators.get(func.id) else None
             return _decorated(decorator, names, depth)
