@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from oracle import ProgramFile
 
-__all__ = ["COMMON", "EAGER", "GENERATOR", "RULE", "Form", "Triggers", "call_sites", "isolate", "trigger_of"]
+__all__ = ["COMMON", "EAGER", "GENERATOR", "RULE", "Form", "Triggers", "call_sites", "isolate", "trigger_of", "yields"]
 
 # The rule's version: 1 named calls only; 2 also reads by subscript of a call-made local; 3 also stores a class
 # handles itself and calls of decorated functions of the program; 4 also calls of the program's generator
@@ -109,7 +109,7 @@ class _Names(ast.NodeVisitor):
         self.own.add(node.name)
         outer = node.decorator_list[0] if node.decorator_list else None
         self.decorated[node.name] = None if node.name in self.decorated else outer
-        self.generators[node.name] = _yields(node) and node.name not in self.generators
+        self.generators[node.name] = yields(node) and node.name not in self.generators
         self.generic_visit(node)
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -127,7 +127,7 @@ class _Names(ast.NodeVisitor):
         self.own.add(node.arg)
 
 
-def _yields(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def yields(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether ``fn`` is a generator function: a ``yield`` in its own body (not in a function nested in it)."""
     todo: list[ast.AST] = list(fn.body)
     while todo:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 
 from fuzz.triage.rootcause import STATE_CONTEXTS
+from fuzz.triage.trigger import yields
 
 __all__ = ["entered_decorators"]
 
@@ -59,19 +60,7 @@ def entered_decorators(tree: ast.Module, fn: ast.FunctionDef) -> list[ast.expr] 
     otherwise. An undecorated function has none: ``[]``."""
     if not fn.decorator_list:
         return []
-    if _own_yield(fn):
+    if yields(fn):
         return None
     managers = _generator_managers(tree)
     return list(fn.decorator_list) if all(_entered(d, managers) for d in fn.decorator_list) else None
-
-
-def _own_yield(fn: ast.FunctionDef) -> bool:
-    """Whether ``fn`` itself (not a function nested in it) yields."""
-    todo = list(fn.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Yield | ast.YieldFrom):
-            return True
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-            todo.extend(ast.iter_child_nodes(node))
-    return False
