@@ -33,7 +33,8 @@ grouped again into root causes:
   carries an un-entered mode object over a break; the rest of the program (entered later or never, passed to a
   callee, under which outer mode) is what the generator happened to wrap it in, and reductions of one such bug end
   in different shapes. Only for a reduction that reached its fixpoint: a repro cut short may keep a mode object the
-  bug does not need.
+  bug does not need. The rule reads the program whole, its helper modules' code included (``with_helper_modules``):
+  where the object is made and the break is reached is the generator's choice too.
 
 ``benchmarks/rootcause.py`` measures the rule on hand-labeled findings (buckets per root cause, wrong merges).
 """
@@ -46,7 +47,8 @@ import hashlib
 
 from fuzz.program import families
 
-__all__ = ["PASS_THROUGH_FRAMES", "SELF_CHECKS", "STATE_CONTEXTS", "breaks_unseen", "pins_bug", "root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects"]
+__all__ = ["PASS_THROUGH_FRAMES", "SELF_CHECKS", "STATE_CONTEXTS", "breaks_unseen", "pins_bug", "root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects",
+           "with_helper_modules"]
 
 _KEEP_NAMES = frozenset({"torch", "entry", "make_inputs", "types", "contextlib", "functools", "self"})
 _OBSERVERS = frozenset({"_effect"})  # program-format helpers that only record what happened
@@ -228,8 +230,9 @@ def behaviour_shape(source: str, minimal: bool = True) -> str:
         tree = ast.parse(code)
     except SyntaxError:
         return hashlib.sha1(code.encode()).hexdigest()[:16]
-    families = unentered_state_objects(tree)
-    if minimal and families and (_observed_break(pf) or _breaks_from_entry(tree) or _state_object_escapes(tree)):
+    whole = with_helper_modules(tree)
+    families = unentered_state_objects(whole)
+    if minimal and families and (_observed_break(pf) or _breaks_from_entry(whole) or _state_object_escapes(whole)):
         return "state-object:" + "+".join(sorted(families))
     return hashlib.sha1(_dump(_code(_ungated(tree))).encode()).hexdigest()[:16]
 
@@ -404,18 +407,37 @@ def breaks_unseen(source: str) -> bool:
 
     pf = ProgramFile.parse(source)
     try:
-        tree = ast.parse(pf.header + pf.code)
+        tree = with_helper_modules(ast.parse(pf.header + pf.code))
     except SyntaxError:
         return False
     return bool(unentered_state_objects(tree)) and not _breaks_from_entry(tree) and not _state_object_escapes(tree)
 
 
+def with_helper_modules(tree: ast.Module) -> ast.Module:
+    """``tree`` and the code of its helper modules as one module: the bodies of the sources it runs as code
+    (a string literal given to ``exec``/``compile``, as the program format builds helper modules) after its own,
+    recursively. The state-object rule reads a program whole: the object may be made, and the break reached, in
+    a helper module's function (linked by ``X.__dict__.update``, called as ``X.f``, followed by name). A source
+    that does not parse is left out, as it never ran either."""
+    body = list(tree.body)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("exec", "compile")
+                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            try:
+                body.extend(with_helper_modules(ast.parse(node.args[0].value)).body)
+            except SyntaxError:
+                continue
+    return ast.Module(body=body, type_ignores=[])
+
+
 def _breaks_from_entry(tree: ast.Module) -> bool:
     """Whether a graph break (``_BREAK_CALLS``, or a call to a function disabled for the compiler) is reachable
     from ``entry`` through the functions and classes it names (a class named: all of its methods)."""
-    functions: dict[str, ast.AST] = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
-    functions.update({node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)})  # its methods
-    disabled = {name for name, fn in functions.items() if isinstance(fn, ast.FunctionDef)
+    functions: dict[str, list[ast.AST]] = {}  # a name defined more than once (in two modules): every definition
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):  # a class named: its methods
+            functions.setdefault(node.name, []).append(node)
+    disabled = {name for name, fns in functions.items() for fn in fns if isinstance(fn, ast.FunctionDef)
                 and any((_dotted(_called(d)) or [""])[-1] in _DISABLERS for d in fn.decorator_list)}
     seen, todo = set(), ["entry"]
     while todo:
@@ -423,7 +445,7 @@ def _breaks_from_entry(tree: ast.Module) -> bool:
         if name in seen or name not in functions:
             continue
         seen.add(name)
-        for node in ast.walk(functions[name]):
+        for node in (n for fn in functions[name] for n in ast.walk(fn)):
             if isinstance(node, ast.Call):
                 last = (_dotted(node.func) or [""])[-1]
                 if last in _BREAK_CALLS or last in disabled:

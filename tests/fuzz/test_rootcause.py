@@ -227,3 +227,53 @@ def test_the_rechecks_record_the_breaks_the_target_took():
     unbroken: list[int] = []
     plain = HOOKED.replace("    _C1().register_forward_hook(f1)\n", "")
     assert recheck(plain, "torch", "mismatch:effects:value", 1, breaks=unbroken) == 0 and unbroken == []
+
+
+# The program format's helper modules: code in a string run by ``exec`` into a module the program made. Here the
+# grad-mode object is made in one helper module and carried into a callee in another, whose code breaks.
+IN_HELPERS = '''import types
+import torch
+
+EFFECTS = []
+
+
+def entry():
+    h.C1()(torch.ones(1, requires_grad=True))
+
+
+h = types.ModuleType('ngb_h1')
+exec(\'\'\'
+import torch
+
+
+class C1:
+    def __call__(self, e):
+        f2(e, torch.no_grad())
+\'\'\', h.__dict__)
+k = types.ModuleType('ngb_h2')
+exec(compile(\'\'\'
+def f2(x, b):
+    f3(x)
+    with b:
+        pass
+
+
+def f3(x):
+    torch._dynamo.graph_break()
+\'\'\', 'ngb_h2', 'exec'), k.__dict__)
+h.__dict__.update({'f2': k.f2})
+k.__dict__.update({'torch': torch})
+'''
+
+
+def test_the_state_object_rule_reads_the_code_of_helper_modules():
+    from fuzz.triage.rootcause import breaks_unseen
+
+    assert behaviour_shape(IN_HELPERS) == "state-object:grad"
+    entered = IN_HELPERS.replace("f2(e, torch.no_grad())", "f2(e, None)").replace("with b:", "with torch.no_grad():")
+    assert not behaviour_shape(entered).startswith("state-object")
+    # no break call in any module's code: only what the re-checks saw decides, so the reducer is told to record it
+    unbroken = IN_HELPERS.replace("    torch._dynamo.graph_break()\n", "    x.sin()\n")
+    assert breaks_unseen(unbroken) and not behaviour_shape(unbroken).startswith("state-object")
+    assert behaviour_shape("# ngb-fuzz program\n# graph-breaks: 1\n" + unbroken) == "state-object:grad"
+    assert not breaks_unseen(IN_HELPERS)  # its break call says it already
