@@ -7,13 +7,14 @@ grouped again into root causes:
 - a crash *raised inside compiler code* is named by its exception type and innermost compiler frame, on any
   target and either call: that pins the bug on its own, before any reduction (``pins_bug``). Every other finding
   whose signature names a crash does not: one named by a frame that only runs the program's code and passes on
-  what it raised (``PASS_THROUGH_FRAMES``: the wrapper around a compiled function, the engine's segment runner),
-  one with no compiler frame at all (``@program``), one raised by a compiler's *self-check* (``SELF_CHECKS``: an
-  assertion that re-checks what the compiler built, which many unrelated bugs trip), a dead worker, a load
-  failure, and every hang. Such a
-  signature says what the *program* raised (a ``TypeError`` because the compiler computed a wrong value) or only
-  that something went wrong, which many bugs share; these get the mismatch treatment below, named by their
-  reduced repro's shape (``crash|SHAPE``, ``hang|SHAPE``);
+  what it raised (``PASS_THROUGH_FRAMES``: the wrapper around a compiled function, the engine's segment runner;
+  a resume function or a polyfill, compiler code the compiler runs as the program's: a polyfill of ``sum``
+  calls the program's ``map`` callback), one with no compiler frame at all (``@program``), one raised by a
+  compiler's *self-check* (``SELF_CHECKS``: an assertion that re-checks what the compiler built, which many
+  unrelated bugs trip), a dead worker, a load failure, and every hang. Such a signature says what the *program*
+  raised (a ``TypeError`` because the compiler computed a wrong value) or only that something went wrong, which
+  many bugs share; these get the mismatch treatment below, named by their reduced repro's shape
+  (``crash|SHAPE``, ``hang|SHAPE``);
 - a mismatch is named by the *behaviour shape* of its reduced repro, whatever differed: the program with the
   observation-only statements removed (effect-log writes, which only make a symptom visible) and identifiers and
   constants abstracted, helper-module sources included, ``make_inputs`` left out and definitions in one order.
@@ -64,10 +65,24 @@ PASS_THROUGH_FRAMES = frozenset({
     # the wrappers of torch._dynamo.disable_nested_graph_breaks and of inlined hooks/context managers: they only call
     # the function they wrap (``return fn(*args)``, ``with cm: return fn(*args)``)
     "torch._dynamo.external_utils:inner",
-    # ... and the resume functions of those wrappers: a break under ``disable_nested_graph_breaks`` (in a callee of
-    # the function it wraps) resumes the wrapper's frame, whose resume function calls the wrapped function again
-    "torch._dynamo.external_utils:torch_dynamo_resume",
 })
+
+# Compiler code the compiler runs *as the program's*: the resume function of a compiler module's function (the
+# frame of a wrapper above, of a polyfill, that a break in a callee resumed: it calls the program's code again, so
+# a break under ``disable_nested_graph_breaks`` is named by ``external_utils:torch_dynamo_resume``), and
+# Dynamo's polyfills, Python stand-ins for builtins (``sum``, ``map``, ``functools.reduce``) that call the
+# program's callbacks; torch 2.10 named a program's own ``raise`` in a ``map`` callback under ``sum`` by
+# ``polyfills.functools:torch_dynamo_resume``. A frame of them passes on what the program raised, or raised what a
+# builtin would on the values it was given: the code at fault computed those.
+_RESUMED = "torch_dynamo_resume"  # oracle._worker's name for every resume function
+_RUN_AS_PROGRAM = ("torch._dynamo.polyfills",)
+
+
+def _passes_through(frame: str) -> bool:
+    """Whether a signature's compiler frame (``module:function``) only ran the program's code (see above)."""
+    module, _, function = frame.partition(":")
+    return (frame in PASS_THROUGH_FRAMES or function == _RESUMED
+            or any(module == m or module.startswith(m + ".") for m in _RUN_AS_PROGRAM))
 
 
 # Crashes (``Type@frame``) raised by a compiler's check of its own work rather than by the code at fault: Dynamo
@@ -89,7 +104,7 @@ def pins_bug(signature: str) -> bool:
     if kind != "crash" or rest.startswith(("died:", "load:")) or "@" not in rest or rest in SELF_CHECKS:
         return False
     frame = rest.rpartition("@")[2]
-    return frame not in ("", "program") and frame not in PASS_THROUGH_FRAMES
+    return frame not in ("", "program") and not _passes_through(frame)
 
 
 def root_cause(signature: str, shape: str | None = None) -> str | None:

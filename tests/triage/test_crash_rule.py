@@ -5,6 +5,8 @@ raise) passes through ``compile_wrapper``, which many unrelated bugs share."""
 import shutil
 from pathlib import Path
 
+import pytest
+
 from fuzz.campaign.loop import Campaign, CampaignConfig
 from fuzz.corpus.manifest import Corpus
 from fuzz.triage.known import KnownBugs
@@ -162,3 +164,26 @@ def test_a_campaign_reduces_a_user_exception_crash_before_calling_it_known(tmp_p
     bucket = summary["buckets"][0]
     assert bucket["status"] == "NEW?" and bucket["known"] is None
     assert reduced == [USER_TYPEERROR]  # reduced, so that its shape can decide it
+
+
+def test_a_crash_named_by_a_polyfill_or_a_resume_function_is_named_by_shape():
+    # torch 2.10 named a program's own raise, in a map callback under sum after a break, by the resumed frame of
+    # Dynamo's functools.reduce polyfill; a 2.10 campaign then called the contextmanager-over-disable bug NEW at once
+    from oracle._worker import compiler_frame
+
+    def callback(x):
+        raise TypeError("raised by the program")
+
+    polyfill = "def torch_dynamo_resume_in_reduce_at_44(f, it):\n    for element in it:\n        f(element)\n"
+    namespace: dict = {}
+    exec(compile(polyfill, "/site-packages/torch/_dynamo/polyfills/functools.py", "exec"), namespace)
+    with pytest.raises(TypeError) as info:
+        namespace["torch_dynamo_resume_in_reduce_at_44"](callback, [1])
+    signature = f"crash:TypeError@{compiler_frame(info.value)}"
+    assert signature == "crash:TypeError@torch._dynamo.polyfills.functools:torch_dynamo_resume"
+    for passed_on in (signature, "crash:second_call:AttributeError@torch._dynamo.polyfills:getattr_and_trace",
+                      "crash:TypeError@torch._dynamo.polyfills.builtins:sum",
+                      "crash:ValueError@torch._functorch.apis:torch_dynamo_resume"):
+        assert not pins_bug(passed_on) and root_cause(passed_on) is None, passed_on
+    # a module whose name only begins like the polyfills' is compiler code still
+    assert pins_bug("crash:TypeError@torch._dynamo.polyfills_helper:run")
