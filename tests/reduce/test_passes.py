@@ -444,6 +444,28 @@ def test_a_loop_with_break_is_unwrapped_to_its_body_run_once():
     out = _one_pass("unwrap-blocks", source, _raises(ZeroDivisionError)).source
     assert "while" not in out and "pass" not in out and "x = x / 0" in out
 
+def test_a_match_is_replaced_by_the_body_of_the_case_the_bug_needs():
+    # a torch 2.10 reduction stopped at 24 lines, its break nested in two match statements the bug did not need
+    source = HEAD + """def entry(x):
+    match 0:
+        case 1 | 0:
+            match 1:
+                case 0:
+                    pass
+                case n:
+                    x = x / 0
+        case y:
+            x = x + y
+    return x
+""" + TAIL
+    out = _one_pass("unwrap-blocks", source, _raises(ZeroDivisionError)).source
+    assert "match" not in out and "    x = x / 0\n" in out
+    # a case whose pattern binds a name is only its body where the body reads no such name; else it is kept
+    bound = source.replace("x = x / 0", "x = x / (n - 1)")
+    out = _one_pass("unwrap-blocks", bound, _raises(ZeroDivisionError)).source
+    assert "case n:" in out and "case 0:" not in out and "case y:" not in out
+
+
 def test_an_empty_finally_goes_and_the_handler_stays():
     source = HEAD + """def entry(x):
     try:

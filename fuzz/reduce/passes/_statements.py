@@ -296,7 +296,8 @@ def _delete_chunk(prog: Program, owner: int, field: str, start: int, size: int) 
 
 @reduction_pass("unwrap-blocks")
 def unwrap_blocks(prog: Program) -> Iterator[Edit]:
-    """Replace a with/try/for/while/if statement by one of its bodies; drop decorators one at a time."""
+    """Replace a with/try/for/while/if/match statement by one of its bodies (a match: also by itself less one
+    case); drop decorators one at a time."""
     for owner, field, body in _stmt_sites(prog):
         for pos, stmt in enumerate(body):
             for choice in _block_choices(stmt):
@@ -330,10 +331,18 @@ def _block_choices(stmt: ast.stmt) -> list[Callable[[ast.stmt], list[ast.stmt]]]
         return [lambda s: _without_jumps(s.body)] + ([lambda s: s.orelse] if stmt.orelse else [])
     if isinstance(stmt, ast.If):
         return [lambda s: s.body, lambda s: s.orelse if s.orelse else [ast.Pass()]]
+    if isinstance(stmt, ast.Match):
+        # a case's body in place of the match (names its pattern binds are then unbound: eager refuses that
+        # candidate), or the match without one of its cases
+        choices = [lambda s, k=k: s.cases[k].body for k in range(len(stmt.cases))]
+        if len(stmt.cases) > 1:
+            choices += [lambda s, k=k: [_replaced(s, cases=s.cases[:k] + s.cases[k + 1:])]
+                        for k in range(len(stmt.cases))]
+        return choices
     return []
 
 
-def _replaced(stmt: ast.stmt, **fields: list[ast.stmt]) -> ast.stmt:
+def _replaced(stmt: ast.stmt, **fields: list[ast.stmt] | list[ast.match_case]) -> ast.stmt:
     for name, value in fields.items():
         setattr(stmt, name, value)
     return stmt
