@@ -14,7 +14,7 @@ attribute that the instance's class handles itself (``y.f = x`` of a property: `
 made of it (``@contextlib.contextmanager``), since the call runs that decorator's wrapper; undecorated, a
 generator function's (a method's too) by ``<generator>``, since the generator it makes is traced with it (isolated,
 the generator is made outside the compiler, which then runs it eagerly); any other says nothing of any bug and is
-no site.
+no site. A decorator applied by hand (``torch.no_grad()(f)(x)``) is named as that decorator written with ``@``.
 
 A finding is **like** a corpus bug when one of that bug's repros (its entry or a variant), checked on the
 finding's own target, has a trigger the finding needs too (a subset of its own: a new form may need more, a
@@ -43,9 +43,10 @@ __all__ = ["COMMON", "EAGER", "GENERATOR", "RULE", "Form", "Triggers", "call_sit
 
 # The rule's version: 1 named calls only; 2 also reads by subscript of a call-made local; 3 also stores a class
 # handles itself and calls of decorated functions of the program; 4 also calls of the program's generator
-# functions, a slow compile of the kind of a hang, and FIXED bugs where their repros still show. A campaign asks
-# again a bucket that an older rule found like nothing (``fuzz.campaign.naming``).
-RULE = 4
+# functions, a slow compile of the kind of a hang, and FIXED bugs where their repros still show; 5 also names a
+# decorator applied by hand as written with ``@``. A campaign asks again a bucket that an older rule found like
+# nothing (``fuzz.campaign.naming``).
+RULE = 5
 
 GENERATOR = "<generator>"  # the name of a call of one of the program's own (undecorated) generator functions
 
@@ -292,7 +293,7 @@ def _traced_sites(tree: ast.Module, names: _Names) -> list[tuple[Site, str | Non
                 visit(part, body, child)
             return
         if inner and isinstance(child, ast.Call):
-            sites.append((child, _callee(child.func, names)))
+            sites.append((child, _by_hand(child, parent, names) or _callee(child.func, names)))
         elif (inner and isinstance(child, ast.Subscript) and isinstance(child.ctx, ast.Load)
               and isinstance(child.value, ast.Name)):
             made = made_by(inner, child.value.id)
@@ -308,6 +309,24 @@ def _traced_sites(tree: ast.Module, names: _Names) -> list[tuple[Site, str | Non
 
     walk(tree, [])
     return sites
+
+
+def _applied(call: ast.AST) -> bool:
+    """Whether ``call`` applies a made decorator to one function by hand: ``torch.no_grad()(f)``."""
+    return (isinstance(call, ast.Call) and isinstance(call.func, ast.Call) and len(call.args) == 1
+            and not call.keywords and not isinstance(call.args[0], ast.Starred))
+
+
+def _by_hand(call: ast.Call, parent: ast.AST, names: _Names) -> str | None:
+    """A decorator applied by hand is named as written with ``@``: ``torch.no_grad()(f)(x)`` calls what
+    ``@torch.no_grad()`` would have made of ``f`` (``@torch.no_grad``, as a call of such a decorated function is
+    named), and the ``torch.no_grad()`` it is made by is part of that decoration (a decorator written with ``@`` is
+    no site: it runs where the function is defined). None for any other call."""
+    if _applied(call.func):
+        return _decorated(call.func.func, names, 0)  # type: ignore[attr-defined]
+    if isinstance(parent, ast.Call) and parent.func is call and _applied(parent):
+        return _decorated(call, names, 0)
+    return None
 
 
 def call_sites(source: str) -> list[tuple[int, str]]:

@@ -486,3 +486,54 @@ def test_a_new_form_of_the_lost_generator_return_value_is_like_it_on_torch():
         like, trigger = rule.like(GENERATOR_FORM, signature, "torch")
         assert like == [bug] and GENERATOR in trigger
         assert rule.like(GENERATOR_FORM, signature, "torch", leave_out=lambda f: f.bug == bug) == ([], [])
+
+
+BY_HAND = '''import torch
+
+
+def f1(x):
+    torch._dynamo.graph_break()
+    return x * 2
+
+
+def entry(x):
+    return torch.no_grad()(f1)(x) + torch.enable_grad()(f1)(x)
+'''
+
+DECORATED = '''import torch
+
+
+@torch.no_grad()
+def f1(x):
+    torch._dynamo.graph_break()
+    return x * 2
+
+
+def entry(x):
+    return f1(x)
+'''
+
+
+def test_a_decorator_applied_by_hand_is_named_as_written_with_at():
+    # a torch 2.10 campaign's form of the no_grad decorator bug applied it with @ and was like nothing: the corpus
+    # forms applied it by hand, torch.no_grad()(f1)(1), and named the call torch.no_grad
+    callees = [callee for _, callee in call_sites(BY_HAND)]
+    assert callees == ["@torch.no_grad", "@torch.no_grad", "@torch.enable_grad", "@torch.enable_grad"]
+    assert [callee for _, callee in call_sites(DECORATED)] == ["@torch.no_grad"]
+    namespace: dict = {}
+    exec(compile(BY_HAND, "<plain>", "exec"), namespace)
+    expected = namespace["entry"](namespace["torch"].ones(1))
+    for index, _ in call_sites(BY_HAND):  # each part of the decoration isolated alone computes what eager does
+        isolated: dict = {}
+        exec(compile(isolate(BY_HAND, index), "<isolated>", "exec"), isolated)
+        assert repr(isolated["entry"](isolated["torch"].ones(1))) == repr(expected)
+    # what the rule makes of it: isolating either part of the by-hand decoration makes the bug go
+    def check(source, target):  # the maker, the decorated function or the function decorated by hand run eagerly
+        return "ok" if f"{EAGER}(torch.no_grad" in source or f"{EAGER}(f1" in source else "mismatch:value:value"
+
+    corpus = Form("hand.py", "hand.py", "mismatch:value:value", BY_HAND.replace(" + torch.enable_grad()(f1)(x)", ""))
+    assert Triggers([corpus], check).like(DECORATED, "mismatch:value:value", "torch") == (
+        ["hand.py"], ["@torch.no_grad"])
+    # a call of the decorator's object with anything but one function is no decoration
+    assert [c for _, c in call_sites(BY_HAND.replace("torch.no_grad()(f1)(x)", "torch.no_grad()(f1, 2)"))][0] == \
+        "torch.no_grad"
