@@ -311,22 +311,27 @@ def _traced_sites(tree: ast.Module, names: _Names) -> list[tuple[Site, str | Non
     return sites
 
 
-def _applied(call: ast.AST) -> bool:
-    """Whether ``call`` applies a made decorator to one function by hand: ``torch.no_grad()(f)``."""
-    return (isinstance(call, ast.Call) and isinstance(call.func, ast.Call) and len(call.args) == 1
-            and not call.keywords and not isinstance(call.args[0], ast.Starred))
+def _decoration(node: ast.AST, names: _Names) -> ast.expr | None:
+    """The decorator ``node`` makes and applies by hand to one of the program's functions (or a lambda):
+    ``torch.no_grad()`` of ``torch.no_grad()(f)``; None when ``node`` is no such application. Only a made one
+    (a call's result applied): a function given to a plain call (``collections.defaultdict(f)``,
+    ``torch.func.grad(f)``) is an argument like any other there, and the call is named by what it calls."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and len(node.args) == 1
+            and not node.keywords):
+        return None
+    (fn,) = node.args
+    return node.func if isinstance(fn, ast.Lambda) or isinstance(fn, ast.Name) and fn.id in names.decorated else None
 
 
 def _by_hand(call: ast.Call, parent: ast.AST, names: _Names) -> str | None:
     """A decorator applied by hand is named as written with ``@``: ``torch.no_grad()(f)(x)`` calls what
     ``@torch.no_grad()`` would have made of ``f`` (``@torch.no_grad``, as a call of such a decorated function is
-    named), and the ``torch.no_grad()`` it is made by is part of that decoration (a decorator written with ``@`` is
-    no site: it runs where the function is defined). None for any other call."""
-    if _applied(call.func):
-        return _decorated(call.func.func, names, 0)  # type: ignore[attr-defined]
-    if isinstance(parent, ast.Call) and parent.func is call and _applied(parent):
-        return _decorated(call, names, 0)
-    return None
+    named), and the application ``torch.no_grad()(f)`` and the ``torch.no_grad()`` it applies are that decoration
+    (a decorator written with ``@`` is no site: it runs where the function is defined). None for any other call."""
+    decorator = _decoration(call.func, names) or _decoration(call, names)
+    if decorator is None and isinstance(parent, ast.Call) and parent.func is call:
+        decorator = call if _decoration(parent, names) is call else None  # the maker of an applied decorator
+    return _decorated(decorator, names, 0) if decorator is not None else None
 
 
 def call_sites(source: str) -> list[tuple[int, str]]:

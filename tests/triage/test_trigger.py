@@ -518,7 +518,8 @@ def test_a_decorator_applied_by_hand_is_named_as_written_with_at():
     # a torch 2.10 campaign's form of the no_grad decorator bug applied it with @ and was like nothing: the corpus
     # forms applied it by hand, torch.no_grad()(f1)(1), and named the call torch.no_grad
     callees = [callee for _, callee in call_sites(BY_HAND)]
-    assert callees == ["@torch.no_grad", "@torch.no_grad", "@torch.enable_grad", "@torch.enable_grad"]
+    # the call of the decorated function, the application, the maker: each is the decoration
+    assert callees == ["@torch.no_grad"] * 3 + ["@torch.enable_grad"] * 3
     assert [callee for _, callee in call_sites(DECORATED)] == ["@torch.no_grad"]
     namespace: dict = {}
     exec(compile(BY_HAND, "<plain>", "exec"), namespace)
@@ -534,6 +535,9 @@ def test_a_decorator_applied_by_hand_is_named_as_written_with_at():
     corpus = Form("hand.py", "hand.py", "mismatch:value:value", BY_HAND.replace(" + torch.enable_grad()(f1)(x)", ""))
     assert Triggers([corpus], check).like(DECORATED, "mismatch:value:value", "torch") == (
         ["hand.py"], ["@torch.no_grad"])
-    # a call of the decorator's object with anything but one function is no decoration
-    assert [c for _, c in call_sites(BY_HAND.replace("torch.no_grad()(f1)(x)", "torch.no_grad()(f1, 2)"))][0] == \
-        "torch.no_grad"
+    # a made object called with anything but one of the program's functions is no decoration, nor is a function
+    # given to a plain call (a defaultdict's factory)
+    for call in ("torch.no_grad()(f1, 2)", "torch.no_grad()(x)"):
+        assert [c for _, c in call_sites(BY_HAND.replace("torch.no_grad()(f1)(x)", call))][0] == "torch.no_grad"
+    factory = "import collections\n" + BY_HAND.replace("torch.no_grad()(f1)(x)", "collections.defaultdict(f1)")
+    assert [c for _, c in call_sites(factory)][0] == "collections.defaultdict"
