@@ -21,6 +21,7 @@ from oracle._programfile import ProgramFile  # the program-file format's one def
 __all__ = [
     "bind_arguments",
     "OBSERVERS",
+    "attach_helper_modules",
     "REQUIRED_NAMES",
     "Program",
     "code_lines",
@@ -99,7 +100,9 @@ def _is_nested_source(node: ast.AST, parent: ast.AST | None) -> bool:
     )
 
 
-def _attach_nested(tree: ast.AST) -> None:
+def attach_helper_modules(tree: ast.AST) -> None:
+    """Parse every helper-module source under ``tree`` (recursively) and hang it on its string's ``Constant``
+    node as ``ngb_module`` (see the module docstring); a source that does not parse gets none."""
     for parent in ast.walk(tree):
         if not isinstance(parent, ast.Call) or not parent.args:
             continue
@@ -109,7 +112,7 @@ def _attach_nested(tree: ast.AST) -> None:
                 node.ngb_module = ast.parse(node.value)
             except SyntaxError:
                 continue
-            _attach_nested(node.ngb_module)
+            attach_helper_modules(node.ngb_module)
 
 
 def helper_update(node: ast.AST) -> str | None:
@@ -274,7 +277,7 @@ class Program:
         pf = ProgramFile.parse(source)
         comments, footer = pf.header, pf.footer
         tree = ast.parse(pf.code)
-        _attach_nested(tree)
+        attach_helper_modules(tree)
         defined = _top_level_names(tree)
         return cls(comments, tree, footer, tuple(n for n in REQUIRED_NAMES if n in defined), _tensor_inputs(tree))
 

@@ -430,18 +430,18 @@ def breaks_unseen(source: str) -> bool:
 
 def with_helper_modules(tree: ast.Module) -> ast.Module:
     """``tree`` and the code of its helper modules as one module: the bodies of the sources it runs as code
-    (a string literal given to ``exec``/``compile``, as the program format builds helper modules) after its own,
-    recursively. The state-object rule reads a program whole: the object may be made, and the break reached, in
-    a helper module's function (linked by ``X.__dict__.update``, called as ``X.f``, followed by name). A source
-    that does not parse is left out, as it never ran either."""
+    (as the reducer reads them, ``fuzz.reduce._tree.attach_helper_modules``) after its own, recursively. The
+    state-object rule reads a program whole: the object may be made, and the break reached, in a helper module's
+    function (linked by ``X.__dict__.update``, called as ``X.f``, followed by name). ``tree`` gets the parsed
+    sources hung on its string nodes."""
+    from fuzz.reduce._tree import attach_helper_modules, iter_nodes  # here: the reducer imports this module
+
+    attach_helper_modules(tree)
     body = list(tree.body)
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("exec", "compile")
-                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-            try:
-                body.extend(with_helper_modules(ast.parse(node.args[0].value)).body)
-            except SyntaxError:
-                continue
+    for node in iter_nodes(tree):
+        nested = getattr(node, "ngb_module", None)
+        if nested is not None:
+            body.extend(nested.body)
     return ast.Module(body=body, type_ignores=[])
 
 
