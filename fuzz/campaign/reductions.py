@@ -1,19 +1,18 @@
 """Reducing a campaign's buckets: while it fuzzes, after, and for ``ngb-fuzz reduce --campaign``.
 
 While fuzzing, a share of the worker threads (one in ``FUZZING_SHARE``) reduces buckets as they open, most-seen and
-freshest first (``reduce_one_now``), so a long or bug-rich campaign does not end with a queue. Once fuzzing is
-over, every bucket whose reduction is not finished is reduced, ``slots`` at a time (one per worker) with one check
-in flight each; a time budget keeps a reserve for this while fuzzing (``reserve``), sized by what this run's
-reductions took. A bucket sharing
-an earlier bucket's root cause gets that one's reduced repro instead of a reduction of its own. A reduction cut
-short by its budget is gone on with, from its smallest program so far: at once while a round pays
+freshest first (``reduce_one_now``), so a long or bug-rich campaign does not end with a queue. Once fuzzing is over,
+every bucket whose reduction is not finished is reduced, ``slots`` at a time (one per worker) with one check in flight
+each; a time budget keeps a reserve for this while fuzzing (``reserve``), sized by what this run's reductions took. A
+bucket sharing an earlier bucket's root cause gets that one's reduced repro instead of a reduction of its own. A
+reduction cut short by its budget is gone on with, from its smallest program so far: at once while a round pays
 (``GO_ON_SHARE``, ``GO_ON_ROUNDS``), while fuzzing too once no bucket waits for its first round (the reserve keeps
-time for such rounds), else by the next run or ``reduce --campaign``. Hangs and slow compiles come last (every candidate that keeps one waits out a
-timeout): they are not reduced while fuzzing, and their reductions stop after ``HANG_WAIT_S`` (``SLOW_WAIT_S``) of
-such waiting. A stop (signal, budget) interrupts the reductions in flight, which
+time for such rounds), else by the next run or ``reduce --campaign``. Hangs and slow compiles come last (every
+candidate that keeps one waits out a timeout): they are not reduced while fuzzing, and their reductions stop after
+``HANG_WAIT_S`` (``SLOW_WAIT_S``) of such waiting. A stop (signal, budget) interrupts the reductions in flight, which
 leave their buckets as they were for the next run, and the smallest program each reached beside its repro
-(``*.partial.py``: not re-checked in a fresh process), where its next round starts. ``Reductions`` is a part that ``fuzz.campaign.loop.Campaign``
-holds (``Owner``: what it uses of it); this module does not import the campaign's.
+(``*.partial.py``: not re-checked in a fresh process), where its next round starts. ``Reductions`` is a part that
+``fuzz.campaign.loop.Campaign`` holds (``Owner``: what it uses of it); this module does not import the campaign's.
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from typing import Any, Protocol
 
 from fuzz.campaign.bucket import Bucket, beside
 from fuzz.campaign.directory import StorageError
+from fuzz.campaign.stoppable import StoppableRunner
 from fuzz.triage.rootcause import root_cause
 from oracle import set_header
 from oracle._slow import waits_out
@@ -87,32 +87,6 @@ FIRST_ROUND_WAIT_S = 300.0
 # check, the IR stage's rounds, the re-check in a fresh process), so workers reduce more buckets at once instead.
 # Measured on six 2.10 findings (178-464 lines, 2 cores): one after another with two checks in flight, 236 s; two
 # at once with one each, 123 s, to the same sizes. A lone bucket gets every worker.
-
-
-class StoppableRunner:
-    """The campaign's runner as the reducer sees it: once the campaign stops (Ctrl-C, budget), every further check
-    interrupts the reduction, which then returns its best so far at once instead of running out its budget."""
-
-    def __init__(self, runner, stop: threading.Event):
-        self._runner, self._stop = runner, stop
-
-    @property
-    def stop_event(self) -> threading.Event:
-        """The campaign's stop: the reducer's re-checks in fresh processes end when it is set (``recheck``)."""
-        return self._stop
-
-    def check(self, *args, **kwargs):
-        if self._stop.is_set():
-            raise KeyboardInterrupt
-        return self._runner.check(*args, **kwargs)
-
-    def run(self, *args, **kwargs):  # the reducer's cheap checks run eager and the target one by one
-        if self._stop.is_set():
-            raise KeyboardInterrupt
-        return self._runner.run(*args, **kwargs)
-
-    def __getattr__(self, name):
-        return getattr(self._runner, name)
 
 
 class Owner(Protocol):
@@ -454,6 +428,9 @@ class Reductions:
                 self._in_flight -= 1
                 self._idle.notify_all()
 
+    def _bug(self, bucket: Bucket, what: str, then: str) -> None:
+        self.campaign.dir.notice(f"reducing {bucket.repro}: {what} (a bug in ngb-fuzz, please report it); {then}")
+
     def _reduce_bucket(self, bucket: Bucket, ir, budget: float | None, workers: int | None) -> None:
         from fuzz.reduce import ReduceError, code_lines, reduce_program
         from fuzz.triage.rootcause import behaviour_shape
@@ -501,6 +478,12 @@ class Reductions:
             result = None
         except (KeyboardInterrupt, OSError):
             return  # stopped (or the repro is unreadable): the bucket stays as it was for the next run
+        except Exception as exc:  # noqa: BLE001 - a bug of the reducer costs this round, not the campaign
+            self._bug(bucket, f"raised {type(exc).__name__}: {exc}", "its repro stays as it was")
+            result = None
+        for stats in result.passes if result is not None else ():
+            if stats.error:
+                self._bug(bucket, f"pass {stats.name} raised {stats.error}", "the reduction went on without it")
         if self.campaign._stop.is_set() or (result is not None and result.stopped == "interrupted"):
             # interrupted: the bucket stays as it was, and its next round starts from the smallest program this
             # one kept (a slow compile's round at a campaign's end had taken 300 lines to 150 in 7 minutes),

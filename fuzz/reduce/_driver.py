@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +35,7 @@ class PassStats:
     name: str
     attempts: int  # predicate calls spent on this pass's candidates
     successes: int  # candidates kept
+    error: str = ""  # what the pass raised while making its edits (a bug in ngb-fuzz): it ended there
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,8 @@ class ReduceResult:
             f"{self.invocations} checks, {self.cache_hits} cache hits, {self.invalid} invalid; stopped: {self.stopped}"
         ]
         for p in self.passes:
-            lines.append(f"  {p.name:<22} {p.successes:>4} kept / {p.attempts:>5} tried")
+            lines.append(f"  {p.name:<22} {p.successes:>4} kept / {p.attempts:>5} tried"
+                         + (f"  (raised {p.error}: skipped; a bug in ngb-fuzz, please report it)" if p.error else ""))
         if "backend=eager" in self.stages:
             lines.append("candidates checked with the eager backend (the original shows the signature there too), "
                          + ("the result lost it on the target and was reduced again there" if "target" in self.stages
@@ -270,6 +272,7 @@ class _Reduction:
         self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
         self.pace = _Pace()
         self.exhausted: dict[str, object] = {}  # pass name -> key of the program it last found nothing on
+        self.errors: dict[str, str] = {}  # pass name -> what it raised first while making its edits
 
     @property
     def deadline(self) -> float:
@@ -321,7 +324,7 @@ class _Reduction:
         the one a single worker would give. A window, not batches: a check that ends (an eager rejection takes
         milliseconds) frees its worker for the next candidate at once instead of idling beside a compile
         (seconds) until the batch is done."""
-        edits = itertools.islice(enumerate(p.edits(self.best)), position, None)
+        edits = itertools.islice(enumerate(self._guarded(p)), position, None)
         window: list[_Check] = []  # in pass order: running, or done and not yet decided
         more, out_of_time = True, False
         while True:
@@ -362,6 +365,21 @@ class _Reduction:
             wait([c[2] for c in window if not _done(c)], return_when=FIRST_COMPLETED)
             self.rejected.update(c[3] for c in window if c is not head and _done(c) and not _result(c))
             window = [c for c in window if c is head or not _done(c) or _result(c)]
+
+    def _guarded(self, p: ReductionPass) -> Iterator:
+        """``p``'s edits of the best program; a pass that raises while it makes them ends there (for this program),
+        its error kept for the result (``PassStats.error``): a pass's bug costs its edits, never the reduction or
+        the campaign that runs it."""
+        edits = iter(p.edits(self.best))
+        while True:
+            try:
+                edit = next(edits)
+            except StopIteration:
+                return
+            except Exception as exc:  # noqa: BLE001 - kept and shown: ``ReduceResult.summary``, the campaign
+                self.errors.setdefault(p.name, f"{type(exc).__name__}: {exc}")
+                return
+            yield edit
 
     def _next_candidate(self, edits) -> tuple[int, Any, object] | None:
         """The next edit's candidate worth a check, with the edit's index and the candidate's cache key; None
@@ -460,7 +478,7 @@ def _run(stage: _Stage, program, predicate, passes: Sequence[ReductionPass], *, 
 
 
 def _stats(run: _Reduction) -> tuple[PassStats, ...]:
-    return tuple(PassStats(name, a, s) for name, (a, s) in run.stats.items())
+    return tuple(PassStats(name, a, s, run.errors.get(name, "")) for name, (a, s) in run.stats.items())
 
 
 def reduce_source(

@@ -557,3 +557,27 @@ def test_a_graph_breaks_field_lasts_no_longer_than_the_program_it_was_seen_on():
     assert ProgramFile.parse(_observed(seen, plain)).get("graph-breaks") is None  # re-checked: no longer seen
     assert _observed(seen, set_header(plain, graph_breaks="3")) is seen  # unchanged: the repro is not rewritten
 
+
+
+def test_a_reducer_that_raises_costs_its_round_and_is_told_never_the_campaign(tmp_path, monkeypatch):
+    import fuzz.reduce as reduce_module
+    from fuzz.reduce import PassStats
+
+    calls = []
+
+    def reducer(source, target, **kwargs):  # the first reduction raises; the next has a pass that raised
+        calls.append(target)
+        if len(calls) == 1:
+            raise AttributeError("'float' object has no attribute 'mix'")
+        return FakeResult(passes=(PassStats("fold-constants", 4, 0, "AttributeError: boom"),))
+
+    monkeypatch.setattr(reduce_module, "reduce_program", reducer)
+    notices: list[str] = []
+    summary = Campaign(config(tmp_path, programs=20, workers=2, reduce_seconds=600), ScriptedRunner(),
+                       generate=generate, on_notice=notices.append).run()
+    assert len(calls) >= 2  # the campaign and its other reductions went on
+    assert summary["programs"] == 20
+    assert [b["reduction"] for b in summary["buckets"]] == ["failed", "done", "done"]  # the first round raised
+    assert any("raised AttributeError: 'float' object has no attribute 'mix'" in n and "bug in ngb-fuzz" in n
+               for n in notices)
+    assert any("pass fold-constants raised AttributeError: boom" in n for n in notices)

@@ -28,6 +28,7 @@ class FakeResult:
     original_lines: int = 9
     reproduced: int = 1
     elapsed_s: float = 0.1
+    passes: tuple = ()
 
 
 @dataclasses.dataclass(frozen=True)

@@ -57,6 +57,18 @@ def test_nothing_impure_shadowed_or_huge_is_folded():
     assert _entry(out) == _entry(source).replace("abs(-2)", "2")  # the builtin that is not shadowed, only
 
 
+def test_a_method_a_constant_lacks_or_one_that_fails_or_makes_something_huge_is_not_folded():
+    # an earlier candidate folded a name to 0.25 where the program called its method: ``0.25.mix()`` raised
+    # AttributeError out of the pass, and the campaign reducing it stopped
+    source = HEAD + """def entry(x):
+    a = 0.25.mix()
+    b = 'a'.encode('no-such-codec') + 'a'.ljust(10 ** 9)
+    return x + len('ab'.upper())
+""" + TAIL
+    folded = pass_candidates("fold-constants", source)[0]  # every fold at once
+    assert _entry(folded) == _entry(source).replace("10 ** 9", "1000000000").replace("len('ab'.upper())", "2")
+
+
 def test_a_helper_modules_import_is_its_own():
     source = "import types\n" + HEAD + '''_h = types.ModuleType("ngb_h")
 exec(compile(\'\'\'

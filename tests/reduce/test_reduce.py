@@ -454,3 +454,20 @@ def test_a_pass_that_stops_paying_gives_way_and_the_fixpoint_is_still_one():
     assert "pad" not in result.source and result.stopped == "fixpoint"
     # the last round ran the fruitless pass to its end on the final program: a fixpoint is one
     assert sum(1 for c in checked if "pad" not in c and "x / 0" not in c) == 40
+
+
+def test_a_pass_that_raises_while_making_its_edits_is_skipped_and_named():
+    from fuzz.reduce.passes._edits import reduction_pass
+
+    @reduction_pass("broken")
+    def broken(prog):
+        """Raises after its first edit, as a pass with a bug would."""
+        yield lambda: None
+        raise AttributeError("'float' object has no attribute 'mix'")
+
+    result = reduce_source(PROGRAM + FOOTER, raises_zero_division, passes=[broken, *PASSES])
+    assert result.lines < result.original_lines and raises_zero_division(result.source)  # the others went on
+    (stats,) = [p for p in result.passes if p.name == "broken"]
+    assert stats.error == "AttributeError: 'float' object has no attribute 'mix'"
+    assert "broken" in result.summary() and "raised AttributeError" in result.summary()
+    assert all(not p.error for p in result.passes if p.name != "broken")

@@ -140,9 +140,23 @@ class _Evaluator:
             return self.pure[name]
         if isinstance(func, ast.Attribute) and not func.attr.startswith("_"):
             owner = self.value(func.value)
-            if type(owner) in (str, bytes, int, float):  # immutable: every public method is pure
-                return getattr(owner, func.attr)
+            method = getattr(owner, func.attr, None)  # ``0.25.mix()``: a candidate may call what is not there
+            if type(owner) in (str, bytes, int, float) and callable(method):  # immutable: public methods are pure
+                return self._sized(owner, method)
         raise _NotPure
+
+    @staticmethod
+    def _sized(owner, method: Callable) -> Callable:
+        """``method`` of ``owner``, refusing the calls that would build something huge (``"a".ljust(10**9)``)."""
+        if not isinstance(owner, str | bytes):
+            return method
+
+        def call(*args):
+            if any(type(a) is int and abs(a) > _MAX_LEN for a in args):
+                raise _NotPure
+            return method(*args)
+
+        return call
 
     @staticmethod
     def _guard(op: ast.operator, left, right) -> None:
@@ -184,7 +198,7 @@ def _literal_of(evaluator: _Evaluator, node: ast.expr) -> ast.expr | None:
         return None
     try:
         return _literal(evaluator.value(node))
-    except (_NotPure, ArithmeticError, ValueError, TypeError, IndexError, KeyError, OverflowError):
+    except (_NotPure, ArithmeticError, ValueError, TypeError, LookupError, AttributeError):
         return None
 
 
