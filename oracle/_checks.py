@@ -411,6 +411,17 @@ def target_options(target: str) -> dict[str, str]:
     return dict(parse_target(target, check_python=False).options)
 
 
+def target_device(target: str) -> str:
+    """A header's ``# target:`` device (``cpu`` unless it says ``device=cuda``)."""
+    return parse_target(target, check_python=False).device
+
+
+def on_device(check: str, device: str) -> str:
+    """A standalone check whose inputs are made on ``device``: a CUDA finding's repro runs the program on the
+    GPU, as the oracle did when it found it (made on the CPU, a bug of the CUDA path reads "match")."""
+    return check if device == "cpu" else check.replace('mod.make_inputs("cpu"', f'mod.make_inputs("{device}"')
+
+
 def _backend(target: str) -> str:
     return target_options(target).get("backend", "eager")
 
@@ -504,4 +515,5 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
     if kind in _ENGINES:
         lines[-3:] = [ln.replace(f"torch.compile(backend='{backend}')", name) for ln in lines[-3:]]
     args = "*mod.make_inputs(\"cpu\")" if inputs else ""
-    return "\n".join(line.replace("<ARGS>", args) for line in lines) + "\n"
+    text = "\n".join(line.replace("<ARGS>", args) for line in lines) + "\n"
+    return on_device(text, target_device(target or "torch"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 __all__ = ["standalone_footer", "with_footer"]
 
-from oracle._checks import check_for, target_options
+from oracle._checks import check_for, on_device, target_device, target_options
 from oracle._programfile import FOOTER_BANNER, FOOTER_MARKER, ProgramFile, defines, imports_torch, takes_size
 
 _FOOTER = (
@@ -181,7 +181,7 @@ def standalone_footer(target: str | None = None, resize: bool = False) -> str:
         for old, new in zip(_CALLS, _RESIZED_CALLS):
             text = text.replace(old, new)
         text = text.replace(_COMPARED, "for i in range(len(eager)) for k in eager[i]")
-    return text
+    return on_device(text, target_device(target)) if target else text
 
 
 def with_footer(source: str) -> str:

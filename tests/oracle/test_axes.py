@@ -163,3 +163,16 @@ def test_short_checks_compile_with_the_targets_axes():
     assert "torch._inductor.config.emulate_precision_casts = True" in inductor
     assert check_for("mismatch:third_call:value", "torch", "returned") is None  # the generic footer's three calls
     assert check_for("crash:third_call:RuntimeError@f", "torch", "returned") is None
+
+
+@pytest.mark.parametrize("signature", ["crash:AssertionError@torch._dynamo.guards:__init__", "mismatch:value:values",
+                                       "mismatch:second_call:value", "mismatch:third_call:value"])
+def test_a_cuda_findings_standalone_check_makes_its_inputs_on_the_gpu(signature):
+    # found on a GPU campaign: the repro of a device=cuda bucket ran its check on the CPU, where a bug of the
+    # CUDA path reads "match"
+    program = "import torch\n\n\ndef entry(x):\n    return x + 1\n\n\ndef make_inputs(device):\n    return (torch.ones(2).to(device),)\n"
+    for target, device in (("torch:backend=inductor,device=cuda", "cuda"), ("torch:backend=inductor", "cpu")):
+        source = oracle.with_footer(oracle.set_header(program, signature=signature, target=target, eager="returned"))
+        footer = oracle.split_source(source)[2]
+        assert f'mod.make_inputs("{device}"' in footer and f'mod.make_inputs("{"cpu" if device == "cuda" else "cuda"}"' not in footer
+    assert oracle.standalone_footer("torch:device=cuda") != oracle.standalone_footer()

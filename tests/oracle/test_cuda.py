@@ -52,3 +52,17 @@ def test_correct_backends_on_cuda_are_ok(runner, backend):
 def test_a_wrong_backend_on_cuda_is_a_finding(runner):
     spec = oracle.parse_target("fault:perturb,device=cuda").spec
     assert runner.check(SEES_DEVICE, [spec]).verdicts[spec].signature == "mismatch:value:values"
+
+
+def test_a_cuda_findings_repro_runs_its_check_on_the_gpu(tmp_path):
+    import subprocess
+    import sys
+
+    for signature in ("mismatch:value:values", "mismatch:third_call:value"):  # a short check, the generic footer
+        source = oracle.with_footer(oracle.set_header(SEES_DEVICE, signature=signature,
+                                                      target="torch:device=cuda", eager="returned"))
+        path = tmp_path / "repro.py"
+        path.write_text(source.replace("    EFFECTS.append(x.device.type)\n",
+                                       "    EFFECTS.append(x.device.type)\n    assert x.is_cuda, x.device\n"))
+        proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0 and "match" in proc.stdout, (signature, proc.stdout + proc.stderr)
