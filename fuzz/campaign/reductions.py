@@ -524,11 +524,8 @@ class Reductions:
             if not fixpoint:
                 self._paid[bucket.repro] = (baseline, result.lines)
             if smaller:
-                original_lines = code_lines(first)
-                note = "" if reduction == "done" else (f"; cut short ({result.stopped}) after {result.elapsed_s:.0f}s "
-                                                       f"at {result.lines} lines: smaller, not minimal")
                 found_by = self.campaign.config.found_by(bucket.first_program).with_reduction(
-                    f"{original_lines} -> {result.lines} lines{note}")
+                    result.reduction(code_lines(first)))
                 reduced = set_header(result.source, found_by=str(found_by))
                 if not orig.exists():  # a reduction redone or gone on with keeps the first original
                     self.campaign._storing(self.campaign.dir.write_text, orig.name, source)

@@ -66,6 +66,10 @@ def failing_file(tmp_path):
 
 
 def test_reduce_cli_keeps_the_signature_and_rechecks_in_fresh_processes(failing_file, tmp_path, capsys):
+    # a campaign's repro whose reduction was cut short: its found-by must not keep saying so once reduced here
+    failing_file.write_text(failing_file.read_text().replace(
+        "# found-by: hand", "# found-by: ngb-fuzz run --seed 3 (program 7), reduced 300 -> 40 lines; cut short "
+        "(budget) after 60s at 40 lines: smaller, not minimal"))
     out = tmp_path / "small.py"
     code = main(["reduce", str(failing_file), "--target", "fault:drop-effect", "--budget", "600s",
                  "--rechecks", "1", "--workers", "2", "--out", str(out), "--corpus", str(tmp_path / "corpus")])
@@ -78,6 +82,7 @@ def test_reduce_cli_keeps_the_signature_and_rechecks_in_fresh_processes(failing_
     from fuzz.reduce import code_lines
 
     assert code_lines(reduced) <= 12 < code_lines(FAILING)
+    assert f"# found-by: ngb-fuzz run --seed 3 (program 7), reduced 300 -> {code_lines(reduced)} lines\n" in reduced
     assert reduced.endswith(failing_file.read_text().split("# ---- ngb-fuzz standalone check", 1)[1])
     store = Corpus(tmp_path / "corpus")
     (entry,) = store.entries.values()
