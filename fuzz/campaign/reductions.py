@@ -432,7 +432,7 @@ class Reductions:
         self.campaign.dir.notice(f"reducing {bucket.repro}: {what} (a bug in ngb-fuzz, please report it); {then}")
 
     def _reduce_bucket(self, bucket: Bucket, ir, budget: float | None, workers: int | None) -> None:
-        from fuzz.reduce import ReduceError, code_lines, reduce_program
+        from fuzz.reduce import ReduceError, code_lines, described, reduce_program
         from fuzz.triage.rootcause import behaviour_shape
 
         budget = self.campaign.config.reduce_seconds if budget is None else budget
@@ -525,7 +525,7 @@ class Reductions:
                 self._paid[bucket.repro] = (baseline, result.lines)
             if smaller:
                 found_by = self.campaign.config.found_by(bucket.first_program).with_reduction(
-                    result.reduction(code_lines(first)))
+                    described(result, code_lines(first)))
                 reduced = set_header(result.source, found_by=str(found_by))
                 if not orig.exists():  # a reduction redone or gone on with keeps the first original
                     self.campaign._storing(self.campaign.dir.write_text, orig.name, source)

@@ -199,5 +199,7 @@ def _recorded(result: ReduceResult) -> str:
     if result.lines >= result.original_lines and not (result.stopped == "fixpoint" and "cut short" in found.reduced):
         return result.source  # nothing taken off, and nothing to correct
     before = re.match(r"(\d+) -> ", found.reduced)
+    from fuzz.reduce import described
+
     return set_header(result.source, found_by=str(found.with_reduction(
-        result.reduction(int(before.group(1)) if before else None))))
+        described(result, int(before.group(1)) if before else None))))

@@ -4,7 +4,15 @@
 (keeps the same verdict signature on one target, re-checks the result in fresh processes).
 """
 
-from fuzz.reduce._driver import IRResult, PassStats, ReduceError, ReduceResult, reduce_ir, reduce_source
+from fuzz.reduce._driver import (
+    IRResult,
+    PassStats,
+    ReduceError,
+    ReduceResult,
+    described,
+    reduce_ir,
+    reduce_source,
+)
 from fuzz.reduce._tree import code_lines
 from fuzz.reduce.passes import IR_PASSES, PASSES, ReductionPass, pass_names
 
@@ -17,6 +25,7 @@ __all__ = [
     "ReduceResult",
     "ReductionPass",
     "code_lines",
+    "described",
     "pass_names",
     "reduce_ir",
     "reduce_program",

@@ -57,14 +57,6 @@ class ReduceResult:
     reproduced: int = 0  # ... of which kept the signature
     stages: tuple[str, ...] = field(default=())  # "backend=eager" (checked there), "ir", "target", "source"
 
-    def reduction(self, original_lines: int | None = None) -> str:
-        """What this reduction did, as a ``found-by`` header says it: ``340 -> 10 lines``, with how it was cut short
-        when it was. ``original_lines``: the program as first found, when this reduction went on from a smaller one."""
-        first = self.original_lines if original_lines is None else original_lines
-        note = "" if self.stopped == "fixpoint" else (f"; cut short ({self.stopped}) after {self.elapsed_s:.0f}s at "
-                                                      f"{self.lines} lines: smaller, not minimal")
-        return f"{first} -> {self.lines} lines{note}"
-
     def summary(self) -> str:
         lines = [
             f"reduced {self.original_lines} -> {self.lines} lines in {self.elapsed_s:.1f}s, "
@@ -80,6 +72,15 @@ class ReduceResult:
         if self.rechecks:
             lines.append(f"re-check in fresh processes: {self.reproduced}/{self.rechecks} reproduced {self.signature}")
         return "\n".join(lines)
+
+
+def described(result: ReduceResult, original_lines: int | None = None) -> str:
+    """What a reduction did, as a ``found-by`` header says it: ``340 -> 10 lines``, with how it was cut short when
+    it was. ``original_lines``: the program as first found, when the reduction went on from a smaller one."""
+    first = result.original_lines if original_lines is None else original_lines
+    note = "" if result.stopped == "fixpoint" else (f"; cut short ({result.stopped}) after {result.elapsed_s:.0f}s "
+                                                    f"at {result.lines} lines: smaller, not minimal")
+    return f"{first} -> {result.lines} lines{note}"
 
 
 @dataclass(frozen=True, slots=True)
