@@ -1,0 +1,42 @@
+# ngb-fuzz program
+# signature: crash:InternalTorchDynamoError@torch._dynamo.bytecode_transformation:fix_vars
+# target: torch
+# eager: returned
+# found-by: ngb-fuzz run --seed 0 (program 251), reduced 265 -> 9 lines
+import torch
+
+
+class _C1(torch.overrides.TorchFunctionMode):
+    def __torch_function__(self, x, types, y=(), z=None):
+        return x(*y)
+
+
+def entry():
+    with _C1():
+        if not torch.ones(0).sum():
+            torch._dynamo.graph_break()
+
+
+# ---- ngb-fuzz standalone check (generated; do not edit below) ----
+if __name__ == "__main__":
+    import sys
+
+    def program():  # the program above run afresh: each side starts from new globals (as in ngb-fuzz)
+        torch.set_grad_enabled(True)  # and from torch's defaults
+        torch.set_default_dtype(torch.float32)
+        mod = type(sys)("ngb_program")
+        source = open(__file__, encoding="utf-8-sig").read().split("# ---- ngb-fuzz standalone check")[0]
+        exec(compile(source, __file__, "exec"), vars(mod))
+        sys.modules[mod.__name__] = mod  # importable, as a user's module is
+        return mod
+
+    torch._dynamo.config.nested_graph_breaks = True
+    mod = program()  # eager and torch.compile each run the program afresh
+    mod.entry()  # eager returns
+    mod = program()
+    try:  # torch.compile raised InternalTorchDynamoError (in torch._dynamo.bytecode_transformation.fix_vars)
+        torch.compile(mod.entry, backend="eager")()
+    except Exception:
+        print(f"MISMATCH: eager returns, torch.compile(backend='eager') raises, torch {torch.__version__}")
+        raise
+    print(f"match: eager vs torch.compile(backend='eager'), torch {torch.__version__}")
