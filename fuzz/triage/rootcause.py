@@ -11,7 +11,7 @@ grouped again into root causes:
   a resume function or a polyfill, compiler code the compiler runs as the program's: a polyfill of ``sum``
   calls the program's ``map`` callback), one with no compiler frame at all (``@program``), one raised by a
   compiler's *self-check* (``SELF_CHECKS``: an assertion that re-checks what the compiler built, which many
-  unrelated bugs trip), a dead worker, a load failure, and every hang. Such a signature says what the *program*
+  unrelated bugs trip), one whose type and frame are both generic (``GENERIC_CRASHES``), a dead worker, a load failure, and every hang. Such a signature says what the *program*
   raised (a ``TypeError`` because the compiler computed a wrong value) or only that something went wrong, which
   many bugs share; these get the mismatch treatment below, named by their reduced repro's shape
   (``crash|SHAPE``, ``hang|SHAPE``);
@@ -48,7 +48,7 @@ import hashlib
 
 from fuzz.program import families
 
-__all__ = ["PASS_THROUGH_FRAMES", "SELF_CHECKS", "STATE_CONTEXTS", "breaks_unseen", "pins_bug", "root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects",
+__all__ = ["GENERIC_CRASHES", "PASS_THROUGH_FRAMES", "SELF_CHECKS", "STATE_CONTEXTS", "breaks_unseen", "pins_bug", "root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects",
            "with_helper_modules"]
 
 _KEEP_NAMES = frozenset({"torch", "entry", "make_inputs", "types", "contextlib", "functools", "self"})
@@ -92,16 +92,26 @@ def _passes_through(frame: str) -> bool:
 SELF_CHECKS = frozenset({
     "AssertionError@torch._dynamo.guards:__init__",
 })
+# Crashes whose exception type and frame are both generic: an error met while running traced ops on fake tensors,
+# wrapped as TorchRuntimeError, and raised through Dynamo's helper that many callers use to give up
+# (``exc:unimplemented``). On torch 2.11 two unrelated bugs crash so (a user TorchFunctionMode's numpy result
+# traced as a tensor; a callee's break whose result is appended to a list), and a 2.11 campaign named a form of
+# the second (the break under a contextmanager in the callee) as the first. Named by their reduced repro's shape,
+# as self-checks are.
+GENERIC_CRASHES = frozenset({
+    "TorchRuntimeError@torch._dynamo.exc:unimplemented",
+})
 
 
 def pins_bug(signature: str) -> bool:
     """Whether a finding's signature alone names its bug: a crash raised inside compiler code, whose innermost
     compiler frame (not a pass-through one) and exception type say where the compiler failed. A crash named by a
-    pass-through frame or by none (``@program``), a compiler self-check (``SELF_CHECKS``), a dead worker
+    pass-through frame or by none (``@program``), a compiler self-check (``SELF_CHECKS``) or a generic crash
+    (``GENERIC_CRASHES``), a dead worker
     (``crash:died:``), a load failure and a hang do not: they are named by their reduced repro's shape, as mismatches are (see the module docstring)."""
     kind, _, rest = signature.partition(":")
     rest = rest.removeprefix("second_call:").removeprefix("third_call:")
-    if kind != "crash" or rest.startswith(("died:", "load:")) or "@" not in rest or rest in SELF_CHECKS:
+    if kind != "crash" or rest.startswith(("died:", "load:")) or "@" not in rest or rest in SELF_CHECKS | GENERIC_CRASHES:
         return False
     frame = rest.rpartition("@")[2]
     return frame not in ("", "program") and not _passes_through(frame)

@@ -187,3 +187,20 @@ def test_a_crash_named_by_a_polyfill_or_a_resume_function_is_named_by_shape():
         assert not pins_bug(passed_on) and root_cause(passed_on) is None, passed_on
     # a module whose name only begins like the polyfills' is compiler code still
     assert pins_bug("crash:TypeError@torch._dynamo.polyfills_helper:run")
+
+
+def test_a_generic_crash_is_named_by_shape_and_two_such_bugs_stay_two(tmp_path):
+    # torch 2.11 raises TorchRuntimeError from exc:unimplemented for a TorchFunctionMode's numpy result traced as a
+    # tensor and for a callee break's result appended to a list; a 2.11 campaign named the second as the first
+    generic = "crash:TorchRuntimeError@torch._dynamo.exc:unimplemented"
+    assert not pins_bug(generic) and not pins_bug("crash:second_call:" + generic.partition(":")[2])
+    assert root_cause(generic) is None
+    assert pins_bug("crash:TorchRuntimeError@torch._dynamo.utils:run_node")  # a frame that says where
+    assert pins_bug("crash:UncapturedHigherOrderOpError@torch._dynamo.exc:unimplemented")  # a type that says what
+    numpy = "torch-function-mode-numpy-result-traced-as-tensor.py"
+    appended = "torch-2.10-ngb-step-break-result-appended-run-node-crash--contextmanager-break-in-callee.py"
+    known = KnownBugs.from_corpus(corpus_of(tmp_path, [numpy]))
+    repro = (ROOT / "corpus" / appended).read_text()
+    assert known.match(generic, None) is None  # not KNOWN at sight
+    assert known.match(generic, behaviour_shape(repro, minimal=True)) is None  # nor once reduced: another shape
+    assert known.match(generic, behaviour_shape((ROOT / "corpus" / numpy).read_text(), minimal=True)).file == numpy
