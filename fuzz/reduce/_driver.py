@@ -379,9 +379,10 @@ class _Reduction:
         """``p``'s edits of the best program; a pass that raises while it makes them ends there (for this program),
         its error kept for the result (``PassStats.error``): a pass's bug costs its edits, never the reduction or
         the campaign that runs it."""
-        edits = iter(p.edits(self.best))
+        edits = None
         while True:
             try:
+                edits = iter(p.edits(self.best)) if edits is None else edits  # a pass may raise at once, too
                 edit = next(edits)
             except StopIteration:
                 return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import threading
 import time
@@ -465,9 +466,12 @@ def test_a_pass_that_raises_while_making_its_edits_is_skipped_and_named():
         yield lambda: None
         raise AttributeError("'float' object has no attribute 'mix'")
 
-    result = reduce_source(PROGRAM + FOOTER, raises_zero_division, passes=[broken, *PASSES])
+    def at_once(prog):  # not a generator: raises before any edit is asked for
+        raise ValueError("no edits")
+
+    at_once_pass = dataclasses.replace(broken, name="at-once", edits=at_once)
+    result = reduce_source(PROGRAM + FOOTER, raises_zero_division, passes=[broken, at_once_pass, *PASSES])
     assert result.lines < result.original_lines and raises_zero_division(result.source)  # the others went on
-    (stats,) = [p for p in result.passes if p.name == "broken"]
-    assert stats.error == "AttributeError: 'float' object has no attribute 'mix'"
-    assert "broken" in result.summary() and "raised AttributeError" in result.summary()
-    assert all(not p.error for p in result.passes if p.name != "broken")
+    errors = {p.name: p.error for p in result.passes if p.error}
+    assert errors == {"broken": "AttributeError: 'float' object has no attribute 'mix'", "at-once": "ValueError: no edits"}
+    assert "raised AttributeError" in result.summary() and "raised ValueError" in result.summary()
