@@ -470,7 +470,8 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
     kind, _, _ = (target or "torch").partition(":")
     if generator is None or kind not in ("torch", *_ENGINES):
         return None
-    options = target_options(target or "torch")
+    parsed = parse_target(target or "torch", check_python=False)
+    options = dict(parsed.options)
     backend = options.get("backend", "eager")
     ngb = options.get("ngb", "on") == "on"
     said = {"returned": "returned", None: "", "": ""}.get(
@@ -516,4 +517,4 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
         lines[-3:] = [ln.replace(f"torch.compile(backend='{backend}')", name) for ln in lines[-3:]]
     args = "*mod.make_inputs(\"cpu\")" if inputs else ""
     text = "\n".join(line.replace("<ARGS>", args) for line in lines) + "\n"
-    return on_device(text, target_device(target or "torch"))
+    return on_device(text, parsed.device)

@@ -191,6 +191,7 @@ def _recorded(result: ReduceResult) -> str:
     """The reduced program with its ``found-by`` saying what was done to it: a campaign's repro reduced again
     (its line said ``reduced 340 -> 100 lines; cut short ...``) now says ``340 -> 10 lines``. A ``found-by`` that
     names no generated program is left as it is."""
+    from fuzz.reduce import described
     from oracle import ProgramFile, set_header
 
     found = ProgramFile.parse(result.source).found_by
@@ -199,7 +200,5 @@ def _recorded(result: ReduceResult) -> str:
     if result.lines >= result.original_lines and not (result.stopped == "fixpoint" and "cut short" in found.reduced):
         return result.source  # nothing taken off, and nothing to correct
     before = re.match(r"(\d+) -> ", found.reduced)
-    from fuzz.reduce import described
-
     return set_header(result.source, found_by=str(found.with_reduction(
         described(result, int(before.group(1)) if before else None))))

@@ -11,8 +11,9 @@ grouped again into root causes:
   a resume function or a polyfill, compiler code the compiler runs as the program's: a polyfill of ``sum``
   calls the program's ``map`` callback), one with no compiler frame at all (``@program``), one raised by a
   compiler's *self-check* (``SELF_CHECKS``: an assertion that re-checks what the compiler built, which many
-  unrelated bugs trip), one whose type and frame are both generic (``GENERIC_CRASHES``), a dead worker, a load failure, and every hang. Such a signature says what the *program*
-  raised (a ``TypeError`` because the compiler computed a wrong value) or only that something went wrong, which
+  unrelated bugs trip), one whose type and frame are both generic (``GENERIC_CRASHES``), a dead worker, a load
+  failure, and every hang. Such a signature says what the *program* raised (a ``TypeError`` because the compiler
+  computed a wrong value) or only that something went wrong, which
   many bugs share; these get the mismatch treatment below, named by their reduced repro's shape
   (``crash|SHAPE``, ``hang|SHAPE``);
 - a mismatch is named by the *behaviour shape* of its reduced repro, whatever differed: the program with the
@@ -101,17 +102,18 @@ SELF_CHECKS = frozenset({
 GENERIC_CRASHES = frozenset({
     "TorchRuntimeError@torch._dynamo.exc:unimplemented",
 })
+_NAMED_BY_SHAPE = SELF_CHECKS | GENERIC_CRASHES
 
 
 def pins_bug(signature: str) -> bool:
     """Whether a finding's signature alone names its bug: a crash raised inside compiler code, whose innermost
     compiler frame (not a pass-through one) and exception type say where the compiler failed. A crash named by a
     pass-through frame or by none (``@program``), a compiler self-check (``SELF_CHECKS``) or a generic crash
-    (``GENERIC_CRASHES``), a dead worker
-    (``crash:died:``), a load failure and a hang do not: they are named by their reduced repro's shape, as mismatches are (see the module docstring)."""
+    (``GENERIC_CRASHES``), a dead worker (``crash:died:``), a load failure and a hang do not: they are named by
+    their reduced repro's shape, as mismatches are (see the module docstring)."""
     kind, _, rest = signature.partition(":")
     rest = rest.removeprefix("second_call:").removeprefix("third_call:")
-    if kind != "crash" or rest.startswith(("died:", "load:")) or "@" not in rest or rest in SELF_CHECKS | GENERIC_CRASHES:
+    if kind != "crash" or rest.startswith(("died:", "load:")) or "@" not in rest or rest in _NAMED_BY_SHAPE:
         return False
     frame = rest.rpartition("@")[2]
     return frame not in ("", "program") and not _passes_through(frame)
