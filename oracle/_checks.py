@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from oracle._configs import assignments
 from oracle._programfile import FOOTER_BANNER, FOOTER_MARKER
-from oracle._slow import SLOW_FLOOR_S, SLOW_RATIO
+from oracle._slow import LOAD_ALLOWANCE, SLOW_FLOOR_S, SLOW_RATIO
 from oracle._targets import parse_target
 
 if TYPE_CHECKING:
@@ -324,38 +324,46 @@ def _hang(signature: str, compiled: str, target: str, eager: str, compare: str |
 
 def _slow(signature: str, compiled: str, target: str, eager: str, compare: str | None) -> list[str]:
     """Compiling with nested graph breaks on takes ``SLOW_RATIO`` times as long as with them off, and
-    ``SLOW_FLOOR_S`` at least (``oracle._slow``): the program compiled and called afresh with them off, timed,
-    then with them on under an alarm at that limit (as ``_hang``'s)."""
+    ``SLOW_FLOOR_S`` at least (``oracle._slow``), in CPU seconds, which other programs on the machine do not
+    add to: the program compiled and called afresh with them off, timed, then with them on under an alarm at
+    that limit of CPU seconds (SIGPROF), and one at ``LOAD_ALLOWANCE`` times it on the clock."""
     return [
+        "    import os",
         "    import signal",
-        "    import time",
         "",
         *_LATE,
         f"    torch.compile(lambda x: x + 1, backend={_backend(target)!r})(torch.ones(1))"
         "  # the compiler's one-time imports, not timed",
         "",
-        "    def timed(nested):  # seconds to compile and call the program afresh, nested breaks on or off",
+        "    def cpu():  # CPU seconds of this process and the compilers it ran",
+        "        times = os.times()",
+        "        return times.user + times.system + times.children_user + times.children_system",
+        "",
+        "    def timed(nested):  # CPU seconds to compile and call the program afresh, nested breaks on/off",
         "        torch._dynamo.reset()",
         "        torch._dynamo.config.nested_graph_breaks = nested",
         "        mod = program()",
-        "        started = time.perf_counter()",
+        "        started = cpu()",
         *["    " + ln for ln in _call(f"{compiled}(<ARGS>)", eager)],
-        "        return time.perf_counter() - started",
+        "        return cpu() - started",
         "",
         "    off = timed(False)",
         f"    limit = max({SLOW_FLOOR_S}, {SLOW_RATIO} * off)",
-        '    if hasattr(signal, "SIGALRM"):',
-        "        signal.signal(signal.SIGALRM, late)",
-        "        signal.setitimer(signal.ITIMER_REAL, limit)",
+        "    alarms = [(signal.SIGPROF, signal.ITIMER_PROF, limit),  # CPU seconds, and more on the clock",
+        f"              (signal.SIGALRM, signal.ITIMER_REAL, {LOAD_ALLOWANCE} * limit)]"
+        ' if hasattr(signal, "SIGPROF") else []',
+        "    for sig, timer, seconds in alarms:",
+        "        signal.signal(sig, late)",
+        "        signal.setitimer(timer, seconds)",
         "    try:",
         "        on = timed(True)",
         "    except Late:",
         "        on = None",
-        '    if hasattr(signal, "SIGALRM"):',
-        "        signal.setitimer(signal.ITIMER_REAL, 0)",
+        "    for sig, timer, seconds in alarms:",
+        "        signal.setitimer(timer, 0)",
         f"    # torch.compile is {SLOW_RATIO:.0f} times as slow with nested graph breaks on as off, or more",
-        '    print(f"nested graph breaks off: {off:.1f} s\\nnested graph breaks on:  "',
-        '          + (f"{on:.1f} s" if on is not None else f"no result within {limit:.0f} s"))',
+        '    print(f"nested graph breaks off: {off:.1f} CPU seconds\\nnested graph breaks on:  "',
+        '          + (f"{on:.1f}" if on is not None else f"no result within {limit:.0f}") + " CPU seconds")',
         "    same = on is not None and on < limit",
     ]
 

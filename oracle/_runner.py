@@ -419,19 +419,23 @@ class Runner:
             return self._pools[python]
 
     def run(self, source: str, target: Target | str, calls: int = CALLS, timeout: float | None = None,
-            perturb: int | None = None, steps: int | None = None) -> dict[str, Any]:
-        """Run ``source`` under one target; the worker's raw observations (or a hang/died marker). ``timeout``
-        replaces the runner's for this run; ``perturb`` (a seed) nudges the floating-point inputs by a few
-        units in the last place (``oracle._worker.perturb``). ``steps``: count the bytecode instructions
-        Dynamo traces (the result's ``steps``, where that torch lets them be counted) and, when > 0, stop the
-        run past that many (the result is ``{"steps_over": n}``)."""
+            perturb: int | None = None, steps: int | None = None, cpu: float | None = None) -> dict[str, Any]:
+        """Run ``source`` under one target; the worker's raw observations (or a hang/died marker), with the
+        run's ``seconds`` and, where it finished, the CPU seconds it used (``cpu``). ``timeout`` replaces the
+        runner's for this run; ``perturb`` (a seed) nudges the floating-point inputs by a few units in the
+        last place (``oracle._worker.perturb``). ``steps``: count the bytecode instructions Dynamo traces (the
+        result's ``steps``, where that torch lets them be counted) and, when > 0, stop the run past that many
+        (the result is ``{"steps_over": n}``). ``cpu``: stop a compile past that many CPU seconds (the result
+        is ``{"cpu_over": s}``), which another process on the same cores does not bring closer as it does a
+        ``timeout``."""
         target = parse_target(target)
         pool = self._pool(target.python)
         worker = pool.acquire()
         try:
             job = {"op": "run", "source": source, "target": target.payload(), "device": target.device,
                    "calls": calls, **({"perturb": perturb} if perturb is not None else {}),
-                   **({"steps": steps} if steps is not None else {})}
+                   **({"steps": steps} if steps is not None else {}),
+                   **({"cpu": cpu} if cpu is not None else {})}
             started = time.monotonic()
             result = worker.request(job, timeout or self.timeout)
             result.setdefault("seconds", time.monotonic() - started)  # the run alone, not a worker's start

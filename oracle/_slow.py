@@ -20,9 +20,16 @@ its twin's run of the same program, right after it, in the same pool of workers:
   finish in its time is ``ok``.
 
 Only a run that showed nothing else (``ok``, or no result) is timed: a wrong value or a crash is the finding.
-The ratio, not a wall time, is what a reduction keeps (``fuzz.reduce``): it holds on a smaller program and on
-a loaded machine, where both runs are slowed alike. The reducer asks for ``REDUCE_MARGIN`` times the limit, so
-the reduced repro keeps the verdict when it is checked again on a quieter or busier moment.
+The ratio, not a wall time, is what a reduction keeps (``fuzz.reduce``): it holds on a smaller program. The
+reducer asks for ``REDUCE_MARGIN`` times the limit, so the reduced repro keeps the verdict when it is checked
+again on a quieter or busier moment.
+
+Runs are compared by the CPU seconds their worker used (``spent``), and a second run is stopped past the
+limit in CPU seconds, not on the clock: on two shared cores a run's seconds on the clock grow with what runs
+beside it, and a twin of a few seconds may fall in a quieter moment than a run of minutes, which then read
+as ten times slower (a false finding) or, the other way, not (seen: a 2.15 campaign's slow compile, 18 times
+its twin on a quiet machine, not kept by its reduction while a test suite ran beside it). The clock only
+sieves which runs are timed against a twin.
 """
 
 from __future__ import annotations
@@ -36,9 +43,10 @@ if TYPE_CHECKING:  # the campaign's scheduling asks ``waits_out`` without import
     from ._targets import Target
     from ._verdict import Verdict
 
-__all__ = ["REDUCE_BY_STEPS", "REDUCE_MARGIN", "SLOW_FLOOR_S", "SLOW_RATIO", "SLOW_SIGNATURE", "STEP_FLOOR",
-           "TOO_SLOW_SIGNATURE", "USUAL_FACTOR", "USUAL_MIN", "UsualTimes", "hang_rule", "slow_limit",
-           "slow_verdict", "slowness", "step_limit", "too_slow_verdict", "twin", "waits_out"]
+__all__ = ["LOAD_ALLOWANCE", "REDUCE_BY_STEPS", "REDUCE_MARGIN", "SLOW_FLOOR_S", "SLOW_RATIO",
+           "SLOW_SIGNATURE", "STEP_FLOOR", "TOO_SLOW_SIGNATURE", "USUAL_FACTOR", "USUAL_MIN", "UsualTimes",
+           "hang_rule", "slow_limit", "slow_verdict", "slowness", "spent", "step_limit", "too_slow_verdict",
+           "twin", "waits_out"]
 
 SLOW_RATIO = 10.0  # times the twin's run
 SLOW_FLOOR_S = 15.0  # and at least this many seconds: below it, worker start and load noise are the same size
@@ -61,6 +69,10 @@ REDUCE_BY_STEPS = True  # False: candidates timed only, as before (benchmarks/sl
 # double what they cost (seen: a 2.13 campaign beside two others checked 7 programs in its first four
 # minutes).
 USUAL_FACTOR = 3.0
+# A run stopped past a limit of CPU seconds gets this many times that limit on the clock before its timeout:
+# on two cores that the campaign's workers, a reduction and a test suite share, a run's seconds on the clock
+# are up to about three times its CPU seconds.
+LOAD_ALLOWANCE = 3.0
 USUAL_RUNS = 50
 USUAL_MIN = 10
 
@@ -103,20 +115,23 @@ def slow_limit(twin_s: float, floor_s: float = SLOW_FLOOR_S, ratio: float = SLOW
     return max(floor_s, ratio * twin_s)
 
 
-def slow_verdict(on_s: float, twin_s: float, limit: float, finished: bool, target: Target) -> Verdict:
-    """The ``slow`` verdict of a run that took ``on_s`` seconds (``finished``), or gave no result in them,
+def slow_verdict(on_s: float, twin_s: float, limit: float, finished: bool, target: Target,
+                 cpu: bool = False, clock: bool = True) -> Verdict:
+    """The ``slow`` verdict of a run that cost ``on_s`` seconds (``finished``), or gave no result in them,
     against its twin's ``twin_s``; ``limit``: the slow limit (``slow_limit``) that a second run did not finish
-    within."""
+    within. ``cpu``: the twin's cost and the limit are CPU seconds (``spent``); ``clock``: ``on_s`` is seconds
+    on the clock (a run stopped at its timeout), else as the twin's."""
     from ._verdict import Verdict
 
-    took = (f"took {on_s:.1f} s, and once more gave no result within {limit:.0f} s" if finished
-            else f"gave no result in {on_s:.0f} s")
+    unit = " CPU seconds" if cpu else " s"
+    took = (f"took {on_s:.1f}{unit}, and once more gave no result within {limit:.0f}{unit}" if finished
+            else f"gave no result in {on_s:.0f}" + (" s" if clock else unit))
     off = twin(target)
     return Verdict(
         "slow", "compile", SLOW_SIGNATURE,
         f"with nested graph breaks on, the run {took}; with them off ({off.spec if off else 'ngb=off'}) it "
-        f"took {twin_s:.1f} s: {on_s / max(twin_s, 1e-3):.0f} times as long or more (slow from "
-        f"{limit:.0f} s)",
+        f"took {twin_s:.1f}{unit}: {on_s / max(twin_s, 1e-3):.0f} times as long or more (slow from "
+        f"{limit:.0f}{unit})",
     )
 
 
@@ -144,39 +159,66 @@ class Runner(Protocol):
     _usual: UsualTimes
 
     def run(self, source: str, target: Target | str, calls: int = ..., timeout: float | None = None,
-            perturb: int | None = None, steps: int | None = None) -> dict[str, Any]: ...
+            perturb: int | None = None, steps: int | None = None, cpu: float | None = None
+            ) -> dict[str, Any]: ...
 
     def slow_limit(self, twin_s: float) -> float: ...
+
+
+def spent(result: dict[str, Any]) -> float:
+    """What a finished run cost: the CPU seconds its worker measured (``oracle._worker.cpu_seconds``), else
+    (a runner of one's own) its seconds on the clock."""
+    return float(result["cpu"]) if "cpu" in result else float(result.get("seconds", 0.0))
+
+
+def _stopped(result: dict[str, Any]) -> bool:
+    """A run that gave no result within its time, or was stopped past its CPU seconds."""
+    return "hang" in result or "cpu_over" in result
+
+
+def _limited(limit: float, by_cpu: bool, least: float = 0.0) -> tuple[float, float | None]:
+    """A run's timeout and CPU seconds (``Runner.run``) for ``limit`` seconds: CPU seconds, with
+    ``LOAD_ALLOWANCE`` times them on the clock, where the run's cost is measured in CPU seconds; else seconds
+    on the clock and no limit of CPU seconds. ``least``: the timeout's least."""
+    if not by_cpu:
+        return max(least, limit), None
+    return max(least, LOAD_ALLOWANCE * limit), limit
 
 
 def hang_rule(runner: Runner, source: str, target: Target, calls: int, result: dict[str, Any]
               ) -> tuple[dict[str, Any], Verdict | None, float | None]:
     """A target run that gave no result within ``runner``'s timeout (``result``): the run to judge instead,
-    the verdict when this decides it, and the twin's seconds when it ran and finished. A compile can be slow
-    rather than stuck (inductor under load, many graphs), so the run is repeated once in a fresh worker given
-    ``hang_recheck`` times as long. A target with a twin has the twin run first, at the runner's timeout: a
-    twin that gives no result either decides ``skip:too-slow`` (the program is too slow to compile here for a
-    hang to tell anything of nested graph breaks); one that finishes sets the slow limit, the repeat gets that
-    limit when it is longer, and no result again is ``slow``."""
+    the verdict when this decides it, and the twin's cost (``spent``) when it ran and finished. A compile can
+    be slow rather than stuck (inductor under load, many graphs), so the run is repeated once in a fresh
+    worker given ``hang_recheck`` times as long. A target with a twin has the twin run first, at the runner's
+    timeout: a twin that gives no result either decides ``skip:too-slow`` (the program is too slow to compile
+    here for a hang to tell anything of nested graph breaks); one that finishes sets the slow limit, the
+    repeat is stopped past that limit in CPU seconds (or gets it on the clock when it is longer), and no
+    result again is ``slow``."""
     pair = twin(target)
     other = runner.run(source, pair, calls) if pair is not None else {}
     if "hang" in other:
         return result, too_slow_verdict(float(result["hang"]), float(other["hang"]), target), None
-    twin_s = float(other["seconds"]) if "calls" in other else None  # a twin that died sets no limit
+    twin_s = spent(other) if "calls" in other else None  # a twin that died sets no limit
     limit = runner.slow_limit(twin_s) if twin_s is not None else 0.0
-    again_s = max(runner.timeout * runner.hang_recheck, limit)
-    if again_s > float(result["hang"]):
-        result = runner.run(source, target, calls, timeout=again_s)
-    if twin_s is not None and "hang" in result:
-        return result, slow_verdict(float(result["hang"]), twin_s, limit, False, target), twin_s
+    by_cpu = "cpu" in other
+    timeout, cpu = _limited(limit, by_cpu, runner.timeout * runner.hang_recheck)
+    if timeout > float(result["hang"]):
+        result = runner.run(source, target, calls, timeout=timeout, cpu=cpu)
+    if twin_s is not None and _stopped(result):
+        on_s = float(result["hang"]) if "hang" in result else float(result["cpu_over"])
+        return result, slow_verdict(on_s, twin_s, limit, False, target, by_cpu, "hang" in result), twin_s
     return result, None, twin_s
 
 
 def slowness(runner: Runner, source: str, target: Target, calls: int, result: dict[str, Any],
              verdict: Verdict, twin_s: float | None = None) -> Verdict:
     """``slow`` instead of ``verdict`` (``ok``) when the run (finished: a run that did not is ``hang_rule``'s)
-    took ``slow_limit`` of its twin's and a second run does not finish within that limit either; else
-    ``verdict``. ``twin_s``: the twin's seconds when ``hang_rule`` ran it already (not run again)."""
+    cost ``slow_limit`` of its twin's and a second run is stopped past that limit too; else ``verdict``.
+    Costs are CPU seconds where the worker measured them (``spent``): on cores that other processes share, a
+    run's seconds on the clock grow with what runs beside it, and the twin's, a few seconds long, may fall
+    in a quieter moment than a long run. The clock only sieves (the floor, what is usual). ``twin_s``: the
+    twin's cost when ``hang_rule`` ran it already (not run again)."""
     pair = twin(target)
     on_s = float(result.get("seconds", 0.0))
     if pair is None:
@@ -184,19 +226,22 @@ def slowness(runner: Runner, source: str, target: Target, calls: int, result: di
     usual = runner._usual.median(target.spec, on_s)
     if on_s < runner.slow_floor_s or (usual is not None and on_s < USUAL_FACTOR * usual):
         return verdict
+    on = spent(result)
     if twin_s is None:
         # the twin need not run longer than a slow run's twin can take: past that, the ratio is not there
-        other = runner.run(source, pair, calls,
-                           timeout=min(runner.timeout, max(on_s / runner.slow_ratio, 1.0)))
+        other = runner.run(source, pair, calls, timeout=min(
+            runner.timeout, max(LOAD_ALLOWANCE * on_s / runner.slow_ratio, 1.0)))
         if "calls" not in other:  # the twin hung or died too: nested graph breaks did not make it slow
             return verdict
-        twin_s = float(other["seconds"])
+        twin_s = spent(other)
     limit = runner.slow_limit(twin_s)
-    if on_s < limit:
+    if on < limit:
         return verdict
-    if "hang" not in runner.run(source, target, calls, timeout=limit):
+    by_cpu = "cpu" in result
+    timeout, cpu = _limited(limit, by_cpu)
+    if not _stopped(runner.run(source, target, calls, timeout=timeout, cpu=cpu)):
         return verdict
-    return slow_verdict(on_s, twin_s, limit, True, target)
+    return slow_verdict(on, twin_s, limit, True, target, by_cpu)
 
 
 def waits_out(signature: str) -> bool:

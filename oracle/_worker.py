@@ -31,10 +31,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import torch  # noqa: E402
 
-if TYPE_CHECKING:  # the same file, as the checker sees the package
+if TYPE_CHECKING:  # the same files, as the checker sees the package
     from oracle import _observe as obs
+    from oracle._limits import StepLimit, Steps, cpu_seconds
 else:
     import _observe as obs
+    from _limits import StepLimit, Steps, cpu_seconds
 
 # One target payload built into (the callable, a context manager factory for each call, a stats function).
 Built = tuple[
@@ -310,57 +312,6 @@ class Unsupported(Exception):
     """The target cannot run on this torch (a config flag it does not have): the job answers a clean skip."""
 
 
-class StepLimit(BaseException):  # not an Exception: the compiler's handlers do not catch it
-    """Raised inside Dynamo when a run has traced more bytecode instructions than its job allows."""
-
-
-class _Steps:
-    """Bytecode instructions Dynamo traced in this job (``InstructionTranslatorBase.step`` calls, inlined
-    functions included): a measure of compile work that, unlike seconds, does not move with the machine's
-    load. Counted only in jobs that ask (``"steps"``: a limit, 0 for none); ``install`` wraps the method
-    once, and a program that catches ``BaseException`` around the stop is stopped all the same (its result
-    is the count)."""
-
-    count = 0
-    limit: int | None = None  # None: not counting
-
-    @classmethod
-    def install(cls) -> bool:
-        """Wrap Dynamo's instruction step (once); False where this torch has none to wrap."""
-        try:
-            from torch._dynamo.symbolic_convert import InstructionTranslatorBase
-        except ImportError:
-            return False
-        original = getattr(InstructionTranslatorBase, "step", None)
-        if original is None:
-            return False
-        if getattr(original, "_ngb_counted", False):
-            return True
-
-        def step(self: Any) -> Any:
-            if cls.limit is not None:
-                cls.count += 1
-                if cls.limit and cls.count > cls.limit:
-                    raise StepLimit
-            return original(self)
-
-        step._ngb_counted = True  # type: ignore[attr-defined]
-        InstructionTranslatorBase.step = step  # type: ignore[method-assign]
-        return True
-
-    @classmethod
-    @contextlib.contextmanager
-    def counting(cls, limit: int | None) -> Iterator[bool]:
-        """Count this job's steps when ``limit`` is not None (stopping it past a limit > 0); yields whether
-        they are counted."""
-        on = limit is not None and cls.install()
-        cls.count, cls.limit = 0, (limit if on else None)
-        try:
-            yield on
-        finally:
-            cls.limit = None
-
-
 def _config_module(name: str) -> Any:
     """``torch._dynamo.config`` or ``torch._inductor.config`` (imported on first use: it costs a second)."""
     return importlib.import_module(f"torch._{name}.config")
@@ -520,7 +471,8 @@ def run_job(job: dict[str, Any], default_state: dict[str, Any],
             result: dict[str, Any] = {"unsupported": str(exc)}
         else:
             calls = []
-            with _Steps.counting(job.get("steps")) as counted:
+            cpu_limit, started = job.get("cpu"), cpu_seconds()
+            with Steps.counting(job.get("steps"), cpu_limit) as counted:
                 try:
                     for size in call_sizes(module, job.get("calls", 2)):
                         calls.append(
@@ -532,12 +484,18 @@ def run_job(job: dict[str, Any], default_state: dict[str, Any],
                         )
                         # The next call starts from the state eager would leave, which the record holds.
                     result = {"calls": calls, "stats": unalias(stats(), aliases)}
-                except StepLimit:  # the compile traced past the job's limit: no observation, only that count
-                    result = {"steps_over": _Steps.count}
-                if counted and "calls" in result:  # a program's bare ``except:`` may have swallowed the stop
-                    limit = job["steps"]
-                    result = {"steps_over": _Steps.count} if 0 < limit < _Steps.count else {
-                        **result, "steps": _Steps.count}
+                except StepLimit:  # the compile traced past the job's limits: no observation, only how far
+                    result = {}
+                spent = cpu_seconds() - started
+                # a program's bare ``except:`` may have swallowed the stop: its count and CPU seconds tell
+                if counted and 0 < job["steps"] < Steps.count:
+                    result = {"steps_over": Steps.count}
+                elif cpu_limit is not None and spent > cpu_limit:
+                    result = {"cpu_over": spent}
+                elif "calls" not in result:  # stopped past the step limit, which the count no longer shows
+                    result = {"steps_over": Steps.count}
+                else:
+                    result = {**result, "cpu": spent, **({"steps": Steps.count} if counted else {})}
     for m in program_modules(module):
         forget_program(m)
     result["clean"] = clean_up(default_state, default_dispatch)

@@ -99,9 +99,10 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
 
         return judged
 
-    def run(source: str, on, timeout: float | None = None, steps: int | None = None) -> dict:
+    def run(source: str, on, timeout: float | None = None, steps: int | None = None,
+            cpu: float | None = None) -> dict:
         # a runner of one's own may take no per-run timeout nor count: none asked unless needed
-        counting = {"steps": steps} if steps is not None else {}
+        counting = {**({"steps": steps} if steps is not None else {}), **({"cpu": cpu} if cpu is not None else {})}
         if hang is None:
             return runner.run(source, on, calls, **counting, **({"timeout": timeout} if timeout else {}))
         started = time.monotonic()
@@ -109,23 +110,25 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
                             **counting)
         if "hang" in result:
             hang.waited(float(result["hang"]))
-        elif "steps_over" in result:  # kept at its count: what it cost is waiting, as a timeout is
+        elif "steps_over" in result or "cpu_over" in result:  # kept at a limit: waiting, as a timeout is
             hang.waited(time.monotonic() - started)
         elif on is not eager:
             hang.finished(time.monotonic() - started)
         return result
 
     def slow(source: str) -> bool:
-        """The target's run does not finish within the margin times the slow limit of its twin's, or (where
-        the twin's instructions were counted) traces more than ``step_limit`` of its twin's."""
+        """The target's run does not finish within the margin times the slow limit of its twin's cost (CPU
+        seconds where measured: ``_slow.spent``), or (where the twin's instructions were counted) traces more
+        than ``step_limit`` of its twin's."""
         other = run(source, pair, steps=0 if _slow.REDUCE_BY_STEPS else None)
         if "calls" not in other:
             return False
-        limit = getattr(runner, "slow_limit", slow_limit)(float(other["seconds"]))
+        limit = REDUCE_MARGIN * getattr(runner, "slow_limit", slow_limit)(_slow.spent(other))
         counted = other.get("steps")  # asked only when reducing by steps, and only where torch can count
-        mine = run(source, parsed, timeout=REDUCE_MARGIN * limit,
-                   steps=None if counted is None else step_limit(int(counted)))
-        return "hang" in mine or "steps_over" in mine
+        by_cpu = "cpu" in other  # a run stopped past CPU seconds, given room on the clock for the load
+        mine = run(source, parsed, timeout=(_slow.LOAD_ALLOWANCE if by_cpu else 1.0) * limit,
+                   steps=None if counted is None else step_limit(int(counted)), cpu=limit if by_cpu else None)
+        return "hang" in mine or "steps_over" in mine or "cpu_over" in mine
 
     def is_interesting(source: str) -> bool:
         first = run(source, eager)

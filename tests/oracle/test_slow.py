@@ -12,18 +12,26 @@ import oracle
 from oracle import with_footer
 from oracle._slow import SLOW_FLOOR_S, SLOW_RATIO, slow_limit, twin, waits_out
 
-# Sleeps only where nested graph breaks are on: a stand-in for a compile that is slow only with them on (the
-# runner patches the flag around the compile and every call, so a run reads it as its target has it).
-SLEEPY = """# ngb-fuzz program
+# Spends CPU seconds only where nested graph breaks are on: a stand-in for a compile that is slow only with
+# them on (the runner patches the flag around the compile and every call, so a run reads it as its target has
+# it). ``time.sleep`` instead: a run that only waits, as one does on cores that other processes hold.
+SLOW = """# ngb-fuzz program
 # target: torch
 import time
 
 import torch
 
 
+@torch._dynamo.disable
+def burn(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
 def inner(x):
     if torch._dynamo.config.nested_graph_breaks:
-        time.sleep(SECONDS)
+        burn(SECONDS)
     torch._dynamo.graph_break()
     return x + 1
 
@@ -37,8 +45,9 @@ def make_inputs(device):
 """
 
 
-def _sleepy(seconds: float, always: bool = False) -> str:
-    source = SLEEPY.replace("SECONDS", str(seconds))
+def _slow(seconds: float, always: bool = False, sleeps: bool = False) -> str:
+    source = SLOW.replace("burn(SECONDS)", "time.sleep(SECONDS)" if sleeps else "burn(SECONDS)")
+    source = source.replace("SECONDS", str(seconds))
     return source.replace("if torch._dynamo.config.nested_graph_breaks:", "if True:") if always else source
 
 
@@ -62,16 +71,24 @@ def test_the_limit_is_ten_times_the_twin_and_the_floor_at_least():
 def test_a_run_slow_only_with_nested_graph_breaks_on_is_slow_and_says_by_how_much():
     # twice the twin here, not ten times: on a loaded machine the twin's compile alone takes up to a second
     with oracle.Runner(workers=1, timeout=30.0, slow_floor_s=1.0, slow_ratio=2.0) as runner:
-        report = runner.check(_sleepy(4), ["torch", "torch:ngb=off"], calls=1)
+        report = runner.check(_slow(4), ["torch", "torch:ngb=off"], calls=1)
     slow, off = report.verdicts["torch"], report.verdicts["torch:ngb=off"]
     assert slow.signature == "slow:compile" and slow.is_finding, slow.detail
     assert "with them off (torch:ngb=off) it took" in slow.detail and "times as long" in slow.detail
     assert off.signature == "ok"  # no twin: never timed
 
 
+def test_a_run_that_only_waits_with_nested_graph_breaks_on_is_no_slow_compile():
+    # its seconds on the clock are many times its twin's, as a run's are in a busy moment on shared cores; its
+    # CPU seconds, what its compile cost, are not
+    with oracle.Runner(workers=1, timeout=30.0, slow_floor_s=1.0, slow_ratio=2.0) as runner:
+        verdict = runner.check(_slow(4, sleeps=True), ["torch"], calls=1).verdicts["torch"]
+    assert verdict.signature == "ok", verdict.detail
+
+
 def test_a_run_as_slow_with_nested_graph_breaks_off_is_no_finding():
     with oracle.Runner(workers=1, timeout=30.0, slow_floor_s=1.0) as runner:
-        report = runner.check(_sleepy(1.5, always=True), ["torch"], calls=1)
+        report = runner.check(_slow(1.5, always=True), ["torch"], calls=1)
     assert report.verdicts["torch"].signature == "ok", report.verdicts["torch"].detail
 
 
@@ -81,7 +98,7 @@ def test_a_run_under_the_floor_is_not_timed_against_its_twin():
         calls = []
         run = runner.run
         runner.run = lambda source, target, *a, **k: calls.append(str(target)) or run(source, target, *a, **k)
-        report = runner.check(_sleepy(1.0), ["torch"], calls=1)
+        report = runner.check(_slow(1.0), ["torch"], calls=1)
     assert report.verdicts["torch"].signature == "ok"
     assert "torch:ngb=off" not in calls
 
@@ -95,8 +112,8 @@ def test_a_run_usual_for_the_runner_now_is_not_timed_against_its_twin():
         for _ in range(USUAL_MIN):
             runner._usual.median("torch", 2.5)
         assert runner._usual.median("torch:ngb=off", None) is None and runner._usual.median("torch", None) == 2.5
-        usual = runner.check(_sleepy(3), ["torch"], calls=1).verdicts["torch"]  # 3 s: under 3 x 2.5 s
-        unusual = runner.check(_sleepy(9), ["torch"], calls=1).verdicts["torch"]
+        usual = runner.check(_slow(3), ["torch"], calls=1).verdicts["torch"]  # 3 s: under 3 x 2.5 s
+        unusual = runner.check(_slow(9), ["torch"], calls=1).verdicts["torch"]
     assert usual.signature == "ok" and unusual.signature == "slow:compile", (usual, unusual)
 
 
@@ -135,11 +152,11 @@ def test_a_hang_on_a_target_without_a_twin_stays_a_hang():
 def test_a_hang_only_with_nested_graph_breaks_on_is_slow_after_one_repeat():
     with oracle.Runner(workers=1, timeout=3.0, hang_recheck=1.5, slow_floor_s=1.0) as runner:
         timeouts = _record_timeouts(runner)
-        verdict = runner.check(_sleepy(60), ["torch"], calls=1).verdicts["torch"]
+        verdict = runner.check(_slow(60, sleeps=True), ["torch"], calls=1).verdicts["torch"]
     assert verdict.signature == "slow:compile", verdict.detail
     assert [t for t, _ in timeouts if t != "eager"] == ["torch", "torch:ngb=off", "torch"], timeouts
     repeat = timeouts[-1][1]  # the hang rule's 1.5 x 3 s, or the slow limit where that is longer
-    twin_s = float(re.search(r"it took ([\d.]+) s", verdict.detail).group(1))
+    twin_s = float(re.search(r"it took ([\d.]+) (?:CPU seconds|s)", verdict.detail).group(1))
     assert repeat >= max(4.5, 10 * twin_s - 1), (repeat, verdict.detail)  # twin_s is printed rounded
     assert f"gave no result in {repeat:.0f} s" in verdict.detail, verdict.detail
 
@@ -154,13 +171,13 @@ def test_a_slow_compile_gets_a_short_check_that_times_both_and_exits_1_while_slo
     import oracle._checks
 
     monkeypatch.setattr(oracle._checks, "SLOW_FLOOR_S", 2.0)
-    finding = _sleepy(60).replace("# target: torch\n", "# signature: slow:compile\n# target: torch\n# eager: returned\n")
+    finding = _slow(60).replace("# target: torch\n", "# signature: slow:compile\n# target: torch\n# eager: returned\n")
     assert "limit = max(2.0, 10.0 * off)" in with_footer(finding)
     found = _run_file(tmp_path, finding)
     assert found.returncode == 1, found.stdout + found.stderr
-    assert re.search(r"nested graph breaks off: [\d.]+ s\nnested graph breaks on:  no result within \d+ s\nMISMATCH",
-                     found.stdout), found.stdout
-    fixed = _run_file(tmp_path, finding.replace("time.sleep(60)", "pass"))
+    assert re.search(r"nested graph breaks off: [\d.]+ CPU seconds\nnested graph breaks on:  no result within \d+ "
+                     r"CPU seconds\nMISMATCH", found.stdout), found.stdout
+    fixed = _run_file(tmp_path, finding.replace("burn(60)", "pass"))
     assert fixed.returncode == 0 and "\nmatch" in fixed.stdout, fixed.stdout + fixed.stderr
 
 

@@ -53,3 +53,19 @@ def test_a_run_past_its_count_stops_in_seconds_and_its_worker_serves_the_next_ru
     assert took < 40.0  # stopped at its count, not at its timeout
     assert after["calls"][0]["exception"] is None and after["calls"][0]["value"] is not None
     assert over["clean"] and after["steps"] > 0 and started_workers == 1  # one worker, still trusted
+
+
+def test_a_run_reports_its_cpu_seconds_and_one_past_its_cpu_limit_stops_there_not_at_its_timeout():
+    # what a compile costs in CPU seconds does not grow with what else runs on the cores, as its seconds do
+    with oracle.Runner(workers=1, timeout=60.0) as runner:
+        plain = runner.run(PLAIN, "torch", 1)
+        started = time.monotonic()
+        over = runner.run(LOOPS, "torch", 1, timeout=50.0, cpu=2.0)
+        took = time.monotonic() - started
+        after = runner.run(PLAIN, "torch", 1, cpu=30.0)
+        started_workers = sum(pool.started for pool in runner._pools.values())
+    assert 0 < plain["cpu"] < plain["seconds"] + 0.5, plain
+    assert 2.0 < over.get("cpu_over", 0) < 10.0 and "calls" not in over and "hang" not in over, over
+    assert took < 40.0  # stopped past its CPU seconds, not at its timeout
+    assert after["calls"][0]["exception"] is None and after["cpu"] < 30.0 and "cpu_over" not in after
+    assert over["clean"] and started_workers == 1  # stopped where Dynamo steps: the worker is still trusted

@@ -131,6 +131,49 @@ def test_a_candidate_as_slow_with_nested_graph_breaks_off_does_not_keep_a_slow_c
     assert oracle_predicate(runner, oracle.parse_target("torch").spec, "slow:compile", "returned")(_program())
 
 
+class _SharedCoresRunner(_SlowRunner):
+    """The fake runner on cores other processes share: each run costs ``seconds`` CPU seconds (reported as a
+    worker does, and stopped past a ``cpu`` limit) and takes ``load`` times as long on the clock, the twin's
+    runs ``twin_load`` times."""
+
+    def __init__(self, load: float = 1.0, twin_load: float = 3.0, **kwargs):
+        super().__init__(**kwargs)
+        self.load, self.twin_load = load, twin_load
+        self.cpu_limits: list[float | None] = []  # the CPU seconds each target run was asked to stop past
+
+    def run(self, source, target, calls=1, timeout=None, cpu=None, **kwargs):
+        if target.kind == "eager":
+            return super().run(source, target, calls, timeout)
+        self.runs.append((target.spec, timeout))
+        nested = dict(target.options).get("ngb", "on") == "on"
+        if nested:
+            self.cpu_limits.append(cpu)
+        spent = self.seconds(source, target)
+        clock = spent * (self.load if nested else self.twin_load)
+        if cpu is not None and spent > cpu:
+            return {"cpu_over": cpu, "seconds": cpu * self.load}
+        if clock > (timeout or self.timeout):
+            return {"hang": timeout or self.timeout}
+        return {"calls": [{"exception": None, "value": 0, "torch_state": {}}] * calls, "seconds": clock,
+                "cpu": spent}
+
+
+def test_a_candidate_is_kept_by_its_cpu_seconds_against_its_twins_whatever_the_clock_says():
+    from fuzz.reduce._oracle import oracle_predicate
+    from oracle._slow import LOAD_ALLOWANCE
+
+    # 20 times its twin in CPU seconds; on the clock the twin ran in a moment three times as busy: by seconds
+    # on the clock the limit was 45 s (the margin 67.5 s), which the candidate's 30 s never reached
+    runner = _SharedCoresRunner(on_s=30.0, off_s=1.5)
+    keeps = oracle_predicate(runner, "torch", "slow:compile", "returned")
+    assert keeps(_program())
+    limit = REDUCE_MARGIN * runner.slow_limit(1.5)
+    assert runner.cpu_limits == [limit] and runner.runs[-1] == ("torch", LOAD_ALLOWANCE * limit)
+    # and the other way: a twin in a quiet moment, a candidate in a busy one, slow only on the clock
+    busy = _SharedCoresRunner(on_s=1.5, off_s=1.5, load=30.0, twin_load=1.0)
+    assert not oracle_predicate(busy, "torch", "slow:compile", "returned")(_program())
+
+
 @pytest.mark.slow
 def test_a_real_slow_compile_reduces_its_candidates_kept_at_their_count_and_its_repro_is_slow():
     import oracle
