@@ -37,6 +37,7 @@ def make_inputs(device, b=0):
 
 # ---- ngb-fuzz standalone check (generated; do not edit below) ----
 if __name__ == "__main__":
+    import collections
     import sys
 
     def program():  # the program above run afresh: each side starts from new globals (as in ngb-fuzz)
@@ -54,6 +55,10 @@ if __name__ == "__main__":
             return False
         if isinstance(a, torch.Tensor):
             return (a.dtype, a.shape, a.requires_grad) == (b.dtype, b.shape, b.requires_grad) and bool(((a == b) | (a != a) & (b != b)).all())
+        if isinstance(a, (set, frozenset)):  # members in no order of theirs: by their repr
+            a, b = sorted(a, key=repr), sorted(b, key=repr)
+        if isinstance(a, collections.deque):  # its maxlen, then its items
+            a, b = (a.maxlen, *a), (b.maxlen, *b)
         if isinstance(a, (list, tuple, dict)):  # a dict's items in order
             return len(a) == len(b) and all(map(equal, *((a.items(), b.items()) if isinstance(a, dict) else (a, b))))
         if isinstance(a, (type, type(equal), type(sys))):  # a class, function or module: by name

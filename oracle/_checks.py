@@ -49,7 +49,8 @@ def _plain(observed: Observed) -> bool:
 
 # the signature classes whose check compares values
 PLAIN_SIGNATURES = ("mismatch:value:", "mismatch:effects:")
-_KINDS = ("tensors", "containers", "objects")  # what an ``equal`` helper may need branches for, in this order
+# what an ``equal`` helper may need branches for, in this order
+_KINDS = ("tensors", "containers", "sets", "deques", "objects")
 
 
 def _kinds(observed: Observed, found: set[str]) -> None:
@@ -62,8 +63,12 @@ def _kinds(observed: Observed, found: set[str]) -> None:
     elif tag in ("object", "nn.Module"):  # compared by their fields: a dict, which holds tensors for a module
         found.update(("objects", "containers", *(("tensors",) if tag == "nn.Module" else ())))
         _kinds(observed[-1], found)
+    elif tag == "deque":  # its items, and its maxlen
+        found.update(("containers", "deques"))
+        for item in observed[1]:
+            _kinds(item, found)
     elif len(observed) == 2 and isinstance(observed[1], list):  # lists, tuples, dicts, sets, namedtuples
-        found.add("containers")
+        found.update(("containers", *(("sets",) if tag in ("set", "frozenset") else ())))
         for child in observed[1]:
             for item in (child if tag == "dict" else (child,)):
                 _kinds(item, found)
@@ -120,6 +125,22 @@ def _same(target: str, kinds: str | None = None) -> list[str]:
                 f" (b.dtype, b.shape, b.requires_grad) and {tensors}",
             ]
             if "tensors" in need
+            else []
+        ),
+        *(
+            [
+                "        if isinstance(a, (set, frozenset)):  # members in no order of theirs: by their repr",
+                "            a, b = sorted(a, key=repr), sorted(b, key=repr)",
+            ]
+            if "sets" in need
+            else []
+        ),
+        *(
+            [
+                "        if isinstance(a, collections.deque):  # its maxlen, then its items",
+                "            a, b = (a.maxlen, *a), (b.maxlen, *b)",
+            ]
+            if "deques" in need
             else []
         ),
         *(
@@ -502,7 +523,7 @@ def check_for(signature: str | None, target: str | None, eager: str | None = Non
             if kind in _ENGINES
             else []
         ),
-        *(["    import contextlib"] if any("contextlib." in ln for ln in body) else []),
+        *([f"    import {m}" for m in ("collections", "contextlib") if any(f"{m}." in ln for ln in body)]),
         *(["    import torch._inductor.config"] if any("torch._inductor." in ln for ln in config) else []),
         "    import sys",
         *([] if imports_torch else ["    import torch  # the program may not import it at the top"]),

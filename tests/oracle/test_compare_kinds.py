@@ -3,6 +3,7 @@ that eager's value needs, and still tells the bug from the fix where the oracle 
 
 from __future__ import annotations
 
+import collections
 import subprocess
 import sys
 
@@ -30,6 +31,8 @@ class Point:
     (torch.Size([2, 3]), "containers"),
     ([torch.float32], "containers"),
     ([print], "containers,objects"),  # anything else: as the full helper compares it
+    (collections.deque([torch.ones(1)], maxlen=2), "tensors,containers,deques"),
+    ([{torch.ones(1).sum().item()}], "containers,sets"),
 ])
 def test_the_kinds_are_those_eager_value_holds(value, kinds):
     assert compare_kinds("mismatch:value:values", {"exception": None, "value": observe(value)}) == kinds
@@ -91,3 +94,22 @@ def test_a_compare_field_it_never_writes_gets_the_full_helper():
     full = split_source(with_footer(set_header(program, **HEADER)))[2]
     assert split_source(with_footer(set_header(program, **HEADER, compare="tensors,bogus")))[2] == full
     assert "torch.Tensor" in full and "__dict__" in full and "isinstance(a, (list" in full
+
+
+@pytest.mark.parametrize(("result", "compare", "bug"), [
+    # a deque of tensors: compared item by item, as a list's, and by its maxlen (its ``==`` would ask a tensor
+    # for its truth value: the check raised instead of telling the bug from the fix)
+    ("collections.deque([x, x * 2], maxlen=MAX)", "tensors,containers,deques", "MAX"),
+    # a set: by its members' repr, as the oracle orders them
+    ("[{x.sum().item(), -1.5}, {'b', 'a'}]", "containers,sets", "-1.5"),
+])
+def test_deques_and_sets_are_compared_as_the_oracle_does(tmp_path, result, compare, bug):
+    program = "import collections\n" + RETURNS.replace("RESULT", result.replace(bug, {"MAX": "3"}.get(bug, bug)))
+    check, same = _check(tmp_path, program, compare=compare)
+    assert same.returncode == 0 and "\nmatch" in same.stdout, same.stdout + same.stderr
+    changed = f"({bug} if not torch.compiler.is_compiling() else 7)" if bug != "MAX" else \
+        "(3 if not torch.compiler.is_compiling() else 4)"
+    _, found = _check(tmp_path, "import collections\n" + RETURNS.replace("RESULT", result.replace(bug, changed)),
+                      compare=compare)
+    assert found.returncode == 1 and "MISMATCH" in found.stdout and "Traceback" not in found.stderr, \
+        found.stdout + found.stderr
