@@ -176,13 +176,11 @@ def _stopped(result: dict[str, Any]) -> bool:
     return "hang" in result or "cpu_over" in result
 
 
-def _limited(limit: float, by_cpu: bool, least: float = 0.0) -> tuple[float, float | None]:
-    """A run's timeout and CPU seconds (``Runner.run``) for ``limit`` seconds: CPU seconds, with
+def _limited(seconds: float, by_cpu: bool) -> tuple[float, float | None]:
+    """A run's timeout and CPU seconds (``Runner.run``) for a run given ``seconds``: CPU seconds, with
     ``LOAD_ALLOWANCE`` times them on the clock, where the run's cost is measured in CPU seconds; else seconds
-    on the clock and no limit of CPU seconds. ``least``: the timeout's least."""
-    if not by_cpu:
-        return max(least, limit), None
-    return max(least, LOAD_ALLOWANCE * limit), limit
+    on the clock and no limit of CPU seconds."""
+    return (LOAD_ALLOWANCE * seconds, seconds) if by_cpu else (seconds, None)
 
 
 def hang_rule(runner: Runner, source: str, target: Target, calls: int, result: dict[str, Any]
@@ -193,8 +191,9 @@ def hang_rule(runner: Runner, source: str, target: Target, calls: int, result: d
     worker given ``hang_recheck`` times as long. A target with a twin has the twin run first, at the runner's
     timeout: a twin that gives no result either decides ``skip:too-slow`` (the program is too slow to compile
     here for a hang to tell anything of nested graph breaks); one that finishes sets the slow limit, the
-    repeat is stopped past that limit in CPU seconds (or gets it on the clock when it is longer), and no
-    result again is ``slow``."""
+    repeat gets that limit where it is longer, in CPU seconds where the twin's were measured (with
+    ``LOAD_ALLOWANCE`` times them on the clock), and no result again is ``slow``. A compile that ends in a
+    crash or a wrong value within the repeat's time is that finding, as it would be in a quicker run."""
     pair = twin(target)
     other = runner.run(source, pair, calls) if pair is not None else {}
     if "hang" in other:
@@ -202,8 +201,9 @@ def hang_rule(runner: Runner, source: str, target: Target, calls: int, result: d
     twin_s = spent(other) if "calls" in other else None  # a twin that died sets no limit
     limit = runner.slow_limit(twin_s) if twin_s is not None else 0.0
     by_cpu = "cpu" in other
-    timeout, cpu = _limited(limit, by_cpu, runner.timeout * runner.hang_recheck)
-    if timeout > float(result["hang"]):
+    again = max(runner.timeout * runner.hang_recheck, limit)  # a compile that ends in a finding shows it
+    if again > float(result["hang"]):
+        timeout, cpu = _limited(again, by_cpu)
         result = runner.run(source, target, calls, timeout=timeout, cpu=cpu)
     if twin_s is not None and _stopped(result):
         on_s = float(result["hang"]) if "hang" in result else float(result["cpu_over"])

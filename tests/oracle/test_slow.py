@@ -161,6 +161,15 @@ def test_a_hang_only_with_nested_graph_breaks_on_is_slow_after_one_repeat():
     assert f"gave no result in {repeat:.0f} s" in verdict.detail, verdict.detail
 
 
+def test_a_compile_that_ends_in_a_crash_within_the_repeat_is_that_crash_not_slow():
+    # the first run gives no result in its 2 s; the repeat has the hang rule's 4 s of CPU, not only the slow
+    # limit (1 s here), and the compile ends in an error eager never raised: the finding is the crash
+    crashes = _slow(3).replace("        burn(3)\n", "        burn(3)\n        raise RuntimeError('late')\n")
+    with oracle.Runner(workers=1, timeout=2.0, hang_recheck=2.0, slow_floor_s=1.0, slow_ratio=2.0) as runner:
+        verdict = runner.check(crashes, ["torch"], calls=1).verdicts["torch"]
+    assert verdict.kind == "crash" and "RuntimeError" in verdict.signature, (verdict.signature, verdict.detail)
+
+
 def _run_file(tmp_path, source: str) -> subprocess.CompletedProcess:
     path = tmp_path / "finding.py"
     path.write_text(with_footer(source))
