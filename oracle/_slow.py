@@ -166,7 +166,7 @@ class Runner(Protocol):
 
 
 def spent(result: dict[str, Any]) -> float:
-    """What a finished run cost: the CPU seconds its worker measured (``oracle._worker.cpu_seconds``), else
+    """What a finished run cost: the CPU seconds its worker measured (``oracle._limits.cpu_seconds``), else
     (a runner of one's own) its seconds on the clock."""
     return float(result["cpu"]) if "cpu" in result else float(result.get("seconds", 0.0))
 
