@@ -45,8 +45,8 @@ if TYPE_CHECKING:  # the campaign's scheduling asks ``waits_out`` without import
 
 __all__ = ["LOAD_ALLOWANCE", "REDUCE_BY_STEPS", "REDUCE_MARGIN", "SLOW_FLOOR_S", "SLOW_RATIO",
            "SLOW_SIGNATURE", "STEP_FLOOR", "TOO_SLOW_SIGNATURE", "USUAL_FACTOR", "USUAL_MIN", "UsualTimes",
-           "hang_rule", "slow_limit", "slow_verdict", "slowness", "spent", "step_limit", "too_slow_verdict",
-           "twin", "waits_out"]
+           "hang_rule", "limits", "slow_limit", "slow_verdict", "slowness", "spent", "step_limit",
+           "too_slow_verdict", "twin", "waits_out"]
 
 SLOW_RATIO = 10.0  # times the twin's run
 SLOW_FLOOR_S = 15.0  # and at least this many seconds: below it, worker start and load noise are the same size
@@ -176,7 +176,7 @@ def _stopped(result: dict[str, Any]) -> bool:
     return "hang" in result or "cpu_over" in result
 
 
-def _limited(seconds: float, by_cpu: bool) -> tuple[float, float | None]:
+def limits(seconds: float, by_cpu: bool) -> tuple[float, float | None]:
     """A run's timeout and CPU seconds (``Runner.run``) for a run given ``seconds``: CPU seconds, with
     ``LOAD_ALLOWANCE`` times them on the clock, where the run's cost is measured in CPU seconds; else seconds
     on the clock and no limit of CPU seconds."""
@@ -203,7 +203,7 @@ def hang_rule(runner: Runner, source: str, target: Target, calls: int, result: d
     by_cpu = "cpu" in other
     again = max(runner.timeout * runner.hang_recheck, limit)  # a compile that ends in a finding shows it
     if again > float(result["hang"]):
-        timeout, cpu = _limited(again, by_cpu)
+        timeout, cpu = limits(again, by_cpu)
         result = runner.run(source, target, calls, timeout=timeout, cpu=cpu)
     if twin_s is not None and _stopped(result):
         on_s = float(result["hang"]) if "hang" in result else float(result["cpu_over"])
@@ -238,7 +238,7 @@ def slowness(runner: Runner, source: str, target: Target, calls: int, result: di
     if on < limit:
         return verdict
     by_cpu = "cpu" in result
-    timeout, cpu = _limited(limit, by_cpu)
+    timeout, cpu = limits(limit, by_cpu)
     if not _stopped(runner.run(source, target, calls, timeout=timeout, cpu=cpu)):
         return verdict
     return slow_verdict(on, twin_s, limit, True, target, by_cpu)

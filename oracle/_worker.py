@@ -492,7 +492,7 @@ def run_job(job: dict[str, Any], default_state: dict[str, Any],
                     result = {"steps_over": Steps.count}
                 elif cpu_limit is not None and spent > cpu_limit:
                     result = {"cpu_over": spent}
-                elif "calls" not in result:  # stopped past the step limit, which the count no longer shows
+                elif "calls" not in result:  # stopped, yet no limit shows it (never seen): as by count
                     result = {"steps_over": Steps.count}
                 else:
                     result = {**result, "cpu": spent, **({"steps": Steps.count} if counted else {})}

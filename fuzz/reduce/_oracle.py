@@ -125,9 +125,9 @@ def oracle_predicate(runner, target: str, signature: str, eager_outcome: str | N
             return False
         limit = REDUCE_MARGIN * getattr(runner, "slow_limit", slow_limit)(_slow.spent(other))
         counted = other.get("steps")  # asked only when reducing by steps, and only where torch can count
-        by_cpu = "cpu" in other  # a run stopped past CPU seconds, given room on the clock for the load
-        mine = run(source, parsed, timeout=(_slow.LOAD_ALLOWANCE if by_cpu else 1.0) * limit,
-                   steps=None if counted is None else step_limit(int(counted)), cpu=limit if by_cpu else None)
+        timeout, cpu = _slow.limits(limit, "cpu" in other)  # CPU seconds, and room on the clock for the load
+        mine = run(source, parsed, timeout=timeout, steps=None if counted is None else step_limit(int(counted)),
+                   cpu=cpu)
         return "hang" in mine or "steps_over" in mine or "cpu_over" in mine
 
     def is_interesting(source: str) -> bool:
