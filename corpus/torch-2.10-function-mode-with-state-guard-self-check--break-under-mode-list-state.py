@@ -1,5 +1,5 @@
 # ngb-fuzz program
-# signature: crash:AssertionError@torch._dynamo.guards:__init__
+# signature: crash:AssertionError@torch._dynamo.guards:__init__[function_mode_stack]
 # target: torch
 # eager: returned
 # found-by: ngb-fuzz run --seed 29210 (program 225), reduced 182 -> 14 lines
@@ -43,7 +43,7 @@ if __name__ == "__main__":
     mod = program()  # eager and torch.compile each run the program afresh
     mod.entry(*mod.make_inputs("cpu"))  # eager returns
     mod = program()
-    try:  # torch.compile raised AssertionError (in torch._dynamo.guards.__init__)
+    try:  # torch.compile raised AssertionError (in torch._dynamo.guards.__init__[function_mode_stack])
         torch.compile(mod.entry, backend="eager")(*mod.make_inputs("cpu"))
     except Exception:
         print(f"MISMATCH: eager returns, torch.compile(backend='eager') raises, torch {torch.__version__}")

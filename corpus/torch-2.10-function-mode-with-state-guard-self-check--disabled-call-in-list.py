@@ -1,5 +1,5 @@
 # ngb-fuzz program
-# signature: crash:AssertionError@torch._dynamo.guards:__init__
+# signature: crash:AssertionError@torch._dynamo.guards:__init__[function_mode_stack]
 # target: torch
 # eager: returned
 # found-by: ngb-fuzz run --seed 23210 (program 146), reduced 91 -> 13 lines
@@ -42,7 +42,7 @@ if __name__ == "__main__":
     mod = program()  # eager and torch.compile each run the program afresh
     mod.entry()  # eager returns
     mod = program()
-    try:  # torch.compile raised AssertionError (in torch._dynamo.guards.__init__)
+    try:  # torch.compile raised AssertionError (in torch._dynamo.guards.__init__[function_mode_stack])
         torch.compile(mod.entry, backend="eager")()
     except Exception:
         print(f"MISMATCH: eager returns, torch.compile(backend='eager') raises, torch {torch.__version__}")

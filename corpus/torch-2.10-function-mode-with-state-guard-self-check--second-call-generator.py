@@ -1,5 +1,5 @@
 # ngb-fuzz program
-# signature: crash:second_call:AssertionError@torch._dynamo.guards:__init__
+# signature: crash:second_call:AssertionError@torch._dynamo.guards:__init__[function_mode_stack]
 # target: torch
 # eager: returned
 # found-by: ngb-fuzz run --seed 21210 (program 75), reduced 296 -> 31 lines
@@ -75,7 +75,7 @@ if __name__ == "__main__":
         return "returned"
 
     expected, actual = outcome(False), outcome(True)
-    # eager returned; torch.compile raised AssertionError (in torch._dynamo.guards.__init__) on the second call
+    # eager returned; torch.compile raised AssertionError (in torch._dynamo.guards.__init__[function_mode_stack]) on the second call
     print(f"eager:         {expected}\ntorch.compile: {actual}")
     same = actual.split(":")[0] == expected.split(":")[0]
     print(f"{'match' if same else 'MISMATCH'}: eager vs torch.compile(backend='eager'), torch {torch.__version__}")

@@ -1,5 +1,5 @@
 # ngb-fuzz program
-# signature: crash:AssertionError@torch._dynamo.guards:__init__
+# signature: crash:AssertionError@torch._dynamo.guards:__init__[function_mode_stack]
 # target: torch
 import torch
 
@@ -46,7 +46,7 @@ if __name__ == "__main__":
         return "returned"
 
     expected, actual = outcome(False), outcome(True)
-    # eager (see output); torch.compile raised AssertionError (in torch._dynamo.guards.__init__)
+    # eager (see output); torch.compile raised AssertionError (in torch._dynamo.guards.__init__[function_mode_stack])
     print(f"eager:         {expected}\ntorch.compile: {actual}")
     same = actual.split(":")[0] == expected.split(":")[0]
     print(f"{'match' if same else 'MISMATCH'}: eager vs torch.compile(backend='eager'), torch {torch.__version__}")

@@ -267,8 +267,34 @@ def compiler_frame(exc: BaseException) -> str | None:
         for frame in reversed(traceback.extract_tb(candidate.__traceback__)):
             dotted = _compiler_module(frame.filename)
             if dotted is not None:
-                return f"{dotted}:{_DISPATCHERS.get(dotted) or _stable_frame_name(frame.name)}"
+                where = f"{dotted}:{_DISPATCHERS.get(dotted) or _stable_frame_name(frame.name)}"
+                return where + _guard_subject(where, candidate)
     return None
+
+
+# Dynamo's guard self-check (``guards:__init__`` raises "Guard failed on the same frame it was created ...
+# Guard fail reason: <the guard>") is tripped by many unrelated bugs, so its frame alone names none
+# (``fuzz.triage.rootcause.SELF_CHECKS``). The state the failed guard reads can: where it is one of these,
+# the frame is named with it (``guards:__init__[function_mode_stack]``) and pins its bug as any compiler frame
+# does. Only subjects with evidence are here: a guard on a user TorchFunctionMode's own state, read off the
+# mode stack, failed in the seven forms of one torch 2.10/2.11 bug (corpus
+# torch-2.10-function-mode-with-state-guard-self-check.py and its variants), whose shapes differ too much
+# for a reduction to name them (a 2.10 campaign called its eighth NEW); a guard on a local's attribute fails
+# in that bug's forms and in another's (corpus torch-getattr-default-runs-user-getattr-twice.py) alike.
+_SELF_CHECK_FRAME = "torch._dynamo.guards:__init__"
+_GUARD_SUBJECTS = {"___get_torch_function_mode_stack_at(": "function_mode_stack"}
+
+
+def _guard_subject(where: str, exc: BaseException) -> str:
+    """``[SUBJECT]`` when ``where`` is the guard self-check and its failed guard reads a state of
+    ``_GUARD_SUBJECTS``; else ''."""
+    if where != _SELF_CHECK_FRAME:
+        return ""
+    _, found, reason = str(exc).partition("Guard fail reason:")
+    # each failed guard is a line "1/0: <guard>  # <the program's line that made it>": the guard only
+    guards = " ".join(line.partition("#")[0] for line in reason.splitlines()) if found else ""
+    subjects = [name for text, name in _GUARD_SUBJECTS.items() if text in guards]
+    return f"[{subjects[0]}]" if subjects else ""
 
 
 # Modules whose innermost frame only dispatches to the code that failed, by the spelling of the call: the FX

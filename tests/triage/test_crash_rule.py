@@ -204,3 +204,57 @@ def test_a_generic_crash_is_named_by_shape_and_two_such_bugs_stay_two(tmp_path):
     assert known.match(generic, None) is None  # not KNOWN at sight
     assert known.match(generic, behaviour_shape(repro, minimal=True)) is None  # nor once reduced: another shape
     assert known.match(generic, behaviour_shape((ROOT / "corpus" / numpy).read_text(), minimal=True)).file == numpy
+
+
+def _raised_by_guard_self_check(reason: str) -> BaseException:
+    """The AssertionError Dynamo's guard self-check raises, from a frame of torch/_dynamo/guards.py."""
+    check = ("def __init__(reason):\n    raise AssertionError('Guard failed on the same frame it was created. This is a bug"
+             " - please create an issue.' f'Guard fail reason: {reason}')\n")
+    namespace: dict = {}
+    exec(compile(check, "/site-packages/torch/_dynamo/guards.py", "exec"), namespace)
+    with pytest.raises(AssertionError) as info:
+        namespace["__init__"](reason)
+    return info.value
+
+
+MODE_STATE = "torch-2.10-function-mode-with-state-guard-self-check.py"
+MODE_STATE_FORMS = ("torch-2.10-function-mode-with-state-guard-self-check--mode-records-each-call.py",
+                    "torch-2.10-function-mode-with-state-guard-self-check--second-call-generator.py")
+
+
+def test_a_guard_self_check_on_the_function_mode_stack_pins_its_bug():
+    # seven forms of one torch 2.10 bug (a TorchFunctionMode changing its own state) trip the self-check with a
+    # guard read off the mode stack, and their shapes are too unlike for a reduction to name them: a 2.10
+    # campaign called the eighth NEW
+    from oracle._worker import compiler_frame
+
+    on_mode = _raised_by_guard_self_check(
+        "1/0: len(___get_torch_function_mode_stack_at(0).names) == 9        # self.names.append(x)  # p.py:9")
+    signature = f"crash:AssertionError@{compiler_frame(on_mode)}"
+    assert signature == "crash:AssertionError@torch._dynamo.guards:__init__[function_mode_stack]"
+    assert pins_bug(signature) and pins_bug(signature.replace("crash:", "crash:second_call:"))
+    assert root_cause(signature) == root_cause(signature.replace("crash:", "crash:second_call:")) is not None
+    # a guard on a local's attribute is what two bugs trip (the mode's state read off a local, a __getattr__ run
+    # twice): the frame alone again, named by shape
+    on_local = _raised_by_guard_self_check("1/0: len(x.misses) == 2        # self.misses.append(x)  # p.py:9")
+    assert compiler_frame(on_local) == "torch._dynamo.guards:__init__"
+    assert not pins_bug(f"crash:AssertionError@{compiler_frame(on_local)}")
+    # the subject is read off the guard that failed, never off the rest of the message
+    in_comment = _raised_by_guard_self_check("1/0: len(x.n) == 2  # ___get_torch_function_mode_stack_at(0)")
+    assert compiler_frame(in_comment) == "torch._dynamo.guards:__init__"  # the program's line, not the guard
+    other_frame = AssertionError("Guard fail reason: len(___get_torch_function_mode_stack_at(0).a) == 1")
+    try:
+        raise other_frame
+    except AssertionError as exc:
+        assert compiler_frame(exc) is None  # raised here, in no compiler frame: nothing to refine
+
+
+def test_a_new_form_of_the_function_mode_state_bug_is_known_at_sight_on_the_torch_it_shows_on(tmp_path):
+    known = KnownBugs.from_corpus(corpus_of(tmp_path, (MODE_STATE, *MODE_STATE_FORMS)))
+    signature = "crash:AssertionError@torch._dynamo.guards:__init__[function_mode_stack]"
+    assert Corpus(ROOT / "corpus").entries[MODE_STATE].signature == signature
+    on_210 = known.match(signature, None, "torch:python=t210", versions=lambda spec: ("2.10.0", "3.11"))
+    assert on_210 is not None and on_210.file == MODE_STATE
+    # fixed by 2.13: the same crash there is not this bug
+    assert known.match(signature, None, "torch", versions=lambda spec: ("2.13.0", "3.11")) is None
+    assert known.match("crash:AssertionError@torch._dynamo.guards:__init__") is None  # the bare self-check
