@@ -119,13 +119,20 @@ def tolerance_for(target: Target) -> Tolerance | None:
 def _compiler_error(ref: dict[str, Any], act: dict[str, Any]) -> bool:
     """The target raised an error of the compiler's own where eager raised something else: one of the
     compiler's exception types, or any type raised by the compiler's code (a builtin AssertionError of
-    Dynamo's own checks, ``raised_in_compiler``), not by the program.
+    Dynamo's own checks, ``raised_in_compiler``), not by the program; or an error of the type eager raised,
+    but raised by the compiler's code where eager's was not (eager's ``AssertionError`` of torch's config
+    patching, re-entered by a recursive ``disable_nested_graph_breaks`` function, against Dynamo's own
+    "multiple exits?" assertion: two failures, not one with another message). With eager's message, it is what
+    eager did, wherever raised.
 
     Same bucket as when eager raised nothing: a program that raises on purpose must not hide a compiler crash.
     """
     module = act.get("exception_module", "")
-    own = module.split(".")[0] in ("torch", "engine") or bool(act.get("raised_in_compiler"))
-    return ref["exception"][0] != act["exception"][0] and own
+    in_compiler = bool(act.get("raised_in_compiler"))
+    own = module.split(".")[0] in ("torch", "engine") or in_compiler
+    if ref["exception"][0] != act["exception"][0]:
+        return own
+    return in_compiler and not ref.get("raised_in_compiler") and ref["exception"][1] != act["exception"][1]
 
 
 def _crash(call: int, record: dict[str, Any], eager_exception: list[Any] | None) -> Verdict:

@@ -101,6 +101,26 @@ def test_a_builtin_error_raised_by_compiler_code_where_eager_raised_another_is_t
     assert verdict("torch", eager, result(passing, passing)).signature == "mismatch:exception:type"
 
 
+def test_an_error_of_eager_s_type_raised_by_compiler_code_where_eager_s_was_not_is_that_crash():
+    # a recursive disable_nested_graph_breaks function: eager's AssertionError comes from torch's config patching,
+    # the compiled one from Dynamo's own check; a 2.10 campaign called the known "multiple exits?" bug NEW as a
+    # mismatch of messages
+    eager_error = record(exception=("AssertionError", "prior should be empty when entering ConfigPatch"))
+    eager = result(eager_error, eager_error)
+    check = record(exception=("AssertionError", "multiple exits?"), frame="torch._dynamo.variables.ctx_manager:c")
+    check["raised_in_compiler"] = True
+    assert verdict("torch", eager, result(check, check)).signature == \
+        "crash:AssertionError@torch._dynamo.variables.ctx_manager:c"
+    # eager's raised in compiler code too, or the program's own raised under Dynamo: messages that differ
+    both = result(*[dict(eager_error, raised_in_compiler=True)] * 2)
+    assert verdict("torch", both, result(check, check)).signature == "mismatch:exception:message"
+    passing = dict(check, raised_in_compiler=False)
+    assert verdict("torch", eager, result(passing, passing)).signature == "mismatch:exception:message"
+    # eager's very error, raised from the compiler's code: what eager did
+    same = dict(check, exception=eager_error["exception"])
+    assert verdict("torch", eager, result(same, same)).kind == "ok"
+
+
 def test_raised_in_compiler_is_where_the_innermost_frame_is():
     from oracle._worker import raised_in_compiler
 
