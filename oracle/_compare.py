@@ -55,7 +55,9 @@ def _short(value: Observed) -> str:
     if isinstance(value, tuple) and value and value[0] == "tensor":
         data = value[5]
         shown = "?" if data is None else str(data.flatten()[:8].tolist())
-        return f"tensor(dtype={value[1]}, shape={list(value[2])}, requires_grad={value[4]}, values={shown})"
+        cls = f"{value[6]}, " if len(value) > 6 else ""
+        return (f"tensor({cls}dtype={value[1]}, shape={list(value[2])}, requires_grad={value[4]}, "
+                f"values={shown})")
     text = repr(value)
     return text if len(text) <= 300 else text[:297] + "..."
 
@@ -100,6 +102,8 @@ class _Comparer:
         return None
 
     def _tensor(self, a: Observed, b: Observed, path: str) -> Hit | None:
+        if a[6:] != b[6:]:  # a Tensor subclass's name (``observe_tensor``), or none
+            return ("subclass", path, a, b)
         for i, cls in ((1, "dtype"), (2, "shape"), (3, "device"), (4, "requires_grad")):
             if a[i] != b[i]:
                 return (cls, path, a, b)

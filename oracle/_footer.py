@@ -35,8 +35,9 @@ if __name__ == "__main__":
         torch._dynamo.config.nested_graph_breaks = opts.get("ngb", "on") == "on"
 
         def obs(v):
-            if isinstance(v, torch.Tensor):
-                return ("tensor", str(v.dtype), tuple(v.shape), v.requires_grad, v.detach().cpu().clone())
+            if isinstance(v, torch.Tensor):  # a subclass by name (a Parameter is a Tensor)
+                name = "Tensor" if type(v) in (torch.Tensor, torch.nn.Parameter) else type(v).__qualname__
+                return (name, str(v.dtype), tuple(v.shape), v.requires_grad, v.detach().cpu().clone())
             if isinstance(v, (list, tuple)):
                 return (type(v).__name__, [obs(x) for x in v])
             if isinstance(v, dict):  # Counter, OrderedDict, defaultdict keep their type's name

@@ -127,13 +127,18 @@ def _slot_values(value: object) -> dict[str, object]:
 
 
 def observe_tensor(t: torch.Tensor) -> Observed:
+    """``("tensor", dtype, shape, device, requires_grad, data)``, and the class's name last for a subclass (a
+    ``torch.Tensor`` subclass of the program's, ``as_subclass``): a compiled function that gives a plain
+    Tensor where eager gives the subclass differs (seen: ``nonstrict_trace`` drops it). A ``Parameter`` is a
+    Tensor here, as compiled code may give a parameter's value either way."""
     meta = (str(t.dtype), tuple(t.shape), t.device.type, bool(t.requires_grad))
+    cls = () if type(t) in (torch.Tensor, torch.nn.Parameter) else (type(t).__qualname__,)
     if t.layout != torch.strided or t.is_quantized:
-        return ("tensor", *meta, None)
+        return ("tensor", *meta, None, *cls)
     data = t.detach().to("cpu", copy=True)
     # a subclass of the program's own (``__torch_function__``) would not unpickle in the parent: its data as a
     # Tensor
-    return ("tensor", *meta, data if type(data) is torch.Tensor else data.as_subclass(torch.Tensor))
+    return ("tensor", *meta, data if type(data) is torch.Tensor else data.as_subclass(torch.Tensor), *cls)
 
 
 def observe_exception(exc: BaseException, depth: int = 0) -> Observed:

@@ -242,3 +242,24 @@ def test_enum_members_scalar_subclasses_and_slots_are_observed_as_eager_shows_th
     for value in (m.Color.RED, m.Level.HIGH, m.Name("n"), m.Slotted(1), m.Slots(), m.Perm.R):
         pickle.dumps(obs.observe(value))  # the worker sends observations to a parent that cannot import them
         assert obs.is_data(value)
+
+
+def test_a_tensor_subclass_is_observed_by_name_and_a_plain_tensor_in_its_place_differs():
+    from oracle._compare import compare_calls
+
+    class Sub(torch.Tensor):
+        pass
+
+    plain, sub = obs.observe(torch.ones(2)), obs.observe(torch.ones(2).as_subclass(Sub))
+    assert len(plain) == 6 and sub[6] == Sub.__qualname__ and torch.equal(sub[5], plain[5])
+    assert type(sub[5]) is torch.Tensor  # the data as a Tensor: it unpickles in the parent
+    # a parameter is a Tensor here: compiled code may give a parameter's value as either
+    assert len(obs.observe(torch.nn.Parameter(torch.ones(2)))) == 6
+
+    def calls(value):
+        return [{"value": value, "exception": None, "torch_state": {}}]
+
+    found = compare_calls(calls(sub), calls(plain), None)
+    assert [(d.aspect, d.cls) for d in found] == [("value", "subclass")]
+    assert "Sub" in found[0].expected and "Sub" not in found[0].actual
+    assert compare_calls(calls(sub), calls(obs.observe(torch.ones(2).as_subclass(Sub))), None) == []
