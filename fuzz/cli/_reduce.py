@@ -10,6 +10,7 @@ import argparse
 import dataclasses
 import re
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -85,7 +86,7 @@ def reduce(args: argparse.Namespace) -> int:
         check_output_file(out)  # before the long work, not after it
     if args.corpus and Path(args.corpus).exists() and not Path(args.corpus).is_dir():
         raise UsageError(f"--corpus {args.corpus} is not a directory")
-    from fuzz.reduce import ReduceError, reduce_program
+    from fuzz.reduce import ReduceError, code_lines, reduce_program
     from fuzz.reduce._oracle import generator_ir
 
     ir = None if args.no_ir else generator_ir(source)
@@ -93,15 +94,19 @@ def reduce(args: argparse.Namespace) -> int:
         print("generated program: IR stage first", file=sys.stderr)
 
     start = time.monotonic()
+    beat = _Heartbeat(start, code_lines(source), quiet=args.quiet)
 
     def progress(pass_name: str, lines: int, invocations: int) -> None:
+        beat.kept(lines)
         if not args.quiet:
             print(f"[{time.monotonic() - start:6.1f}s] {pass_name:<22} {lines:>4} lines  {invocations:>5} checks",
                   file=sys.stderr)
 
     try:
-        result = reduce_program(source, target, signature=args.signature, budget_s=budget, workers=args.workers,
-                                rechecks=args.rechecks, progress=progress, ir=ir, cheaper=not args.same_backend)
+        with beat:
+            result = reduce_program(source, target, signature=args.signature, budget_s=budget,
+                                    workers=args.workers, rechecks=args.rechecks, progress=progress, ir=ir,
+                                    cheaper=not args.same_backend)
     except ReduceError as exc:
         raise UsageError(str(exc)) from None
     result = dataclasses.replace(result, source=_recorded(result))
@@ -136,6 +141,39 @@ def reduce(args: argparse.Namespace) -> int:
         print(f"stopped by {signal.Signals(signum).name}: the reduction was cut short", file=sys.stderr)
         return exit_code(signum)
     return 0 if result.reproduced == result.rechecks else 1
+
+
+class _Heartbeat:
+    """A line every ``every`` seconds in which the reduction printed none: a progress line comes with each kept
+    candidate only, and a slow compile's checks take minutes each (seen: a 413-line slow compile's reduction
+    printed nothing for 26 minutes while its candidates were checked and none was kept)."""
+
+    def __init__(self, start: float, lines: int, quiet: bool, every: float = 120.0) -> None:
+        self.start, self.lines, self.quiet, self.every = start, lines, quiet, every
+        self.last = start  # when the last line was printed
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="ngb-reduce-heartbeat", daemon=True)
+
+    def kept(self, lines: int) -> None:
+        self.lines, self.last = lines, time.monotonic()
+
+    def __enter__(self) -> _Heartbeat:
+        if not self.quiet:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(min(self.every, max(1.0, self.last + self.every - time.monotonic()))):
+            now = time.monotonic()
+            if now - self.last >= self.every:
+                print(f"[{now - self.start:6.1f}s] still checking candidates: {self.lines} lines so far, none kept "
+                      f"in the last {now - self.last:.0f}s", file=sys.stderr)
+                self.last = now
 
 
 def _said_reduced(bucket: Bucket) -> None:
