@@ -1,0 +1,49 @@
+# ngb-fuzz program
+# signature: crash:TypeError@torch._dynamo.eval_frame:compile_wrapper
+# target: torch
+# eager: returned
+# found-by: ngb-fuzz run --seed 2413 (program 207), reduced 77 -> 15 lines
+import torch
+
+
+def entry(x):
+    def f1(x):
+        x = torch.add(**{'input': x * 1.0, 'other': x})
+        yield
+        return x
+    y = f1(x)
+    next(y)
+    try:
+        next(y)
+    except StopIteration as stop1:
+        x = x + stop1.value
+
+
+def make_inputs(device, x=0):
+    y, z = (1, 1) if x == 0 else ()
+    return (torch.randn(y, z, generator=torch.Generator().manual_seed(8798)).to(device),)
+
+
+# ---- ngb-fuzz standalone check (generated; do not edit below) ----
+if __name__ == "__main__":
+    import sys
+
+    def program():  # the program above run afresh: each side starts from new globals (as in ngb-fuzz)
+        torch.set_grad_enabled(True)  # and from torch's defaults
+        torch.set_default_dtype(torch.float32)
+        mod = type(sys)("ngb_program")
+        source = open(__file__, encoding="utf-8-sig").read().split("# ---- ngb-fuzz standalone check")[0]
+        exec(compile(source, __file__, "exec"), vars(mod))
+        sys.modules[mod.__name__] = mod  # importable, as a user's module is
+        return mod
+
+    torch._dynamo.config.nested_graph_breaks = True
+    mod = program()  # eager and torch.compile each run the program afresh
+    mod.entry(*mod.make_inputs("cpu"))  # eager returns
+    mod = program()
+    try:  # torch.compile raised TypeError (in torch._dynamo.eval_frame.compile_wrapper)
+        torch.compile(mod.entry, backend="eager")(*mod.make_inputs("cpu"))
+    except Exception:
+        print(f"MISMATCH: eager returns, torch.compile(backend='eager') raises, torch {torch.__version__}")
+        raise
+    print(f"match: eager vs torch.compile(backend='eager'), torch {torch.__version__}")
