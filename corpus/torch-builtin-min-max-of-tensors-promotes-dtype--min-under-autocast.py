@@ -1,0 +1,53 @@
+# ngb-fuzz program
+# signature: mismatch:effects:dtype
+# target: torch
+# eager: returned
+# compare: tensors,containers
+# found-by: ngb-fuzz run --seed 2410 (program 155), reduced 375 -> 6 lines
+import torch
+
+EFFECTS = []
+
+
+def entry():
+    y = torch.ones(0)
+    with torch.autocast('cpu'):
+        EFFECTS.append((min(y @ y, y.sum()),))
+
+
+# ---- ngb-fuzz standalone check (generated; do not edit below) ----
+if __name__ == "__main__":
+    import sys
+
+    def program():  # the program above run afresh: each side starts from new globals (as in ngb-fuzz)
+        torch.set_grad_enabled(True)  # and from torch's defaults
+        torch.set_default_dtype(torch.float32)
+        mod = type(sys)("ngb_program")
+        source = open(__file__, encoding="utf-8-sig").read().split("# ---- ngb-fuzz standalone check")[0]
+        exec(compile(source, __file__, "exec"), vars(mod))
+        sys.modules[mod.__name__] = mod  # importable, as a user's module is
+        return mod
+
+    torch._dynamo.config.nested_graph_breaks = True
+    def equal(a, b):  # same types (by name: each side has its own classes) and shapes, tensors equal elementwise, NaN equal to NaN
+        if type(a).__qualname__ != type(b).__qualname__:
+            return False
+        if isinstance(a, torch.Tensor):
+            return (a.dtype, a.shape, a.requires_grad) == (b.dtype, b.shape, b.requires_grad) and bool(((a == b) | (a != a) & (b != b)).all())
+        if isinstance(a, (list, tuple, dict)):  # a dict's items in order
+            return len(a) == len(b) and all(map(equal, *((a.items(), b.items()) if isinstance(a, dict) else (a, b))))
+        return a == b or a != a and b != b
+
+    mod = program()  # eager and torch.compile each run the program afresh
+    first = len(mod.EFFECTS)  # what the call logs, not what loading the program did
+    mod.entry()
+    expected = mod.EFFECTS[first:]
+    mod = program()
+    first = len(mod.EFFECTS)
+    torch.compile(mod.entry, backend="eager")()
+    actual = mod.EFFECTS[first:]
+    # the program's side effects (EFFECTS) differ between eager and torch.compile (mismatch:effects:dtype)
+    print(f"eager:         {expected}\ntorch.compile: {actual}")
+    same = equal(actual, expected)
+    print(f"{'match' if same else 'MISMATCH'}: eager vs torch.compile(backend='eager'), torch {torch.__version__}")
+    raise SystemExit(0 if same else 1)
