@@ -1,5 +1,5 @@
 # ngb-fuzz program
-# signature: crash:second_call:NameError@torch._dynamo.eval_frame:compile_wrapper
+# signature: crash:second_call:NameError@torch._dynamo.eval_frame:compile_wrapper[other_module_globals]
 # target: torch
 # eager: returned
 # found-by: ngb-fuzz run --seed 0 (program 197), reduced 340 -> 10 lines
@@ -47,7 +47,7 @@ if __name__ == "__main__":
         return "returned"
 
     expected, actual = outcome(False), outcome(True)
-    # eager returned; torch.compile raised NameError (in torch._dynamo.eval_frame.compile_wrapper) on the second call
+    # eager returned; torch.compile raised NameError (in torch._dynamo.eval_frame.compile_wrapper[other_module_globals]) on the second call
     print(f"eager:         {expected}\ntorch.compile: {actual}")
     same = actual.split(":")[0] == expected.split(":")[0]
     print(f"{'match' if same else 'MISMATCH'}: eager vs torch.compile(backend='eager'), torch {torch.__version__}")

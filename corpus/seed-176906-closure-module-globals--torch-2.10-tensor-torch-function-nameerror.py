@@ -1,5 +1,5 @@
 # ngb-fuzz program
-# signature: crash:NameError@torch._dynamo.eval_frame:compile_wrapper
+# signature: crash:NameError@torch._dynamo.eval_frame:compile_wrapper[other_module_globals]
 # target: torch
 # eager: returned
 # found-by: ngb-fuzz run --seed 22210 (program 43), reduced 757 -> 8 lines
@@ -34,7 +34,7 @@ if __name__ == "__main__":
     mod = program()  # eager and torch.compile each run the program afresh
     mod.entry()  # eager returns
     mod = program()
-    try:  # torch.compile raised NameError (in torch._dynamo.eval_frame.compile_wrapper)
+    try:  # torch.compile raised NameError (in torch._dynamo.eval_frame.compile_wrapper[other_module_globals])
         torch.compile(mod.entry, backend="eager")()
     except Exception:
         print(f"MISMATCH: eager returns, torch.compile(backend='eager') raises, torch {torch.__version__}")

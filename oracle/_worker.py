@@ -1,10 +1,10 @@
 """Worker process: runs programs under one target at a time and reports what it observed.
 
 Started by ``oracle._runner`` as ``python _worker.py`` with any interpreter that has torch (so it imports only
-the standard library, torch and its sibling ``_observe``). It speaks length-prefixed pickle frames on private
-copies of its stdin/stdout; the program's own prints go to /dev/null. The parent kills it on timeout and
-replaces it when it dies, so nothing here guards against hangs or hard crashes; but a worker must not outlive
-its parent, even one stuck in a hanging program (``die_with_parent``).
+the standard library, torch and its siblings ``_observe``, ``_limits`` and ``_subjects``). It speaks
+length-prefixed pickle frames on private copies of its stdin/stdout; the program's own prints go to /dev/null.
+The parent kills it on timeout and replaces it when it dies, so nothing here guards against hangs or hard
+crashes; but a worker must not outlive its parent, even one stuck in a hanging program (``die_with_parent``).
 """
 
 from __future__ import annotations
@@ -34,9 +34,11 @@ import torch  # noqa: E402
 if TYPE_CHECKING:  # the same files, as the checker sees the package
     from oracle import _observe as obs
     from oracle._limits import StepLimit, Steps, cpu_seconds
+    from oracle._subjects import subject
 else:
     import _observe as obs
     from _limits import StepLimit, Steps, cpu_seconds
+    from _subjects import subject
 
 # One target payload built into (the callable, a context manager factory for each call, a stats function).
 Built = tuple[
@@ -268,33 +270,8 @@ def compiler_frame(exc: BaseException) -> str | None:
             dotted = _compiler_module(frame.filename)
             if dotted is not None:
                 where = f"{dotted}:{_DISPATCHERS.get(dotted) or _stable_frame_name(frame.name)}"
-                return where + _guard_subject(where, candidate)
+                return where + subject(where, candidate)
     return None
-
-
-# Dynamo's guard self-check (``guards:__init__`` raises "Guard failed on the same frame it was created ...
-# Guard fail reason: <the guard>") is tripped by many unrelated bugs, so its frame alone names none
-# (``fuzz.triage.rootcause.SELF_CHECKS``). The state the failed guard reads can: where it is one of these,
-# the frame is named with it (``guards:__init__[function_mode_stack]``) and pins its bug as any compiler frame
-# does. Only subjects with evidence are here: a guard on a user TorchFunctionMode's own state, read off the
-# mode stack, failed in the seven forms of one torch 2.10/2.11 bug (corpus
-# torch-2.10-function-mode-with-state-guard-self-check.py and its variants), whose shapes differ too much
-# for a reduction to name them (a 2.10 campaign called its eighth NEW); a guard on a local's attribute fails
-# in that bug's forms and in another's (corpus torch-getattr-default-runs-user-getattr-twice.py) alike.
-_SELF_CHECK_FRAME = "torch._dynamo.guards:__init__"
-_GUARD_SUBJECTS = {"___get_torch_function_mode_stack_at(": "function_mode_stack"}
-
-
-def _guard_subject(where: str, exc: BaseException) -> str:
-    """``[SUBJECT]`` when ``where`` is the guard self-check and its failed guard reads a state of
-    ``_GUARD_SUBJECTS``; else ''."""
-    if where != _SELF_CHECK_FRAME:
-        return ""
-    _, found, reason = str(exc).partition("Guard fail reason:")
-    # each failed guard is a line "1/0: <guard>  # <the program's line that made it>": the guard only
-    guards = " ".join(line.partition("#")[0] for line in reason.splitlines()) if found else ""
-    subjects = [name for text, name in _GUARD_SUBJECTS.items() if text in guards]
-    return f"[{subjects[0]}]" if subjects else ""
 
 
 # Modules whose innermost frame only dispatches to the code that failed, by the spelling of the call: the FX

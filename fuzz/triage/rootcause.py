@@ -91,7 +91,7 @@ def _passes_through(frame: str) -> bool:
 # it was created"), and any bug that makes a guard read something other than what tracing read trips it (a user
 # ``__getattr__`` run twice, an object changed while guards are built, ...). Named by their reduced repro's shape.
 # Where the failed guard reads a state that pins its bug, the worker names the frame with it
-# (``guards:__init__[function_mode_stack]``, ``oracle._worker._GUARD_SUBJECTS``): such a signature is not here.
+# (``guards:__init__[function_mode_stack]``, ``oracle._subjects``): such a signature is not here.
 SELF_CHECKS = frozenset({
     "AssertionError@torch._dynamo.guards:__init__",
 })
