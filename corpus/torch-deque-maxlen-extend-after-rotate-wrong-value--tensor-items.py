@@ -33,9 +33,11 @@ if __name__ == "__main__":
 
     torch._dynamo.config.nested_graph_breaks = True
     def equal(a, b):  # same types (by name: each side has its own classes) and shapes, tensors equal elementwise, NaN equal to NaN
-        if type(a).__qualname__ != type(b).__qualname__:
+        tensor = {torch.Tensor, torch.nn.Parameter}  # a Parameter counts as a plain Tensor
+        if type(a).__qualname__ != type(b).__qualname__ and not {type(a), type(b)} <= tensor:
             return False
-        if isinstance(a, torch.Tensor):
+        if isinstance(a, torch.Tensor):  # each side's own subclass: as plain tensors
+            a, b = a.as_subclass(torch.Tensor), b.as_subclass(torch.Tensor)
             return (a.dtype, a.shape, a.requires_grad) == (b.dtype, b.shape, b.requires_grad) and bool(((a == b) | (a != a) & (b != b)).all())
         if isinstance(a, (list, tuple, dict)):  # a dict's items in order
             return len(a) == len(b) and all(map(equal, *((a.items(), b.items()) if isinstance(a, dict) else (a, b))))

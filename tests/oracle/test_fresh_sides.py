@@ -95,3 +95,39 @@ def test_the_real_finding_shows_when_run_alone(tmp_path):
     assert result.returncode == 1, result.stdout + result.stderr
     assert "eager:         2.0\ntorch.compile: 1.0" in result.stdout
     assert "MISMATCH: eager vs torch.compile(backend='eager')" in result.stdout
+
+
+# The compiled side gives OTHER where eager gives the program's own value class (is_compiling is only true in
+# the compiled run): a Parameter's value counts as a Tensor, as the oracle observes it; a subclass not; and a
+# subclass on both sides is equal, though each side made its own class.
+CLASS_BY_SIDE = """import torch
+
+
+class Sub(torch.Tensor):
+    pass
+
+
+def entry(x):
+    p = MAKE
+    torch._dynamo.graph_break()
+    return OTHER if torch.compiler.is_compiling() else p
+
+
+def make_inputs(device):
+    return (torch.ones(2).to(device),)
+"""
+
+
+@pytest.mark.parametrize(("make", "other", "same"), [
+    ("torch.nn.Parameter(x.clone(), requires_grad=False)", "x.clone()", True),
+    ("x.clone().as_subclass(Sub)", "x.clone()", False),
+    ("x.clone().as_subclass(Sub)", "p", True),
+])
+def test_the_short_check_counts_a_parameter_as_a_tensor_as_the_oracle_does(tmp_path, make, other, same):
+    program = CLASS_BY_SIDE.replace("MAKE", make).replace("OTHER", other)
+    source = with_footer(set_header(program, signature="mismatch:value:subclass",
+                                    target="torch:backend=eager", eager="returned"))
+    assert "def _ngb_check" not in split_source(source)[2]  # the short check, not the generic footer
+    result = _run(tmp_path, source)
+    assert result.returncode == (0 if same else 1), result.stdout + result.stderr
+    assert ("match: " if same else "MISMATCH: ") in result.stdout
