@@ -495,6 +495,16 @@ def test_constants_are_folded_when_the_bug_survives_and_kept_when_it_does_not():
     assert "0.5 * 4" in kept
 
 
+def test_a_name_passed_that_the_bug_does_not_need_becomes_0():
+    # two reductions of one bug had kept self.x(self) and self.x(0): two shapes, two root causes
+    source = HEAD + "def g(a, b):\n    return WHAT\n\n\ndef entry(x):\n    y = [x]\n    return g(y, x - x)\n" + TAIL
+    out = _one_pass("simplify-expressions", source.replace("WHAT", "1 / b"), _raises(ZeroDivisionError)).source
+    assert "g(0, " in out
+    needs_y = _one_pass("simplify-expressions", source.replace("WHAT", "1 / b"),
+                        lambda s: _raises(ZeroDivisionError)(s) and "g(y" in s).source
+    assert "g(y, " in needs_y
+
+
 # ---- orphans: the clean-up riding along with every source edit --------------------------------------------------
 
 ORPHANS = HEAD + '''LOG = []

@@ -59,6 +59,10 @@ def _operand_choices(node: ast.AST) -> list[Callable[[ast.AST], ast.AST]]:
         choices = [lambda n, k=k: n.args[k] for k in range(len(node.args)) if not isinstance(node.args[k], ast.Starred)]
         if isinstance(node.func, ast.Attribute) and not _is_torch_ref(node.func.value):
             choices.append(lambda n: n.func.value)
+        # an argument that is a name, as 0: two reductions of one bug that kept ``self.x(self)`` and ``self.x(0)``
+        # end at one program, where the value passed is not what the bug needs
+        choices += [lambda n, k=k: _with_argument(n, k, ast.Constant(0)) for k in range(len(node.args))
+                    if isinstance(node.args[k], ast.Name)]
         return choices + [lambda n: ast.Constant(0)]
     if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
         return [lambda n: n.value, lambda n: ast.Constant(0)]
@@ -75,6 +79,11 @@ def _operand_choices(node: ast.AST) -> list[Callable[[ast.AST], ast.AST]]:
         if isinstance(v, str) and len(v) > 1 and not v.startswith("ngb_"):  # helper module names stay ngb_*
             return [lambda n: ast.Constant(v[:1])]
     return []
+
+
+def _with_argument(call: ast.Call, k: int, value: ast.expr) -> ast.Call:
+    """``call`` with its ``k``-th positional argument replaced by ``value``."""
+    return ast.Call(call.func, [value if i == k else a for i, a in enumerate(call.args)], call.keywords)
 
 
 _ARITHMETIC = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
