@@ -109,8 +109,7 @@ class Naming:
 
         if self._triggers is None:
             runner = StoppableRunner(self._campaign.runner, self._campaign._stop)
-            self._triggers = Triggers(known_bugs.forms, lambda src, spec: next(
-                iter(runner.check(src, [spec]).verdicts.values())).signature)
+            self._triggers = Triggers.on_runner(known_bugs.forms, runner)
         try:
             like, trigger = self._triggers.like(source, bucket.signature, bucket.target)
         except (KeyboardInterrupt, OracleError, OSError):

@@ -94,8 +94,7 @@ def print_trigger(source: str, corpus: str, runner: oracle.Runner, result: Triag
             or not (Path(corpus) / "manifest.json").is_file()):
         return
     spec = rung_spec(None, "on", rung.backend, rung.axes)
-    rule = Triggers(KnownBugs.from_corpus(corpus).forms,
-                    lambda src, target: next(iter(runner.check(src, [target]).verdicts.values())).signature)
+    rule = Triggers.on_runner(KnownBugs.from_corpus(corpus).forms, runner)
     mine = rule.trigger(source, spec)
     if not mine:
         print(f"trigger ({spec}): none of its calls alone (but the most common) needs the compiler")

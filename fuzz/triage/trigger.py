@@ -19,7 +19,12 @@ no site. A decorator applied by hand (``torch.no_grad()(f)(x)``) is named as tha
 A finding is **like** a corpus bug when one of that bug's repros (its entry or a variant), checked on the
 finding's own target, has a trigger the finding needs too (a subset of its own: a new form may need more, a
 ``zip`` around the ``format`` call), the same kind of finding (a mismatch, or a crash with the same exception
-type) and the same need of nested graph breaks (both show with them off, or neither). That is evidence, not
+type) and the same need of nested graph breaks (both show with them off, or neither), where that says something
+of the bug: only when the target took a graph break running each of the two (``breaks``). A program that takes
+none compiles the same with them off, and a repro that takes none where its bug shows may need them on only for
+where its break sends the code with them off (a generator run eagerly whole), not for what the bug is: a 2.13
+campaign's form of the lost generator return value with no break in it, which fails with them off too, was NEW
+by this condition. That is evidence, not
 proof: two bugs in one compiler handler have the same trigger. So a finding like a known bug
 is ``KNOWN?`` — "probably a new form of it: confirm, then ``corpus add --same-as``" — never KNOWN, and only a
 reduced one (a minimal repro: every call in it is needed by something) whose signature does not pin its bug.
@@ -34,7 +39,7 @@ import builtins
 import collections
 import dataclasses
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from oracle import ProgramFile
@@ -44,9 +49,9 @@ __all__ = ["COMMON", "EAGER", "GENERATOR", "RULE", "Form", "Triggers", "call_sit
 # The rule's version: 1 named calls only; 2 also reads by subscript of a call-made local; 3 also stores a class
 # handles itself and calls of decorated functions of the program; 4 also calls of the program's generator
 # functions, a slow compile of the kind of a hang, and FIXED bugs where their repros still show; 5 also names a
-# decorator applied by hand as written with ``@``. A campaign asks again a bucket that an older rule found like
-# nothing (``fuzz.campaign.naming``).
-RULE = 5
+# decorator applied by hand as written with ``@``; 6 compares the need of nested graph breaks only where the target
+# took a break. A campaign asks again a bucket that an older rule found like nothing (``fuzz.campaign.naming``).
+RULE = 6
 
 GENERATOR = "<generator>"  # the name of a call of one of the program's own (undecorated) generator functions
 
@@ -59,6 +64,7 @@ COMMON = 0.15
 _NOT_CALLS = frozenset({"torch._dynamo.graph_break", "torch._dynamo.step_unsupported", "print"})
 
 Check = Callable[[str, str], str]  # (program source, target spec) -> the verdict's signature
+Breaks = Callable[[str, str], "int | None"]  # (program source, target spec) -> graph breaks taken (None: not known)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -430,9 +436,10 @@ class Triggers:
     reduced finding shares. ``check`` runs one program on one target; the corpus forms' triggers are found on
     the finding's own target, on first need, and kept."""
 
-    def __init__(self, forms: Iterable[Form], check: Check):
+    def __init__(self, forms: Iterable[Form], check: Check, breaks: Breaks | None = None):
         self.forms = tuple(forms)
         self._check = check
+        self._breaks = breaks  # None: every need of nested graph breaks is compared
         self._triggers: dict[tuple[str, str], frozenset[str]] = {}  # (corpus file, target) -> its trigger
         self._found: dict[tuple[str, str], frozenset[str]] = {}  # (source, target) -> its trigger
         self._shows_off: dict[tuple[str, str], bool | None] = {}
@@ -459,6 +466,31 @@ class Triggers:
             shows = finding_kind(self._check(form.source, target)) == finding_kind(form.signature)
             self._triggers[key] = self.trigger(form.source, target) if shows else frozenset()
         return self._triggers[key]
+
+    @classmethod
+    def on_runner(cls, forms: Iterable[Form], runner: Any) -> Triggers:
+        """The rule with its checks run by an ``oracle.Runner`` (or anything with its ``check``), whose reports
+        say the graph breaks each run took too."""
+        took: dict[tuple[str, str], int | None] = {}
+
+        def check(source: str, spec: str) -> str:
+            report = runner.check(source, [spec])
+            stats: dict[str, Any] = next(iter(report.stats.values()), {})
+            took[(source, spec)] = stats.get("breaks")
+            return str(next(iter(report.verdicts.values())).signature)
+
+        def breaks(source: str, spec: str) -> int | None:
+            if (source, spec) not in took:
+                check(source, spec)
+            return took[(source, spec)]
+
+        return cls(forms, check, breaks)
+
+    def _ngb_says(self, source: str, target: str) -> bool:
+        """Whether the need of nested graph breaks says something of the bug ``source`` shows on ``target``: the
+        target took a break running it (or that is not known)."""
+        taken = None if self._breaks is None else self._breaks(source, target)
+        return taken is None or taken > 0
 
     def _needs_ngb(self, source: str, target: str, key: tuple[str, str] | None = None) -> bool | None:
         """Whether the finding goes with nested graph breaks off (None: the target has none to turn off)."""
@@ -495,8 +527,10 @@ class Triggers:
             theirs = self._form_trigger(form, target)
             if not theirs or not theirs <= mine:
                 continue
-            needs = needs or [self._needs_ngb(source, target)]
-            if needs[0] != self._needs_ngb(form.source, target, (form.file, target)):
-                continue
+            # a hang's or slow compile's run is minutes of timeouts: its need is compared as it stands
+            if kind == "hang" or self._ngb_says(source, target) and self._ngb_says(form.source, target):
+                needs = needs or [self._needs_ngb(source, target)]
+                if needs[0] != self._needs_ngb(form.source, target, (form.file, target)):
+                    continue
             bugs.append(form.bug)
         return bugs, sorted(mine) if bugs else []

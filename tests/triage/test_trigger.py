@@ -302,6 +302,61 @@ def test_the_need_of_nested_graph_breaks_must_match():
     assert Triggers([FORMAT_BUG], check).like(FORMAT_FORM, "mismatch:value:value", "torch:ngb=off")[0] == ["fmt.py"]
 
 
+def test_the_need_of_nested_graph_breaks_is_compared_only_where_breaks_were_taken():
+    # a 2.13 campaign's form of the lost generator return value had no break and failed with NGB off too, where
+    # the bug's repros take no break with them on and pass with them off (their break sends the generator to
+    # eager): that need said where the break is, not what the bug is
+    check = _scripted({"'08b'": "format", "'b'": "format"}, shows_off={"'b'"})
+    taken = {"'08b'": 1, "'b'": 1}
+
+    def breaks(source, target):
+        return next(n for marker, n in taken.items() if marker in source)
+
+    assert Triggers([FORMAT_BUG], check, breaks).like(FORMAT_FORM, "mismatch:value:value", "torch") == ([], [])
+    for marker in taken:  # either took none: its need of them is no sign of its bug
+        taken[marker] = 0
+        assert Triggers([FORMAT_BUG], check, breaks).like(FORMAT_FORM, "mismatch:value:value", "torch")[0] == [
+            "fmt.py"]
+        taken[marker] = 1
+    taken["'b'"] = None  # not known: compared
+    assert Triggers([FORMAT_BUG], check, breaks).like(FORMAT_FORM, "mismatch:value:value", "torch") == ([], [])
+
+
+def test_a_hang_s_need_of_nested_graph_breaks_is_compared_without_running_it_again():
+    hang = Form("slow.py", "slow.py", "slow:compile", FORMAT_BUG.source)
+
+    def check(source, target):
+        if target.endswith("ngb=off"):
+            return "ok" if "'08b'" in source else "slow:compile"  # the finding shows with NGB off: unlike
+        return "ok" if EAGER in source else "slow:compile"
+
+    def breaks(source, target):
+        raise AssertionError("a hang's run is minutes of timeouts: not run to count its breaks")
+
+    assert Triggers([hang], check, breaks).like(FORMAT_FORM, "slow:compile", "torch") == ([], [])
+
+
+def test_the_rule_on_a_runner_counts_the_breaks_of_each_run():
+    class Report:
+        def __init__(self, signature, breaks):
+            self.verdicts = {"torch": type("V", (), {"signature": signature})()}
+            self.stats = {"torch": {"breaks": breaks}}
+
+    class Runner:
+        runs = 0
+
+        def check(self, source, specs):
+            Runner.runs += 1
+            found = "mismatch:value:value" if EAGER not in source and "torch:ngb=off" not in specs else "ok"
+            return Report(found, source.count("graph_break"))
+
+    rule = Triggers.on_runner([FORMAT_BUG], Runner())
+    assert rule._check(FORMAT_FORM, "torch") == "mismatch:value:value" and Runner.runs == 1
+    assert rule._breaks(FORMAT_FORM, "torch") == 0 and Runner.runs == 1  # from that check: not run again
+    broken = FORMAT_FORM.replace("    y = x + 1", "    torch._dynamo.graph_break()\n    y = x + 1")
+    assert rule._breaks(broken, "torch") == 1 and Runner.runs == 2
+
+
 def test_calls_most_corpus_bugs_make_are_no_trigger():
     forms = [Form(f"b{i}.py", f"b{i}.py", "mismatch:value:value", _program(f"    return torch.ones({i})"))
              for i in range(4)]
