@@ -19,12 +19,13 @@ no site. A decorator applied by hand (``torch.no_grad()(f)(x)``) is named as tha
 A finding is **like** a corpus bug when one of that bug's repros (its entry or a variant), checked on the
 finding's own target, has a trigger the finding needs too (a subset of its own: a new form may need more, a
 ``zip`` around the ``format`` call), the same kind of finding (a mismatch, or a crash with the same exception
-type) and the same need of nested graph breaks (both show with them off, or neither), where that says something
-of the bug: only when the target took a graph break running each of the two (``breaks``). A program that takes
-none compiles the same with them off, and a repro that takes none where its bug shows may need them on only for
-where its break sends the code with them off (a generator run eagerly whole), not for what the bug is: a 2.13
-campaign's form of the lost generator return value with no break in it, which fails with them off too, was NEW
-by this condition. That is evidence, not
+type) and the same need of nested graph breaks (both show with them off, or neither), unless the target took a
+graph break running neither of the two (``breaks``): the bug then showed where nothing broke, and whether it
+shows with them off says only what turning them off adds (a break that sends a generator to eager whole: the lost
+generator return value's repros take none with them on and pass with them off, and a 2.13 campaign's form with
+no break in it at all, failing with them off too, was NEW by the condition). Where one of the two broke, the
+condition holds: measured, dropping it there too named more new bugs wrongly than known forms rightly
+(docs/reducer.md). That is evidence, not
 proof: two bugs in one compiler handler have the same trigger. So a finding like a known bug
 is ``KNOWN?`` — "probably a new form of it: confirm, then ``corpus add --same-as``" — never KNOWN, and only a
 reduced one (a minimal repro: every call in it is needed by something) whose signature does not pin its bug.
@@ -49,8 +50,8 @@ __all__ = ["COMMON", "EAGER", "GENERATOR", "RULE", "Form", "Triggers", "call_sit
 # The rule's version: 1 named calls only; 2 also reads by subscript of a call-made local; 3 also stores a class
 # handles itself and calls of decorated functions of the program; 4 also calls of the program's generator
 # functions, a slow compile of the kind of a hang, and FIXED bugs where their repros still show; 5 also names a
-# decorator applied by hand as written with ``@``; 6 compares the need of nested graph breaks only where the target
-# took a break. A campaign asks again a bucket that an older rule found like nothing (``fuzz.campaign.naming``).
+# decorator applied by hand as written with ``@``; 6 compares the need of nested graph breaks unless the target took
+# a break running neither. A campaign asks again a bucket that an older rule found like nothing (``fuzz.campaign.naming``).
 RULE = 6
 
 GENERATOR = "<generator>"  # the name of a call of one of the program's own (undecorated) generator functions
@@ -487,8 +488,7 @@ class Triggers:
         return cls(forms, check, breaks)
 
     def _ngb_says(self, source: str, target: str) -> bool:
-        """Whether the need of nested graph breaks says something of the bug ``source`` shows on ``target``: the
-        target took a break running it (or that is not known)."""
+        """Whether the target took a graph break running ``source`` (or that is not known)."""
         taken = None if self._breaks is None else self._breaks(source, target)
         return taken is None or taken > 0
 
@@ -528,7 +528,7 @@ class Triggers:
             if not theirs or not theirs <= mine:
                 continue
             # a hang's or slow compile's run is minutes of timeouts: its need is compared as it stands
-            if kind == "hang" or self._ngb_says(source, target) and self._ngb_says(form.source, target):
+            if kind == "hang" or self._ngb_says(source, target) or self._ngb_says(form.source, target):
                 needs = needs or [self._needs_ngb(source, target)]
                 if needs[0] != self._needs_ngb(form.source, target, (form.file, target)):
                     continue
