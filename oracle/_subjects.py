@@ -43,10 +43,13 @@ _RESUMED = re.compile(r"torch_dynamo_resume_in_(?P<name>.+)_at_\d+")  # Dynamo's
 
 def subject(where: str, exc: BaseException) -> str:
     """``[SUBJECT]`` to name the compiler frame ``where`` with, for ``exc`` raised there; '' for none."""
-    if where == SELF_CHECK_FRAME:
-        return _guard_subject(exc)
-    if _resumed_with_other_module_globals(exc):
-        return f"[{OTHER_MODULE_GLOBALS}]"
+    try:
+        if where == SELF_CHECK_FRAME:
+            return _guard_subject(exc)
+        if _resumed_with_other_module_globals(exc):
+            return f"[{OTHER_MODULE_GLOBALS}]"
+    except Exception:  # noqa: BLE001 - evidence read off the program's objects: one that fails to be read is none
+        pass
     return ""
 
 
@@ -89,11 +92,11 @@ def _codes(space: dict[str, object]) -> Iterator[types.CodeType]:
     stack: list[types.CodeType] = []
     for value in list(space.values()):
         members = list(vars(value).values()) if isinstance(value, type) else [value]
-        for member in members:
-            member = getattr(member, "__func__", member)  # staticmethod, classmethod
-            code = getattr(member, "__code__", None)
-            if isinstance(code, types.CodeType):
-                stack.append(code)
+        for member in members:  # functions only: no __getattr__ of the program runs
+            if isinstance(member, (staticmethod, classmethod)):
+                member = member.__func__
+            if isinstance(member, types.FunctionType):
+                stack.append(member.__code__)
     while stack:
         code = stack.pop()
         yield code

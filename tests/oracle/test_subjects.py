@@ -65,6 +65,15 @@ def test_a_nested_function_s_code_is_found_in_its_module(monkeypatch):
     assert compiler_frame(_raised_through_wrapper(_resumed_in(main))) == f"{WRAPPER}[{OTHER_MODULE_GLOBALS}]"
 
 
+def test_methods_count_and_no_object_of_the_program_is_asked_for_attributes(monkeypatch):
+    # the resumed function a method; beside it an object whose __getattr__ raises (the search reads no attribute)
+    _module(monkeypatch, "ngb_h2", "class Weird:\n    def __getattr__(self, name):\n        raise RuntimeError(name)\n\n\n"
+                                   "class C:\n    odd = Weird()\n\n    @staticmethod\n    def f2(x):\n"
+                                   "        return helper(x)\n\n\nhelper = abs\n")
+    main = _module(monkeypatch, "ngb_program", "x = 0\n")
+    assert compiler_frame(_raised_through_wrapper(_resumed_in(main))) == f"{WRAPPER}[{OTHER_MODULE_GLOBALS}]"
+
+
 def test_no_subject_without_the_evidence(monkeypatch):
     main = _module(monkeypatch, "ngb_program", "x = 0\n")
     # a name no module defines: the program's own NameError (or a store the compiler lost), not another's globals
