@@ -9,7 +9,8 @@ bucket reduced to a fixpoint:
 - a bug's entry leaves its whole bug out (entry and variants), as a bug never seen: anything named is a new bug
   that a campaign would have shown as KNOWN? ("falsely like").
 Prints a row per repro, then the counts and the checks run, for the rule and for the rule before it (the need of
-nested graph breaks compared whether or not the target took a break), which ask the same checks. Needs the pinned torch (each repro runs many times).
+nested graph breaks compared whether or not the target took a break), which ask the same checks. Needs the
+pinned torch (each repro runs many times).
 
     python benchmarks/known_forms.py [--corpus corpus] [--workers 2] [--python PATH]
 
@@ -93,6 +94,7 @@ class _Memo:
             self.runs += 1
             self._reports[key] = self._runner.check(source, specs)
         return self._reports[key]
+
 
 if __name__ == "__main__":
     main()

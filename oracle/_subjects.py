@@ -18,7 +18,8 @@ import sys
 import types
 from collections.abc import Iterator
 
-__all__ = ["GUARD_SUBJECTS", "OTHER_MODULE_GLOBALS", "SELF_CHECK_FRAME", "subject"]
+__all__ = ["GUARD_SUBJECTS", "OTHER_MODULE_GLOBALS", "RESUME_PREFIXES", "SELF_CHECK_FRAME",
+           "resumed_function", "subject"]
 
 # Dynamo's guard self-check (``guards:__init__`` raises "Guard failed on the same frame it was created ...
 # Guard fail reason: <the guard>") is tripped by many unrelated bugs, so its frame alone names none
@@ -38,7 +39,16 @@ GUARD_SUBJECTS = {"___get_torch_function_mode_stack_at(": "function_mode_stack"}
 # NameError, in shapes as unlike as an exec-built helper module, heapq and a tensor subclass's
 # ``__torch_function__``).
 OTHER_MODULE_GLOBALS = "other_module_globals"
-_RESUMED = re.compile(r"torch_dynamo_resume_in_(?P<name>.+)_at_\d+")  # Dynamo's name for a resume function
+# Dynamo names the function it generates to resume another after a break after that function and the line
+# of the break (``torch_dynamo_resume_in_inner_at_214``; before 2.4 ``__resume_at_30_1``, which names none).
+RESUME_PREFIXES = ("torch_dynamo_resume_in_", "__resume_at_")
+_RESUMED = re.compile(r"torch_dynamo_resume_in_(?P<name>.+)_at_\d+")
+
+
+def resumed_function(code_name: str) -> str | None:
+    """The name of the function that a resume function named ``code_name`` resumes; None for other names."""
+    resumed = _RESUMED.fullmatch(code_name)
+    return resumed["name"] if resumed else None
 
 
 def subject(where: str, exc: BaseException) -> str:
@@ -72,7 +82,7 @@ def _resumed_with_other_module_globals(exc: BaseException) -> bool:
     while tb.tb_next is not None:
         tb = tb.tb_next
     frame = tb.tb_frame
-    resumed = _RESUMED.fullmatch(frame.f_code.co_name)
+    resumed = resumed_function(frame.f_code.co_name)
     builtins = frame.f_globals.get("__builtins__", {})
     builtins = vars(builtins) if isinstance(builtins, types.ModuleType) else builtins
     if resumed is None or name in frame.f_globals or name in builtins:
@@ -81,7 +91,7 @@ def _resumed_with_other_module_globals(exc: BaseException) -> bool:
         space = getattr(module, "__dict__", None)
         if not isinstance(space, dict) or space is frame.f_globals or name not in space:
             continue
-        if any(code.co_name == resumed["name"] and code.co_filename == frame.f_code.co_filename
+        if any(code.co_name == resumed and code.co_filename == frame.f_code.co_filename
                for code in _codes(space)):
             return True
     return False

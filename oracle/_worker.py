@@ -34,11 +34,11 @@ import torch  # noqa: E402
 if TYPE_CHECKING:  # the same files, as the checker sees the package
     from oracle import _observe as obs
     from oracle._limits import StepLimit, Steps, cpu_seconds
-    from oracle._subjects import subject
+    from oracle._subjects import RESUME_PREFIXES, subject
 else:
     import _observe as obs
     from _limits import StepLimit, Steps, cpu_seconds
-    from _subjects import subject
+    from _subjects import RESUME_PREFIXES, subject
 
 # One target payload built into (the callable, a context manager factory for each call, a stats function).
 Built = tuple[
@@ -285,7 +285,7 @@ def _stable_frame_name(name: str) -> str:
     user function and the line of the break (``torch_dynamo_resume_in_inner_at_214``, ``__resume_at_30_1``
     before 2.4): one bug would be a new bucket at every line, and a reduction that moves the line would lose
     the signature."""
-    return "torch_dynamo_resume" if name.startswith(("torch_dynamo_resume_in_", "__resume_at_")) else name
+    return "torch_dynamo_resume" if name.startswith(RESUME_PREFIXES) else name
 
 
 def raised_in_compiler(exc: BaseException) -> bool:

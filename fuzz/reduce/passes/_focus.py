@@ -22,20 +22,19 @@ from collections.abc import Iterator
 from fuzz.reduce._tree import Program
 from fuzz.reduce.passes._definitions import _definitions, _referenced, bypass, definition_depths
 from fuzz.reduce.passes._edits import Edit, ReductionPass
+from oracle._subjects import resumed_function
 
 __all__ = ["failure_names", "focus"]
 
 # the program's own frames in a Dynamo message; the oracle's worker compiles the program as ngb_program.py
 _FRAME = re.compile(r'File "ngb_program\.py", line \d+, in (\w+)')
-_RESUME = re.compile(r"torch_dynamo_resume_in_(\w+?)_at_\d+$")
 
 
 def failure_names(detail: str) -> frozenset[str]:
     """The program's functions a failure's message names as its frames (none for a message without them)."""
     names = set()
     for name in _FRAME.findall(detail):
-        resumed = _RESUME.match(name)  # Dynamo's resume function of one of the program's
-        names.add(resumed.group(1) if resumed else name)
+        names.add(resumed_function(name) or name)  # Dynamo's resume function of one of the program's
     return frozenset(names)
 
 
