@@ -4,13 +4,12 @@ of what the compiler got wrong (oracle._subjects): a resumed frame that looks it
 import types
 from pathlib import Path
 
-import pytest
-
 from fuzz.corpus.manifest import Corpus
 from fuzz.triage.known import KnownBugs
 from fuzz.triage.rootcause import pins_bug, root_cause
 from oracle._subjects import OTHER_MODULE_GLOBALS
 from oracle._worker import compiler_frame
+from tests.conftest import raised_in_torch_frame
 
 ROOT = Path(__file__).resolve().parents[2]
 WRAPPER = "torch._dynamo.eval_frame:compile_wrapper"
@@ -30,12 +29,7 @@ def _module(monkeypatch, name: str, source: str, filename: str = "<string>") -> 
 
 def _raised_through_wrapper(fn) -> BaseException:
     """What ``fn()`` raised, called from a frame of torch/_dynamo/eval_frame.py named compile_wrapper."""
-    wrapper = "def compile_wrapper(fn):\n    return fn()\n"
-    namespace: dict = {}
-    exec(compile(wrapper, "/site-packages/torch/_dynamo/eval_frame.py", "exec"), namespace)
-    with pytest.raises(Exception) as info:
-        namespace["compile_wrapper"](fn)
-    return info.value
+    return raised_in_torch_frame("_dynamo/eval_frame.py", "def compile_wrapper(fn):\n    return fn()\n", fn)
 
 
 def _resumed_in(globals_of: types.ModuleType, source: str = RESUME, filename: str = "<string>"):

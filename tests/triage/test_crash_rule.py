@@ -12,6 +12,7 @@ from fuzz.corpus.manifest import Corpus
 from fuzz.triage.known import KnownBugs
 from fuzz.triage.rootcause import behaviour_shape, pins_bug, root_cause
 from oracle._verdict import ProgramReport, Verdict
+from tests.conftest import raised_in_torch_frame
 
 ROOT = Path(__file__).resolve().parents[2]
 USER_TYPEERROR = "crash:TypeError@torch._dynamo.eval_frame:compile_wrapper"
@@ -210,11 +211,7 @@ def _raised_by_guard_self_check(reason: str) -> BaseException:
     """The AssertionError Dynamo's guard self-check raises, from a frame of torch/_dynamo/guards.py."""
     check = ("def __init__(reason):\n    raise AssertionError('Guard failed on the same frame it was created. This is a bug"
              " - please create an issue.' f'Guard fail reason: {reason}')\n")
-    namespace: dict = {}
-    exec(compile(check, "/site-packages/torch/_dynamo/guards.py", "exec"), namespace)
-    with pytest.raises(AssertionError) as info:
-        namespace["__init__"](reason)
-    return info.value
+    return raised_in_torch_frame("_dynamo/guards.py", check, reason)
 
 
 MODE_STATE = "torch-2.10-function-mode-with-state-guard-self-check.py"
