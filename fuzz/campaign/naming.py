@@ -95,12 +95,13 @@ class Naming:
                   "like": like, "trigger": trigger}
         self._campaign._journal({**record, "status": status_after(bucket, record)})
 
-    def like(self, bucket: Bucket, source: str) -> dict:
+    def like(self, bucket: Bucket, source: str, breaks: int | None = None) -> dict:
         """The fields of a "reduced" record that say which corpus bugs ``bucket``, reduced to ``source`` at a
         fixpoint and not known, needs the trigger of (``{"like": [...], "trigger": [...]}``;
         ``fuzz.triage.trigger``). Only a minimal repro is asked (one that is not needs calls its bug does
         not): the callers' part. ``{}`` when it is not asked: a crash its signature names, no corpus, or the
-        campaign stopping. Runs checks: not under the campaign's lock."""
+        campaign stopping. ``breaks``: the graph breaks the target took running ``source``, when the
+        reduction's re-checks said (not asked again). Runs checks: not under the campaign's lock."""
         known_bugs = self._campaign.known
         if not known_bugs or not known_bugs.forms or pins_bug(bucket.signature):
             return {}
@@ -111,7 +112,7 @@ class Naming:
             runner = StoppableRunner(self._campaign.runner, self._campaign._stop)
             self._triggers = Triggers.on_runner(known_bugs.forms, runner)
         try:
-            like, trigger = self._triggers.like(source, bucket.signature, bucket.target)
+            like, trigger = self._triggers.like(source, bucket.signature, bucket.target, breaks=breaks)
         except (KeyboardInterrupt, OracleError, OSError):
             return {}  # stopped, or the runner failed: asked again by the next run
         return {"like": like, "trigger": trigger, "like_rule": RULE}

@@ -509,7 +509,7 @@ class Reductions:
             known = self.campaign.known
             match = known.match(bucket.signature, shape, target=bucket.target) if known else None
             if fixpoint and not match:  # which corpus bugs a minimal repro not known needs the trigger of
-                asked = self.campaign.naming.like(bucket, kept)
+                asked = self.campaign.naming.like(bucket, kept, result.breaks)
         with self.campaign._lock:
             if self.campaign._stop.is_set():
                 return

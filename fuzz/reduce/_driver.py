@@ -56,6 +56,7 @@ class ReduceResult:
     rechecks: int = 0  # re-checks of the final program in fresh processes
     reproduced: int = 0  # ... of which kept the signature
     stages: tuple[str, ...] = field(default=())  # "backend=eager" (checked there), "ir", "target", "source"
+    breaks: int | None = None  # graph breaks the target took in the re-checks that kept it (the fewest; None: not known)
 
     def summary(self) -> str:
         lines = [

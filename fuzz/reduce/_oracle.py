@@ -336,12 +336,14 @@ def reduce_program(
     elif hang is not None:
         rechecks = max(rechecks, 1)  # its candidates' short timeouts proved nothing: the full rule must, once
     try:
-        observed: list[int] = []
+        observed: list[int | None] = []
         reproduced = recheck(final, spec, signature, rechecks, timeout=timeout, workers=workers,
                              eager_outcome=eager_outcome, like=runner, breaks=observed)
-        if observed and min(observed) > 0 and breaks_unseen(final):
+        counted = [b for b in observed if b is not None]
+        taken = min(counted) if counted and len(counted) == len(observed) else None
+        if taken is not None and taken > 0 and breaks_unseen(final):
             # what the re-checks saw, where the code does not show it (``behaviour_shape``'s state-object rule)
-            final = set_header(final, graph_breaks=str(min(observed)))
+            final = set_header(final, graph_breaks=str(taken))
         else:  # never one an earlier round saw on a program that was not this one
             final = set_header(final, drop=("graph-breaks",))
         if hang is not None and rechecks and not reproduced and not unchanged:
@@ -354,14 +356,16 @@ def reduce_program(
             lines = code_lines(source)
             rechecks = reproduced = 1 if fallback else 0
             result = dataclasses.replace(result, source=source, lines=lines, stopped="unconfirmed")
+            taken = None  # the re-checks were of another program
             final = with_footer(set_header(with_header(source, spec, signature), eager=eager_outcome or None,
                                            drop=("compare",)))
     except KeyboardInterrupt:  # a stop during the re-checks: the reduced program is kept, marked unchecked
         rechecks = reproduced = 0
+        taken = None
         result = dataclasses.replace(result, stopped="interrupted")
     return dataclasses.replace(
         result, source=final, target=spec, signature=signature, rechecks=rechecks, reproduced=reproduced,
-        stages=stages + result.stages,
+        stages=stages + result.stages, breaks=taken,
     )
 
 
@@ -439,13 +443,14 @@ def _compare_kinds(runner, source: str, target: str, signature: str) -> str | No
 
 def recheck(source: str, target: str, signature: str, times: int, *, timeout: float = 30.0, workers: int = 1,
             eager_outcome: str | None = None, hang_recheck: float | None = None, like=None,
-            breaks: list[int] | None = None) -> int:
+            breaks: list[int | None] | None = None) -> int:
     """How many of ``times`` full checks, each in a fresh worker process, give ``signature`` on ``target`` (and
     eager's outcome ``eager_outcome`` when given). ``hang_recheck``: the runner's (default: the oracle's);
     ``like``: a runner whose rules (``rules_of``) the checks keep. When ``like`` has a ``stop_event`` (a
     campaign's runner), its setting ends the checks in flight at once, their workers killed, and this raises
     KeyboardInterrupt: a full check of a slow compile waits out minutes, and a stopped campaign waited for it.
-    ``breaks``: a list that gets, for each check that reproduced, the graph breaks the target's run took."""
+    ``breaks``: a list that gets, for each check that reproduced, the graph breaks the target's run took (None: its
+    report did not say)."""
     import oracle
 
     options = {**rules_of(like), **({"hang_recheck": hang_recheck} if hang_recheck is not None else {})}
@@ -470,7 +475,8 @@ def recheck(source: str, target: str, signature: str, times: int, *, timeout: fl
         held = (not report.flaky and verdict is not None and verdict.signature == signature
                 and (eager_outcome is None or report.eager_outcome == eager_outcome))
         if held and breaks is not None:
-            breaks.append(int(report.stats.get(target, {}).get("breaks", 0)))
+            taken = report.stats.get(target, {}).get("breaks")
+            breaks.append(None if taken is None else int(taken))
         return held
 
     if times <= 0:

@@ -506,10 +506,12 @@ class Triggers:
         return needs
 
     def like(self, source: str, signature: str, target: str,
-             leave_out: Callable[[Form], bool] | None = None) -> tuple[list[str], list[str]]:
+             leave_out: Callable[[Form], bool] | None = None, breaks: int | None = None
+             ) -> tuple[list[str], list[str]]:
         """The corpus bugs (entry files) whose trigger the finding needs too, and its trigger (sorted); ``[]``
         for both when there are none, or its trigger is empty (only common calls, or none the finding needs).
-        ``leave_out``: forms not to compare with (a measurement's left-out repro)."""
+        ``leave_out``: forms not to compare with (a measurement's left-out repro); ``breaks``: the graph breaks
+        the target took running ``source`` when a check already said (a reduction's re-checks): not run again."""
         kind = finding_kind(signature)
         candidates = [form for form in self.forms if finding_kind(form.signature) == kind
                       and not (leave_out and leave_out(form))]
@@ -528,7 +530,8 @@ class Triggers:
             if not theirs or not theirs <= mine:
                 continue
             # a hang's or slow compile's run is minutes of timeouts: its need is compared as it stands
-            if kind == "hang" or self._ngb_says(source, target) or self._ngb_says(form.source, target):
+            if (kind == "hang" or (breaks > 0 if breaks is not None else self._ngb_says(source, target))
+                    or self._ngb_says(form.source, target)):
                 needs = needs or [self._needs_ngb(source, target)]
                 if needs[0] != self._needs_ngb(form.source, target, (form.file, target)):
                     continue

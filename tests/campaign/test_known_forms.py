@@ -125,7 +125,7 @@ def test_a_bucket_an_older_rule_found_like_nothing_is_asked_again(tmp_path, monk
     monkeypatch.setattr(reduce_module, "reduce_program", _reduce_to(FORM))
     camp, known = tmp_path / "camp", _corpus(tmp_path / "corpus")
     with monkeypatch.context() as old:  # the rule before versions: its answer has no like_rule
-        old.setattr(Naming, "like", lambda self, bucket, source: {"like": [], "trigger": []})
+        old.setattr(Naming, "like", lambda self, bucket, source, breaks=None: {"like": [], "trigger": []})
         first = Campaign(config(camp, programs=20, reduce_seconds=60), _Runner(), generate=generate,
                          known=known).run()
     bucket = next(b for b in first["buckets"] if b["signature"].startswith("mismatch:"))
@@ -142,3 +142,28 @@ def test_a_bucket_an_older_rule_found_like_nothing_is_asked_again(tmp_path, monk
     asked = runner.isolated
     Campaign(config(other, programs=20, reduce_seconds=60), runner, generate=generate, known=known).run()
     assert runner.isolated == asked
+
+
+def test_the_rule_takes_the_finding_s_breaks_from_its_reduction_s_rechecks(tmp_path, monkeypatch):
+    # the re-checks that kept the reduced repro counted its graph breaks: the rule does not run it again for them
+    import fuzz.reduce as reduce_module
+
+    class Counting(_Runner):
+        def __init__(self):
+            super().__init__()
+            self.whole: list[list[str]] = []
+
+        def check(self, source, targets):
+            if source == FORM:
+                self.whole.append(list(targets))
+            return super().check(source, targets)
+
+    for breaks, runs_it in ((None, True), (1, False)):
+        monkeypatch.setattr(reduce_module, "reduce_program", lambda source, target, breaks=breaks, **kwargs:
+                            FakeResult(FORM, lines=3, original_lines=30, elapsed_s=1.0, breaks=breaks))
+        runner = Counting()
+        summary = Campaign(config(tmp_path / f"camp{breaks}", programs=20, reduce_seconds=60), runner,
+                           generate=generate, known=_corpus(tmp_path / "corpus")).run()
+        bucket = next(b for b in summary["buckets"] if b["signature"].startswith("mismatch:"))
+        assert bucket["status"] == "KNOWN?"
+        assert (["torch"] in runner.whole) is runs_it, runner.whole

@@ -174,7 +174,7 @@ class Slow(ScriptedRunner):
         return super().check(source, targets)
 
 class Result:
-    stopped, reproduced, lines, original_lines, elapsed_s, passes = "fixpoint", 1, 9, 30, 1.0, ()
+    stopped, reproduced, lines, original_lines, elapsed_s, passes, breaks = "fixpoint", 1, 9, 30, 1.0, (), None
 
 def fake_reduce(source, target, **kwargs):  # the mismatch reduces to a corpus bug; the crash to a small program
     result = Result()

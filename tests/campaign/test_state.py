@@ -29,6 +29,7 @@ class FakeResult:
     reproduced: int = 1
     elapsed_s: float = 0.1
     passes: tuple = ()
+    breaks: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)

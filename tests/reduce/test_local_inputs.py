@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import oracle
 from fuzz.reduce import PASSES, reduce_program, reduce_source
 from fuzz.triage.rootcause import behaviour_shape
 from tests.reduce.helpers import pass_candidates
@@ -96,6 +97,8 @@ def test_a_bug_that_does_not_need_its_input_is_reduced_without_make_inputs():
     # flip-grad leaves grad mode changed after every compiled call, whatever the inputs
     result = reduce_program(LEAK, "fault:flip-grad", budget_s=120, rechecks=1)
     assert result.reproduced == 1
+    with oracle.Runner(workers=1, timeout=60) as runner:  # the re-check counted the breaks a check sees
+        assert result.breaks == runner.check(result.source, ["fault:flip-grad"]).stats["fault:flip-grad"]["breaks"]
     assert "make_inputs" not in result.source.split("# ----")[0], result.source
     assert "def entry():" in result.source
 

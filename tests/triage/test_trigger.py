@@ -323,6 +323,23 @@ def test_the_need_of_nested_graph_breaks_is_compared_unless_neither_took_a_break
     assert Triggers([FORMAT_BUG], check, breaks).like(FORMAT_FORM, "mismatch:value:value", "torch") == ([], [])
 
 
+def test_breaks_a_check_already_counted_are_not_counted_again():
+    # a campaign's reduction re-checked the finding and saw its breaks: the rule takes them from there
+    check = _scripted({"'08b'": "format", "'b'": "format"}, shows_off={"'b'"})
+    counted: list[str] = []
+
+    def breaks(source, target):
+        counted.append(source)
+        return 0
+
+    rule = Triggers([FORMAT_BUG], check, breaks)
+    assert rule.like(FORMAT_FORM, "mismatch:value:value", "torch", breaks=0)[0] == ["fmt.py"]  # neither broke
+    assert counted == [FORMAT_BUG.source]  # the form's own, once
+    # the finding broke (said, not counted): needs compared, and they differ
+    assert rule.like(FORMAT_FORM, "mismatch:value:value", "torch", breaks=2) == ([], [])
+    assert FORMAT_FORM not in counted
+
+
 def test_a_hang_s_need_of_nested_graph_breaks_is_compared_without_running_it_again():
     hang = Form("slow.py", "slow.py", "slow:compile", FORMAT_BUG.source)
 
