@@ -25,12 +25,13 @@ def beside(repro: str, kind: str) -> str:
 
 
 # Bucket.reduction: None (nothing to reduce: a KNOWN bug), "pending" (not reduced yet: reduced while the
-# campaign runs, on a share of its workers, or after fuzzing; reduction off, or interrupted: the next run or
-# `ngb-fuzz reduce --campaign DIR` does it), "done" (a fixpoint), "cut short" (its budget ran out first:
-# smaller, not minimal; the next run or `reduce --campaign` goes on from it), or "failed" (nothing smaller
-# kept the signature in a fresh process: the original stays). A compiler crash that pins its bug is one bucket
-# whichever call raised it (``also`` lists the other calls' signatures). A bucket sharing an earlier bucket's
-# root cause gets that bucket's reduced repro (and its reduction) instead of a reduction of its own.
+# campaign runs, on a share of its workers, or after fuzzing; reduction off, interrupted, or a round that
+# raised, a bug of ngb-fuzz: the next run or `ngb-fuzz reduce --campaign DIR` does it), "done" (a fixpoint),
+# "cut short" (its budget ran out first: smaller, not minimal; the next run or `reduce --campaign` goes on
+# from it), or "failed" (nothing smaller kept the signature in a fresh process: the original stays). A
+# compiler crash that pins its bug is one bucket whichever call raised it (``also`` lists the other calls'
+# signatures). A bucket sharing an earlier bucket's root cause gets that bucket's reduced repro (and its
+# reduction) instead of a reduction of its own.
 @dataclasses.dataclass
 class Bucket:
     target: str

@@ -127,6 +127,7 @@ class Reductions:
         self._reducing = 0  # worker threads reducing a bucket now (``reduce_one_now``)
         self._reducing_waits = 0  # ... of which a hang or a slow compile
         self._tried: set[str] = set()  # repros whose reduction this run started: one each per run
+        self._raised: set[str] = set()  # repros whose reduction raised in this run (a bug of ngb-fuzz)
         self._paid: dict[str, tuple[int, int]] = {}  # repro -> (lines before, after) of its last cut-short round
         self._rounds: collections.Counter[str] = collections.Counter()  # repro -> rounds this run started
         self._taken: list[float] = []  # wall seconds of this run's reductions that ran to their end (``cost``)
@@ -186,9 +187,11 @@ class Reductions:
     def _waits(self, bucket: Bucket) -> Bucket | None:
         """The bucket whose root cause ``bucket`` shares (``same_as``) while that one is to be reduced first or to
         be pointed at (its reduction done or cut short); None when ``bucket`` needs a reduction of its own (no
-        such bucket, or its reduction failed)."""
+        such bucket, or its reduction failed, or raised in this run)."""
         primary = next((b for b in self.campaign.buckets.values() if b.repro == bucket.same_as), None) if bucket.same_as else None
-        return primary if primary is not None and primary.reduction in ("pending", "done", "cut short") else None
+        if primary is None or primary.repro in self._raised:
+            return None
+        return primary if primary.reduction in ("pending", "done", "cut short") else None
 
     def _to_point(self, bucket: Bucket) -> Bucket | None:
         """The reduced bucket whose repro ``bucket`` should get now (its primary's changed since), else None."""
@@ -479,8 +482,13 @@ class Reductions:
         except (KeyboardInterrupt, OSError):
             return  # stopped (or the repro is unreadable): the bucket stays as it was for the next run
         except Exception as exc:  # noqa: BLE001 - a bug of the reducer costs this round, not the campaign
-            self._bug(bucket, f"raised {type(exc).__name__}: {exc}", "its repro stays as it was")
-            result = None
+            # and the bucket stays as it was (not "failed"): the next run, or ``reduce --campaign`` after an
+            # upgrade that mends the bug, tries again (seen: a round that raised was never taken up again)
+            self._bug(bucket, f"raised {type(exc).__name__}: {exc}",
+                      "its repro stays as it was, and the next run reduces it again")
+            with self.campaign._lock:
+                self._raised.add(bucket.repro)  # a bucket of its root cause gets a round of its own meanwhile
+            return
         for stats in result.passes if result is not None else ():
             if stats.error:
                 self._bug(bucket, f"pass {stats.name} raised {stats.error}", "the reduction went on without it")
