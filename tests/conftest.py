@@ -45,14 +45,15 @@ def program_source(name: str) -> str:
     return oracle.with_footer((PROGRAMS / name).read_text())
 
 
-def raised_in_torch_frame(module: str, source: str, *args) -> BaseException:
+def raised_in_torch_frame(module: str, source: str, *args, expected: type[BaseException] = Exception
+                          ) -> BaseException:
     """What the first function of ``source``, compiled as torch's file ``module`` (``"_dynamo/guards.py"``),
-    raised when called with ``args``: an exception whose innermost frames are the compiler's, as oracle's
-    naming of a crash's frame reads them."""
+    raised (an ``expected``, or the test fails) when called with ``args``: an exception whose innermost frames
+    are the compiler's, as oracle's naming of a crash's frame reads them."""
     namespace: dict = {}
     exec(compile(source, f"/site-packages/torch/{module}", "exec"), namespace)
     name = source.split("(")[0].removeprefix("def ")
-    with pytest.raises(BaseException) as info:
+    with pytest.raises(expected) as info:
         namespace[name](*args)
     return info.value
 

@@ -211,7 +211,7 @@ def _raised_by_guard_self_check(reason: str) -> BaseException:
     """The AssertionError Dynamo's guard self-check raises, from a frame of torch/_dynamo/guards.py."""
     check = ("def __init__(reason):\n    raise AssertionError('Guard failed on the same frame it was created. This is a bug"
              " - please create an issue.' f'Guard fail reason: {reason}')\n")
-    return raised_in_torch_frame("_dynamo/guards.py", check, reason)
+    return raised_in_torch_frame("_dynamo/guards.py", check, reason, expected=AssertionError)
 
 
 MODE_STATE = "torch-2.10-function-mode-with-state-guard-self-check.py"
