@@ -487,9 +487,11 @@ class Triggers:
 
         return cls(forms, check, breaks)
 
-    def _ngb_says(self, source: str, target: str) -> bool:
-        """Whether the target took a graph break running ``source`` (or that is not known)."""
-        taken = None if self._breaks is None else self._breaks(source, target)
+    def _ngb_says(self, source: str, target: str, taken: int | None = None) -> bool:
+        """Whether the target took a graph break running ``source`` (or that is not known); ``taken``: the
+        breaks when a check already counted them (not run again)."""
+        if taken is None and self._breaks is not None:
+            taken = self._breaks(source, target)
         return taken is None or taken > 0
 
     def _needs_ngb(self, source: str, target: str, key: tuple[str, str] | None = None) -> bool | None:
@@ -530,8 +532,7 @@ class Triggers:
             if not theirs or not theirs <= mine:
                 continue
             # a hang's or slow compile's run is minutes of timeouts: its need is compared as it stands
-            if (kind == "hang" or (breaks > 0 if breaks is not None else self._ngb_says(source, target))
-                    or self._ngb_says(form.source, target)):
+            if kind == "hang" or self._ngb_says(source, target, breaks) or self._ngb_says(form.source, target):
                 needs = needs or [self._needs_ngb(source, target)]
                 if needs[0] != self._needs_ngb(form.source, target, (form.file, target)):
                     continue
