@@ -149,6 +149,23 @@ def test_shortcut_and_bypass_pass_a_keyword_argument_through():
     assert _defs(result.source) == {"c", "entry", "make_inputs"} and "return c(x) + 1" in result.source
 
 
+def test_shortcut_sees_through_a_wrapper_applied_to_the_first_callee():
+    # generated programs call through a context manager used as a decorator: torch.no_grad()(a)(x); a 452-line
+    # 2.15 mismatch whose bug sat in its deepest function was never reduced while this call hid the chain
+    source = ("import torch\n" + SHORTCUT).replace("return a(x) + 1", "return torch.no_grad()(a)(x) + 1")
+    assert isinstance(_run(source), ZeroDivisionError)
+    result = _one_pass("cut-call-graph", source, _raises(ZeroDivisionError))
+    assert _defs(result.source) == {"c", "entry", "make_inputs"} and "return c(x) + 1" in result.source
+
+
+def test_bypass_makes_a_wrapped_call_its_argument():
+    from fuzz.reduce.passes._definitions import bypass
+
+    source = ("import torch\n" + SHORTCUT).replace("return a(x) + 1", "y = torch.no_grad()(a)(x) + 1\n    return y")
+    candidate = bypass(Program.parse(source), {"a"})
+    assert candidate is not None and "y = x + 1" in candidate.source and "def a" not in candidate.source
+
+
 def test_shortcut_stops_above_a_function_the_bug_needs():
     # the bug needs b's "+ 1" (c divides by x - 3 and x is 2): calling c directly loses it, calling b does not
     source = SHORTCUT.replace("return x / 0", "return x / (x - 3)")

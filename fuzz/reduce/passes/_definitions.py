@@ -16,7 +16,7 @@ compile (see ``oracle_predicate``), so the aggressive ones are cheap to try.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from fuzz.reduce._tree import OBSERVERS, REQUIRED_NAMES, Program, iter_nodes, stmt_lists
 from fuzz.reduce.passes._edits import Edit, _fill, _nth, reduction_pass
@@ -85,16 +85,21 @@ def definition_depths(tree: ast.Module) -> dict[str, int]:
 # The edit: bypass a set of definitions
 
 
-def _callee(call: ast.Call, names: set[str]) -> bool:
-    """``f(...)``, ``mod.f(...)`` (a helper module's function), ``C(...).m(...)`` or ``C(...)(...)`` for a
-    bypassed f or C."""
+def _callee(call: ast.Call, names: Collection[str]) -> str | None:
+    """The definition in ``names`` a call calls: ``f(...)``, ``mod.f(...)`` (a helper module's function),
+    ``C(...).m(...)``, ``C(...)(...)``, or a wrapper applied to it, ``torch.no_grad()(f)(...)``; else None."""
     func = call.func
     if isinstance(func, ast.Name):
-        return func.id in names
+        return func.id if func.id in names else None
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in names:
-        return True
+        return func.attr
     inner = func.value if isinstance(func, ast.Attribute) else func
-    return isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in names
+    if not isinstance(inner, ast.Call):
+        return None
+    if isinstance(inner.func, ast.Name) and inner.func.id in names:
+        return inner.func.id
+    named = {a.id for a in inner.args if isinstance(a, ast.Name) and a.id in names}
+    return named.pop() if len(named) == 1 else None
 
 
 def _first_argument(call: ast.Call) -> ast.expr | None:
@@ -213,7 +218,7 @@ def shortcut(prog: Program, target: str) -> Program | None:
         return None
     entry = next(s for s in new.tree.body if isinstance(s, ast.FunctionDef) and s.name == "entry")
     for call in (n for n in ast.walk(entry) if isinstance(n, ast.Call)):
-        callee = _callee_name(call, defs)
+        callee = _callee(call, defs)
         first = _first_argument(call)
         if callee is None or callee == target or first is None or target not in _reachable(callee, defs):
             continue
@@ -222,18 +227,6 @@ def shortcut(prog: Program, target: str) -> Program | None:
         call.func, call.args, call.keywords = func, [first], []
         _prune_orphans(prog, new)
         return new
-    return None
-
-
-def _callee_name(call: ast.Call, defs: dict[str, ast.stmt]) -> str | None:
-    func = call.func
-    if isinstance(func, ast.Name) and func.id in defs:
-        return func.id
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in defs:
-        return func.attr
-    inner = func.value if isinstance(func, ast.Attribute) else func
-    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in defs:
-        return inner.func.id
     return None
 
 
