@@ -158,6 +158,28 @@ def test_shortcut_sees_through_a_wrapper_applied_to_the_first_callee():
     assert _defs(result.source) == {"c", "entry", "make_inputs"} and "return c(x) + 1" in result.source
 
 
+def test_shortcut_calls_a_function_of_more_parameters_as_the_program_does():
+    # the other arguments of a call elsewhere come along when they read no caller's locals; the bug needs c's
+    # second argument (it divides by n - 2), so a call without it would lose the bug
+    for signature, call in (("x, n", "c(x + 1, 2)"), ("*args", "c(x + 1)"), ("**kw", "c(x=x + 1)")):
+        body = {"x, n": "return x / (n - 2)", "*args": "return args[0] / 0", "**kw": "return kw['x'] / 0"}[signature]
+        source = SHORTCUT.replace("def c(x):\n    return x / 0", f"def c({signature}):\n    {body}").replace(
+            "c(x + 1)", call)
+        assert isinstance(_run(source), ZeroDivisionError), signature
+        result = _one_pass("cut-call-graph", source, _raises(ZeroDivisionError))
+        assert _defs(result.source) == {"c", "entry", "make_inputs"}, signature
+        assert f"return {call.replace('x + 1', 'x')} + 1" in result.source, signature
+
+
+def test_shortcut_passes_no_caller_s_local():
+    # b's call of c reads b's local m: a direct call from entry would raise NameError, so none is made
+    source = SHORTCUT.replace("def c(x):\n    return x / 0", "def c(x, n):\n    return x / n").replace(
+        "return c(x + 1) * 2", "m = 0\n    return c(x + 1, m) * 2")
+    assert isinstance(_run(source), ZeroDivisionError)
+    result = _one_pass("cut-call-graph", source, _raises(ZeroDivisionError))
+    assert "return c(" not in result.source.split("def entry")[1]
+
+
 def test_bypass_makes_a_wrapped_call_its_argument():
     from fuzz.reduce.passes._definitions import bypass
 

@@ -16,6 +16,8 @@ compile (see ``oracle_predicate``), so the aggressive ones are cheap to try.
 from __future__ import annotations
 
 import ast
+import builtins
+import copy
 from collections.abc import Collection, Iterator
 
 from fuzz.reduce._tree import OBSERVERS, REQUIRED_NAMES, Program, iter_nodes, stmt_lists
@@ -200,21 +202,61 @@ def _prune_orphans(prog: Program, new: Program) -> None:
         _remove_stmts(new.tree, found)
 
 
+def _module_names(tree: ast.Module) -> set[str]:
+    """What any function of the program can read: the builtins and the main module's top-level names."""
+    names = set(dir(builtins))
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(stmt.name)
+        elif isinstance(stmt, ast.Import | ast.ImportFrom):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in stmt.names)
+        elif isinstance(stmt, ast.Assign | ast.AnnAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return names
+
+
+def _arguments_for(tree: ast.Module, target: str, params: ast.arguments) -> ast.Call | None:
+    """The arguments a direct call of ``target`` from ``entry`` passes (the value flowing through is put in by
+    the caller, in place of the first one): just it for a one-parameter function; else a call of ``target`` in
+    the program whose other arguments read only module-level names (``f2(x, 2)``, ``f3(x=x)``, ``f4(x)`` for
+    ``def f4(*args)``), not a caller's locals (``f6(x, cm12)``)."""
+    if len(params.args) == 1 and not (params.vararg or params.kwarg or params.kwonlyargs or params.posonlyargs):
+        return ast.Call(ast.Name(target, ast.Load()), [ast.Name("x", ast.Load())], [])
+    known = _module_names(tree)
+    for site in (n for n in ast.walk(tree) if isinstance(n, ast.Call) and _callee(n, {target}) == target):
+        first = _first_argument(site)
+        parts = [*site.args, *(k.value for k in site.keywords)]
+        if first is not None and all({n.id for n in ast.walk(part) if isinstance(n, ast.Name)} <= known
+                                     for part in parts if part is not first):
+            return site
+    return None
+
+
+def _with_first(site: ast.Call, func: ast.expr, first: ast.expr) -> ast.Call:
+    """``site``'s arguments on ``func``, ``first`` in place of the value flowing through."""
+    flowing = _first_argument(site)
+    args = [first if a is flowing else copy.deepcopy(a) for a in site.args]
+    keywords = [ast.keyword(k.arg, first if k.value is flowing else copy.deepcopy(k.value)) for k in site.keywords]
+    return ast.Call(func, args, keywords)
+
+
 def shortcut(prog: Program, target: str) -> Program | None:
-    """``entry``'s first call on the way to ``target`` (a one-parameter function) calls ``target`` directly with
-    the same first argument; the definitions in between go when nothing else reads them. None when it does not
-    apply."""
+    """``entry``'s first call on the way to ``target`` calls ``target`` directly with the same first argument
+    (and, for a function of more parameters, the other arguments of a call of it elsewhere that reads no
+    caller's locals: ``_arguments_for``); the definitions in between go when nothing else reads them. None when
+    it does not apply."""
     new = prog.copy()
     defs = _definitions(new.tree)
     fn = defs.get(target)
     params = fn.value.args if isinstance(fn, ast.Assign) else getattr(fn, "args", None)
-    if not isinstance(fn, ast.FunctionDef | ast.Assign) or params is None or len(params.args) != 1 or (
-            params.vararg or params.kwarg or params.kwonlyargs or params.posonlyargs):
+    if not isinstance(fn, ast.FunctionDef | ast.Assign) or not isinstance(params, ast.arguments):
         return None
+    site = _arguments_for(new.tree, target, params)
     owner = next((m for m in _modules(new.tree) if fn in m.body), None)
     namespace = next((_exec_target(s) for s in new.tree.body if _exec_target(s) and owner is not new.tree
                       and _helper_module(s) is owner), None)
-    if owner is not new.tree and namespace is None:
+    if site is None or owner is not new.tree and namespace is None:
         return None
     entry = next(s for s in new.tree.body if isinstance(s, ast.FunctionDef) and s.name == "entry")
     for call in (n for n in ast.walk(entry) if isinstance(n, ast.Call)):
@@ -224,7 +266,8 @@ def shortcut(prog: Program, target: str) -> Program | None:
             continue
         func = ast.Name(target, ast.Load()) if namespace is None else ast.Attribute(
             ast.Name(namespace, ast.Load()), target, ast.Load())
-        call.func, call.args, call.keywords = func, [first], []
+        direct = _with_first(site, func, first)
+        call.func, call.args, call.keywords = direct.func, direct.args, direct.keywords
         _prune_orphans(prog, new)
         return new
     return None
