@@ -166,9 +166,11 @@ def test_shortcuts_are_bisected_when_the_bug_needs_the_frames_from_some_depth_do
     result = reduce_source(source, predicate, passes=CUTS)
     assert _defs(result.source) == {f"f{k}" for k in range(5, 12)} | {"entry", "make_inputs"}
     assert "return f5(x) " in result.source or "return f5(x)\n" in result.source
-    # the original, the cuts' bisection (at 8 lost, at 12 kept), then the shortcuts: deepest first one by one,
-    # f11 down to f6 lost the bug (and the cuts after the kept one: nine lost) before f5 kept it; bisected, four
-    assert checked[:3] == [True, False, True] and checked.index(True, 3) <= 8, checked
+    # the original, then the two bisections side by side, the candidate keeping less first: the cut at 8 lost,
+    # the shortcut to f9 (keeping f9 to f16, less than the cut at 12 keeps) lost, the cut at 12 kept; then the
+    # shortcuts on f1..f11: deepest first one by one, f11 down to f6 would lose the bug six times before f5
+    # kept it; bisected, the next kept one comes second
+    assert checked[:4] == [True, False, False, True] and checked.index(True, 4) <= 5, checked
 
 
 def test_finding_unused_definitions_walks_the_tree_a_few_times_not_once_per_definition(monkeypatch):
@@ -223,3 +225,25 @@ def test_each_kept_candidate_is_handed_over_as_a_program_file(monkeypatch):
         header = ProgramFile.parse(text)
         assert (header.get("signature"), header.get("target")) == ("crash:ZeroDivisionError@m:f", "torch")
         assert with_footer(text) == text and _raises_zero_division(text)  # the standalone footer is there
+
+
+def test_a_bug_in_the_deepest_function_costs_about_one_program_s_worth_of_checks():
+    # entry -> f1 -> ... -> f24, each a few lines; only f23 is needed (it divides by x - 2, x passed on unchanged).
+    # Each check compiles its candidate, so what the checks before the first kept one cost is their size: the cuts'
+    # bisection alone (12, 18, 21, 23 lost, each keeping more of the chain) was nearly four programs' worth, a
+    # 452-line chain's whole round at 71 s a check; side by side with the shortcuts, the cheaper first, about one
+    defs = [f"def f{k}(x):\n    y = x * 1\n    z = y + 0\n    return f{k + 1}(z){' / (x - 2)' if k == 23 else ''}\n"
+            for k in range(1, 24)] + ["def f24(x):\n    y = x * 1\n    z = y + 0\n    return z\n"]
+    source = HEAD + "\n\n".join(defs) + "\n\ndef entry(x):\n    return f1(x)\n" + TAIL
+    assert _raises_zero_division(source)
+    lines_checked: list[int] = []
+
+    def predicate(candidate: str) -> bool:
+        kept = _raises_zero_division(candidate)
+        lines_checked.append(0 if kept else len(candidate.splitlines()))
+        return kept
+
+    result = reduce_source(source, predicate, passes=CUTS)
+    assert _defs(result.source) <= {"f23", "f24", "entry", "make_inputs"} and "f23" in _defs(result.source)
+    before_first_kept = lines_checked[1:lines_checked.index(0, 1)]
+    assert sum(before_first_kept) <= 1.5 * len(source.splitlines()), (before_first_kept, len(source.splitlines()))
