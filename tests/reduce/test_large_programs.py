@@ -247,3 +247,25 @@ def test_a_bug_in_the_deepest_function_costs_about_one_program_s_worth_of_checks
     assert _defs(result.source) <= {"f23", "f24", "entry", "make_inputs"} and "f23" in _defs(result.source)
     before_first_kept = lines_checked[1:lines_checked.index(0, 1)]
     assert sum(before_first_kept) <= 1.5 * len(source.splitlines()), (before_first_kept, len(source.splitlines()))
+
+
+def test_the_shortcuts_bisection_steps_over_what_entry_cannot_call():
+    # f1 -> ... -> f16, each passing x through a class of its own (B1 ... B16, as deep as the functions): a
+    # class's slot in the shortcuts' bisection gives no candidate, and the step after it went shallower as if the
+    # class had lost the bug; f15, near the bottom, is all the bug needs. 20 checks when the classes had slots
+    parts = []
+    for k in range(1, 17):
+        call = f"f{k + 1}(B{k}(x).v)" if k < 16 else "B16(x).v"
+        parts.append(f"class B{k}:\n    def __init__(self, v):\n        self.v = v\n")
+        parts.append(f"def f{k}(x):\n    return {call}{' / (x - 2)' if k == 15 else ''}\n")
+    source = HEAD + "\n\n".join(parts) + "\n\ndef entry(x):\n    return f1(x)\n" + TAIL
+    assert _raises_zero_division(source)
+    checked: list[bool] = []
+
+    def predicate(candidate: str) -> bool:
+        checked.append(_raises_zero_division(candidate))
+        return checked[-1]
+
+    result = reduce_source(source, predicate, passes=CUTS)
+    assert {"f15", "f16"} <= _defs(result.source) and not {f"f{k}" for k in range(1, 15)} & _defs(result.source)
+    assert len(checked) <= 10, checked

@@ -241,6 +241,25 @@ def _with_first(site: ast.Call, func: ast.expr, first: ast.expr) -> ast.Call:
     return ast.Call(func, args, keywords)
 
 
+def _direct_call(tree: ast.Module, defs: dict[str, ast.stmt], target: str) -> tuple[ast.Call, ast.expr] | None:
+    """What calling ``target`` from ``entry`` takes: a call whose arguments to copy (``_arguments_for``) and the
+    name to call it by (through its helper module's namespace for a helper module's function); None when it
+    cannot be called from there (a class, a caller's local needed as an argument, ...)."""
+    fn = defs.get(target)
+    params = fn.value.args if isinstance(fn, ast.Assign) else getattr(fn, "args", None)
+    if not isinstance(fn, ast.FunctionDef | ast.Assign) or not isinstance(params, ast.arguments):
+        return None
+    site = _arguments_for(tree, target, params)
+    owner = next((m for m in _modules(tree) if fn in m.body), None)
+    namespace = next((_exec_target(s) for s in tree.body if _exec_target(s) and owner is not tree
+                      and _helper_module(s) is owner), None)
+    if site is None or owner is not tree and namespace is None:
+        return None
+    func = ast.Name(target, ast.Load()) if namespace is None else ast.Attribute(
+        ast.Name(namespace, ast.Load()), target, ast.Load())
+    return site, func
+
+
 def shortcut(prog: Program, target: str) -> Program | None:
     """``entry``'s first call on the way to ``target`` calls ``target`` directly with the same first argument
     (and, for a function of more parameters, the other arguments of a call of it elsewhere that reads no
@@ -248,26 +267,18 @@ def shortcut(prog: Program, target: str) -> Program | None:
     it does not apply."""
     new = prog.copy()
     defs = _definitions(new.tree)
-    fn = defs.get(target)
-    params = fn.value.args if isinstance(fn, ast.Assign) else getattr(fn, "args", None)
-    if not isinstance(fn, ast.FunctionDef | ast.Assign) or not isinstance(params, ast.arguments):
+    direct = _direct_call(new.tree, defs, target)
+    if direct is None:
         return None
-    site = _arguments_for(new.tree, target, params)
-    owner = next((m for m in _modules(new.tree) if fn in m.body), None)
-    namespace = next((_exec_target(s) for s in new.tree.body if _exec_target(s) and owner is not new.tree
-                      and _helper_module(s) is owner), None)
-    if site is None or owner is not new.tree and namespace is None:
-        return None
+    site, func = direct
     entry = next(s for s in new.tree.body if isinstance(s, ast.FunctionDef) and s.name == "entry")
     for call in (n for n in ast.walk(entry) if isinstance(n, ast.Call)):
         callee = _callee(call, defs)
         first = _first_argument(call)
         if callee is None or callee == target or first is None or target not in _reachable(callee, defs):
             continue
-        func = ast.Name(target, ast.Load()) if namespace is None else ast.Attribute(
-            ast.Name(namespace, ast.Load()), target, ast.Load())
-        direct = _with_first(site, func, first)
-        call.func, call.args, call.keywords = direct.func, direct.args, direct.keywords
+        made = _with_first(site, func, first)
+        call.func, call.args, call.keywords = made.func, made.args, made.keywords
         _prune_orphans(prog, new)
         return new
     return None
@@ -341,7 +352,10 @@ def cut_call_graph(prog: Program) -> Iterator[Edit]:
 
     # deepest first, bisected: a shortcut to a shallower function keeps more of the chain, so the one that keeps
     # a bug needing the frames from f20 down is found in a few checks, not one per function below f20
-    deep = [name for name in sorted(depths, key=lambda n: -depths[n]) if depths[name] > 1]
+    # of the functions entry can call directly: a class's or another name's slot would be a step of the
+    # bisection taken for nothing (no candidate), and the next one shallower, as if it had lost the bug
+    deep = [name for name in sorted(depths, key=lambda n: -depths[n])
+            if depths[name] > 1 and _direct_call(prog.tree, defs, name) is not None]
     bisected = [deep[at - 1] for at in bisection(len(deep))]
     kept_by_cut = [(sum(size[n] for n, d in depths.items() if d < cut), cut_at(cut)) for cut in first]
     kept_by_shortcut = [(sum(size[n] for n in _reachable(name, defs) if n in size),
