@@ -5,6 +5,7 @@ predicates."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 import oracle
 from fuzz.reduce import PASSES, reduce_program, reduce_source
@@ -53,6 +54,17 @@ def _raises_zero_division(source: str) -> bool:
     return False
 
 
+def _recording(checked: list[bool], lines: list[int] | None = None) -> Callable[[str], bool]:
+    """The ZeroDivisionError predicate, each check's outcome appended to ``checked`` (and its candidate's lines
+    to ``lines``)."""
+    def predicate(candidate: str) -> bool:
+        checked.append(_raises_zero_division(candidate))
+        if lines is not None:
+            lines.append(len(candidate.splitlines()))
+        return checked[-1]
+    return predicate
+
+
 CUTS = [p for p in PASSES if p.name == "cut-call-graph"]
 
 
@@ -63,10 +75,7 @@ def _defs(source: str) -> set[str]:
 def test_the_named_frames_cut_the_program_below_them_in_one_check():
     source = _deep_chain(40, needed=23)
     checked: list[bool] = []
-
-    def predicate(candidate: str) -> bool:
-        checked.append(_raises_zero_division(candidate))
-        return checked[-1]
+    predicate = _recording(checked)
 
     result = reduce_source(source, predicate, passes=CUTS, names=frozenset({"f23", "entry"}), check_original=False)
     # the first candidate checked is the cut right below f23, and it is kept (without names, the bisection over
@@ -158,10 +167,7 @@ def test_shortcuts_are_bisected_when_the_bug_needs_the_frames_from_some_depth_do
     source = HEAD + "\n\n".join(defs) + "\n\ndef entry(x):\n    return f1(x)\n" + TAIL
     assert _raises_zero_division(source)
     checked: list[bool] = []
-
-    def predicate(candidate: str) -> bool:
-        checked.append(_raises_zero_division(candidate))
-        return checked[-1]
+    predicate = _recording(checked)
 
     result = reduce_source(source, predicate, passes=CUTS)
     assert _defs(result.source) == {f"f{k}" for k in range(5, 12)} | {"entry", "make_inputs"}
@@ -236,16 +242,11 @@ def test_a_bug_in_the_deepest_function_costs_about_one_program_s_worth_of_checks
             for k in range(1, 24)] + ["def f24(x):\n    y = x * 1\n    z = y + 0\n    return z\n"]
     source = HEAD + "\n\n".join(defs) + "\n\ndef entry(x):\n    return f1(x)\n" + TAIL
     assert _raises_zero_division(source)
-    lines_checked: list[int] = []
-
-    def predicate(candidate: str) -> bool:
-        kept = _raises_zero_division(candidate)
-        lines_checked.append(0 if kept else len(candidate.splitlines()))
-        return kept
-
-    result = reduce_source(source, predicate, passes=CUTS)
+    checked: list[bool] = []
+    lines: list[int] = []
+    result = reduce_source(source, _recording(checked, lines), passes=CUTS)
     assert _defs(result.source) <= {"f23", "f24", "entry", "make_inputs"} and "f23" in _defs(result.source)
-    before_first_kept = lines_checked[1:lines_checked.index(0, 1)]
+    before_first_kept = lines[1:checked.index(True, 1)]
     assert sum(before_first_kept) <= 1.5 * len(source.splitlines()), (before_first_kept, len(source.splitlines()))
 
 
@@ -261,10 +262,7 @@ def test_the_shortcuts_bisection_steps_over_what_entry_cannot_call():
     source = HEAD + "\n\n".join(parts) + "\n\ndef entry(x):\n    return f1(x)\n" + TAIL
     assert _raises_zero_division(source)
     checked: list[bool] = []
-
-    def predicate(candidate: str) -> bool:
-        checked.append(_raises_zero_division(candidate))
-        return checked[-1]
+    predicate = _recording(checked)
 
     result = reduce_source(source, predicate, passes=CUTS)
     assert {"f15", "f16"} <= _defs(result.source) and not {f"f{k}" for k in range(1, 15)} & _defs(result.source)
