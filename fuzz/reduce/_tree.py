@@ -33,6 +33,7 @@ __all__ = [
     "size",
     "stmt_lists",
     "takes_arguments",
+    "top_level_names",
 ]
 
 # Top-level names a program file must keep defining (when the original defined them). ``torch`` too, so a repro
@@ -278,7 +279,7 @@ class Program:
         comments, footer = pf.header, pf.footer
         tree = ast.parse(pf.code)
         attach_helper_modules(tree)
-        defined = _top_level_names(tree)
+        defined = top_level_names(tree)
         return cls(comments, tree, footer, tuple(n for n in REQUIRED_NAMES if n in defined), _tensor_inputs(tree))
 
     def copy(self) -> Program:
@@ -319,7 +320,7 @@ class Program:
             return False
         if any(issubclass(w.category, SyntaxWarning) for w in caught):
             return False
-        defined = _top_level_names(self.tree)
+        defined = top_level_names(self.tree)
         required = [n for n in self.required if n != "make_inputs" or _entry_takes_arguments(self.tree)]
         return (all(name in defined for name in required) and (not self.tensor_inputs or _tensor_inputs(self.tree))
                 and not any(isinstance(n, ast.While) and _endless(n) for n in iter_nodes(self.tree)))
@@ -364,16 +365,16 @@ def _tensor_inputs(tree: ast.Module) -> bool:
     return all(from_torch(item) for item in returns[0].value.elts)
 
 
-def _top_level_names(tree: ast.Module) -> set[str]:
+def top_level_names(tree: ast.Module) -> set[str]:
+    """The names the main module binds at its top level: definitions, assignments' targets and imports."""
     names = set()
     for stmt in tree.body:
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             names.add(stmt.name)
-        elif isinstance(stmt, ast.Assign):
-            names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
-        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-            names.add(stmt.target.id)
-        elif isinstance(stmt, ast.Import):
+        elif isinstance(stmt, ast.Assign | ast.AnnAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        elif isinstance(stmt, ast.Import | ast.ImportFrom):
             names.update((a.asname or a.name).split(".")[0] for a in stmt.names)
     return names
 

@@ -20,7 +20,7 @@ import builtins
 import copy
 from collections.abc import Collection, Iterator
 
-from fuzz.reduce._tree import OBSERVERS, REQUIRED_NAMES, Program, iter_nodes, stmt_lists
+from fuzz.reduce._tree import OBSERVERS, REQUIRED_NAMES, Program, iter_nodes, stmt_lists, top_level_names
 from fuzz.reduce.passes._edits import Edit, _fill, _nth, reduction_pass
 from fuzz.reduce.passes._statements import _exec_target, _remove_stmts, _unused_defs
 
@@ -202,28 +202,13 @@ def _prune_orphans(prog: Program, new: Program) -> None:
         _remove_stmts(new.tree, found)
 
 
-def _module_names(tree: ast.Module) -> set[str]:
-    """What any function of the program can read: the builtins and the main module's top-level names."""
-    names = set(dir(builtins))
-    for stmt in tree.body:
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(stmt.name)
-        elif isinstance(stmt, ast.Import | ast.ImportFrom):
-            names.update((alias.asname or alias.name).split(".")[0] for alias in stmt.names)
-        elif isinstance(stmt, ast.Assign | ast.AnnAssign):
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
-    return names
-
-
-def _arguments_for(tree: ast.Module, target: str, params: ast.arguments) -> ast.Call | None:
+def _arguments_for(target: str, params: ast.arguments, tree: ast.Module, known: set[str]) -> ast.Call | None:
     """The arguments a direct call of ``target`` from ``entry`` passes (the value flowing through is put in by
     the caller, in place of the first one): just it for a one-parameter function; else a call of ``target`` in
-    the program whose other arguments read only module-level names (``f2(x, 2)``, ``f3(x=x)``, ``f4(x)`` for
-    ``def f4(*args)``), not a caller's locals (``f6(x, cm12)``)."""
+    the program whose other arguments read only names in ``known`` (the builtins and the main module's top-level
+    names: ``f2(x, 2)``, ``f3(x=x)``, ``f4(x)`` for ``def f4(*args)``), not a caller's locals (``f6(x, cm12)``)."""
     if len(params.args) == 1 and not (params.vararg or params.kwarg or params.kwonlyargs or params.posonlyargs):
         return ast.Call(ast.Name(target, ast.Load()), [ast.Name("x", ast.Load())], [])
-    known = _module_names(tree)
     for site in (n for n in ast.walk(tree) if isinstance(n, ast.Call) and _callee(n, {target}) == target):
         first = _first_argument(site)
         parts = [*site.args, *(k.value for k in site.keywords)]
@@ -241,23 +226,33 @@ def _with_first(site: ast.Call, func: ast.expr, first: ast.expr) -> ast.Call:
     return ast.Call(func, args, keywords)
 
 
-def _direct_call(tree: ast.Module, defs: dict[str, ast.stmt], target: str) -> tuple[ast.Call, ast.expr] | None:
-    """What calling ``target`` from ``entry`` takes: a call whose arguments to copy (``_arguments_for``) and the
-    name to call it by (through its helper module's namespace for a helper module's function); None when it
-    cannot be called from there (a class, a caller's local needed as an argument, ...)."""
-    fn = defs.get(target)
-    params = fn.value.args if isinstance(fn, ast.Assign) else getattr(fn, "args", None)
-    if not isinstance(fn, ast.FunctionDef | ast.Assign) or not isinstance(params, ast.arguments):
-        return None
-    site = _arguments_for(tree, target, params)
-    owner = next((m for m in _modules(tree) if fn in m.body), None)
-    namespace = next((_exec_target(s) for s in tree.body if _exec_target(s) and owner is not tree
-                      and _helper_module(s) is owner), None)
-    if site is None or owner is not tree and namespace is None:
-        return None
-    func = ast.Name(target, ast.Load()) if namespace is None else ast.Attribute(
-        ast.Name(namespace, ast.Load()), target, ast.Load())
-    return site, func
+class _DirectCalls:
+    """What calling a function from ``entry`` takes, for the functions of one program: the tree's modules and
+    the names any function reads found once, not once per function asked about (``cut-call-graph`` asks about
+    every deep one each time it starts: a tree walk each, half a second on a 1,250-line program)."""
+
+    def __init__(self, tree: ast.Module, defs: dict[str, ast.stmt]):
+        self.tree, self.defs = tree, defs
+        self.modules = _modules(tree)
+        self.known = top_level_names(tree) | set(dir(builtins))
+
+    def __call__(self, target: str) -> tuple[ast.Call, ast.expr] | None:
+        """A call whose arguments to copy (``_arguments_for``) and the name to call ``target`` by (through its
+        helper module's namespace for a helper module's function); None when it cannot be called from ``entry``
+        (a class, a caller's local needed as an argument, ...)."""
+        tree, fn = self.tree, self.defs.get(target)
+        params = fn.value.args if isinstance(fn, ast.Assign) else getattr(fn, "args", None)
+        if not isinstance(fn, ast.FunctionDef | ast.Assign) or not isinstance(params, ast.arguments):
+            return None
+        site = _arguments_for(target, params, tree, self.known)
+        owner = next((m for m in self.modules if fn in m.body), None)
+        namespace = next((_exec_target(s) for s in tree.body if _exec_target(s) and owner is not tree
+                          and _helper_module(s) is owner), None)
+        if site is None or owner is not tree and namespace is None:
+            return None
+        func = ast.Name(target, ast.Load()) if namespace is None else ast.Attribute(
+            ast.Name(namespace, ast.Load()), target, ast.Load())
+        return site, func
 
 
 def shortcut(prog: Program, target: str) -> Program | None:
@@ -267,7 +262,7 @@ def shortcut(prog: Program, target: str) -> Program | None:
     it does not apply."""
     new = prog.copy()
     defs = _definitions(new.tree)
-    direct = _direct_call(new.tree, defs, target)
+    direct = _DirectCalls(new.tree, defs)(target)
     if direct is None:
         return None
     site, func = direct
@@ -354,8 +349,8 @@ def cut_call_graph(prog: Program) -> Iterator[Edit]:
     # a bug needing the frames from f20 down is found in a few checks, not one per function below f20
     # of the functions entry can call directly: a class's or another name's slot would be a step of the
     # bisection taken for nothing (no candidate), and the next one shallower, as if it had lost the bug
-    deep = [name for name in sorted(depths, key=lambda n: -depths[n])
-            if depths[name] > 1 and _direct_call(prog.tree, defs, name) is not None]
+    direct = _DirectCalls(prog.tree, defs)
+    deep = [name for name in sorted(depths, key=lambda n: -depths[n]) if depths[name] > 1 and direct(name) is not None]
     bisected = [deep[at - 1] for at in bisection(len(deep))]
     kept_by_cut = [(sum(size[n] for n, d in depths.items() if d < cut), cut_at(cut)) for cut in first]
     kept_by_shortcut = [(sum(size[n] for n in _reachable(name, defs) if n in size),
