@@ -11,7 +11,7 @@ import oracle
 from fuzz.reduce import PASSES, reduce_program, reduce_source
 from fuzz.reduce._tree import Program
 from fuzz.reduce.passes._focus import failure_names
-from tests.reduce.helpers import HEAD, TAIL
+from tests.reduce.helpers import HEAD, TAIL, deep_chain, raises_zero_division
 
 # what Dynamo appends to a crash's message (paths outside the program normalized by the oracle to <file>)
 CRASH = '''AssertionError: resume instruction not found in original code - this is a bug.
@@ -35,30 +35,11 @@ def test_a_crash_names_the_programs_frames_and_resume_functions_only():
     assert failure_names("BackendCompilerFailed: backend='aot_eager' raised:\nAttributeError: x") == frozenset()
 
 
-def _deep_chain(depth: int, needed: int) -> str:
-    """entry -> f1 -> ... -> f<depth>; f<needed> divides by ``x - 2`` (x is 2)."""
-    defs = [f"def f{k}(x):\n    return f{k + 1}(x){' / (x - 2)' if k == needed else ''}\n" for k in range(1, depth)]
-    defs.append(f"def f{depth}(x):\n    return x + 1\n")
-    return HEAD + "\n\n".join(defs) + "\n\ndef entry(x):\n    return f1(x)\n" + TAIL
-
-
-def _raises_zero_division(source: str) -> bool:
-    namespace: dict = {}
-    try:
-        exec(compile(source, "candidate", "exec"), namespace)
-        namespace["entry"](*namespace["make_inputs"]("cpu"))
-    except ZeroDivisionError:
-        return True
-    except Exception:  # noqa: BLE001 - another outcome: not the bug
-        return False
-    return False
-
-
 def _recording(checked: list[bool], lines: list[int] | None = None) -> Callable[[str], bool]:
     """The ZeroDivisionError predicate, each check's outcome appended to ``checked`` (and its candidate's lines
     to ``lines``)."""
     def predicate(candidate: str) -> bool:
-        checked.append(_raises_zero_division(candidate))
+        checked.append(raises_zero_division(candidate))
         if lines is not None:
             lines.append(len(candidate.splitlines()))
         return checked[-1]
@@ -73,7 +54,7 @@ def _defs(source: str) -> set[str]:
 
 
 def test_the_named_frames_cut_the_program_below_them_in_one_check():
-    source = _deep_chain(40, needed=23)
+    source = deep_chain(40, needed=23)
     checked: list[bool] = []
     predicate = _recording(checked)
 
@@ -86,8 +67,8 @@ def test_the_named_frames_cut_the_program_below_them_in_one_check():
 
 
 def test_names_that_lose_the_bug_cost_a_check_each_and_the_reduction_goes_on():
-    source = _deep_chain(12, needed=9)
-    result = reduce_source(source, _raises_zero_division, passes=CUTS, names=frozenset({"f3"}),
+    source = deep_chain(12, needed=9)
+    result = reduce_source(source, raises_zero_division, passes=CUTS, names=frozenset({"f3"}),
                            check_original=False)
     assert _defs(result.source) == {"f9", "entry", "make_inputs"}
     assert result.passes[0].name == "focus" and result.passes[0].successes == 0
@@ -106,7 +87,7 @@ class _CrashRunner:
         return oracle.ProgramReport({target: verdict}, False, {}, 0.0, "returned")
 
     def _verdict(self, source):
-        if _raises_zero_division(source):
+        if raises_zero_division(source):
             detail = ('first call raised a compiler error where eager did not: ZeroDivisionError: x\n\nfrom user '
                       'code:\n  File "ngb_program.py", line 3, in f23\n    return f24(x) / (x - 2)\n')
             return oracle.Verdict("crash", "exception", "crash:ZeroDivisionError@m:f", detail)
@@ -125,7 +106,7 @@ def test_reduce_program_cuts_below_the_frames_the_crash_names(monkeypatch):
 
     monkeypatch.setattr(oracle._verdict, "judge", lambda target, eager, result: result["verdict"])
     runner = _CrashRunner()
-    source = _deep_chain(40, needed=23)
+    source = deep_chain(40, needed=23)
     result = reduce_program(source, "torch", runner=runner, rechecks=0, budget_s=30.0)
     assert "focus" in {p.name for p in result.passes}
     # the first candidate compiled is the cut below f23: it has f23 and nothing deeper
@@ -145,7 +126,7 @@ def test_the_names_are_not_used_on_a_program_the_ir_stage_renumbered(monkeypatch
     def ir_stage(ir, predicate, **kwargs):  # the IR stage kept a smaller program: its functions renumbered
         from fuzz.reduce._driver import IRResult
 
-        return IRResult(_deep_chain(30, needed=23), "smaller", 40, 3, (), 1.0)
+        return IRResult(deep_chain(30, needed=23), "smaller", 40, 3, (), 1.0)
 
     monkeypatch.setattr(front, "reduce_source", spy)
     monkeypatch.setattr(front, "reduce_ir", ir_stage)
@@ -153,7 +134,7 @@ def test_the_names_are_not_used_on_a_program_the_ir_stage_renumbered(monkeypatch
     import oracle._verdict
 
     monkeypatch.setattr(oracle._verdict, "judge", lambda target, eager, result: result["verdict"])
-    source = _deep_chain(40, needed=23)
+    source = deep_chain(40, needed=23)
     reduce_program(source, "torch", runner=_CrashRunner(), rechecks=0, budget_s=30.0)
     reduce_program(source, "torch", runner=_CrashRunner(), rechecks=0, budget_s=30.0, ir="original")
     assert given == [frozenset({"f23"}), frozenset()]
@@ -165,7 +146,7 @@ def test_shortcuts_are_bisected_when_the_bug_needs_the_frames_from_some_depth_do
     defs = [f"def f{k}(x):\n    return f{k + 1}(x{' + 1' if k == 5 else ''}){' / (x - 3)' if k == 11 else ''}\n"
             for k in range(1, 16)] + ["def f16(x):\n    return x + 1\n"]
     source = HEAD + "\n\n".join(defs) + "\n\ndef entry(x):\n    return f1(x)\n" + TAIL
-    assert _raises_zero_division(source)
+    assert raises_zero_division(source)
     checked: list[bool] = []
     predicate = _recording(checked)
 
@@ -221,7 +202,7 @@ def test_each_kept_candidate_is_handed_over_as_a_program_file(monkeypatch):
 
     monkeypatch.setattr(oracle._verdict, "judge", lambda target, eager, result: result["verdict"])
     kept: list[str] = []
-    result = reduce_program(_deep_chain(40, needed=23), "torch", runner=_CrashRunner(), rechecks=0,
+    result = reduce_program(deep_chain(40, needed=23), "torch", runner=_CrashRunner(), rechecks=0,
                             budget_s=30.0, kept=kept.append)
     assert len(kept) >= 2
     sizes = [code_lines(text) for text in kept]
@@ -230,7 +211,7 @@ def test_each_kept_candidate_is_handed_over_as_a_program_file(monkeypatch):
     for text in kept:
         header = ProgramFile.parse(text)
         assert (header.get("signature"), header.get("target")) == ("crash:ZeroDivisionError@m:f", "torch")
-        assert with_footer(text) == text and _raises_zero_division(text)  # the standalone footer is there
+        assert with_footer(text) == text and raises_zero_division(text)  # the standalone footer is there
 
 
 def test_a_bug_in_the_deepest_function_costs_about_one_program_s_worth_of_checks():
@@ -241,7 +222,7 @@ def test_a_bug_in_the_deepest_function_costs_about_one_program_s_worth_of_checks
     defs = [f"def f{k}(x):\n    y = x * 1\n    z = y + 0\n    return f{k + 1}(z){' / (x - 2)' if k == 23 else ''}\n"
             for k in range(1, 24)] + ["def f24(x):\n    y = x * 1\n    z = y + 0\n    return z\n"]
     source = HEAD + "\n\n".join(defs) + "\n\ndef entry(x):\n    return f1(x)\n" + TAIL
-    assert _raises_zero_division(source)
+    assert raises_zero_division(source)
     checked: list[bool] = []
     lines: list[int] = []
     result = reduce_source(source, _recording(checked, lines), passes=CUTS)
@@ -260,7 +241,7 @@ def test_the_shortcuts_bisection_steps_over_what_entry_cannot_call():
         parts.append(f"class B{k}:\n    def __init__(self, v):\n        self.v = v\n")
         parts.append(f"def f{k}(x):\n    return {call}{' / (x - 2)' if k == 15 else ''}\n")
     source = HEAD + "\n\n".join(parts) + "\n\ndef entry(x):\n    return f1(x)\n" + TAIL
-    assert _raises_zero_division(source)
+    assert raises_zero_division(source)
     checked: list[bool] = []
     predicate = _recording(checked)
 
