@@ -55,7 +55,9 @@ class ReduceResult:
     signature: str = ""
     rechecks: int = 0  # re-checks of the final program in fresh processes
     reproduced: int = 0  # ... of which kept the signature
-    stages: tuple[str, ...] = field(default=())  # "backend=eager" (checked there), "ir", "target", "source"
+    # "backend=eager" (checked there), "ir", "target", "source"; "finished": a slow compile's run let finish ended in
+    # another finding, which was reduced instead (``fuzz.reduce._ends``)
+    stages: tuple[str, ...] = field(default=())
     breaks: int | None = None  # graph breaks the target took in the re-checks that kept it (the fewest; None: not known)
 
     def summary(self) -> str:
@@ -70,6 +72,9 @@ class ReduceResult:
             lines.append("candidates checked with the eager backend (the original shows the signature there too), "
                          + ("the result lost it on the target and was reduced again there" if "target" in self.stages
                             else "the result on the target"))
+        if "finished" in self.stages:
+            lines.append(f"the slow compile, let finish once, ends in {self.signature}: reduced as that (each check "
+                         "then takes seconds; the slow verdict had hidden it)")
         if self.rechecks:
             lines.append(f"re-check in fresh processes: {self.reproduced}/{self.rechecks} reproduced {self.signature}")
         return "\n".join(lines)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from fuzz.reduce._driver import Clock, ReduceError, ReduceResult, reduce_ir, reduce_source
+from fuzz.reduce._ends import ends_in
 from fuzz.reduce._hang import HangTimeouts, smallest_confirmed
 from fuzz.reduce._tree import code_lines
 from fuzz.reduce.passes._focus import failure_names
@@ -173,6 +174,7 @@ def reduce_program(
     hang_wait_s: float | None = None,
     memory: dict[tuple, set] | None = None,
     kept: Callable[[str], None] | None = None,
+    shown: bool = False,
 ) -> ReduceResult:
     """Reduce a failing program file for ``target`` keeping its verdict signature.
 
@@ -203,12 +205,17 @@ def reduce_program(
 
     ``memory``: a dict the caller keeps for one bug across reductions (a campaign's rounds of a bucket, each going
     on from where the last stopped): the source stage's candidates found not interesting, per predicate, are kept
-    there and not checked again. Not for hangs and slow compiles, whose candidates' short timeouts depend on the
+    there and not checked again, and whether a slow compile was let finish (once for a bug). Not for hangs and slow compiles, whose candidates' short timeouts depend on the
     moment.
 
     ``kept(text)``: called with each kept candidate as a program file (header and footer, as the result's), the
     best so far as it comes; not re-checked in a fresh process, and under a cheaper backend kept there only. A
     campaign keeps it on disk (``*.partial.py``), so a stop or a kill in the middle of a check loses nothing.
+
+    A slow compile (``slow:``) is first let finish once (``fuzz.reduce._ends``): when it ends in a wrong value or a
+    crash, that finding is reduced instead, and the result has its signature and the stage ``finished``.
+    ``shown``: the caller saw ``signature`` on the original so (its full check would be stopped as slow again,
+    and is not made).
     """
     import oracle
     from oracle._verdict import calls_for
@@ -222,7 +229,7 @@ def reduce_program(
         # The original, checked in full once: its signature (unless given) and eager's outcome, both kept. Only
         # the calls the given signature is about (``calls_for``): as the predicate checks, and less to compile.
         calls = calls_for(signature)
-        trusted = hang_wait_s is not None and signature is not None and waits_out(signature)
+        trusted = signature is not None and (shown or (hang_wait_s is not None and waits_out(signature)))
         try:
             # a trusted hang: eager's runs only (its outcome, its determinism), judged as eager against itself
             report = runner.check(source, [spec] if not trusted else [oracle.parse_target(spec).eager.spec],
@@ -245,6 +252,25 @@ def reduce_program(
         names = failure_names(verdict.detail)  # where a crash is, when its message says: the first cut
         eager_calls = _eager_calls(runner, source, spec, signature)
         original = source
+        try:
+            # asked once for a bug (a campaign's rounds of a bucket share ``memory``): a compile that never ends
+            # costs the run's whole allowance each time it is asked
+            asked = memory.setdefault(("ends-in", spec), set()) if memory is not None else set()
+            ending = None
+            if signature.startswith("slow:") and not asked:  # one call, as a slow compile's checks (``calls_for``)
+                ending = ends_in(runner, source, spec, calls_for(signature), hang_wait_s)
+                asked.add(ending or "")
+        except KeyboardInterrupt:  # a stop while it ran: nothing to keep but the original
+            lines = code_lines(source)
+            return ReduceResult(source, lines, lines, 1, 0, 0, (), time.monotonic() - started, "interrupted",
+                                target=spec, signature=signature)
+        if ending is not None:  # the wrong value (or crash) the slow verdict hid: each of its checks costs seconds
+            result = reduce_program(source, target, signature=ending, budget_s=budget_s, runner=runner,
+                                    workers=workers, rechecks=rechecks, timeout=timeout, progress=progress, ir=ir,
+                                    cheaper=False, checks=checks, memory=memory, kept=kept, shown=True,
+                                    ceiling_s=max(ceiling_s - (time.monotonic() - started), 1.0))
+            return dataclasses.replace(result, invocations=result.invocations + 2, stages=("finished",) + result.stages,
+                                       elapsed_s=time.monotonic() - started)
         try:
             waits = waits_out(signature)
             hang = _hang_timeouts(runner, source, spec, calls, timeout, hang_wait_s) if waits else None

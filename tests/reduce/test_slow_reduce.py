@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from fuzz.reduce._ends import FINISH_FACTOR
 from oracle._slow import REDUCE_MARGIN
 
 
@@ -65,10 +66,13 @@ def test_a_slow_compile_is_reduced_by_its_ratio_to_the_twin_each_kept_candidate_
                             rechecks=1, hang_wait_s=SLOW_WAIT_S, cheaper=False)
     assert result.stopped == "fixpoint" and result.lines < result.original_lines, result
     assert "deep()" in result.source and "x = x + 7" in result.source and "x = x + 3" not in result.source
-    assert (result.rechecks, result.reproduced) == (1, 1)
-    # every target run is preceded by its twin's, and waits out the margin times the twin's limit, not the
-    # runner's timeout
-    targets = [(spec, timeout) for spec, timeout in runner.runs if spec == "torch"]
+    assert (result.rechecks, result.reproduced) == (1, 1) and "finished" not in result.stages
+    # the original first let finish once (``fuzz.reduce._ends``), after its twin: it does not, so it is reduced
+    # as a slow compile
+    assert runner.runs[:2] == [("torch:ngb=off", None), ("torch", FINISH_FACTOR * runner.slow_limit(runner.off_s))]
+    # every candidate's target run is preceded by its twin's, and waits out the margin times the twin's limit, not
+    # the runner's timeout
+    targets = [(spec, timeout) for spec, timeout in runner.runs[2:] if spec == "torch"]
     assert targets and {timeout for _, timeout in targets} == {REDUCE_MARGIN * runner.slow_limit(runner.off_s)}
     assert all(runner.runs[i - 1][0] == "torch:ngb=off" for i, (spec, _) in enumerate(runner.runs) if spec == "torch")
 
@@ -105,9 +109,10 @@ def test_a_kept_candidate_stops_at_its_count_of_traced_instructions_not_at_its_t
     result = reduce_program(_program(), "torch", signature="slow:compile", budget_s=600.0, runner=runner,
                             rechecks=1, hang_wait_s=SLOW_WAIT_S, cheaper=False)
     assert result.stopped == "fixpoint" and "deep()" in result.source and "x = x + 3" not in result.source
-    # every target run asks to stop past the limit of its twin's count (still under its time limit)
-    assert runner.limits and set(runner.limits) == {step_limit(runner.twin_steps)}
-    assert {t for spec, t in runner.runs if spec == "torch"} == {REDUCE_MARGIN * runner.slow_limit(runner.off_s)}
+    # every candidate's target run asks to stop past the limit of its twin's count (still under its time limit);
+    # the first target run is the original's, let finish (``fuzz.reduce._ends``), counting nothing
+    assert runner.limits[0] is None and set(runner.limits[1:]) == {step_limit(runner.twin_steps)}
+    assert {t for spec, t in runner.runs[2:] if spec == "torch"} == {REDUCE_MARGIN * runner.slow_limit(runner.off_s)}
 
     # a torch that cannot count (no ``steps`` in the twin's result), or the count turned off: time alone
     uncounted = _CountingRunner(twin_steps=None)

@@ -1,0 +1,111 @@
+"""A slow compile let finish once before it is reduced (``fuzz.reduce._ends``): the wrong value (or crash) it ends
+in is the finding, reduced with checks of seconds; one that does not end, or ends as eager does, stays slow."""
+
+from __future__ import annotations
+
+import pytest
+
+from fuzz.campaign.reductions import SLOW_WAIT_S
+from fuzz.reduce._ends import FINISH_FACTOR, ends_in
+from tests.reduce.test_slow_reduce import _program, _SlowRunner
+
+
+class _EndingRunner(_SlowRunner):
+    """The fake slow compile, which ends: with nested graph breaks on, ``deep()`` with ``x = x + 7`` compiles in
+    ``on_s`` seconds (slow: past ``REDUCE_MARGIN`` times the limit of its twin's ``off_s``), and when it runs to
+    its end a program that calls ``leak()`` returns ``wrong`` where eager returns 0. The leak needs neither."""
+
+    def __init__(self, on_s: float = 40.0, wrong: int = 1):
+        super().__init__(on_s=on_s)
+        self.wrong = wrong
+
+    def run(self, source, target, calls=1, timeout=None, **kwargs):
+        result = super().run(source, target, calls, timeout)
+        nested = dict(target.options).get("ngb", "on") == "on"
+        if target.kind == "eager" or not nested or "leak()" not in source or "calls" not in result:
+            return result
+        return {**result, "calls": [{"exception": None, "value": self.wrong, "torch_state": {}}] * calls}
+
+    def recheck(self, source, target, signature, times, **kwargs):
+        import oracle
+
+        if signature.startswith("slow:"):  # the full rule: past the slow limit of its twin's run
+            slow = self.seconds(source, oracle.parse_target(target)) > self.slow_limit(self.off_s)
+            return times if slow else 0
+        ran = self.run(source, oracle.parse_target(target))
+        return times if ran.get("calls") and ran["calls"][0]["value"] != 0 else 0
+
+
+def _leaking() -> str:
+    return _program().replace("    deep()\n", "    deep()\n    leak()\n").replace(
+        "def entry(x):", "def leak():\n    pass\n\n\ndef entry(x):")
+
+
+def test_a_slow_compile_that_ends_in_a_wrong_value_is_reduced_as_that_wrong_value(monkeypatch):
+    from fuzz.reduce import _oracle
+    from fuzz.reduce._oracle import reduce_program
+
+    runner = _EndingRunner()
+    monkeypatch.setattr(_oracle, "recheck", runner.recheck)
+    result = reduce_program(_leaking(), "torch", signature="slow:compile", budget_s=600.0, runner=runner,
+                            rechecks=1, hang_wait_s=SLOW_WAIT_S, cheaper=False)
+    assert result.signature == "mismatch:value:value" and "finished" in result.stages, result
+    assert "# signature: mismatch:value:value" in result.source
+    # the wrong value needs the leak, not what made the compile slow
+    assert "leak()" in result.source and "deep()" not in result.source and "x = x + 7" not in result.source
+    assert (result.rechecks, result.reproduced, result.stopped) == (1, 1, "fixpoint")
+    assert "ends in mismatch:value:value" in result.summary()
+    # the original ran to its end once (given four times the slow limit), and no candidate waited out a limit
+    limit = runner.slow_limit(runner.off_s)
+    assert [t for spec, t in runner.runs if spec == "torch"][0] == FINISH_FACTOR * limit
+    assert all(t is None for spec, t in runner.runs[2:] if spec == "torch")
+
+
+@pytest.mark.parametrize("on_s, wrong", [(400.0, 1), (40.0, 0)], ids=["does not end", "ends as eager does"])
+def test_a_slow_compile_that_does_not_end_or_ends_right_is_reduced_as_slow(monkeypatch, on_s, wrong):
+    from fuzz.reduce import _oracle
+    from fuzz.reduce._oracle import reduce_program
+
+    runner = _EndingRunner(on_s=on_s, wrong=wrong)
+    monkeypatch.setattr(_oracle, "recheck", runner.recheck)
+    result = reduce_program(_leaking(), "torch", signature="slow:compile", budget_s=600.0, runner=runner,
+                            rechecks=1, hang_wait_s=SLOW_WAIT_S, cheaper=False)
+    assert result.signature == "slow:compile" and "finished" not in result.stages
+    assert "deep()" in result.source and "x = x + 7" in result.source and "    leak()" not in result.source
+    assert (result.reproduced, result.stopped) == (1, "fixpoint")
+
+
+def test_the_run_to_its_end_is_given_a_multiple_of_the_slow_limit_within_the_waiting():
+    runner = _EndingRunner(on_s=40.0)
+    assert ends_in(runner, _leaking(), "torch", 1) == "mismatch:value:value"
+    assert runner.runs == [("torch:ngb=off", None), ("torch", FINISH_FACTOR * runner.slow_limit(runner.off_s))]
+    # a campaign's waiting for slow compiles bounds it: 30 s, and the run needs 40
+    short = _EndingRunner(on_s=40.0)
+    assert ends_in(short, _leaking(), "torch", 1, wait_s=30.0) is None and short.runs[-1] == ("torch", 30.0)
+    # a target with no twin (nested graph breaks off already), and a runner that only judges programs: not asked
+    assert ends_in(runner, _leaking(), "torch:ngb=off", 1) is None
+
+    class Judging:
+        def check(self, *args, **kwargs):
+            raise AssertionError("not asked")
+
+    assert ends_in(Judging(), _leaking(), "torch", 1) is None
+
+
+def test_a_bug_s_rounds_let_its_slow_compile_finish_once(monkeypatch):
+    # a compile that never ends costs the whole allowance each time: a campaign's rounds of a bucket ask once
+    from fuzz.reduce import _oracle
+    from fuzz.reduce._oracle import reduce_program
+
+    asked = []
+    monkeypatch.setattr(_oracle, "ends_in", lambda *args, **kwargs: asked.append(args[2]))
+    runner = _EndingRunner(on_s=400.0)
+    monkeypatch.setattr(_oracle, "recheck", runner.recheck)
+    memory: dict = {}
+    for _ in range(2):
+        reduce_program(_leaking(), "torch", signature="slow:compile", budget_s=600.0, runner=runner, rechecks=1,
+                       hang_wait_s=SLOW_WAIT_S, cheaper=False, memory=memory)
+    assert asked == ["torch"]
+    reduce_program(_leaking(), "torch", signature="slow:compile", budget_s=600.0, runner=runner, rechecks=1,
+                   hang_wait_s=SLOW_WAIT_S, cheaper=False)  # no memory (a standalone reduction): asked
+    assert asked == ["torch", "torch"]
