@@ -51,6 +51,14 @@ class Bucket:
     like: list[str] | None = None
     trigger: list[str] = dataclasses.field(default_factory=list)
     like_rule: int = 0  # the version of the rule that answered ``like`` (fuzz.triage.trigger.RULE; 0: none)
+    # a slow compile whose run, let finish, ended in a wrong value or a crash: that finding's signature, which
+    # its reduction kept and its root cause is of (``fuzz.reduce._ends``); None: not seen (or no slow compile)
+    ends_in: str | None = None
+
+    @property
+    def finding(self) -> str:
+        """The signature its repro shows and its root cause is of: what it ends in, else its own."""
+        return self.ends_in or self.signature
 
     @property
     def status(self) -> str:
@@ -71,7 +79,7 @@ class Bucket:
     def decided(self) -> bool:
         """Whether the root cause is settled: by the signature (a crash raised in compiler code), or by a
         finished reduction."""
-        return root_cause(self.signature) is not None or self.reduction == "done"
+        return root_cause(self.finding) is not None or self.reduction == "done"
 
     @property
     def has_reduced_repro(self) -> bool:

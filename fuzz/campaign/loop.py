@@ -318,7 +318,7 @@ class Campaign:
                         "first_program": b.first_program, "lines": b.lines, "root_cause": b.root_cause,
                         "same_as": b.same_as, "reduction": b.reduction, "also": list(b.also),
                         "status": b.status, "known": b.known, "regression": b.regression,
-                        "like": b.like, "trigger": list(b.trigger),
+                        "like": b.like, "trigger": list(b.trigger), "ends_in": b.ends_in,
                         "known_lines": self.known.lines_of(b.known) if self.known and b.known else None,
                         "looks_like": self.naming.looks_like(b)}
                        for b in self.buckets.values()]

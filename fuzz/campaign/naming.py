@@ -55,9 +55,9 @@ class Naming:
             source = self._source(bucket)
             if source is None:
                 return bucket.root_cause
-            return root_cause(bucket.signature, behaviour_shape(source, minimal=bucket.reduction == "done"))
+            return root_cause(bucket.finding, behaviour_shape(source, minimal=bucket.reduction == "done"))
         if bucket.reduction is None:
-            return root_cause(bucket.signature) or bucket.root_cause
+            return root_cause(bucket.finding) or bucket.root_cause
         return bucket.root_cause
 
     def rematch(self) -> None:
@@ -103,7 +103,7 @@ class Naming:
         campaign stopping. ``breaks``: the graph breaks the target took running ``source``, when the
         reduction's re-checks said (not asked again). Runs checks: not under the campaign's lock."""
         known_bugs = self._campaign.known
-        if not known_bugs or not known_bugs.forms or pins_bug(bucket.signature):
+        if not known_bugs or not known_bugs.forms or pins_bug(bucket.finding):
             return {}
         from fuzz.triage.trigger import RULE, Triggers
         from oracle import OracleError
@@ -112,7 +112,7 @@ class Naming:
             runner = StoppableRunner(self._campaign.runner, self._campaign._stop)
             self._triggers = Triggers.on_runner(known_bugs.forms, runner)
         try:
-            like, trigger = self._triggers.like(source, bucket.signature, bucket.target, breaks=breaks)
+            like, trigger = self._triggers.like(source, bucket.finding, bucket.target, breaks=breaks)
         except (KeyboardInterrupt, OracleError, OSError):
             return {}  # stopped, or the runner failed: asked again by the next run
         return {"like": like, "trigger": trigger, "like_rule": RULE}

@@ -223,9 +223,9 @@ class Reductions:
                 # a hang or a slow compile comes after every other bucket's round: its checks that keep it each wait
                 # out a timeout
                 ready = [b for b in self.campaign.buckets.values() if b.unfinished and b.repro not in self._tried
-                         and self._waits(b) is None and not waits_out(b.signature)]
+                         and self._waits(b) is None and not waits_out(b.finding)]
                 ready = ready or [b for b in self.campaign.buckets.values()
-                                  if self._pays(b) and not waits_out(b.signature)]
+                                  if self._pays(b) and not waits_out(b.finding)]
                 if not ready and self._reducing == 0 and self.campaign.config.workers > self.fuzzing_slots:
                     # with one worker it waits for the end (``reduce_all``): left for the end with more, a 2.10
                     # campaign's slow compile was still unreduced when its budget ran out
@@ -274,7 +274,7 @@ class Reductions:
             return
         with self.campaign._lock:
             pending = sorted((b for b in self.campaign.buckets.values() if b.unfinished or self._to_point(b)),
-                             key=lambda b: (waits_out(b.signature), b.same_as is not None, -b.count, -b.first_program))
+                             key=lambda b: (waits_out(b.finding), b.same_as is not None, -b.count, -b.first_program))
         own = [b for b in pending if self._waits(b) is None and b.repro not in self._tried]
         self._tried.update(b.repro for b in own)
         self._reduce_concurrently(own)
@@ -297,7 +297,7 @@ class Reductions:
         while not self.campaign._stop.is_set():  # a bucket has GO_ON_ROUNDS at most
             with self.campaign._lock:
                 again = sorted((b for b in self.campaign.buckets.values() if self._pays(b)),
-                               key=lambda b: (waits_out(b.signature), -b.count, -b.first_program))
+                               key=lambda b: (waits_out(b.finding), -b.count, -b.first_program))
                 started = sum(self._rounds.values())
             if not again:
                 return
@@ -317,7 +317,7 @@ class Reductions:
         slow compile, whose kept candidates each wait out a timeout, as many as its budget of such waiting
         (``wait_budget``) holds. Counted as one (before), a slow compile got a reserve of one median reduction,
         a minute or two, for a reduction that waits out 22 s or more for each candidate it keeps."""
-        waiting = wait_budget(bucket.signature)
+        waiting = wait_budget(bucket.finding)
         return 1 if waiting is None else max(1, math.ceil(waiting / max(self.cost, 1.0)))
 
     def _rounds_wanted(self, bucket: Bucket) -> int:
@@ -440,7 +440,7 @@ class Reductions:
 
         budget = self.campaign.config.reduce_seconds if budget is None else budget
         ceiling = 4 * budget  # a reduction's budget follows the cost of a check (``fuzz.reduce.Clock``) up to this
-        waiting = wait_budget(bucket.signature)
+        waiting = wait_budget(bucket.finding)
         if waiting is not None:  # ... and a hang's or slow compile's up to its waiting: a slow compile's candidates
             ceiling = max(ceiling, waiting)  # stop at their count in seconds, and then the clock cut it short first
         if (left := self._reduction_time_left()) is not None:
@@ -456,7 +456,7 @@ class Reductions:
         started = time.monotonic()
 
         def reduce(start: str):
-            return reduce_program(start, bucket.target, signature=bucket.signature,
+            return reduce_program(start, bucket.target, signature=bucket.finding,
                                   runner=StoppableRunner(self.campaign.runner, self.campaign._stop),
                                   workers=workers or self.campaign.config.workers,
                                   budget_s=budget, rechecks=1, timeout=self.campaign.config.timeout,
@@ -510,14 +510,17 @@ class Reductions:
         smaller = result is not None and result.lines < baseline
         usable = result is not None and result.reproduced >= 1 and (smaller or fixpoint)
         shape, match, asked = None, None, {}
+        # a slow compile that, let finish, ended in a wrong value or a crash: reduced as that, and named by it
+        ending = result.signature if result is not None and result.signature not in ("", bucket.signature) else None
+        finding = ending or bucket.signature
         if usable:  # named outside the lock: asking ``like`` runs checks
             # the program the repro will hold: not smaller, it keeps what the re-checks saw (``# graph-breaks:``)
             kept = result.source if smaller else _observed(source, result.source)
             shape = behaviour_shape(kept, minimal=fixpoint)
             known = self.campaign.known
-            match = known.match(bucket.signature, shape, target=bucket.target) if known else None
+            match = known.match(finding, shape, target=bucket.target) if known else None
             if fixpoint and not match:  # which corpus bugs a minimal repro not known needs the trigger of
-                asked = self.campaign.naming.like(bucket, kept, result.breaks)
+                asked = self.campaign.naming.like(dataclasses.replace(bucket, ends_in=ending), kept, result.breaks)
         with self.campaign._lock:
             if self.campaign._stop.is_set():
                 return
@@ -541,7 +544,8 @@ class Reductions:
             elif kept != source:  # the same program, with what its re-checks saw: the rule reads it on a resume too
                 self.campaign._storing(self.campaign.dir.write_text, bucket.repro, kept)
             record = {"k": "reduced", "repro": bucket.repro, "reduction": reduction,
-                      "lines": result.lines, "root_cause": root_cause(bucket.signature, shape),
+                      "lines": result.lines, "root_cause": root_cause(finding, shape),
+                      **({"ends_in": ending} if ending else {}),
                       "known": match.file if match else None, "regression": bool(match and match.fixed),
                       **({} if match else asked)}
             self.campaign._storing(self.campaign._journal, {**record, "status": status_after(bucket, record)})
@@ -575,7 +579,7 @@ def _partial_start(partial: Path, source: str) -> str:
 
 
 # The bucket fields a "reduced" journal record sets.
-RECORDED = ("reduction", "lines", "root_cause", "known", "regression", "like", "trigger", "like_rule")
+RECORDED = ("reduction", "lines", "root_cause", "known", "regression", "like", "trigger", "like_rule", "ends_in")
 
 
 def status_after(bucket: Bucket, record: dict) -> str:

@@ -179,7 +179,8 @@ class _Heartbeat:
 def _said_reduced(bucket: Bucket) -> None:
     """One line as each bucket's reduction ends, so a long ``reduce --campaign`` shows its progress."""
     lines = f"{bucket.lines} lines" if bucket.lines else "as found"
-    print(f"[ngb-fuzz] reduced {bucket.repro}: {bucket.reduction}, {lines}, {bucket.status}", file=sys.stderr)
+    ends = f" (the slow compile ends in {bucket.ends_in})" if bucket.ends_in else ""
+    print(f"[ngb-fuzz] reduced {bucket.repro}: {bucket.reduction}, {lines}, {bucket.status}{ends}", file=sys.stderr)
 
 
 def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
@@ -220,6 +221,8 @@ def _reduce_campaign(out: Path, budget: float, workers: int) -> int:
                          f" (like corpus/{', corpus/'.join(bucket['like'])})" if bucket.get("like") else "")
             was = lines_before.get(bucket["repro"])
             went_on = f" (went on from {was} lines)" if was and bucket["repro"] in lines_before else ""
+            if bucket.get("ends_in"):
+                in_corpus += f"; the slow compile ends in {bucket['ends_in']}"
             print(f"  {bucket['repro']}: {state[bucket['reduction']]}{went_on}, {bucket['status']}{in_corpus}",
                   file=sys.stderr)
     return 0 if left == 0 and not lost else 1

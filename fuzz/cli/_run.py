@@ -346,6 +346,8 @@ class _Progress:
     def reduced(self, bucket: Bucket) -> None:
         status = f", {bucket.status}" + (f": corpus/{bucket.known}" if bucket.known else
                                          f" (like corpus/{bucket.like[0]})" if bucket.like else "")
+        if bucket.ends_in:
+            status += f"; let finish, the slow compile ends in {bucket.ends_in}"
         if bucket.same_as:
             self._say(f"{bucket.repro}: same root cause as {bucket.same_as} ({bucket.lines} lines){status}")
         elif bucket.reduction == "done":
@@ -360,7 +362,7 @@ class _Progress:
 def _not_reduced(campaign: Campaign) -> str:
     """The live view's "not reduced" count, with the hangs and slow compiles among them (reduced after the other
     buckets, within a budget of waiting out timeouts)."""
-    waiting = [b.signature for b in list(campaign.buckets.values()) if b.unfinished]
+    waiting = [b.finding for b in list(campaign.buckets.values()) if b.unfinished]
     hangs, slow = waiting.count("hang"), sum(1 for s in waiting if s.startswith("slow:"))
     said = [f"{n} {what}{'s' if n > 1 else ''}" for n, what in ((hangs, "hang"), (slow, "slow compile")) if n]
     return f"{campaign.not_reduced}" + (f" ({', '.join(said)})" if said else "")
@@ -409,6 +411,9 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
                 "pending": "  (not reduced)"}.get(bucket.get("reduction") or "", "")
         print(f"  {bucket['count']:5d}  {bucket.get('status', 'NEW'):<6}  {bucket['signature']}  "
               f"[{bucket['target']}]{size}")
+        if bucket.get("ends_in"):
+            print(f"         let finish, it ends in {bucket['ends_in']}: its repro shows that, and its root cause "
+                  "is that finding's")
         if bucket.get("known"):
             what = "regression of the FIXED bug" if bucket.get("regression") else "known bug"
             lines = bucket.get("known_lines")
@@ -423,7 +428,7 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
             what = "not reduced" if bucket["reduction"] == "pending" else "reduction not finished"
             print(f"         {what}: {reduce}  (or the next run) "
                   + ("reduces it" if bucket["reduction"] == "pending" else "goes on with it"))
-        waiting = wait_budget(bucket["signature"])
+        waiting = wait_budget(bucket.get("ends_in") or bucket["signature"])
         if waiting and bucket.get("reduction") in ("pending", "cut short"):
             what = "a hang" if bucket["signature"] == "hang" else "a slow compile"
             print(f"         {what}: each check that keeps it waits out a (short) timeout, so a campaign's reduction "

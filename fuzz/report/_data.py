@@ -37,6 +37,7 @@ class Finding:
     looks_like: tuple[tuple[str, float], ...] = ()  # corpus bugs a NEW bucket looks like (a hint, not a verdict)
     like: tuple[str, ...] = ()  # corpus bugs whose trigger a KNOWN? bucket needs too (fuzz.triage.trigger)
     trigger: tuple[str, ...] = ()  # ... and that trigger: the calls it needs the compiler to trace
+    ends_in: str | None = None  # a slow compile's: the finding its run ended in, let finish (fuzz.reduce._ends)
 
 
 @dataclasses.dataclass
@@ -103,7 +104,8 @@ def _status(bucket: dict) -> str | None:
         # as fuzz.campaign.loop.Bucket.status: NEW only once the root cause is settled
         from fuzz.triage.rootcause import root_cause
 
-        settled = root_cause(str(bucket.get("signature", ""))) is not None or bucket["reduction"] == "done"
+        finding = bucket.get("ends_in") or bucket.get("signature", "")
+        settled = root_cause(str(finding)) is not None or bucket["reduction"] == "done"
         return ("KNOWN?" if _names(bucket, "like") else "NEW") if settled else "NEW?"
     return None
 
@@ -154,6 +156,7 @@ def _finding(out: Path, bucket: dict, timeline: list[dict], labels: dict[str, st
         reduction=bucket.get("reduction"), status=_status(bucket), triage=_triage(bucket), source=source, first_seen_s=seen,
         known=bucket["known"] if isinstance(bucket.get("known"), str) else None,
         looks_like=_looks_like(bucket), like=_names(bucket, "like"), trigger=_names(bucket, "trigger"),
+        ends_in=bucket["ends_in"] if isinstance(bucket.get("ends_in"), str) else None,
     )
 
 

@@ -107,7 +107,11 @@ def _finding_row(i: int, f: Finding, data: CampaignData, show_status: bool, show
     first = "" if f.first_program is None else f"program {f.first_program}"
     if f.first_seen_s is not None:
         first += f"<br><span class='muted'>≈ {_duration(f.first_seen_s)} in</span>"
-    cells += [f"<td><code>{_e(f.signature)}</code></td>", f"<td>{cause}</td>", f"<td><code>{_e(f.target)}</code></td>",
+    signature = f"<code>{_e(f.signature)}</code>"
+    if f.ends_in:
+        signature += (f'<br><span class="muted" title="its run, let finish, showed this: its repro and root cause are '
+                      f'that finding\'s">ends in <code>{_e(f.ends_in)}</code></span>')
+    cells += [f"<td>{signature}</td>", f"<td>{cause}</td>", f"<td><code>{_e(f.target)}</code></td>",
               f'<td class="num">{f.count}</td>', f"<td>{first}</td>"]
     if show_triage:
         cells.append(f"<td>{_e(f.triage) if f.triage else ''}</td>")

@@ -30,6 +30,7 @@ class FakeResult:
     elapsed_s: float = 0.1
     passes: tuple = ()
     breaks: int | None = None
+    signature: str = ""  # the finding it kept; "" (or the bucket's): the bucket's own
 
 
 @dataclasses.dataclass(frozen=True)
