@@ -242,12 +242,16 @@ def reduce_program(
         verdict = oracle.Verdict(given.partition(":")[0], "", given) if trusted else report.verdicts[spec]
         if report.flaky:
             raise ReduceError("the program is flaky under eager (two eager runs differ); nothing to reduce")
+        ending = None  # a slow compile's: the wrong value or crash it ends in (``fuzz.reduce._ends``)
         if signature is None:
             if not verdict.is_finding:
                 raise ReduceError(f"the program does not fail on {spec} (verdict {verdict.signature})")
             signature = verdict.signature
         elif verdict.signature != signature:
-            raise ReduceError(f"the program gives {verdict.signature} on {spec}, not {signature}")
+            if not (signature.startswith("slow:") and verdict.is_finding and not waits_out(verdict.signature)):
+                raise ReduceError(f"the program gives {verdict.signature} on {spec}, not {signature}")
+            # the full check's repeat of a run that gave no result (``oracle._slow.hang_rule``) saw its end
+            ending = verdict.signature
         eager_outcome = report.eager_outcome
         names = failure_names(verdict.detail)  # where a crash is, when its message says: the first cut
         eager_calls = _eager_calls(runner, source, spec, signature)
@@ -256,8 +260,7 @@ def reduce_program(
             # asked once for a bug (a campaign's rounds of a bucket share ``memory``): a compile that never ends
             # costs the run's whole allowance each time it is asked
             asked = memory.setdefault(("ends-in", spec), set()) if memory is not None else set()
-            ending = None
-            if signature.startswith("slow:") and not asked:  # one call, as a slow compile's checks (``calls_for``)
+            if ending is None and signature.startswith("slow:") and not asked:  # one call, as its checks make
                 ending = ends_in(runner, source, spec, calls_for(signature), hang_wait_s)
                 asked.add(ending or "")
         except KeyboardInterrupt:  # a stop while it ran: nothing to keep but the original

@@ -109,3 +109,31 @@ def test_a_bug_s_rounds_let_its_slow_compile_finish_once(monkeypatch):
     reduce_program(_leaking(), "torch", signature="slow:compile", budget_s=600.0, runner=runner, rechecks=1,
                    hang_wait_s=SLOW_WAIT_S, cheaper=False)  # no memory (a standalone reduction): asked
     assert asked == ["torch", "torch"]
+
+
+def test_a_slow_compile_whose_full_check_ends_in_a_wrong_value_is_reduced_as_that(monkeypatch):
+    # given more time (a longer timeout, a quieter moment), the oracle's own repeat of a run that gave no result
+    # sees it end in the wrong value: that is the finding, not a refusal ("gives ..., not slow:compile")
+    import oracle
+    from fuzz.reduce import _oracle
+    from fuzz.reduce._oracle import reduce_program
+
+    runner = _EndingRunner()
+
+    def check(source, targets, *, calls=2, repeat_eager=True):
+        leaks = "leak()" in source and "deep()" in source and "x = x + 7" in source
+        verdict = oracle.Verdict("mismatch", "value", "mismatch:value:value") if leaks else oracle.Verdict("ok", "", "ok")
+        return oracle.ProgramReport({t: verdict for t in targets}, False, {}, 0.0, "returned")
+
+    runner.check = check
+    monkeypatch.setattr(_oracle, "recheck", runner.recheck)
+    monkeypatch.setattr(_oracle, "ends_in", lambda *args, **kwargs: pytest.fail("its end was seen already"))
+    result = reduce_program(_leaking(), "torch", signature="slow:compile", budget_s=600.0, runner=runner,
+                            rechecks=1, cheaper=False)
+    assert result.signature == "mismatch:value:value" and "finished" in result.stages
+    assert "    leak()" in result.source and "deep()" not in result.source and result.reproduced == 1
+    # a verdict that is no finding, or waits out a limit too, is still refused
+    runner.check = lambda source, targets, **kwargs: oracle.ProgramReport(
+        {t: oracle.Verdict("hang", "", "hang") for t in targets}, False, {}, 0.0, "returned")
+    with pytest.raises(_oracle.ReduceError, match="gives hang"):
+        reduce_program(_leaking(), "torch", signature="slow:compile", runner=runner, cheaper=False)
