@@ -3,7 +3,8 @@
 Each ``*.py`` there is a campaign's unreduced repro (``# signature:``, ``# target:`` header); ``benchmarks/data/labels.json``
 gives each its root cause, labeled by hand. For every finding: reduce it with ``reduce_program`` (the
 generator's IR when the file is an unedited generated program), then check the result once more in full and
-compare with the original: the signature kept, and eager's outcome (returned / raised the same type) kept.
+compare with the original: the signature kept (for a slow compile that, let finish, ends in a wrong value or a
+crash, that finding's: ``fuzz.reduce._ends``), and eager's outcome (returned / raised the same type) kept.
 Prints one row per finding and: median and p90 program lines after reduction, whole-file lines (header and
 check included), reduction wall time, checks, signature kept %, eager outcome kept %, and buckets per root
 cause (distinct campaign root causes, ``fuzz.campaign.loop.root_cause`` on the reduced repro, per labeled cause),
@@ -109,20 +110,23 @@ def main() -> int:
                 (Path(args.save) / name).write_text(result.source)
             report = runner.check(result.source, [target])
             after = report.verdicts[target].signature
+            kept = result.signature or signature  # a slow compile's: the wrong value it ends in, when it does
             row = {"file": name, "root_cause": label["root_cause"], "original_lines": code_lines(source),
                    "lines": code_lines(result.source), "file_lines": len(result.source.splitlines()),
                    "seconds": round(wall, 1), "checks": result.invocations, "stopped": result.stopped,
-                   "signature_kept": after == signature and not report.flaky,
+                   "signature_kept": after == kept and not report.flaky,
+                   **({"ends_in": kept} if kept != signature else {}),
                    "goal": code_lines(result.source) <= GOAL_LINES,
                    "eager_kept": _eager_outcome(runner, result.source, target) == before,
-                   "bucket": root_cause(signature, behaviour_shape(result.source, minimal=result.stopped == "fixpoint"))
-                   or f"{target}|{signature}"}  # the campaign's rule
+                   "bucket": root_cause(kept, behaviour_shape(result.source, minimal=result.stopped == "fixpoint"))
+                   or f"{target}|{kept}"}  # the campaign's rule
             rows.append(row)
             print(f"{name:18} {row['original_lines']:4} -> {row['lines']:3} lines (file {row['file_lines']:3}) "
                   f"{row['seconds']:6.1f}s {row['checks']:4} checks {row['stopped']:9} "
                   f"sig {'kept' if row['signature_kept'] else 'LOST(' + after + ')'} "
                   f"eager {'kept' if row['eager_kept'] else 'CHANGED'} "
-                  f"{'<=' if row['goal'] else '> '}{GOAL_LINES}", flush=True)
+                  f"{'<=' if row['goal'] else '> '}{GOAL_LINES}"
+                  + (f"  (ends in {kept})" if kept != signature else ""), flush=True)
     done = [r for r in rows if "failed" not in r]
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))

@@ -267,9 +267,13 @@ def reduce_program(
             lines = code_lines(source)
             return ReduceResult(source, lines, lines, 1, 0, 0, (), time.monotonic() - started, "interrupted",
                                 target=spec, signature=signature)
-        if ending is not None:  # the wrong value (or crash) the slow verdict hid: each of its checks costs seconds
+        if ending is not None:
+            # the wrong value (or crash) the slow verdict hid: a check costs seconds once the slow part is gone, and
+            # the slow compile's time until then; so no IR stage, whose candidates keep most of the program for
+            # longer than the source stage's cut-call-graph does (the 2.15 finding of benchmarks/data/findings/,
+            # 451 lines: 6 checks in 355 s to 228 lines with it, 30 in 272 s to 27 without)
             result = reduce_program(source, target, signature=ending, budget_s=budget_s, runner=runner,
-                                    workers=workers, rechecks=rechecks, timeout=timeout, progress=progress, ir=ir,
+                                    workers=workers, rechecks=rechecks, timeout=timeout, progress=progress, ir=None,
                                     cheaper=False, checks=checks, memory=memory, kept=kept, shown=True,
                                     ceiling_s=max(ceiling_s - (time.monotonic() - started), 1.0))
             return dataclasses.replace(result, invocations=result.invocations + 2, stages=("finished",) + result.stages,

@@ -137,3 +137,20 @@ def test_a_slow_compile_whose_full_check_ends_in_a_wrong_value_is_reduced_as_tha
         {t: oracle.Verdict("hang", "", "hang") for t in targets}, False, {}, 0.0, "returned")
     with pytest.raises(_oracle.ReduceError, match="gives hang"):
         reduce_program(_leaking(), "torch", signature="slow:compile", runner=runner, cheaper=False)
+
+
+def test_the_wrong_value_a_slow_compile_ends_in_is_reduced_without_the_ir_stage(monkeypatch):
+    # the IR stage's candidates keep most of the program, each check the slow compile's time, for longer than the
+    # source stage's cut-call-graph does
+    from fuzz.reduce import _oracle
+    from fuzz.reduce._oracle import reduce_program
+
+    staged = []
+    monkeypatch.setattr(_oracle, "reduce_ir", lambda *args, **kwargs: staged.append(kwargs.get("clock")))
+    for on_s, expected in ((40.0, []), (400.0, [1])):  # ends in a wrong value; does not end: the IR stage runs
+        staged.clear()
+        runner = _EndingRunner(on_s=on_s)
+        monkeypatch.setattr(_oracle, "recheck", runner.recheck)
+        reduce_program(_leaking(), "torch", signature="slow:compile", budget_s=600.0, runner=runner, rechecks=1,
+                       hang_wait_s=SLOW_WAIT_S, cheaper=False, ir=object())
+        assert len(staged) == len(expected)
