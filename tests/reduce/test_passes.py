@@ -304,6 +304,16 @@ def test_a_name_passed_that_the_bug_does_not_need_becomes_0():
     assert "g(y, " in needs_y
 
 
+def test_a_display_that_only_carries_an_observed_value_becomes_its_item():
+    # a 2.15 repro of a known bug returned its wrong tensor in a one-item tuple, named apart from the corpus form
+    # that returns the tensor; a display elsewhere may be what a bug needs, and another shape than a corpus repro's
+    source = HEAD + "def entry(x):\n    EFFECTS.append(((x,),))\n    y = [x / 0]\n    return (y, [x, 1])\n" + TAIL
+    recorded = lambda s: raises(ZeroDivisionError)(s) and "EFFECTS.append(" in s  # noqa: E731
+    out = one_pass("simplify-expressions", source, recorded).source
+    assert "EFFECTS.append((" not in out and "return y\n" in out and "y = [x / 0]\n" in out
+    assert not any("y = x / 0" in c for c in pass_candidates("simplify-expressions", source))
+
+
 # ---- orphans: the clean-up riding along with every source edit --------------------------------------------------
 
 ORPHANS = HEAD + '''LOG = []

@@ -27,18 +27,40 @@ _SIMPLE_INTS = (0, 1)
 
 @reduction_pass("simplify-expressions", polish=True)
 def simplify_expressions(prog: Program) -> Iterator[Edit]:
-    """Replace an expression by one of its operands (``yield x`` by ``yield``), and constants by simpler ones
-    (0, 1, 1.0, '').
+    """Replace an expression by one of its operands (``yield x`` by ``yield``; a display that only carries a value
+    to where it is observed by one of its items: ``_observed_displays``), and constants by simpler ones (0, 1, 1.0,
+    '').
 
     Not inside ``make_inputs``: its inputs stay tensors (shrink-tensors makes them small), never a device
     string or a number standing in for one."""
     inputs = {id(n) for stmt in prog.tree.body if isinstance(stmt, ast.FunctionDef) and stmt.name == "make_inputs"
               for n in ast.walk(stmt)}
+    observed = _observed_displays(prog.tree)
     for i, node in _indexed(prog.tree):
         if id(node) in inputs:
             continue
-        for choice in _operand_choices(node):
+        choices = _operand_choices(node)
+        if id(node) in observed:
+            choices += [lambda n, k=k: n.elts[k] for k in range(len(node.elts))]
+        for choice in choices:
             yield _edit_at(prog, i, lambda tree, n, c=choice: _replace(tree, n, c(n)))
+
+
+def _observed_displays(tree: ast.Module) -> set[int]:
+    """The tuple and list displays (no starred item) that only carry a value to where it is observed: ``entry``'s
+    returned one and those in an effect-log write. One of their items in their place keeps what the program does
+    as the root cause reads it (``fuzz.triage.rootcause``: the effect log and a returned value are observations),
+    so a repro of a known bug that returned its wrong tensor in a tuple (a 2.15 campaign's, ``return (y,)``) ends
+    as the corpus's form that returns it. Elsewhere a display may be what the bug needs (a breaking call in a
+    list display) and another shape than the corpus repro's, so it stays."""
+    from fuzz.reduce.passes._observations import _LOG, _records
+
+    roots: list[ast.AST] = [s for s in ast.walk(tree) if isinstance(s, ast.stmt) and _records(s, {_LOG})]
+    for entry in (s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == "entry"):
+        roots += [s.value for s in ast.walk(entry) if isinstance(s, ast.Return) and s.value is not None]
+    return {id(n) for root in roots for n in ast.walk(root)
+            if isinstance(n, ast.Tuple | ast.List) and isinstance(n.ctx, ast.Load)
+            and n.elts and not any(isinstance(e, ast.Starred) for e in n.elts)}
 
 
 def _operand_choices(node: ast.AST) -> list[Callable[[ast.AST], ast.AST]]:
