@@ -449,13 +449,17 @@ def test_the_live_view_counts_hangs_and_slow_compiles_among_the_buckets_not_redu
 
     from fuzz.cli._run import _not_reduced
 
-    def campaign(*signatures):
-        buckets = {k: SimpleNamespace(signature=s, unfinished=True) for k, s in enumerate(signatures)}
+    def campaign(*signatures, ends_in=None):
+        buckets = {k: Bucket("torch", s, 1, f"{k:03d}.py", k, reduction="cut short", ends_in=ends_in if k == 0 else None)
+                   for k, s in enumerate(signatures)}
         return SimpleNamespace(buckets=buckets, not_reduced=len(signatures))
 
     assert _not_reduced(campaign("mismatch:value:values")) == "1"
     assert _not_reduced(campaign("hang", "slow:compile", "slow:compile")) == "3 (1 hang, 2 slow compiles)"
     assert _not_reduced(campaign("hang", "hang", "crash:died:SIGKILL")) == "3 (2 hangs)"
+    # a slow compile whose run, let finish, ended in a wrong value is reduced as that: no waiting out limits
+    assert _not_reduced(campaign("slow:compile", "slow:compile", ends_in="mismatch:value:subclass")) == \
+        "2 (1 slow compile)"
 
 
 def test_a_round_that_paid_is_gone_on_with_while_fuzzing_once_no_bucket_waits(tmp_path, monkeypatch):
