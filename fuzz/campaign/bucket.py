@@ -52,7 +52,8 @@ class Bucket:
     trigger: list[str] = dataclasses.field(default_factory=list)
     like_rule: int = 0  # the version of the rule that answered ``like`` (fuzz.triage.trigger.RULE; 0: none)
     # a slow compile whose run, let finish, ended in a wrong value or a crash: that finding's signature, which
-    # its reduction kept and its root cause is of (``fuzz.reduce._ends``); None: not seen (or no slow compile)
+    # its reduction kept and its root cause is of (``fuzz.reduce._ends``); "": it ended in none (not let
+    # finish again); None: not let finish yet (or no slow compile)
     ends_in: str | None = None
 
     @property

@@ -463,6 +463,7 @@ class Reductions:
                                   ir=ir if start == source else None,  # the IR is the program as generated
                                   ceiling_s=ceiling, hang_wait_s=waiting,
                                   memory=self._memory.setdefault(bucket.repro, {}),
+                                  let_finish=bucket.ends_in is None,  # "": let finish before, and it did not end
                                   kept=lambda text: self._keep_partial(partial, text, start))
 
         try:
@@ -513,6 +514,8 @@ class Reductions:
         # a slow compile that, let finish, ended in a wrong value or a crash: reduced as that, and named by it
         ending = result.signature if result is not None and result.signature not in ("", bucket.signature) else None
         finding = ending or bucket.signature
+        # let finish, it ended in no finding: kept, so that no later round (nor run) waits for its end again
+        unended = {"ends_in": ""} if result is not None and "no ending" in result.stages else {}
         if usable:  # named outside the lock: asking ``like`` runs checks
             # the program the repro will hold: not smaller, it keeps what the re-checks saw (``# graph-breaks:``)
             kept = result.source if smaller else _observed(source, result.source)
@@ -528,7 +531,8 @@ class Reductions:
                 # nothing smaller reproduces in a fresh process (or the budget ran out first): the repro stays;
                 # one cut short before stays cut short, at its lines
                 cut = bucket.reduction == "cut short" or (result is not None and not fixpoint)
-                record = {"k": "reduced", "repro": bucket.repro, "reduction": "cut short" if cut else "failed"}
+                record = {"k": "reduced", "repro": bucket.repro, "reduction": "cut short" if cut else "failed",
+                          **unended}
                 self.campaign._storing(self.campaign._journal, {**record, "status": status_after(bucket, record)})
                 return
             reduction = "done" if fixpoint else "cut short"
@@ -545,7 +549,7 @@ class Reductions:
                 self.campaign._storing(self.campaign.dir.write_text, bucket.repro, kept)
             record = {"k": "reduced", "repro": bucket.repro, "reduction": reduction,
                       "lines": result.lines, "root_cause": root_cause(finding, shape),
-                      **({"ends_in": ending} if ending else {}),
+                      **({"ends_in": ending} if ending else unended),
                       "known": match.file if match else None, "regression": bool(match and match.fixed),
                       **({} if match else asked)}
             self.campaign._storing(self.campaign._journal, {**record, "status": status_after(bucket, record)})

@@ -175,6 +175,7 @@ def reduce_program(
     memory: dict[tuple, set] | None = None,
     kept: Callable[[str], None] | None = None,
     shown: bool = False,
+    let_finish: bool = True,
 ) -> ReduceResult:
     """Reduce a failing program file for ``target`` keeping its verdict signature.
 
@@ -205,7 +206,7 @@ def reduce_program(
 
     ``memory``: a dict the caller keeps for one bug across reductions (a campaign's rounds of a bucket, each going
     on from where the last stopped): the source stage's candidates found not interesting, per predicate, are kept
-    there and not checked again, and whether a slow compile was let finish (once for a bug). Not for hangs and slow compiles, whose candidates' short timeouts depend on the
+    there and not checked again. Not for hangs and slow compiles, whose candidates' short timeouts depend on the
     moment.
 
     ``kept(text)``: called with each kept candidate as a program file (header and footer, as the result's), the
@@ -213,7 +214,9 @@ def reduce_program(
     campaign keeps it on disk (``*.partial.py``), so a stop or a kill in the middle of a check loses nothing.
 
     A slow compile (``slow:``) is first let finish once (``fuzz.reduce._ends``): when it ends in a wrong value or a
-    crash, that finding is reduced instead, and the result has its signature and the stage ``finished``.
+    crash, that finding is reduced instead, and the result has its signature and the stage ``finished``; when it
+    does not, the result has the stage ``no ending``, and ``let_finish=False`` skips the run the next time (a
+    campaign keeps that in its bucket: a compile that never ends costs the whole allowance each time).
     ``shown``: the caller saw ``signature`` on the original so (its full check would be stopped as slow again,
     and is not made).
     """
@@ -257,12 +260,10 @@ def reduce_program(
         eager_calls = _eager_calls(runner, source, spec, signature)
         original = source
         try:
-            # asked once for a bug (a campaign's rounds of a bucket share ``memory``): a compile that never ends
-            # costs the run's whole allowance each time it is asked
-            asked = memory.setdefault(("ends-in", spec), set()) if memory is not None else set()
-            if ending is None and signature.startswith("slow:") and not asked:  # one call, as its checks make
+            unended = False  # let finish, and it ended in no finding (the result's stage "no ending")
+            if ending is None and signature.startswith("slow:") and let_finish:  # one call, as its checks make
                 ending = ends_in(runner, source, spec, calls_for(signature), hang_wait_s)
-                asked.add(ending or "")
+                unended = ending is None
         except KeyboardInterrupt:  # a stop while it ran: nothing to keep but the original
             lines = code_lines(source)
             return ReduceResult(source, lines, lines, 1, 0, 0, (), time.monotonic() - started, "interrupted",
@@ -295,7 +296,7 @@ def reduce_program(
             if kept is not None:
                 kept(with_footer(set_header(with_header(text, spec, signature), eager=eager_outcome or None)))
 
-        stages: tuple[str, ...] = ("backend=eager",) if proxy else ()
+        stages: tuple[str, ...] = ("no ending",) * unended + (("backend=eager",) if proxy else ())
         ir_result = None
         if ir is not None:
             found_by = ProgramFile.parse(source).get("found-by")

@@ -175,7 +175,7 @@ class Slow(ScriptedRunner):
 
 class Result:
     stopped, reproduced, lines, original_lines, elapsed_s, passes, breaks = "fixpoint", 1, 9, 30, 1.0, (), None
-    signature = ""
+    signature, stages = "", ()
 
 def fake_reduce(source, target, **kwargs):  # the mismatch reduces to a corpus bug; the crash to a small program
     result = Result()

@@ -88,3 +88,30 @@ def test_the_next_round_of_a_cut_short_slow_compile_reduces_what_it_ends_in(tmp_
     assert slow == [("slow:compile", SLOW_WAIT_S), (ENDING, None)]
     bucket = next(b for b in after["buckets"] if b["signature"] == "slow:compile")
     assert (bucket["ends_in"], bucket["reduction"], bucket["lines"], bucket["status"]) == (ENDING, "done", 9, "NEW")
+
+
+def test_a_slow_compile_that_ran_on_is_not_let_finish_again_by_a_later_round_or_run(tmp_path, monkeypatch):
+    # a compile that never ends costs a round the whole let-finish allowance: asked once, kept in the bucket
+    import fuzz.reduce as reduce_module
+
+    asked = []
+
+    def reduce(source, target, **kwargs):
+        if kwargs["signature"].startswith("crash:"):
+            return FakeResult(lines=3)
+        asked.append(kwargs["let_finish"])
+        return FakeResult(stopped="timeouts", lines=30 - 10 * len(asked), original_lines=60,
+                          stages=("no ending",) if kwargs["let_finish"] else ())
+
+    monkeypatch.setattr(reduce_module, "reduce_program", reduce)
+    camp = tmp_path / "camp"
+    _campaign(camp, _HangThenCrash("slow:compile"), reduce_seconds=0).run()
+    _campaign(camp, _HangThenCrash("slow:compile")).reduce_pending()
+    assert asked[0] is True and set(asked[1:]) == {False} and len(asked) > 1  # the rounds after the first
+    state = json.loads((camp / "state.json").read_text())
+    slow = next(b for b in state["buckets"] if b["signature"] == "slow:compile")
+    assert slow["ends_in"] == "" and slow["reduction"] == "cut short"
+    asked.clear()
+    summary = _campaign(camp, _HangThenCrash("slow:compile")).reduce_pending()  # another process: still kept
+    assert asked and set(asked) == {False}
+    assert next(b for b in summary["buckets"] if b["signature"] == "slow:compile")["status"] == "NEW?"

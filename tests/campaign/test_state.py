@@ -31,6 +31,7 @@ class FakeResult:
     passes: tuple = ()
     breaks: int | None = None
     signature: str = ""  # the finding it kept; "" (or the bucket's): the bucket's own
+    stages: tuple = ()  # "no ending": a slow compile let finish, ending in no finding
 
 
 @dataclasses.dataclass(frozen=True)

@@ -92,8 +92,9 @@ def test_the_run_to_its_end_is_given_a_multiple_of_the_slow_limit_within_the_wai
     assert ends_in(Judging(), _leaking(), "torch", 1) is None
 
 
-def test_a_bug_s_rounds_let_its_slow_compile_finish_once(monkeypatch):
-    # a compile that never ends costs the whole allowance each time: a campaign's rounds of a bucket ask once
+def test_a_slow_compile_that_ran_on_says_so_and_is_not_let_finish_when_told(monkeypatch):
+    # a compile that never ends costs the whole allowance each time: the result says it ran on ("no ending"), and
+    # a caller that keeps that (a campaign's bucket) asks for no run the next time
     from fuzz.reduce import _oracle
     from fuzz.reduce._oracle import reduce_program
 
@@ -101,14 +102,12 @@ def test_a_bug_s_rounds_let_its_slow_compile_finish_once(monkeypatch):
     monkeypatch.setattr(_oracle, "ends_in", lambda *args, **kwargs: asked.append(args[2]))
     runner = _EndingRunner(on_s=400.0)
     monkeypatch.setattr(_oracle, "recheck", runner.recheck)
-    memory: dict = {}
-    for _ in range(2):
-        reduce_program(_leaking(), "torch", signature="slow:compile", budget_s=600.0, runner=runner, rechecks=1,
-                       hang_wait_s=SLOW_WAIT_S, cheaper=False, memory=memory)
-    assert asked == ["torch"]
-    reduce_program(_leaking(), "torch", signature="slow:compile", budget_s=600.0, runner=runner, rechecks=1,
-                   hang_wait_s=SLOW_WAIT_S, cheaper=False)  # no memory (a standalone reduction): asked
-    assert asked == ["torch", "torch"]
+    first = reduce_program(_leaking(), "torch", signature="slow:compile", budget_s=600.0, runner=runner, rechecks=1,
+                           hang_wait_s=SLOW_WAIT_S, cheaper=False)
+    assert asked == ["torch"] and "no ending" in first.stages and first.signature == "slow:compile"
+    again = reduce_program(_leaking(), "torch", signature="slow:compile", budget_s=600.0, runner=runner, rechecks=1,
+                           hang_wait_s=SLOW_WAIT_S, cheaper=False, let_finish=False)
+    assert asked == ["torch"] and "no ending" not in again.stages
 
 
 def test_a_slow_compile_whose_full_check_ends_in_a_wrong_value_is_reduced_as_that(monkeypatch):
