@@ -19,7 +19,7 @@ still does not finish, or finishes as eager does, leaves the slow compile to be 
 from __future__ import annotations
 
 import oracle
-from oracle._slow import LOAD_ALLOWANCE, spent, twin, waits_out
+from oracle._slow import LOAD_ALLOWANCE, limits, spent, twin, waits_out
 
 __all__ = ["FINISH_FACTOR", "ends_in"]
 
@@ -36,7 +36,7 @@ def ends_in(runner, source: str, target: str, calls: int, wait_s: float | None =
     does, or the runner cannot run one target at a time (a runner of one's own that only judges programs)."""
     from oracle._verdict import judge
 
-    if not callable(getattr(runner, "run", None)):
+    if not callable(getattr(runner, "run", None)) or not hasattr(runner, "slow_limit"):
         return None
     parsed = oracle.parse_target(target)
     pair = twin(parsed)
@@ -45,14 +45,12 @@ def ends_in(runner, source: str, target: str, calls: int, wait_s: float | None =
     other = runner.run(source, pair, calls)
     if "calls" not in other:  # the twin did not finish either: nothing sets the run's time
         return None
-    allowed = FINISH_FACTOR * runner.slow_limit(spent(other)) if hasattr(runner, "slow_limit") else None
-    if allowed is None:
-        return None
     by_cpu = "cpu" in other
+    allowed = FINISH_FACTOR * runner.slow_limit(spent(other))
     if wait_s is not None:
         allowed = min(allowed, wait_s / (LOAD_ALLOWANCE if by_cpu else 1.0))
-    timeout = LOAD_ALLOWANCE * allowed if by_cpu else allowed
-    mine = runner.run(source, parsed, calls, timeout=timeout, **({"cpu": allowed} if by_cpu else {}))
+    timeout, cpu = limits(allowed, by_cpu)  # CPU seconds where the twin's were measured, the load's room on the clock
+    mine = runner.run(source, parsed, calls, timeout=timeout, **({"cpu": cpu} if cpu is not None else {}))
     if "calls" not in mine:  # stopped at its limit, or died (a blow-up of memory, maybe): no ending seen
         return None
     eager = runner.run(source, parsed.eager, calls)

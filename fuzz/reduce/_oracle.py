@@ -238,9 +238,7 @@ def reduce_program(
             report = runner.check(source, [spec] if not trusted else [oracle.parse_target(spec).eager.spec],
                                   calls=calls)
         except KeyboardInterrupt:  # Ctrl-C (or a stopping campaign) before the first check: nothing to keep
-            lines = code_lines(source)
-            return ReduceResult(source, lines, lines, 0, 0, 0, (), time.monotonic() - started, "interrupted",
-                                target=spec, signature=signature or "")
+            return _interrupted(source, 0, started, spec, signature or "")
         given = signature or ""
         verdict = oracle.Verdict(given.partition(":")[0], "", given) if trusted else report.verdicts[spec]
         if report.flaky:
@@ -265,9 +263,7 @@ def reduce_program(
                 ending = ends_in(runner, source, spec, calls_for(signature), hang_wait_s)
                 unended = ending is None
         except KeyboardInterrupt:  # a stop while it ran: nothing to keep but the original
-            lines = code_lines(source)
-            return ReduceResult(source, lines, lines, 1, 0, 0, (), time.monotonic() - started, "interrupted",
-                                target=spec, signature=signature)
+            return _interrupted(source, 1, started, spec, signature)
         if ending is not None:
             # the wrong value (or crash) the slow verdict hid: a check costs seconds once the slow part is gone, and
             # the slow compile's time until then; so no IR stage, whose candidates keep most of the program for
@@ -284,9 +280,7 @@ def reduce_program(
             hang = _hang_timeouts(runner, source, spec, calls, timeout, hang_wait_s) if waits else None
             proxy = _cheaper_target(runner, source, spec, signature, calls) if cheaper and not waits else None
         except KeyboardInterrupt:  # a stop before any candidate: nothing to keep but the original
-            lines = code_lines(source)
-            return ReduceResult(source, lines, lines, 1, 0, 0, (), time.monotonic() - started, "interrupted",
-                                target=spec, signature=signature)
+            return _interrupted(source, 1, started, spec, signature)
         predicate = oracle_predicate(runner, proxy or spec, signature, eager_outcome, eager_calls, hang=hang)
         watch = hang.watch if hang is not None else (lambda clock: clock)
 
@@ -401,6 +395,13 @@ def reduce_program(
         result, source=final, target=spec, signature=signature, rechecks=rechecks, reproduced=reproduced,
         stages=stages + result.stages, breaks=taken,
     )
+
+
+def _interrupted(source: str, checks: int, started: float, target: str, signature: str) -> ReduceResult:
+    """The result of a reduction stopped before any candidate: the original, after ``checks`` checks."""
+    lines = code_lines(source)
+    return ReduceResult(source, lines, lines, checks, 0, 0, (), time.monotonic() - started, "interrupted",
+                        target=target, signature=signature)
 
 
 def _rejected(memory: dict[tuple, set] | None, checked_on: str, signature: str, eager_outcome, hang) -> set | None:
