@@ -7,7 +7,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Mapping, Set
+from collections.abc import Collection, Mapping, Set
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -296,9 +296,12 @@ class _Progress:
         """Feature coverage so far: per family, the share of programs and its rarest tag (and bias boosts)."""
         from rich.table import Table
 
+        from fuzz.program.features import drawable
+
         with campaign._lock:
             rows = feature_rows(campaign.programs, campaign.families, campaign.features,
-                                campaign.bias.boosts() if campaign.bias is not None else {})
+                                campaign.bias.boosts() if campaign.bias is not None else {},
+                                drawable(campaign.base_config))
         table = Table(title="features generated", title_justify="left", show_edge=False, pad_edge=False)
         columns: tuple[tuple[str, JustifyMethod], ...] = (
             ("family", "left"), ("programs", "right"), ("", "left"), ("rarest", "left"), ("boosted", "left"))
@@ -322,8 +325,10 @@ class _Progress:
                   file=sys.stderr, flush=True)
             if programs and time.monotonic() - self.last_features >= 60:
                 self.last_features = time.monotonic()
+                from fuzz.program.features import drawable
+
                 with campaign._lock:
-                    rare = rarest_tags(campaign.features, 5)
+                    rare = rarest_tags(campaign.features, 5, drawable(campaign.base_config))
                 print(f"[ngb-fuzz] rarest features: {', '.join(f'{t}={n}' for t, n in rare)}", file=sys.stderr,
                       flush=True)
 
@@ -471,23 +476,21 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
         print(f"report: {out / 'report.html'}")
 
 
-def rarest_tags(features: Mapping[str, int], n: int) -> list[tuple[str, int]]:
-    """The ``n`` catalog features generated least so far (weight-0 features left out)."""
-    from fuzz.program.features import CATALOG
-
-    drawn = [(f.name, features.get(f.name, 0)) for f in CATALOG if f.weight > 0]
-    return sorted(drawn, key=lambda kv: (kv[1], kv[0]))[:n]
+def rarest_tags(features: Mapping[str, int], n: int, drawn: Collection[str]) -> list[tuple[str, int]]:
+    """The ``n`` features of ``drawn`` (``fuzz.program.features.drawable``: those the campaign's programs may hold)
+    generated least so far."""
+    return sorted(((tag, features.get(tag, 0)) for tag in drawn), key=lambda kv: (kv[1], kv[0]))[:n]
 
 
 def feature_rows(programs: int, families: Mapping[str, int], features: Mapping[str, int],
-                 boosts: Mapping[str, float]) -> list[tuple[str, float, str, str]]:
-    """(family, share of programs, its rarest tag with count, its most boosted tags) for every catalog family."""
-    from fuzz.program.features import CATALOG
+                 boosts: Mapping[str, float], drawn: Collection[str]) -> list[tuple[str, float, str, str]]:
+    """(family, share of programs, its rarest tag of ``drawn`` with count, its most boosted tags) for every catalog
+    family."""
     from fuzz.program.features import families as all_families
 
     rows = []
     for family in all_families():
-        tags = [f.name for f in CATALOG if f.family == family and f.weight > 0]
+        tags = [t for t in drawn if t.split(".", 1)[0] == family]
         rare = min(tags, key=lambda t: (features.get(t, 0), t)) if tags else ""
         boosted = [f"{t.split('.', 1)[1]}x{boosts[t]:.1f}" for t in boosts if t.split(".", 1)[0] == family][:2]
         rows.append((family, families.get(family, 0) / max(programs, 1),

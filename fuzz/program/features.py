@@ -25,6 +25,7 @@ __all__ = [
     "Feature",
     "GenerationConfig",
     "boosted",
+    "drawable",
     "extract",
     "families",
     "family_histogram",
@@ -118,6 +119,15 @@ def boosted(config: GenerationConfig, tags: Iterable[str], factor: float = 2.0) 
         if tag in _BY_NAME:
             weights[tag] = config.weight(tag) * factor
     return dataclasses.replace(config, weights=weights)
+
+
+def drawable(config: GenerationConfig | None = None) -> tuple[str, ...]:
+    """The catalog features programs under ``config`` (None: the catalog's weights, this interpreter's Python) may
+    hold: weight above 0 and written for a Python no newer than ``config.for_python`` (a PEP 695 class is never
+    drawn for a 3.11 target)."""
+    config = config or GenerationConfig()
+    return tuple(f.name for f in CATALOG
+                 if config.weight(f.name) > 0 and CONSTRUCTS[f.name].available(config.for_python))
 
 
 def families() -> tuple[str, ...]:

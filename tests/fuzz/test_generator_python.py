@@ -61,6 +61,23 @@ def test_for_an_older_python_they_are_never_drawn():
         assert header_fields(program.source)["for-python"] == "3.11"
 
 
+def test_coverage_counts_only_what_the_campaign_can_draw():
+    """The live view's rarest features are among those a campaign's programs may hold: a construct for a newer
+    Python than its oldest interpreter (or weighted 0) is never drawn, so its count of 0 says nothing."""
+    from fuzz.cli._run import feature_rows, rarest_tags
+    from fuzz.program.features import CATALOG, drawable
+
+    older = drawable(GenerationConfig(python=(3, 11)))
+    assert not set(NEW_312) & set(older) and "control.for_else" in older
+    assert set(NEW_312) <= set(drawable(GenerationConfig(python=(3, 12))))
+    assert "control.for_else" not in drawable(GenerationConfig({"control.for_else": 0}, python=(3, 12)))
+    seen = {f.name: 3 for f in CATALOG if f.name not in NEW_312}
+    seen["control.for_else"] = 1
+    assert rarest_tags(seen, 2, older)[0] == ("control.for_else", 1)
+    rows = {family: rare for family, _, rare, _ in feature_rows(10, {"control": 10}, seen, {}, older)}
+    assert rows["control"] == "for_else=1" and rows["strings"].endswith("=3")
+
+
 def test_the_default_is_this_interpreters_python():
     assert GenerationConfig().for_python == HERE
     program = generate_program(1, 0, GenerationConfig(BOOSTED, max_depth=3, max_functions=4))
