@@ -7,7 +7,7 @@ import dataclasses
 
 from fuzz.triage.rootcause import root_cause
 
-__all__ = ["BESIDE", "STATUSES", "Bucket", "beside"]
+__all__ = ["BESIDE", "STATUSES", "Bucket", "beside", "shown"]
 
 # Every status a bucket can have (``Bucket.status``), in the order a summary names them.
 STATUSES = ("NEW", "NEW?", "KNOWN?", "KNOWN", "REGRESSION")
@@ -59,7 +59,7 @@ class Bucket:
     @property
     def finding(self) -> str:
         """The signature its repro shows and its root cause is of: what it ends in, else its own."""
-        return self.ends_in or self.signature
+        return shown(self.signature, self.ends_in)
 
     @property
     def status(self) -> str:
@@ -96,3 +96,10 @@ class Bucket:
     def old_news(self) -> bool:
         """A known bug that is still open: not reduced again, not new for --bias."""
         return bool(self.known) and not self.regression
+
+
+def shown(signature: str, ends_in: str | None) -> str:
+    """The signature a bucket's repro shows and its root cause is of: what it ends in (a slow compile let
+    finish, ``Bucket.ends_in``), else its own. For a ``Bucket`` (``Bucket.finding``) and for its record in the
+    journal or ``summary.json``, which carries ``signature`` and ``ends_in``."""
+    return ends_in or signature

@@ -394,6 +394,7 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
     """The campaign's closing lines on stdout; ``written``: whether summary.json was written (not on a full disk);
     ``lost``: repro files deleted that could not be regenerated (``fuzz.campaign.files``); ``workers``: the
     run's, given to the ``reduce --campaign`` it prints where that is not reduce's default."""
+    from fuzz.campaign.bucket import shown
     from fuzz.campaign.reductions import wait_budget
 
     from ..commands import replay_command, shell_command
@@ -433,7 +434,7 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
             what = "not reduced" if bucket["reduction"] == "pending" else "reduction not finished"
             print(f"         {what}: {reduce}  (or the next run) "
                   + ("reduces it" if bucket["reduction"] == "pending" else "goes on with it"))
-        waiting = wait_budget(bucket.get("ends_in") or bucket["signature"])
+        waiting = wait_budget(shown(bucket["signature"], bucket.get("ends_in")))
         if waiting and bucket.get("reduction") in ("pending", "cut short"):
             what = "a hang" if bucket["signature"] == "hang" else "a slow compile"
             print(f"         {what}: each check that keeps it waits out a (short) timeout, so a campaign's reduction "

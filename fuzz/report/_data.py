@@ -11,7 +11,7 @@ import dataclasses
 import json
 from pathlib import Path
 
-from fuzz.campaign.bucket import STATUSES
+from fuzz.campaign.bucket import STATUSES, shown
 from fuzz.campaign.timeline import read_timeline
 
 __all__ = ["CampaignData", "Finding", "load"]
@@ -104,8 +104,8 @@ def _status(bucket: dict) -> str | None:
         # as fuzz.campaign.loop.Bucket.status: NEW only once the root cause is settled
         from fuzz.triage.rootcause import root_cause
 
-        finding = bucket.get("ends_in") or bucket.get("signature", "")
-        settled = root_cause(str(finding)) is not None or bucket["reduction"] == "done"
+        finding = shown(bucket.get("signature", ""), bucket.get("ends_in"))
+        settled = root_cause(finding) is not None or bucket["reduction"] == "done"
         return ("KNOWN?" if _names(bucket, "like") else "NEW") if settled else "NEW?"
     return None
 
