@@ -313,7 +313,8 @@ class _Pool:
         for w in workers:
             mb = w.memory_mb()
             if mb is not None:
-                rows.append({"slot": w.slot, "pid": w.proc.pid, "rss_mb": round(mb, 1), "runs": w.runs})
+                rows.append({"slot": w.slot, "pid": w.proc.pid, "rss_mb": round(mb, 1), "runs": w.runs,
+                             "peak_mb": w.peak_mb})
         return rows
 
     def close(self) -> None:
@@ -374,11 +375,13 @@ class Runner:
         with self._lock:
             pools = list(self._pools.values())
         named: dict[str, float] = {}
+        peaks = [p.peak_mb for p in pools]  # of the workers gone
         for i, pool in enumerate(pools):
             prefix = f"python {i + 1} " if len(pools) > 1 else ""
             for row in sorted(pool.memory(), key=lambda r: r["slot"]):
                 named[f"{prefix}worker {row['slot'] + 1}"] = row["rss_mb"]
-        peak = max([p.peak_mb for p in pools] + list(named.values()), default=0.0)
+                peaks.append(row["peak_mb"])  # a live worker's own: its memory falls back once a compile ends
+        peak = max(peaks, default=0.0)
         return {"workers": named, "rss_mb": list(named.values()), "peak_rss_mb": round(peak, 1),
                 "recycled": sum(p.recycled for p in pools)}
 
