@@ -48,6 +48,23 @@ def generator_ir(source: str):
     return program.ir if mine.strip() == theirs.strip() else None
 
 
+# A slow compile's re-check in a fresh process is the oracle's full check with this horizon (``timeout``) and no
+# longer repeat (``hang_recheck`` 1), not the campaign's hang horizon (60 s, then 3 times that): ``hang_rule`` gives
+# the repeat the slow limit of the twin's cost wherever that is longer, so the verdict is the slow rule's all the
+# same; only a compile that would have ended in a finding between the two horizons reads slow instead, and the
+# reduction's let-finish step asked the original that. Measured on a 21-line 2.13 slow compile: 247 s a re-check
+# against 36, which a campaign's last round had not had (its re-check was still waiting when the budget ended it).
+SLOW_RECHECK_S = 2 * _slow.SLOW_FLOOR_S
+
+
+def recheck_horizon(signature: str, timeout: float) -> dict:
+    """``recheck``'s ``timeout`` (and ``hang_recheck``) for a reduction of ``signature`` under a runner timeout of
+    ``timeout``: a slow compile's is ``SLOW_RECHECK_S`` with no longer repeat; any other finding's, ``timeout``."""
+    if signature.startswith("slow:"):
+        return {"timeout": min(timeout, SLOW_RECHECK_S), "hang_recheck": 1.0}
+    return {"timeout": timeout}
+
+
 def parses_here(source: str) -> bool:
     """Whether this interpreter's ``ast`` parses the program (one generated for a newer Python may not)."""
     try:
@@ -365,8 +382,9 @@ def reduce_program(
         rechecks = max(rechecks, 1)  # its candidates' short timeouts proved nothing: the full rule must, once
     try:
         observed: list[int | None] = []
-        reproduced = recheck(final, spec, signature, rechecks, timeout=timeout, workers=workers,
-                             eager_outcome=eager_outcome, like=runner, breaks=observed)
+        horizon = recheck_horizon(signature, timeout)
+        reproduced = recheck(final, spec, signature, rechecks, workers=workers, eager_outcome=eager_outcome,
+                             like=runner, breaks=observed, **horizon)
         counted = [b for b in observed if b is not None]
         taken = min(counted) if counted and len(counted) == len(observed) else None
         if taken is not None and taken > 0 and breaks_unseen(final):
@@ -378,8 +396,8 @@ def reduce_program(
             # only slow: the smallest kept candidate that hangs under the full rule, else the original
             fallback = smallest_confirmed(
                 [s for s in hang.kept_sources() if code_lines(s) < code_lines(original) and s != result.source],
-                lambda candidate: recheck(candidate, spec, signature, 1, timeout=timeout,
-                                          eager_outcome=eager_outcome, like=runner) == 1)
+                lambda candidate: recheck(candidate, spec, signature, 1, eager_outcome=eager_outcome, like=runner,
+                                          **horizon) == 1)
             source = fallback or original
             lines = code_lines(source)
             rechecks = reproduced = 1 if fallback else 0

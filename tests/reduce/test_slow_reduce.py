@@ -212,3 +212,30 @@ def test_a_real_slow_compile_reduces_its_candidates_kept_at_their_count_and_its_
     assert result.lines < result.original_lines and "range(100000)" in result.source and "y2 = " not in result.source
     # the kept candidates stopped at their count, each in the worker it ran in (a timeout replaces the worker)
     assert sum(stopped) >= 3 and started <= 3, (sum(stopped), started)
+
+
+def test_a_slow_compile_is_rechecked_at_its_slow_limit_not_at_the_hang_horizon(monkeypatch):
+    """The fresh-process re-check of a reduced slow compile waits ``SLOW_RECHECK_S`` then its twin's slow limit
+    (``oracle._slow.hang_rule`` gives the repeat that limit wherever it is longer), not the runner's timeout and
+    three times it: a campaign's last round of a slow compile was still in that re-check (four minutes) when its
+    budget ended, and kept nothing."""
+    from fuzz.campaign.reductions import SLOW_WAIT_S
+    from fuzz.reduce import _oracle
+    from fuzz.reduce._oracle import SLOW_RECHECK_S, recheck_horizon, reduce_program
+
+    runner = _SlowRunner()
+    asked: list[dict] = []
+
+    def recheck(source, target, signature, times, **kwargs):
+        asked.append(kwargs)
+        return runner.recheck(source, target, signature, times)
+
+    monkeypatch.setattr(_oracle, "recheck", recheck)
+    result = reduce_program(_program(), "torch", signature="slow:compile", budget_s=600.0, runner=runner,
+                            rechecks=1, hang_wait_s=SLOW_WAIT_S, cheaper=False, timeout=60.0)
+    assert result.reproduced == 1 and asked
+    assert all(a["timeout"] == SLOW_RECHECK_S < 60.0 and a["hang_recheck"] == 1.0 for a in asked), asked
+    # every other finding keeps the runner's horizon and the oracle's repeat
+    assert recheck_horizon("hang", 60.0) == {"timeout": 60.0}
+    assert recheck_horizon("mismatch:value:values", 45.0) == {"timeout": 45.0}
+    assert recheck_horizon("slow:compile", 20.0) == {"timeout": 20.0, "hang_recheck": 1.0}  # never longer
