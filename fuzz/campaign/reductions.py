@@ -11,7 +11,8 @@ time for such rounds), else by the next run or ``reduce --campaign``. Hangs and 
 candidate that keeps one waits out a timeout): they are not reduced while fuzzing, and their reductions stop after
 ``HANG_WAIT_S`` (``SLOW_WAIT_S``) of such waiting. A stop (signal, budget) interrupts the reductions in flight, which
 leave their buckets as they were for the next run, and the smallest program each reached beside its repro
-(``*.partial.py``: not re-checked in a fresh process), where its next round starts. ``Reductions`` is a part that
+(``*.partial.py``: not re-checked in a fresh process), where its next round starts; a round already re-checked is
+kept though the stop cuts off its naming (``like``, asked by the next run). ``Reductions`` is a part that
 ``fuzz.campaign.loop.Campaign`` holds (``Owner``: what it uses of it); this module does not import the campaign's.
 """
 
@@ -493,10 +494,11 @@ class Reductions:
         for stats in result.passes if result is not None else ():
             if stats.error:
                 self._bug(bucket, f"pass {stats.name} raised {stats.error}", "the reduction went on without it")
-        if self.campaign._stop.is_set() or (result is not None and result.stopped == "interrupted"):
+        if (result is None and self.campaign._stop.is_set()) or (result is not None and result.stopped == "interrupted"):
             # interrupted: the bucket stays as it was, and its next round starts from the smallest program this
             # one kept (a slow compile's round at a campaign's end had taken 300 lines to 150 in 7 minutes),
-            # on disk since it was kept (``_keep_partial``)
+            # on disk since it was kept (``_keep_partial``). A round that ended (its re-checks done) before the
+            # stop is kept below, even when the stop came while its bucket was being named
             if result is not None:
                 self._keep_partial(partial, result.source, start)
             return
@@ -525,8 +527,11 @@ class Reductions:
             if fixpoint and not match:  # which corpus bugs a minimal repro not known needs the trigger of
                 asked = self.campaign.naming.like(dataclasses.replace(bucket, ends_in=ending), kept, result.breaks)
         with self.campaign._lock:
-            if self.campaign._stop.is_set():
+            if self.campaign._stop.is_set() and not usable:
                 return
+            # usable: a stop during the naming (``like``: checks, minutes for a slow compile) leaves ``like``
+            # unasked, for the next run's ``ask_unasked``; the reduction, re-checked already, is kept (a 2.13
+            # campaign's slow compile reached its fixpoint and lost it to the budget's end while it was named)
             if not usable:
                 # nothing smaller reproduces in a fresh process (or the budget ran out first): the repro stays;
                 # one cut short before stays cut short, at its lines

@@ -168,3 +168,36 @@ def test_each_kept_program_is_on_disk_while_its_round_runs(tmp_path, monkeypatch
     assert len(unreduced) == len(seen)  # each left as it was, its kept program beside it for the next round
     for bucket in unreduced:
         assert (tmp_path / bucket["repro"].replace(".py", ".partial.py")).read_text() == SMALL
+
+
+def test_a_round_that_ended_before_the_stop_is_kept_though_its_naming_is_cut_off(tmp_path, monkeypatch):
+    """The stop (here the time budget's end) comes while a finished, re-checked round's bucket is being named
+    (``like``: checks of minutes each for a slow compile): the reduction is kept, ``like`` left for the next run to
+    ask. Before, a 2.13 campaign's slow compile reached a 21-line fixpoint and ended 'not reduced'."""
+    import fuzz.campaign.loop as loop
+    import fuzz.reduce as reduce_module
+    from fuzz.campaign.naming import Naming
+
+    monkeypatch.setattr(loop, "END_GRACE_S", 1.0)
+    monkeypatch.setattr(loop, "END_GRACE_SHARE", 0.0)
+    monkeypatch.setattr(reduce_module, "reduce_program",
+                        lambda source, target, **kwargs: FakeResult(SMALL, original_lines=10))
+    named: list[str] = []
+
+    def like(self, bucket, source, breaks=None):
+        named.append(bucket.repro)
+        if not self._campaign._stop.wait(60):  # the checks run until the stop cuts them off
+            raise AssertionError("not stopped")
+        return {}  # as the rule answers a stop: asked again by the next run
+
+    monkeypatch.setattr(Naming, "like", like)
+    campaign = Campaign(config(tmp_path, programs=None, seconds=2.0, workers=2, reduce_seconds=60), ScriptedRunner(),
+                        generate=generate)
+    summary = campaign.run()
+    assert named
+    for repro in named:
+        record = next(b for b in summary["buckets"] if b["repro"] == repro)
+        assert (record["reduction"], record["lines"]) == ("done", 2) and record["like"] is None
+        assert (tmp_path / repro).read_text().endswith(SMALL)  # the reduced program, under its header
+    resumed = {b.repro: b for b in _resumed(tmp_path).buckets.values()}  # the journal says the same
+    assert all(resumed[repro].reduction == "done" and resumed[repro].like is None for repro in named)
