@@ -254,6 +254,16 @@ class _Progress:
         self.last_line = 0.0
         self.last_features = 0.0
         self.campaign: Campaign | None = None
+        self._drawn: tuple[str, ...] | None = None  # the features the campaign can draw (``drawn``)
+
+    def drawn(self, campaign: Campaign) -> tuple[str, ...]:
+        """``fuzz.program.features.drawable`` of the campaign's generator config: fixed for the run, found once
+        (the live view renders four times a second)."""
+        if self._drawn is None:
+            from fuzz.program.features import drawable
+
+            self._drawn = drawable(campaign.base_config)
+        return self._drawn
 
     def __enter__(self) -> _Progress:
         if sys.stderr.isatty():
@@ -296,12 +306,9 @@ class _Progress:
         """Feature coverage so far: per family, the share of programs and its rarest tag (and bias boosts)."""
         from rich.table import Table
 
-        from fuzz.program.features import drawable
-
         with campaign._lock:
             rows = feature_rows(campaign.programs, campaign.families, campaign.features,
-                                campaign.bias.boosts() if campaign.bias is not None else {},
-                                drawable(campaign.base_config))
+                                campaign.bias.boosts() if campaign.bias is not None else {}, self.drawn(campaign))
         table = Table(title="features generated", title_justify="left", show_edge=False, pad_edge=False)
         columns: tuple[tuple[str, JustifyMethod], ...] = (
             ("family", "left"), ("programs", "right"), ("", "left"), ("rarest", "left"), ("boosted", "left"))
@@ -325,10 +332,8 @@ class _Progress:
                   file=sys.stderr, flush=True)
             if programs and time.monotonic() - self.last_features >= 60:
                 self.last_features = time.monotonic()
-                from fuzz.program.features import drawable
-
                 with campaign._lock:
-                    rare = rarest_tags(campaign.features, 5, drawable(campaign.base_config))
+                    rare = rarest_tags(campaign.features, 5, self.drawn(campaign))
                 print(f"[ngb-fuzz] rarest features: {', '.join(f'{t}={n}' for t, n in rare)}", file=sys.stderr,
                       flush=True)
 
