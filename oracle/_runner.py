@@ -12,6 +12,7 @@ threads as it has workers.
 from __future__ import annotations
 
 import collections
+import copy
 import os
 import pickle
 import queue
@@ -355,6 +356,20 @@ class Runner:
         self._pools: dict[str | None, _Pool] = {}
         self._lock = threading.Lock()
         self._usual = UsualTimes()  # what is usual for this runner's programs now (``_slow.slowness``)
+
+    def with_horizon(self, timeout: float, hang_recheck: float | None = None) -> Runner:
+        """This runner with another ``timeout`` (and ``hang_recheck``) for the checks made through it: the
+        same workers, rules and record of usual times, so it is closed with this one, never by itself. A slow
+        compile's checks use it (``fuzz.reduce._oracle.at_slow_horizon``): at the campaign's hang horizon
+        each waits out minutes that the slow rule does not need."""
+        if not timeout > 0 or timeout == float("inf"):
+            raise OracleError(f"timeout must be a finite number of seconds > 0, got {timeout}")
+        if hang_recheck is not None and (not hang_recheck >= 1 or hang_recheck == float("inf")):
+            raise OracleError(f"hang_recheck must be a finite factor >= 1, got {hang_recheck}")
+        view = copy.copy(self)  # shares ``_pools``, ``_lock`` and ``_usual`` by reference
+        view.timeout = timeout
+        view.hang_recheck = self.hang_recheck if hang_recheck is None else hang_recheck
+        return view
 
     def __enter__(self) -> Runner:
         return self

@@ -40,7 +40,9 @@ class Naming:
     def __init__(self, campaign: Owner) -> None:
         self._campaign = campaign
         self._looks: dict[tuple[str, int | None], list] = {}  # (repro, lines) -> corpus bugs it looks like
-        self._triggers: Any = None  # fuzz.triage.trigger.Triggers over the corpus, made on first need
+        # fuzz.triage.trigger.Triggers over the corpus, made on first need: one for slow compiles, whose
+        # checks run at the slow horizon (``at_slow_horizon``), one for every other finding
+        self._triggers: dict[bool, Any] = {}
 
     def _source(self, bucket: Bucket) -> str | None:
         try:
@@ -105,14 +107,17 @@ class Naming:
         known_bugs = self._campaign.known
         if not known_bugs or not known_bugs.forms or pins_bug(bucket.finding):
             return {}
+        from fuzz.reduce._oracle import at_slow_horizon
         from fuzz.triage.trigger import RULE, Triggers
         from oracle import OracleError
 
-        if self._triggers is None:
+        slow = bucket.finding.startswith("slow:")
+        if slow not in self._triggers:
             runner = StoppableRunner(self._campaign.runner, self._campaign._stop)
-            self._triggers = Triggers.on_runner(known_bugs.forms, runner)
+            runner = at_slow_horizon(runner, bucket.finding)
+            self._triggers[slow] = Triggers.on_runner(known_bugs.forms, runner)
         try:
-            like, trigger = self._triggers.like(source, bucket.finding, bucket.target, breaks=breaks)
+            like, trigger = self._triggers[slow].like(source, bucket.finding, bucket.target, breaks=breaks)
         except (KeyboardInterrupt, OracleError, OSError):
             return {}  # stopped, or the runner failed: asked again by the next run
         return {"like": like, "trigger": trigger, "like_rule": RULE}

@@ -31,5 +31,9 @@ class StoppableRunner:
             raise KeyboardInterrupt
         return self._runner.run(*args, **kwargs)
 
+    def with_horizon(self, timeout: float, hang_recheck: float | None = None) -> StoppableRunner:
+        """The runner's ``with_horizon``, still stopped with the campaign."""
+        return StoppableRunner(self._runner.with_horizon(timeout, hang_recheck), self._stop)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._runner, name)

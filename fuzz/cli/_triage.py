@@ -84,6 +84,7 @@ def triage(args: argparse.Namespace) -> int:
 def print_trigger(source: str, corpus: str, runner: oracle.Runner, result: Triage) -> None:
     """The calls the finding needs the compiler to trace, on the first failing rung of this interpreter with
     nested graph breaks on, and the corpus bugs that need them too (``fuzz.triage.trigger``: KNOWN?)."""
+    from fuzz.reduce._oracle import at_slow_horizon
     from fuzz.triage.known import KnownBugs
     from fuzz.triage.ladder import rung_spec
     from fuzz.triage.rootcause import pins_bug
@@ -94,7 +95,7 @@ def print_trigger(source: str, corpus: str, runner: oracle.Runner, result: Triag
             or not (Path(corpus) / "manifest.json").is_file()):
         return
     spec = rung_spec(None, "on", rung.backend, rung.axes)
-    rule = Triggers.on_runner(KnownBugs.from_corpus(corpus).forms, runner)
+    rule = Triggers.on_runner(KnownBugs.from_corpus(corpus).forms, at_slow_horizon(runner, rung.signature))
     mine = rule.trigger(source, spec)
     if not mine:
         print(f"trigger ({spec}): none of its calls alone (but the most common) needs the compiler")

@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from fuzz.reduce._driver import Clock, ReduceError, ReduceResult, reduce_ir, reduce_source
 from fuzz.reduce._ends import ends_in
@@ -63,6 +64,18 @@ def recheck_horizon(signature: str, timeout: float) -> dict:
     if signature.startswith("slow:"):
         return {"timeout": min(timeout, SLOW_RECHECK_S), "hang_recheck": 1.0}
     return {"timeout": timeout}
+
+
+def at_slow_horizon(runner: Any, signature: str) -> Any:
+    """``runner`` as the checks about a finding of ``signature`` should run on it: a slow compile's at
+    ``recheck_horizon``'s (``Runner.with_horizon``), where the runner can give one; any other's, ``runner``. The
+    trigger rule's checks on a slow compile (``fuzz.triage.trigger``) are full checks of a program still slow in
+    most of them: at the campaign's hang horizon each waited out 60 s, then a repeat of 180."""
+    with_horizon = getattr(runner, "with_horizon", None)
+    if not signature.startswith("slow:") or with_horizon is None:
+        return runner
+    horizon = recheck_horizon(signature, runner.timeout)
+    return with_horizon(horizon["timeout"], horizon["hang_recheck"])
 
 
 def parses_here(source: str) -> bool:

@@ -167,3 +167,58 @@ def test_the_rule_takes_the_finding_s_breaks_from_its_reduction_s_rechecks(tmp_p
         bucket = next(b for b in summary["buckets"] if b["signature"].startswith("mismatch:"))
         assert bucket["status"] == "KNOWN?"
         assert (["torch"] in runner.whole) is runs_it, runner.whole
+
+
+def test_a_slow_compile_s_trigger_is_asked_at_the_slow_horizon_not_the_hang_horizon(tmp_path, monkeypatch):
+    # a slow compile's checks wait out the runner's timeout, then a repeat three times as long, in most of the rule's
+    # checks (each isolates one call: the program is still slow but for one): minutes each. They run at the horizon
+    # its reduction's re-checks run at (``recheck_horizon``); every other finding's keep the runner's.
+    import fuzz.reduce as reduce_module
+    from fuzz.reduce._oracle import SLOW_RECHECK_S
+
+    class Horizons(_Runner):
+        """Shows ``slow:compile`` where ``_Runner`` shows its mismatch, for program 2 and its reduced forms, and
+        a mismatch for program 9; records the horizon of each check of an isolated call, by finding."""
+
+        def __init__(self, asked=None, timeout=60.0, hang_recheck=3.0):
+            super().__init__()
+            self.timeout, self.hang_recheck = timeout, hang_recheck
+            self.asked = {} if asked is None else asked
+
+        def with_horizon(self, timeout, hang_recheck=None):
+            return Horizons(self.asked, timeout, self.hang_recheck if hang_recheck is None else hang_recheck)
+
+        def check(self, source, targets):
+            if "# program " in source and "format" not in source:
+                index = int(source.split("# program ")[1].split("\n")[0])
+                kind = {2: "slow", 9: "mismatch"}.get(index)
+                source = (SLOW_FORM if kind == "slow" else FORM) if kind else source
+            report = super().check(source, targets)
+            if "x * 2" in source and "torch" in targets:
+                slow = report.verdicts["torch"].kind != "ok"
+                report.verdicts["torch"] = Verdict("slow", "", "slow:compile") if slow else Verdict("ok", "", "ok")
+            if EAGER in source:
+                kind = "slow" if "x * 2" in source else "mismatch"
+                self.asked.setdefault(kind, set()).add((self.timeout, self.hang_recheck))
+            return report
+
+    SLOW_FORM = FORM.replace("torch.sin(x)", "torch.sin(x * 2)")
+
+    def reduce_to(source, target, signature, **kwargs):
+        return FakeResult(SLOW_FORM if signature.startswith("slow:") else FORM, lines=3, original_lines=30,
+                          elapsed_s=1.0)
+
+    monkeypatch.setattr(reduce_module, "reduce_program", reduce_to)
+    root = tmp_path / "corpus"
+    _corpus(root)
+    (root / "hangs.py").write_text(BUG.replace("format(12, '08b')", "[format(12, '08b'), x * 2]"))
+    store = Corpus(root)
+    store.entries["hangs.py"] = Entry("hangs.py", "hang", "torch", "2.13.0", "2026-11-29", "NEW")
+    store.save()
+    known = KnownBugs.from_corpus(root)
+    runner = Horizons()
+    summary = Campaign(config(tmp_path / "camp", programs=12, reduce_seconds=60), runner, generate=generate,
+                       known=known).run()
+    status = {b["signature"]: (b["status"], b["like"]) for b in summary["buckets"] if b["first_program"] in (2, 9)}
+    assert status == {"slow:compile": ("KNOWN?", ["hangs.py"]), "mismatch:value:values": ("KNOWN?", ["fmt.py"])}
+    assert runner.asked == {"slow": {(SLOW_RECHECK_S, 1.0)}, "mismatch": {(60.0, 3.0)}}, runner.asked

@@ -194,3 +194,22 @@ def test_a_slow_compile_gets_a_short_check_that_times_both_and_exits_1_while_slo
 def test_a_runner_refuses_slow_rules_that_would_call_every_run_slow(bad):
     with pytest.raises(oracle.OracleError, match="slow_floor_s"):
         oracle.Runner(**bad)
+
+
+def test_a_runner_at_another_horizon_judges_slow_on_the_same_workers_and_leaves_the_runner_as_it_was():
+    # the trigger rule's checks of a slow compile: at the runner's horizon the first run waits 30 s and the hang
+    # rule's repeat 90; at a shorter one (``with_horizon``) the verdict is the same, its waits are the view's
+    with oracle.Runner(workers=1, timeout=30.0, hang_recheck=3.0, slow_floor_s=1.0) as runner:
+        view = runner.with_horizon(2.0, 1.0)
+        timeouts = _record_timeouts(view)
+        verdict = view.check(_slow(60, sleeps=True), ["torch"], calls=1).verdicts["torch"]
+        assert (runner.timeout, runner.hang_recheck) == (30.0, 3.0) and view._pools is runner._pools
+        assert runner.with_horizon(5.0).hang_recheck == 3.0
+        for bad in ((0.0, None), (float("inf"), None), (5.0, 0.5)):
+            with pytest.raises(oracle.OracleError):
+                runner.with_horizon(*bad)
+    assert verdict.signature == "slow:compile", verdict.detail
+    repeat = timeouts[-1][1]
+    twin_s = float(re.search(r"it took ([\d.]+) (?:CPU seconds|s)", verdict.detail).group(1))
+    assert [t for t, _ in timeouts if t != "eager"] == ["torch", "torch:ngb=off", "torch"], timeouts
+    assert repeat < 30.0 and repeat >= max(2.0, 10 * twin_s - 1), (repeat, verdict.detail)
