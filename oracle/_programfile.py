@@ -25,11 +25,13 @@ if TYPE_CHECKING:
     import torch
 
 __all__ = [
+    "EFFECT_LOG",
     "FOOTER_BANNER",
     "FOOTER_MARKER",
     "FIELD_ORDER",
     "FoundBy",
     "HEADER_FIRST_LINE",
+    "OBSERVERS",
     "ProgramFile",
     "ProgramWriteError",
     "header_fields",
@@ -38,10 +40,29 @@ __all__ = [
     "read_program_text",
     "set_header",
     "slug",
+    "writes_effect_log",
     "split_source",
     "takes_size",
     "top_level_names",
 ]
+
+# The effect log: what a program records as it runs, for the oracle and the standalone footer to compare. It
+# is the module-level list ``EFFECTS``, appended to directly or through the program-format helpers
+# ``OBSERVERS`` (``_effect(tag, value)``). The reducer strips what writes it; root causes are read without it.
+EFFECT_LOG = "EFFECTS"
+OBSERVERS = frozenset({"_effect"})
+
+
+def writes_effect_log(stmt: ast.stmt) -> bool:
+    """``_effect(...)`` or ``EFFECTS.<method>(...)`` as a statement: one that only records what happened."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return False
+    func = stmt.value.func
+    if isinstance(func, ast.Name):
+        return func.id in OBSERVERS
+    return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            and func.value.id == EFFECT_LOG)
+
 
 FOOTER_MARKER = "# ---- ngb-fuzz standalone check"
 FOOTER_BANNER = FOOTER_MARKER + " (generated; do not edit below) ----"  # the footer's first line

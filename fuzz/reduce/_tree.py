@@ -16,7 +16,7 @@ import tokenize
 import warnings
 from collections.abc import Iterator
 
-from oracle._programfile import ProgramFile  # the program-file format's one definition (no torch import)
+from oracle._programfile import OBSERVERS, ProgramFile  # the program-file format's one definition (no torch)
 
 __all__ = [
     "bind_arguments",
@@ -41,9 +41,8 @@ __all__ = [
 # a repro that records no effects (most crashes) reads better without an effect log nothing writes.
 REQUIRED_NAMES = ("entry", "make_inputs", "torch")
 
-# Program-format helpers that only record what happened into the effect log (``_effect(tag, value)``): never
-# bypassed as definitions (that would blind the oracle to an effects finding in every cut), stripped on their own.
-OBSERVERS = frozenset({"_effect"})
+# ``OBSERVERS`` (``oracle._programfile``), the helpers that only record into the effect log: never bypassed as
+# definitions (that would blind the oracle to an effects finding in every cut), stripped on their own.
 
 _PLACEHOLDER = "__ngb_nested_{}__"
 _STMT_FIELDS = ("body", "orelse", "finalbody")

@@ -48,12 +48,12 @@ import copy
 import hashlib
 
 from fuzz.program import families
+from oracle._programfile import EFFECT_LOG, OBSERVERS, writes_effect_log
 
 __all__ = ["GENERIC_CRASHES", "PASS_THROUGH_FRAMES", "SELF_CHECKS", "STATE_CONTEXTS", "breaks_unseen", "pins_bug", "root_cause", "behaviour_shape", "made_from_literals", "unentered_state_objects",
            "with_helper_modules"]
 
 _KEEP_NAMES = frozenset({"torch", "entry", "make_inputs", "types", "contextlib", "functools", "self"})
-_OBSERVERS = frozenset({"_effect"})  # program-format helpers that only record what happened
 
 
 # Compiler frames (as ``oracle._worker.compiler_frame`` names them) that run the program's own code and only pass
@@ -133,19 +133,14 @@ def root_cause(signature: str, shape: str | None = None) -> str | None:
 
 
 def _is_observation(node: ast.stmt) -> bool:
-    """``_effect(...)`` / ``EFFECTS.append(...)`` as a statement, or the definitions of the effect log."""
-    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-        func = node.value.func
-        if isinstance(func, ast.Name) and func.id in _OBSERVERS:
-            return True
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "EFFECTS":
-            return True
-    if isinstance(node, ast.FunctionDef) and node.name in _OBSERVERS:
+    """A write to the effect log (``writes_effect_log``), or the definitions of the effect log and its
+    helpers."""
+    if writes_effect_log(node):
         return True
-    if isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) and t.id in ("EFFECTS", "WANTS_GRAD")
-                                            for t in node.targets):
+    if isinstance(node, ast.FunctionDef) and node.name in OBSERVERS:
         return True
-    return False
+    return isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) and t.id in (EFFECT_LOG, "WANTS_GRAD")
+                                                for t in node.targets)
 
 
 class _Normalize(ast.NodeTransformer):
@@ -333,7 +328,7 @@ def _state_object_escapes(tree: ast.Module) -> bool:
     declared = {name for n in ast.walk(tree) if isinstance(n, ast.Global) for name in n.names}
     sites: list[ast.AST] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and (_dotted(node.func) or [""])[-1] in ("append", "add", "extend", *_OBSERVERS):
+        if isinstance(node, ast.Call) and (_dotted(node.func) or [""])[-1] in ("append", "add", "extend", *OBSERVERS):
             sites.extend(node.args)
         elif isinstance(node, ast.Assign) and any(
                 isinstance(t, ast.Attribute | ast.Subscript) or (isinstance(t, ast.Name) and t.id in declared)

@@ -19,6 +19,7 @@ from fuzz.reduce.passes._edits import (
     _stmt_sites,
     reduction_pass,
 )
+from oracle._programfile import writes_effect_log
 
 __all__ = ["inline_variables", "rename", "shrink_tensors", "simplify_expressions"]
 
@@ -53,9 +54,7 @@ def _observed_displays(tree: ast.Module) -> set[int]:
     so a repro of a known bug that returned its wrong tensor in a tuple (a 2.15 campaign's, ``return (y,)``) ends
     as the corpus's form that returns it. Elsewhere a display may be what the bug needs (a breaking call in a
     list display) and another shape than the corpus repro's, so it stays."""
-    from fuzz.reduce.passes._observations import _LOG, _records
-
-    roots: list[ast.AST] = [s for s in ast.walk(tree) if isinstance(s, ast.stmt) and _records(s, {_LOG})]
+    roots: list[ast.AST] = [s for s in ast.walk(tree) if isinstance(s, ast.stmt) and writes_effect_log(s)]
     for entry in (s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == "entry"):
         roots += [s.value for s in ast.walk(entry) if isinstance(s, ast.Return) and s.value is not None]
     return {id(n) for root in roots for n in ast.walk(root)

@@ -13,13 +13,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from fuzz.reduce._tree import OBSERVERS, Program, stmt_lists
+from fuzz.reduce._tree import Program, stmt_lists
 from fuzz.reduce.passes._edits import Edit, _fill, reduction_pass
+from oracle._programfile import EFFECT_LOG, writes_effect_log
 
 __all__ = ["strip_observations"]
-
-_LOG = "EFFECTS"
-
 
 def _data_globals(tree: ast.Module) -> set[str]:
     """Main-module names bound once to a list, dict or set display: the data the program records into."""
@@ -28,19 +26,20 @@ def _data_globals(tree: ast.Module) -> set[str]:
         if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
                 and isinstance(stmt.value, ast.List | ast.Dict | ast.Set)):
             names.add(stmt.targets[0].id)
-    return names - {_LOG}
+    return names - {EFFECT_LOG}
 
 
 def _records(stmt: ast.stmt, into: set[str]) -> bool:
-    """``_effect(...)``, ``NAME.method(...)`` or ``NAME[k] = v`` for a NAME in ``into``."""
+    """A write to the effect log (``writes_effect_log``), ``NAME.method(...)`` or ``NAME[k] = v`` for a data
+    global NAME in ``into``."""
+    if writes_effect_log(stmt):
+        return True
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
         func = stmt.value.func
-        if isinstance(func, ast.Name):
-            return func.id in OBSERVERS
         return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in into
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript):
         target = stmt.targets[0].value
-        return isinstance(target, ast.Name) and target.id in into
+        return isinstance(target, ast.Name) and target.id in into | {EFFECT_LOG}
     return False
 
 
@@ -62,7 +61,7 @@ def _without(prog: Program, into: set[str]) -> Program | None:
 @reduction_pass("strip-observations")
 def strip_observations(prog: Program) -> Iterator[Edit]:
     """Remove every effect-log write in one check; then with them every write to a module-level data global."""
-    yield lambda: _without(prog, {_LOG})  # None when there is nothing to strip
+    yield lambda: _without(prog, set())  # None when there is nothing to strip
     data = _data_globals(prog.tree)
     if data:
-        yield lambda: _without(prog, {_LOG} | data)
+        yield lambda: _without(prog, data)
