@@ -38,7 +38,7 @@ class Campaign(Protocol):
 
     def _journal(self, record: dict) -> None: ...
 
-__all__ = ["check_files", "untracked_repros"]
+__all__ = ["check_files", "partial_lines", "untracked_repros"]
 
 # the files kept beside a repro (``BESIDE``), and `ngb-fuzz reduce FILE`'s output beside FILE
 _NOT_REPROS = tuple(f".{kind}.py" for kind in (*BESIDE, "reduced"))
@@ -105,6 +105,23 @@ def untracked_repros(root: Path, tracked: set[str]) -> dict[tuple[str, str], str
         if fields.get("target") and fields.get("signature"):
             found.setdefault((fields["target"], fields["signature"]), name)
     return found
+
+
+def partial_lines(root: Path, bucket: Bucket) -> int | None:
+    """The lines of the smallest program an interrupted round of ``bucket`` reached (its ``*.partial.py``, not
+    re-checked in a fresh process; where its next round starts) while its reduction is unfinished and that is
+    smaller than its repro; else None. The summary says how far a round the stop cut off got."""
+    from fuzz.reduce import code_lines
+
+    if not bucket.unfinished:
+        return None
+    try:
+        partial = read_program_text(root / beside(bucket.repro, "partial"))
+        repro = read_program_text(root / bucket.repro)
+    except (OSError, UnicodeDecodeError):
+        return None
+    lines = code_lines(partial)
+    return lines if lines < code_lines(repro) else None
 
 
 def _original(path: Path) -> Path:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from fuzz.campaign.bucket import Bucket
 from fuzz.campaign.directory import CampaignDir, CampaignError, IndexSet, StorageError
-from fuzz.campaign.files import check_files
+from fuzz.campaign.files import check_files, partial_lines
 from fuzz.campaign.naming import Naming
 from fuzz.campaign.reductions import RECORDED, Reductions
 from fuzz.program.features import GenerationConfig
@@ -320,7 +320,7 @@ class Campaign:
                         "status": b.status, "known": b.known, "regression": b.regression,
                         "like": b.like, "trigger": list(b.trigger), "ends_in": b.ends_in,
                         "known_lines": self.known.lines_of(b.known) if self.known and b.known else None,
-                        "looks_like": self.naming.looks_like(b)}
+                        "looks_like": self.naming.looks_like(b), "partial_lines": partial_lines(self.dir.root, b)}
                        for b in self.buckets.values()]
             return {
                 "programs": self.programs,

@@ -399,7 +399,7 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
     """The campaign's closing lines on stdout; ``written``: whether summary.json was written (not on a full disk);
     ``lost``: repro files deleted that could not be regenerated (``fuzz.campaign.files``); ``workers``: the
     run's, given to the ``reduce --campaign`` it prints where that is not reduce's default."""
-    from fuzz.campaign.bucket import shown
+    from fuzz.campaign.bucket import beside, shown
     from fuzz.campaign.reductions import wait_budget
 
     from ..commands import replay_command, shell_command
@@ -437,8 +437,13 @@ def _print_summary(summary: dict, out: Path, state: str, written: bool = True, l
             print(f"         same root cause as {earlier} (found by its own reduction)")
         elif bucket.get("reduction") in ("pending", "cut short"):
             what = "not reduced" if bucket["reduction"] == "pending" else "reduction not finished"
+            reached = bucket.get("partial_lines")
+            if reached:  # a round the stop cut off: its smallest program is where the next round starts
+                what = (f"{what}: a round the stop cut off got to {reached} lines "
+                        f"({beside(bucket['repro'], 'partial')}, not re-checked)")
             print(f"         {what}: {reduce}  (or the next run) "
-                  + ("reduces it" if bucket["reduction"] == "pending" else "goes on with it"))
+                  + ("goes on from there" if reached else "reduces it" if bucket["reduction"] == "pending"
+                     else "goes on with it"))
         waiting = wait_budget(shown(bucket["signature"], bucket.get("ends_in")))
         if waiting and bucket.get("reduction") in ("pending", "cut short"):
             what = "a hang" if bucket["signature"] == "hang" else "a slow compile"

@@ -62,8 +62,10 @@ def test_reductions_after_fuzzing_stop_a_grace_after_the_time_budget(tmp_path, m
     assert ran[0].summary()["not_reduced"] >= 1  # left as it was: reduce --campaign or the next run goes on with it
 
 
-def test_an_interrupted_round_is_gone_on_with_from_its_smallest_program(tmp_path, monkeypatch):
+def test_an_interrupted_round_is_gone_on_with_from_its_smallest_program(tmp_path, monkeypatch, capsys):
     import fuzz.reduce as reduce_module
+    from fuzz.cli._run import _print_summary
+    from fuzz.reduce import code_lines
 
     interrupted = _interrupted_campaign(tmp_path, monkeypatch)
     campaign = _resumed(tmp_path)
@@ -73,6 +75,15 @@ def test_an_interrupted_round_is_gone_on_with_from_its_smallest_program(tmp_path
         assert bucket.reduction in ("pending", "cut short")  # not re-checked in a fresh process: not its repro
         assert (tmp_path / bucket.repro).read_text() == interrupted[signature]
         assert (tmp_path / bucket.repro.replace(".py", ".partial.py")).read_text() == SMALL
+    # the summary says how far each got, and where the next round starts (it said only "not reduced")
+    before = campaign.summary()
+    _print_summary(before, tmp_path, "stopped")
+    out = capsys.readouterr().out
+    for record in (b for b in before["buckets"] if b["signature"] in interrupted):
+        assert record["partial_lines"] == code_lines(SMALL) == 3
+        partial = record["repro"].replace(".py", ".partial.py")
+        assert f"a round the stop cut off got to 3 lines ({partial}, not re-checked)" in out
+    assert out.count("goes on from there") == len(interrupted)
     given: dict[str, str] = {}
 
     def finishes(source, target, **kwargs):
@@ -84,7 +95,7 @@ def test_an_interrupted_round_is_gone_on_with_from_its_smallest_program(tmp_path
     for signature in interrupted:
         assert given[signature] == SMALL  # from where the interrupted round stood
         record = next(b for b in summary["buckets"] if b["signature"] == signature)
-        assert (record["reduction"], record["lines"]) == ("done", 2)
+        assert (record["reduction"], record["lines"], record["partial_lines"]) == ("done", 2, None)
         assert "return x + 1" in (tmp_path / record["repro"]).read_text()
         assert not (tmp_path / record["repro"].replace(".py", ".partial.py")).exists()
     assert not list(tmp_path.glob("*.partial.py"))
